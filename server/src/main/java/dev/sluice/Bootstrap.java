@@ -1,0 +1,78 @@
+package dev.sluice;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.sluice.auth.SecretHasher;
+import dev.sluice.config.ConfigException;
+import dev.sluice.management.CatalogAdmin;
+import dev.sluice.store.AlreadyExists;
+import dev.sluice.store.PrincipalRecord;
+import dev.sluice.store.Store;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * First-start setup: the root principal (from {@code SLUICE_BOOTSTRAP_CREDENTIALS} or
+ * generated and printed once) and the {@code quickstart} catalog on the local warehouse.
+ */
+final class Bootstrap {
+  static final String ROOT = "root";
+  static final String QUICKSTART = "quickstart";
+  private static final Logger LOG = LoggerFactory.getLogger(Bootstrap.class);
+
+  private Bootstrap() {}
+
+  static void run(Store store, String bootstrapCredentials, boolean quickstart, Path warehouse, PrintStream console) {
+    requireNonNull(store, "store");
+    if (store.getPrincipal(ROOT).isPresent()) {
+      if (bootstrapCredentials != null) {
+        LOG.info("root principal exists; SLUICE_BOOTSTRAP_CREDENTIALS applies to the first start only and is ignored");
+      }
+      return;
+    }
+    String clientId;
+    String secret;
+    boolean generated = bootstrapCredentials == null || bootstrapCredentials.isBlank();
+    if (generated) {
+      clientId = SecretHasher.randomToken(8);
+      secret = SecretHasher.randomToken(16);
+    } else {
+      int colon = bootstrapCredentials.indexOf(':');
+      if (colon <= 0 || colon == bootstrapCredentials.length() - 1) {
+        throw new ConfigException("SLUICE_BOOTSTRAP_CREDENTIALS must be <client-id>:<secret>");
+      }
+      clientId = bootstrapCredentials.substring(0, colon);
+      secret = bootstrapCredentials.substring(colon + 1);
+    }
+    try {
+      store.createPrincipal(new PrincipalRecord(ROOT, clientId, SecretHasher.hash(secret), Map.of(), System.currentTimeMillis()));
+    } catch (AlreadyExists e) {
+      return; // another replica bootstrapped first
+    }
+    LOG.info("created the root principal");
+    if (generated) {
+      console.println("Sluice root credentials (shown once, store them now):");
+      console.println("  client id: " + clientId);
+      console.println("  secret:    " + secret);
+      console.println("  credential=" + clientId + ":" + secret);
+    }
+    if (quickstart && new CatalogAdmin(store).list().stream().noneMatch(c -> c.name().equals(QUICKSTART))) {
+      String location = warehouse.toUri().toString().replaceFirst("^file:///", "file:/");
+      ObjectNode storage = JsonNodeFactory.instance.objectNode();
+      storage.put("storageType", "FILE");
+      storage.putArray("allowedLocations").add(location);
+      new CatalogAdmin(store).create(QUICKSTART, "INTERNAL", Map.of("default-base-location", location), storage);
+      LOG.info("created catalog {} at {}", QUICKSTART, location);
+    }
+  }
+
+  static List<String> names() {
+    return List.of(ROOT, QUICKSTART);
+  }
+}

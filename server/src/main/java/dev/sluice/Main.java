@@ -1,0 +1,64 @@
+package dev.sluice;
+
+import dev.sluice.config.ConfigException;
+import dev.sluice.config.ServerConfig;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** The {@code sluice} command line. */
+@Command(
+    name = "sluice",
+    mixinStandardHelpOptions = true,
+    version = "sluice 0.1.0",
+    description = "An Apache Iceberg REST catalog that vends short-lived, table-scoped storage credentials.",
+    subcommands = {Main.Serve.class})
+public final class Main implements Runnable {
+
+  public static void main(String[] args) {
+    System.exit(new CommandLine(new Main()).execute(args));
+  }
+
+  @Override
+  public void run() {
+    new CommandLine(this).usage(System.out);
+  }
+
+  @Command(name = "serve", mixinStandardHelpOptions = true, description = "Run the catalog server.")
+  static final class Serve implements Callable<Integer> {
+    @Option(names = "--host", description = "Listen address (default 127.0.0.1)")
+    String host;
+
+    @Option(names = "--port", description = "Listen port (default 8181)")
+    Integer port;
+
+    @Option(names = "--data-dir", description = "Where the embedded database and warehouse live (default ./sluice-data)")
+    String dataDir;
+
+    @Option(names = "--config", description = "YAML config file")
+    Path config;
+
+    @Override
+    public Integer call() throws Exception {
+      ServerConfig cfg;
+      try {
+        cfg = ServerConfig.load(config, new ServerConfig.Overrides(host, port, dataDir), System::getenv);
+      } catch (ConfigException e) {
+        System.err.println("Invalid configuration: " + e.getMessage());
+        return 2;
+      }
+      SluiceServer server = SluiceServer.start(cfg, System.getenv("SLUICE_BOOTSTRAP_CREDENTIALS"), System.out);
+      Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+        try {
+          server.close();
+        } catch (Exception ignored) {
+          // exiting anyway
+        }
+      }, "sluice-shutdown"));
+      server.join();
+      return 0;
+    }
+  }
+}

@@ -1,0 +1,139 @@
+package dev.sluice.auth;
+
+import static java.util.Objects.requireNonNull;
+
+import com.nimbusds.jose.JOSEException;
+import com.nimbusds.jose.JWSAlgorithm;
+import com.nimbusds.jose.JWSHeader;
+import com.nimbusds.jose.crypto.MACSigner;
+import com.nimbusds.jose.crypto.MACVerifier;
+import com.nimbusds.jwt.JWTClaimsSet;
+import com.nimbusds.jwt.SignedJWT;
+import dev.sluice.store.SigningKey;
+import dev.sluice.store.Store;
+import java.text.ParseException;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Base64;
+import java.util.Date;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.apache.iceberg.exceptions.NotAuthorizedException;
+
+/**
+ * Issues and verifies the bearer tokens of Sluice's OAuth2 endpoint: HS256 JWTs signed with a
+ * key from the store (so every replica verifies every token), carrying the principal, its
+ * client id, the requested scope and an expiry.
+ */
+public final class TokenService {
+  public static final String ISSUER = "sluice";
+  private static final String CLIENT_ID_CLAIM = "client_id";
+  private static final String SCOPE_CLAIM = "scope";
+
+  private final Store store;
+  private final Duration lifetime;
+  private final Clock clock;
+  private volatile Map<String, byte[]> keys;
+  private volatile String activeKid;
+
+  public TokenService(Store store, Duration lifetime, Clock clock) {
+    this.store = requireNonNull(store, "store");
+    this.lifetime = requireNonNull(lifetime, "lifetime");
+    this.clock = requireNonNull(clock, "clock");
+  }
+
+  /** Ensures a signing key exists (the first replica to start creates it) and loads all keys. */
+  public void start() {
+    byte[] material = new byte[32];
+    new java.security.SecureRandom().nextBytes(material);
+    SigningKey candidate =
+        new SigningKey("k-" + UUID.randomUUID(), Base64.getEncoder().encodeToString(material), clock.millis());
+    load(store.signingKeys().isEmpty() ? store.ensureSigningKey(candidate) : store.signingKeys());
+  }
+
+  private void load(List<SigningKey> all) {
+    Map<String, byte[]> loaded = new HashMap<>();
+    for (SigningKey key : all) {
+      loaded.put(key.kid(), Base64.getDecoder().decode(key.material()));
+    }
+    this.keys = loaded;
+    this.activeKid = all.get(0).kid();
+  }
+
+  public Duration lifetime() {
+    return lifetime;
+  }
+
+  public String issue(String principal, String clientId, List<String> scopes) {
+    long now = clock.millis();
+    JWTClaimsSet claims =
+        new JWTClaimsSet.Builder()
+            .issuer(ISSUER)
+            .subject(principal)
+            .claim(CLIENT_ID_CLAIM, clientId)
+            .claim(SCOPE_CLAIM, String.join(" ", scopes))
+            .issueTime(new Date(now))
+            .expirationTime(new Date(now + lifetime.toMillis()))
+            .jwtID(UUID.randomUUID().toString())
+            .build();
+    String kid = activeKid;
+    SignedJWT jwt = new SignedJWT(new JWSHeader.Builder(JWSAlgorithm.HS256).keyID(kid).build(), claims);
+    try {
+      jwt.sign(new MACSigner(keys.get(kid)));
+    } catch (JOSEException e) {
+      throw new IllegalStateException("Cannot sign token", e);
+    }
+    return jwt.serialize();
+  }
+
+  /** Verifies signature, issuer and expiry; {@link NotAuthorizedException} on any failure. */
+  public AuthenticatedPrincipal verify(String token) {
+    SignedJWT jwt;
+    JWTClaimsSet claims;
+    try {
+      jwt = SignedJWT.parse(token);
+      claims = jwt.getJWTClaimsSet();
+    } catch (ParseException e) {
+      throw new NotAuthorizedException("Invalid token: not a signed JWT");
+    }
+    if (!JWSAlgorithm.HS256.equals(jwt.getHeader().getAlgorithm())) {
+      throw new NotAuthorizedException("Invalid token: unexpected algorithm");
+    }
+    byte[] key = keyFor(jwt.getHeader().getKeyID());
+    try {
+      if (key == null || !jwt.verify(new MACVerifier(key))) {
+        throw new NotAuthorizedException("Invalid token: bad signature");
+      }
+    } catch (JOSEException e) {
+      throw new NotAuthorizedException("Invalid token: bad signature");
+    }
+    if (!ISSUER.equals(claims.getIssuer()) || claims.getSubject() == null || claims.getExpirationTime() == null) {
+      throw new NotAuthorizedException("Invalid token: missing or wrong claims");
+    }
+    long expiresAt = claims.getExpirationTime().getTime();
+    if (expiresAt <= clock.millis()) {
+      throw new NotAuthorizedException("Token expired");
+    }
+    Object clientId = claims.getClaim(CLIENT_ID_CLAIM);
+    Object scope = claims.getClaim(SCOPE_CLAIM);
+    List<String> scopes =
+        scope instanceof String s && !s.isBlank() ? List.of(s.trim().split("\\s+")) : List.of();
+    return new AuthenticatedPrincipal(
+        claims.getSubject(), clientId instanceof String c ? c : "", scopes, expiresAt);
+  }
+
+  private byte[] keyFor(String kid) {
+    if (kid == null) {
+      return null;
+    }
+    byte[] key = keys.get(kid);
+    if (key == null) {
+      // A key added by another replica after this one started.
+      load(store.signingKeys());
+      key = keys.get(kid);
+    }
+    return key;
+  }
+}

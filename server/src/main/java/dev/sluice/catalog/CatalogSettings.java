@@ -1,0 +1,110 @@
+package dev.sluice.catalog;
+
+import static java.util.Objects.requireNonNull;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.sluice.store.CatalogRecord;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * A catalog's definition as the catalog layer uses it, validated: where tables go by
+ * default and the storage area they must stay in. Built from the stored record or from a
+ * management request; anything invalid is an {@link IllegalArgumentException} naming the key.
+ */
+public record CatalogSettings(
+    String name,
+    String type,
+    Map<String, String> properties,
+    String storageType,
+    List<String> allowedLocations,
+    ObjectNode storageConfig) {
+  public static final String DEFAULT_BASE_LOCATION = "default-base-location";
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final List<String> STORAGE_TYPES = List.of("FILE");
+
+  public CatalogSettings {
+    requireNonNull(name, "name");
+    properties = Map.copyOf(properties);
+    allowedLocations = List.copyOf(allowedLocations);
+  }
+
+  /** Validates a catalog definition; fills allowedLocations with the base location when empty. */
+  public static CatalogSettings of(String name, String type, Map<String, String> properties, JsonNode storageConfigInfo) {
+    IdentifierRules.checkName("catalog name", name);
+    String catalogType = type == null ? "INTERNAL" : type.toUpperCase(Locale.ROOT);
+    if (!catalogType.equals("INTERNAL")) {
+      throw new IllegalArgumentException("Unsupported catalog type: " + type + " (supported: INTERNAL)");
+    }
+    String base = properties.get(DEFAULT_BASE_LOCATION);
+    if (base == null || base.isBlank()) {
+      throw new IllegalArgumentException("Missing catalog property: " + DEFAULT_BASE_LOCATION);
+    }
+    if (storageConfigInfo == null || !storageConfigInfo.isObject()) {
+      throw new IllegalArgumentException("Missing storageConfigInfo");
+    }
+    ObjectNode storage = ((ObjectNode) storageConfigInfo).deepCopy();
+    JsonNode typeNode = storage.get("storageType");
+    if (typeNode == null || !typeNode.isTextual()) {
+      throw new IllegalArgumentException("Missing storageConfigInfo.storageType");
+    }
+    String storageType = typeNode.asText().toUpperCase(Locale.ROOT);
+    if (!STORAGE_TYPES.contains(storageType)) {
+      throw new IllegalArgumentException(
+          "Unsupported storageConfigInfo.storageType: " + typeNode.asText() + " (supported: " + STORAGE_TYPES + ")");
+    }
+    storage.put("storageType", storageType);
+    List<String> allowed = new ArrayList<>();
+    JsonNode allowedNode = storage.get("allowedLocations");
+    if (allowedNode != null && !allowedNode.isNull()) {
+      if (!allowedNode.isArray()) {
+        throw new IllegalArgumentException("storageConfigInfo.allowedLocations must be an array of strings");
+      }
+      for (JsonNode location : allowedNode) {
+        if (!location.isTextual()) {
+          throw new IllegalArgumentException("storageConfigInfo.allowedLocations must be an array of strings");
+        }
+        allowed.add(location.asText());
+      }
+    }
+    if (allowed.isEmpty()) {
+      allowed.add(base);
+    }
+    ArrayNode allowedArray = storage.putArray("allowedLocations");
+    allowed.forEach(allowedArray::add);
+    for (String location : allowed) {
+      StorageLocation parsed = StorageLocation.parse(location);
+      if (!parsed.scheme().equals("file")) {
+        throw new IllegalArgumentException(
+            "storageConfigInfo.allowedLocations: " + location + " is not a file: location for storageType FILE");
+      }
+    }
+    new LocationPolicy(name, allowed).check("catalog " + name + " (" + DEFAULT_BASE_LOCATION + ")", base);
+    return new CatalogSettings(name, catalogType, properties, storageType, allowed, storage);
+  }
+
+  public static CatalogSettings fromRecord(CatalogRecord record) {
+    try {
+      return of(record.name(), record.type(), record.properties(), JSON.readTree(record.storageConfig()));
+    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+      throw new IllegalStateException("Corrupt storage configuration for catalog " + record.name(), e);
+    }
+  }
+
+  public String defaultBaseLocation() {
+    return properties.get(DEFAULT_BASE_LOCATION);
+  }
+
+  public String storageConfigJson() {
+    return storageConfig.toString();
+  }
+
+  public LocationPolicy locationPolicy() {
+    return new LocationPolicy(name, allowedLocations);
+  }
+}

@@ -1,0 +1,61 @@
+package dev.sluice.catalog;
+
+import java.util.List;
+import java.util.Map;
+import org.apache.iceberg.TableProperties;
+import org.apache.iceberg.exceptions.ForbiddenException;
+
+/**
+ * The catalog's allowedLocations, applied to every location a table or namespace names.
+ * Checked on create, register and every commit: a property that moves data or metadata
+ * outside the allowed area is refused before anything is written.
+ */
+public final class LocationPolicy {
+  /** Every table property that names where files go; newer ones belong here too. */
+  public static final List<String> LOCATION_PROPERTIES =
+      List.of(
+          TableProperties.WRITE_DATA_LOCATION,
+          TableProperties.WRITE_METADATA_LOCATION,
+          TableProperties.OBJECT_STORE_PATH,
+          TableProperties.WRITE_FOLDER_STORAGE_LOCATION);
+
+  private final String catalog;
+  private final List<StorageLocation> allowed;
+
+  public LocationPolicy(String catalog, List<String> allowedLocations) {
+    this.catalog = catalog;
+    this.allowed = allowedLocations.stream().map(StorageLocation::parse).toList();
+  }
+
+  public List<StorageLocation> allowed() {
+    return allowed;
+  }
+
+  /** Refuses {@code location} unless an allowed location covers it. */
+  public void check(String what, String location) {
+    StorageLocation parsed;
+    try {
+      parsed = StorageLocation.parse(location);
+    } catch (IllegalArgumentException e) {
+      throw new ForbiddenException("Invalid location for %s: %s", what, e.getMessage());
+    }
+    for (StorageLocation root : allowed) {
+      if (root.covers(parsed)) {
+        return;
+      }
+    }
+    throw new ForbiddenException(
+        "Invalid location '%s' for %s: not in the allowed locations of catalog %s %s", location, what, catalog, allowed);
+  }
+
+  /** Checks a table's base location and every location-bearing property. */
+  public void checkTable(String what, String location, Map<String, String> properties) {
+    check(what, location);
+    for (String key : LOCATION_PROPERTIES) {
+      String value = properties.get(key);
+      if (value != null) {
+        check(what + " (" + key + ")", value);
+      }
+    }
+  }
+}

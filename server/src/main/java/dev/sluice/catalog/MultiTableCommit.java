@@ -1,0 +1,111 @@
+package dev.sluice.catalog;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.sluice.store.CommitOutcomeUnknown;
+import dev.sluice.store.Conflict;
+import dev.sluice.store.ContentKind;
+import dev.sluice.store.MetadataSwap;
+import dev.sluice.store.NamespacePath;
+import dev.sluice.store.Store;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import org.apache.iceberg.TableMetadata;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.exceptions.BadRequestException;
+import org.apache.iceberg.exceptions.CommitFailedException;
+import org.apache.iceberg.exceptions.CommitStateUnknownException;
+import org.apache.iceberg.exceptions.NoSuchTableException;
+import org.apache.iceberg.rest.requests.CommitTransactionRequest;
+import org.apache.iceberg.rest.requests.UpdateTableRequest;
+
+/**
+ * {@code POST /transactions/commit}: validates every table's requirements against its
+ * current metadata, writes every new metadata file, then moves all pointers in one store
+ * transaction. Either every table changes or none does. A lost race is retried from fresh
+ * metadata while the requirements still hold, as {@code CatalogHandlers} does for one table.
+ */
+public final class MultiTableCommit {
+  private static final int MAX_ATTEMPTS = 4;
+
+  private final Store store;
+  private final SluiceCatalog catalog;
+
+  public MultiTableCommit(Store store, SluiceCatalog catalog) {
+    this.store = requireNonNull(store, "store");
+    this.catalog = requireNonNull(catalog, "catalog");
+  }
+
+  public void commit(CommitTransactionRequest request) {
+    request.validate();
+    Set<TableIdentifier> seen = new HashSet<>();
+    for (UpdateTableRequest change : request.tableChanges()) {
+      if (change.identifier() == null) {
+        throw new BadRequestException("Invalid table change: missing identifier");
+      }
+      IdentifierRules.checkIdentifier(change.identifier());
+      if (!seen.add(change.identifier())) {
+        throw new BadRequestException("Invalid transaction: table %s appears more than once", change.identifier());
+      }
+    }
+    for (int attempt = 1; ; attempt++) {
+      try {
+        attempt(request);
+        return;
+      } catch (Conflict e) {
+        if (attempt >= MAX_ATTEMPTS) {
+          throw new CommitFailedException("Cannot commit transaction: tables changed concurrently %d times", attempt);
+        }
+      }
+    }
+  }
+
+  private void attempt(CommitTransactionRequest request) {
+    List<MetadataSwap> swaps = new ArrayList<>();
+    List<String> written = new ArrayList<>();
+    try {
+      for (UpdateTableRequest change : request.tableChanges()) {
+        TableIdentifier id = change.identifier();
+        SluiceTableOperations ops = catalog.tableOps(id);
+        TableMetadata base = ops.refresh();
+        if (base == null) {
+          throw new NoSuchTableException("Table does not exist: %s", id);
+        }
+        change.requirements().forEach(requirement -> requirement.validate(base));
+        TableMetadata.Builder builder = TableMetadata.buildFrom(base);
+        change.updates().forEach(update -> update.applyTo(builder));
+        TableMetadata updated = builder.build();
+        if (updated.changes().isEmpty()) {
+          continue;
+        }
+        String location = ops.writeForTransaction(updated);
+        written.add(location);
+        swaps.add(
+            new MetadataSwap(
+                new NamespacePath(List.of(id.namespace().levels())),
+                id.name(),
+                ContentKind.TABLE,
+                base.metadataFileLocation(),
+                location));
+      }
+      if (!swaps.isEmpty()) {
+        store.swapMetadata(catalog.name(), swaps);
+      }
+    } catch (CommitOutcomeUnknown e) {
+      throw new CommitStateUnknownException(e);
+    } catch (RuntimeException e) {
+      written.forEach(this::discard);
+      throw e;
+    }
+  }
+
+  private void discard(String location) {
+    try {
+      catalog.io().deleteFile(location);
+    } catch (RuntimeException ignored) {
+      // an orphaned metadata file is harmless: nothing points at it
+    }
+  }
+}

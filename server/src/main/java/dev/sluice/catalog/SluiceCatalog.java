@@ -1,0 +1,278 @@
+package dev.sluice.catalog;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.sluice.store.AlreadyExists;
+import dev.sluice.store.ContentKind;
+import dev.sluice.store.ContentRecord;
+import dev.sluice.store.NamespacePath;
+import dev.sluice.store.NotEmpty;
+import dev.sluice.store.NotFound;
+import dev.sluice.store.Page;
+import dev.sluice.store.PageRequest;
+import dev.sluice.store.Store;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import org.apache.iceberg.CatalogUtil;
+import org.apache.iceberg.TableMetadata;
+import org.apache.iceberg.TableMetadataParser;
+import org.apache.iceberg.TableOperations;
+import org.apache.iceberg.catalog.Namespace;
+import org.apache.iceberg.catalog.SupportsNamespaces;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.exceptions.AlreadyExistsException;
+import org.apache.iceberg.exceptions.NamespaceNotEmptyException;
+import org.apache.iceberg.exceptions.NoSuchNamespaceException;
+import org.apache.iceberg.exceptions.NoSuchTableException;
+import org.apache.iceberg.exceptions.NoSuchViewException;
+import org.apache.iceberg.io.FileIO;
+import org.apache.iceberg.view.BaseMetastoreViewCatalog;
+import org.apache.iceberg.view.ViewOperations;
+
+/**
+ * One Sluice catalog as an Iceberg {@link org.apache.iceberg.catalog.Catalog}: Iceberg's own
+ * builders and {@code CatalogHandlers} drive it, and every pointer lives in the {@link Store}.
+ * Cheap to construct; the REST layer makes one per request.
+ */
+public final class SluiceCatalog extends BaseMetastoreViewCatalog implements SupportsNamespaces {
+  public static final String NAMESPACE_LOCATION = "location";
+
+  private final Store store;
+  private final CatalogSettings settings;
+  private final FileIO io;
+  private final LocationPolicy locations;
+
+  public SluiceCatalog(Store store, CatalogSettings settings, FileIO io) {
+    this.store = requireNonNull(store, "store");
+    this.settings = requireNonNull(settings, "settings");
+    this.io = requireNonNull(io, "io");
+    this.locations = settings.locationPolicy();
+  }
+
+  @Override
+  public String name() {
+    return settings.name();
+  }
+
+  public CatalogSettings settings() {
+    return settings;
+  }
+
+  public FileIO io() {
+    return io;
+  }
+
+  // ------------------------------------------------------------------ tables
+
+  @Override
+  protected TableOperations newTableOps(TableIdentifier identifier) {
+    return new SluiceTableOperations(store, name(), identifier, io, locations);
+  }
+
+  SluiceTableOperations tableOps(TableIdentifier identifier) {
+    return new SluiceTableOperations(store, name(), identifier, io, locations);
+  }
+
+  @Override
+  protected String defaultWarehouseLocation(TableIdentifier identifier) {
+    Map<String, String> nsProperties = loadNamespaceMetadata(identifier.namespace());
+    String nsLocation = nsProperties.get(NAMESPACE_LOCATION);
+    if (nsLocation != null) {
+      return stripSlash(nsLocation) + "/" + identifier.name();
+    }
+    return stripSlash(settings.defaultBaseLocation())
+        + "/"
+        + String.join("/", identifier.namespace().levels())
+        + "/"
+        + identifier.name();
+  }
+
+  @Override
+  public List<TableIdentifier> listTables(Namespace namespace) {
+    return listTables(namespace, PageRequest.all()).items();
+  }
+
+  public Page<TableIdentifier> listTables(Namespace namespace, PageRequest page) {
+    return listContents(namespace, ContentKind.TABLE, page);
+  }
+
+  @Override
+  public boolean dropTable(TableIdentifier identifier, boolean purge) {
+    Optional<ContentRecord> record = content(identifier, ContentKind.TABLE);
+    if (record.isEmpty()) {
+      return false;
+    }
+    TableMetadata lastMetadata = null;
+    if (purge) {
+      lastMetadata = TableMetadataParser.read(io, record.get().metadataLocation());
+    }
+    if (!store.dropContent(name(), path(identifier.namespace()), identifier.name(), ContentKind.TABLE)) {
+      return false;
+    }
+    if (lastMetadata != null) {
+      // The pointer is gone first: a purge that fails half-way leaves orphans, never a torn table.
+      CatalogUtil.dropTableData(io, lastMetadata);
+    }
+    return true;
+  }
+
+  @Override
+  public void renameTable(TableIdentifier from, TableIdentifier to) {
+    rename(from, to, ContentKind.TABLE);
+  }
+
+  // ------------------------------------------------------------------ views
+
+  @Override
+  protected ViewOperations newViewOps(TableIdentifier identifier) {
+    return new SluiceViewOperations(store, name(), identifier, io, locations);
+  }
+
+  @Override
+  public List<TableIdentifier> listViews(Namespace namespace) {
+    return listViews(namespace, PageRequest.all()).items();
+  }
+
+  public Page<TableIdentifier> listViews(Namespace namespace, PageRequest page) {
+    return listContents(namespace, ContentKind.VIEW, page);
+  }
+
+  @Override
+  public boolean dropView(TableIdentifier identifier) {
+    return content(identifier, ContentKind.VIEW).isPresent()
+        && store.dropContent(name(), path(identifier.namespace()), identifier.name(), ContentKind.VIEW);
+  }
+
+  @Override
+  public void renameView(TableIdentifier from, TableIdentifier to) {
+    rename(from, to, ContentKind.VIEW);
+  }
+
+  // ------------------------------------------------------------------ namespaces
+
+  @Override
+  public void createNamespace(Namespace namespace, Map<String, String> metadata) {
+    IdentifierRules.checkNamespace(namespace);
+    String location = metadata.get(NAMESPACE_LOCATION);
+    if (location != null) {
+      locations.check("namespace " + namespace, location);
+    }
+    try {
+      store.createNamespace(name(), path(namespace), metadata);
+    } catch (AlreadyExists e) {
+      throw new AlreadyExistsException("Namespace already exists: %s", namespace);
+    } catch (NotFound e) {
+      throw new NoSuchNamespaceException("%s", e.getMessage());
+    }
+  }
+
+  @Override
+  public List<Namespace> listNamespaces(Namespace namespace) {
+    return listNamespaces(namespace, PageRequest.all()).items();
+  }
+
+  public Page<Namespace> listNamespaces(Namespace parent, PageRequest page) {
+    if (!parent.isEmpty()) {
+      requireNamespace(parent);
+    }
+    Page<NamespacePath> children = store.listNamespaces(name(), path(parent), page);
+    return new Page<>(
+        children.items().stream().map(p -> Namespace.of(p.levels().toArray(String[]::new))).toList(),
+        children.nextToken());
+  }
+
+  @Override
+  public Map<String, String> loadNamespaceMetadata(Namespace namespace) {
+    return store
+        .loadNamespace(name(), path(namespace))
+        .orElseThrow(() -> new NoSuchNamespaceException("Namespace does not exist: %s", namespace));
+  }
+
+  @Override
+  public boolean dropNamespace(Namespace namespace) {
+    try {
+      return store.dropNamespace(name(), path(namespace));
+    } catch (NotEmpty e) {
+      throw new NamespaceNotEmptyException("Namespace %s is not empty", namespace);
+    }
+  }
+
+  @Override
+  public boolean setProperties(Namespace namespace, Map<String, String> properties) {
+    String location = properties.get(NAMESPACE_LOCATION);
+    if (location != null) {
+      locations.check("namespace " + namespace, location);
+    }
+    return updateProperties(namespace, Set.of(), properties);
+  }
+
+  @Override
+  public boolean removeProperties(Namespace namespace, Set<String> properties) {
+    return updateProperties(namespace, properties, Map.of());
+  }
+
+  private boolean updateProperties(Namespace namespace, Set<String> removals, Map<String, String> updates) {
+    try {
+      store.updateNamespaceProperties(name(), path(namespace), removals, updates);
+      return true;
+    } catch (NotFound e) {
+      throw new NoSuchNamespaceException("Namespace does not exist: %s", namespace);
+    }
+  }
+
+  // ------------------------------------------------------------------ helpers
+
+  private Page<TableIdentifier> listContents(Namespace namespace, ContentKind kind, PageRequest page) {
+    requireNamespace(namespace);
+    Page<String> names = store.listContents(name(), path(namespace), kind, page);
+    return new Page<>(names.items().stream().map(n -> TableIdentifier.of(namespace, n)).toList(), names.nextToken());
+  }
+
+  private void rename(TableIdentifier from, TableIdentifier to, ContentKind kind) {
+    IdentifierRules.checkIdentifier(to);
+    String noun = kind == ContentKind.TABLE ? "Table" : "View";
+    if (content(from, kind).isEmpty()) {
+      throw kind == ContentKind.TABLE
+          ? new NoSuchTableException("Table does not exist: %s", from)
+          : new NoSuchViewException("View does not exist: %s", from);
+    }
+    requireNamespace(to.namespace());
+    Optional<ContentRecord> target = store.getContent(name(), path(to.namespace()), to.name());
+    if (target.isPresent()) {
+      if (target.get().kind() == kind) {
+        throw new AlreadyExistsException("%s already exists: %s", noun, to);
+      }
+      String other = target.get().kind() == ContentKind.TABLE ? "Table" : "View";
+      throw new AlreadyExistsException("Cannot rename %s to %s. %s already exists", from, to, other);
+    }
+    try {
+      store.renameContent(name(), kind, path(from.namespace()), from.name(), path(to.namespace()), to.name());
+    } catch (AlreadyExists e) {
+      throw new AlreadyExistsException("%s", e.getMessage());
+    } catch (NotFound e) {
+      throw kind == ContentKind.TABLE
+          ? new NoSuchTableException("%s", e.getMessage())
+          : new NoSuchViewException("%s", e.getMessage());
+    }
+  }
+
+  private Optional<ContentRecord> content(TableIdentifier identifier, ContentKind kind) {
+    return store.getContent(name(), path(identifier.namespace()), identifier.name()).filter(c -> c.kind() == kind);
+  }
+
+  private void requireNamespace(Namespace namespace) {
+    if (store.loadNamespace(name(), path(namespace)).isEmpty()) {
+      throw new NoSuchNamespaceException("Namespace does not exist: %s", namespace);
+    }
+  }
+
+  static NamespacePath path(Namespace namespace) {
+    return new NamespacePath(List.of(namespace.levels()));
+  }
+
+  private static String stripSlash(String location) {
+    return location.endsWith("/") ? location.substring(0, location.length() - 1) : location;
+  }
+}

@@ -1,0 +1,75 @@
+package dev.sluice.catalog;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * A storage location split into scheme, authority and path segments, so containment is
+ * decided segment by segment: {@code file:/w/a} covers {@code file:/w/a/b} but not
+ * {@code file:/w/ab}. {@code file:/p}, {@code file:///p} and {@code /p} are the same place.
+ */
+public record StorageLocation(String scheme, String authority, List<String> segments) {
+
+  public StorageLocation {
+    segments = List.copyOf(segments);
+  }
+
+  public static StorageLocation parse(String location) {
+    if (location == null || location.isBlank()) {
+      throw new IllegalArgumentException("Invalid location: empty");
+    }
+    for (int i = 0; i < location.length(); i++) {
+      if (Character.isISOControl(location.charAt(i))) {
+        throw new IllegalArgumentException("Invalid location (control character): " + location.replaceAll("\\p{Cntrl}", "?"));
+      }
+    }
+    String scheme;
+    String authority = "";
+    String path;
+    int colon = location.indexOf(':');
+    int slash = location.indexOf('/');
+    if (colon > 0 && (slash < 0 || colon < slash)) {
+      scheme = location.substring(0, colon).toLowerCase(Locale.ROOT);
+      String rest = location.substring(colon + 1);
+      if (rest.startsWith("//")) {
+        int end = rest.indexOf('/', 2);
+        authority = end < 0 ? rest.substring(2) : rest.substring(2, end);
+        path = end < 0 ? "" : rest.substring(end);
+      } else {
+        path = rest;
+      }
+    } else {
+      scheme = "file";
+      path = location;
+    }
+    if (scheme.equals("file") && !path.startsWith("/")) {
+      throw new IllegalArgumentException("Invalid location (not absolute): " + location);
+    }
+    List<String> segments = new ArrayList<>();
+    for (String segment : path.split("/")) {
+      if (segment.isEmpty()) {
+        continue;
+      }
+      if (segment.equals(".") || segment.equals("..")) {
+        throw new IllegalArgumentException("Invalid location (relative segment): " + location);
+      }
+      segments.add(segment);
+    }
+    return new StorageLocation(scheme, authority, segments);
+  }
+
+  /** True when {@code other} is this location or lies below it. */
+  public boolean covers(StorageLocation other) {
+    return scheme.equals(other.scheme)
+        && authority.equals(other.authority)
+        && other.segments.size() >= segments.size()
+        && other.segments.subList(0, segments.size()).equals(segments);
+  }
+
+  @Override
+  public String toString() {
+    String path = "/" + String.join("/", segments);
+    return scheme.equals("file") ? "file:" + path : scheme + "://" + authority + path;
+  }
+}

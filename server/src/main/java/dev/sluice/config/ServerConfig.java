@@ -1,0 +1,213 @@
+package dev.sluice.config;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.databind.node.TextNode;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import dev.sluice.store.DatabaseConfig;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Iterator;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Function;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The server's configuration: one YAML file, {@code ${VAR}} expanded from the environment,
+ * validated when loaded. Every error names the key at fault. Unknown keys are errors, so a
+ * typo never silently falls back to a default.
+ *
+ * <pre>
+ * server:   { host: 127.0.0.1, port: 8181, maxRequestBytes: 8388608 }
+ * dataDir:  ./sluice-data
+ * database: { url: jdbc:postgresql://db/sluice, user: sluice, password: ${PGPASSWORD},
+ *             maxPoolSize: 10, connectionTimeoutMs: 5000 }
+ * auth:     { tokenLifetimeSeconds: 3600 }
+ * bootstrap: { quickstartCatalog: true }
+ * </pre>
+ */
+public record ServerConfig(
+    String host,
+    int port,
+    int maxRequestBytes,
+    Path dataDir,
+    DatabaseConfig database,
+    Duration tokenLifetime,
+    boolean quickstartCatalog) {
+
+  private static final Pattern VAR = Pattern.compile("\\$\\{([A-Za-z_][A-Za-z0-9_]*)}");
+  private static final Map<String, Set<String>> KNOWN =
+      Map.of(
+          "", Set.of("server", "dataDir", "database", "auth", "bootstrap"),
+          "server", Set.of("host", "port", "maxRequestBytes"),
+          "database", Set.of("url", "user", "password", "maxPoolSize", "connectionTimeoutMs"),
+          "auth", Set.of("tokenLifetimeSeconds"),
+          "bootstrap", Set.of("quickstartCatalog"));
+
+  public ServerConfig {
+    if (host == null || host.isBlank()) {
+      throw new ConfigException("server.host must not be empty");
+    }
+    if (port < 0 || port > 65535) {
+      throw new ConfigException("server.port must be between 0 and 65535, got " + port);
+    }
+    if (maxRequestBytes < 1024) {
+      throw new ConfigException("server.maxRequestBytes must be at least 1024, got " + maxRequestBytes);
+    }
+    if (tokenLifetime.toSeconds() < 60 || tokenLifetime.toSeconds() > 86_400) {
+      throw new ConfigException("auth.tokenLifetimeSeconds must be between 60 and 86400, got " + tokenLifetime.toSeconds());
+    }
+  }
+
+  /** Loads a config file (or the defaults when {@code file} is null), applying command-line overrides. */
+  public static ServerConfig load(Path file, Overrides overrides, Function<String, String> env) {
+    ObjectNode root;
+    if (file == null) {
+      root = new ObjectMapper().createObjectNode();
+    } else {
+      try {
+        JsonNode parsed = new ObjectMapper(new YAMLFactory()).readTree(Files.readString(file));
+        if (parsed == null || parsed.isMissingNode() || parsed.isNull()) {
+          root = new ObjectMapper().createObjectNode();
+        } else if (parsed instanceof ObjectNode object) {
+          root = object;
+        } else {
+          throw new ConfigException("Config file " + file + " must hold a mapping at the top level");
+        }
+      } catch (IOException e) {
+        throw new ConfigException("Cannot read config file " + file + ": " + e.getMessage());
+      }
+    }
+    expand(root, "", env);
+    checkKeys(root, "");
+    JsonNode server = section(root, "server");
+    JsonNode database = section(root, "database");
+    JsonNode auth = section(root, "auth");
+    JsonNode bootstrap = section(root, "bootstrap");
+
+    Path dataDir = Path.of(
+        overrides.dataDir() != null ? overrides.dataDir() : string(root, "dataDir", "dataDir", "./sluice-data"))
+        .toAbsolutePath()
+        .normalize();
+    String host = overrides.host() != null ? overrides.host() : string(server, "host", "server.host", "127.0.0.1");
+    int port = overrides.port() != null ? overrides.port() : integer(server, "port", "server.port", 8181);
+    String defaultUrl = "jdbc:h2:file:" + dataDir.resolve("catalog") + ";DB_CLOSE_ON_EXIT=FALSE";
+    DatabaseConfig db;
+    try {
+      db = new DatabaseConfig(
+          string(database, "url", "database.url", defaultUrl),
+          string(database, "user", "database.user", null),
+          string(database, "password", "database.password", null),
+          integer(database, "maxPoolSize", "database.maxPoolSize", 10),
+          integer(database, "connectionTimeoutMs", "database.connectionTimeoutMs", 5000));
+    } catch (IllegalArgumentException e) {
+      throw new ConfigException(e.getMessage());
+    }
+    return new ServerConfig(
+        host,
+        port,
+        integer(server, "maxRequestBytes", "server.maxRequestBytes", 8 * 1024 * 1024),
+        dataDir,
+        db,
+        Duration.ofSeconds(integer(auth, "tokenLifetimeSeconds", "auth.tokenLifetimeSeconds", 3600)),
+        bool(bootstrap, "quickstartCatalog", "bootstrap.quickstartCatalog", true));
+  }
+
+  /** Values given on the command line; null means "not given". */
+  public record Overrides(String host, Integer port, String dataDir) {
+    public static final Overrides NONE = new Overrides(null, null, null);
+  }
+
+  public Path warehouseDir() {
+    return dataDir.resolve("warehouse");
+  }
+
+  private static void expand(ObjectNode node, String path, Function<String, String> env) {
+    Iterator<Map.Entry<String, JsonNode>> fields = node.fields();
+    while (fields.hasNext()) {
+      Map.Entry<String, JsonNode> field = fields.next();
+      String key = path.isEmpty() ? field.getKey() : path + "." + field.getKey();
+      JsonNode value = field.getValue();
+      if (value instanceof ObjectNode child) {
+        expand(child, key, env);
+      } else if (value.isTextual()) {
+        Matcher m = VAR.matcher(value.asText());
+        StringBuilder out = new StringBuilder();
+        while (m.find()) {
+          String resolved = env.apply(m.group(1));
+          if (resolved == null) {
+            throw new ConfigException(key + " refers to ${" + m.group(1) + "}, which is not set in the environment");
+          }
+          m.appendReplacement(out, Matcher.quoteReplacement(resolved));
+        }
+        m.appendTail(out);
+        field.setValue(TextNode.valueOf(out.toString()));
+      }
+    }
+  }
+
+  private static void checkKeys(JsonNode node, String path) {
+    Set<String> allowed = KNOWN.get(path);
+    node.fieldNames().forEachRemaining(name -> {
+      String key = path.isEmpty() ? name : path + "." + name;
+      if (allowed == null || !allowed.contains(name)) {
+        throw new ConfigException("Unknown config key: " + key);
+      }
+      JsonNode child = node.get(name);
+      if (KNOWN.containsKey(key)) {
+        if (!child.isObject()) {
+          throw new ConfigException(key + " must be a mapping");
+        }
+        checkKeys(child, key);
+      }
+    });
+  }
+
+  private static JsonNode section(JsonNode root, String name) {
+    JsonNode node = root.get(name);
+    return node == null ? new ObjectMapper().createObjectNode() : node;
+  }
+
+  private static String string(JsonNode node, String field, String key, String fallback) {
+    JsonNode value = node.get(field);
+    if (value == null || value.isNull()) {
+      return fallback;
+    }
+    if (!value.isValueNode()) {
+      throw new ConfigException(key + " must be a string");
+    }
+    return value.asText();
+  }
+
+  private static int integer(JsonNode node, String field, String key, int fallback) {
+    JsonNode value = node.get(field);
+    if (value == null || value.isNull()) {
+      return fallback;
+    }
+    if (value.isIntegralNumber()) {
+      return value.asInt();
+    }
+    try {
+      return Integer.parseInt(value.asText().trim());
+    } catch (NumberFormatException e) {
+      throw new ConfigException(key + " must be an integer, got: " + value.asText());
+    }
+  }
+
+  private static boolean bool(JsonNode node, String field, String key, boolean fallback) {
+    JsonNode value = node.get(field);
+    if (value == null || value.isNull()) {
+      return fallback;
+    }
+    String text = value.asText().trim();
+    if (text.equals("true") || text.equals("false")) {
+      return Boolean.parseBoolean(text);
+    }
+    throw new ConfigException(key + " must be true or false, got: " + text);
+  }
+}

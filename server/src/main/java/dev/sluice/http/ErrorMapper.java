@@ -1,0 +1,78 @@
+package dev.sluice.http;
+
+import dev.sluice.store.StoreUnavailable;
+import java.util.Map;
+import org.apache.iceberg.exceptions.AlreadyExistsException;
+import org.apache.iceberg.exceptions.BadRequestException;
+import org.apache.iceberg.exceptions.CommitFailedException;
+import org.apache.iceberg.exceptions.CommitStateUnknownException;
+import org.apache.iceberg.exceptions.ForbiddenException;
+import org.apache.iceberg.exceptions.NamespaceNotEmptyException;
+import org.apache.iceberg.exceptions.NoSuchIcebergTableException;
+import org.apache.iceberg.exceptions.NoSuchNamespaceException;
+import org.apache.iceberg.exceptions.NoSuchTableException;
+import org.apache.iceberg.exceptions.NoSuchViewException;
+import org.apache.iceberg.exceptions.NotAuthorizedException;
+import org.apache.iceberg.exceptions.NotFoundException;
+import org.apache.iceberg.exceptions.ServiceUnavailableException;
+import org.apache.iceberg.exceptions.UnprocessableEntityException;
+import org.apache.iceberg.exceptions.ValidationException;
+import org.apache.iceberg.rest.responses.ErrorResponse;
+
+/**
+ * Maps exceptions to Iceberg {@code ErrorResponse}s. The type is the exception's simple name,
+ * which Iceberg clients use to tell, say, a missing namespace from a missing table. Anything
+ * unexpected becomes a 500 with a generic message; its details go to the log only.
+ */
+final class ErrorMapper {
+  private static final Map<Class<? extends Exception>, Integer> CODES =
+      Map.ofEntries(
+          Map.entry(BadRequestException.class, 400),
+          Map.entry(IllegalArgumentException.class, 400),
+          Map.entry(ValidationException.class, 400),
+          Map.entry(NotAuthorizedException.class, 401),
+          Map.entry(ForbiddenException.class, 403),
+          Map.entry(NoSuchNamespaceException.class, 404),
+          Map.entry(NoSuchTableException.class, 404),
+          Map.entry(NoSuchIcebergTableException.class, 404),
+          Map.entry(NoSuchViewException.class, 404),
+          Map.entry(NotFoundException.class, 404),
+          Map.entry(UnsupportedOperationException.class, 406),
+          Map.entry(AlreadyExistsException.class, 409),
+          Map.entry(CommitFailedException.class, 409),
+          Map.entry(NamespaceNotEmptyException.class, 409),
+          Map.entry(UnprocessableEntityException.class, 422),
+          Map.entry(CommitStateUnknownException.class, 500),
+          Map.entry(ServiceUnavailableException.class, 503),
+          Map.entry(StoreUnavailable.class, 503));
+
+  private ErrorMapper() {}
+
+  /** The status for a known exception type, walking up its class hierarchy; 500 otherwise. */
+  static int statusOf(Throwable error) {
+    for (Class<?> c = error.getClass(); c != null && c != Object.class; c = c.getSuperclass()) {
+      Integer code = CODES.get(c);
+      if (code != null) {
+        return code;
+      }
+    }
+    return 500;
+  }
+
+  static ErrorResponse toResponse(Throwable error) {
+    int status = statusOf(error);
+    String type;
+    String message;
+    if (error instanceof StoreUnavailable) {
+      type = "ServiceUnavailableException";
+      message = "The catalog database is unavailable; retry later";
+    } else if (status == 500 && !(error instanceof CommitStateUnknownException)) {
+      type = "InternalServerError";
+      message = "Internal error; see the server log";
+    } else {
+      type = error.getClass().getSimpleName();
+      message = error.getMessage() == null ? type : error.getMessage();
+    }
+    return ErrorResponse.builder().responseCode(status).withType(type).withMessage(message).build();
+  }
+}

@@ -1,0 +1,168 @@
+package dev.sluice.http;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.sluice.auth.AuthenticatedPrincipal;
+import java.io.IOException;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+import org.apache.iceberg.catalog.Namespace;
+import org.apache.iceberg.exceptions.BadRequestException;
+import org.apache.iceberg.rest.RESTUtil;
+
+/** One request as routes see it: bound path parameters, query, headers, body and caller. */
+public final class Exchange {
+  private final String method;
+  private final Map<String, String> rawPathParams;
+  private final Map<String, String> query;
+  private final Function<String, String> headers;
+  private final byte[] body;
+  private final String requestId;
+  private AuthenticatedPrincipal principal;
+
+  Exchange(
+      String method,
+      Map<String, String> rawPathParams,
+      String rawQuery,
+      Function<String, String> headers,
+      byte[] body,
+      String requestId) {
+    this.method = method;
+    this.rawPathParams = rawPathParams;
+    this.query = parseQuery(rawQuery);
+    this.headers = headers;
+    this.body = body;
+    this.requestId = requestId;
+  }
+
+  public String method() {
+    return method;
+  }
+
+  public String requestId() {
+    return requestId;
+  }
+
+  public String header(String name) {
+    return headers.apply(name);
+  }
+
+  public AuthenticatedPrincipal principal() {
+    return principal;
+  }
+
+  void authenticatedAs(AuthenticatedPrincipal principal) {
+    this.principal = principal;
+  }
+
+  /** A path parameter, percent-decoded. */
+  public String path(String name) {
+    String raw = rawPathParams.get(name);
+    if (raw == null) {
+      throw new IllegalStateException("No path parameter " + name);
+    }
+    try {
+      return RESTUtil.decodeString(raw);
+    } catch (IllegalArgumentException e) {
+      throw new BadRequestException("Invalid path parameter %s: bad percent-encoding", name);
+    }
+  }
+
+  /** A namespace path parameter: levels separated by %1F, each percent-decoded. */
+  public Namespace namespace(String name) {
+    String raw = rawPathParams.get(name);
+    try {
+      return RESTUtil.decodeNamespace(raw);
+    } catch (IllegalArgumentException e) {
+      throw new BadRequestException("Invalid namespace in path: bad percent-encoding");
+    }
+  }
+
+  public String query(String name) {
+    return query.get(name);
+  }
+
+  public Integer queryInt(String name) {
+    String value = query.get(name);
+    if (value == null || value.isEmpty()) {
+      return null;
+    }
+    try {
+      return Integer.valueOf(value);
+    } catch (NumberFormatException e) {
+      throw new BadRequestException("Invalid %s: not an integer: %s", name, value);
+    }
+  }
+
+  public byte[] body() {
+    return body;
+  }
+
+  public String bodyText() {
+    return new String(body, StandardCharsets.UTF_8);
+  }
+
+  /** Parses the body as an Iceberg REST request; any parse or type error is a 400. */
+  public <T> T icebergBody(Class<T> type) {
+    return parse(type, true);
+  }
+
+  /** Parses the body as plain JSON (management API). */
+  public JsonNode jsonBody() {
+    return parse(JsonNode.class, false);
+  }
+
+  private <T> T parse(Class<T> type, boolean iceberg) {
+    if (body.length == 0) {
+      throw new BadRequestException("Invalid request: empty body");
+    }
+    try {
+      T value = (iceberg ? Json.iceberg() : Json.plain()).readValue(body, type);
+      if (value == null) {
+        throw new BadRequestException("Invalid request: body is null");
+      }
+      return value;
+    } catch (JsonProcessingException e) {
+      throw new BadRequestException("Invalid JSON body: %s", e.getOriginalMessage());
+    } catch (IOException e) {
+      throw new BadRequestException("Cannot read request body");
+    } catch (IllegalArgumentException | NullPointerException | IllegalStateException e) {
+      // Iceberg's parsers report wrong types and missing fields this way.
+      throw new BadRequestException("Invalid request body: %s", String.valueOf(e.getMessage()));
+    }
+  }
+
+  private static Map<String, String> parseQuery(String rawQuery) {
+    Map<String, String> out = new HashMap<>();
+    if (rawQuery == null || rawQuery.isEmpty()) {
+      return out;
+    }
+    for (String pair : rawQuery.split("&")) {
+      if (pair.isEmpty()) {
+        continue;
+      }
+      int eq = pair.indexOf('=');
+      String key = eq < 0 ? pair : pair.substring(0, eq);
+      String value = eq < 0 ? "" : pair.substring(eq + 1);
+      try {
+        out.putIfAbsent(
+            URLDecoder.decode(key, StandardCharsets.UTF_8), URLDecoder.decode(value, StandardCharsets.UTF_8));
+      } catch (IllegalArgumentException e) {
+        throw new BadRequestException("Invalid query string: bad percent-encoding");
+      }
+    }
+    return out;
+  }
+
+  static List<String> splitPath(String rawPath) {
+    String trimmed = rawPath.startsWith("/") ? rawPath.substring(1) : rawPath;
+    if (trimmed.endsWith("/")) {
+      trimmed = trimmed.substring(0, trimmed.length() - 1);
+    }
+    return List.of(trimmed.split("/", -1));
+  }
+}

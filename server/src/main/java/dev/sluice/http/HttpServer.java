@@ -1,0 +1,233 @@
+package dev.sluice.http;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.sluice.auth.Authenticator;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.apache.iceberg.exceptions.BadRequestException;
+import org.apache.iceberg.exceptions.NotAuthorizedException;
+import org.apache.iceberg.rest.responses.ErrorResponse;
+import org.apache.iceberg.rest.responses.ErrorResponseParser;
+import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.http.UriCompliance;
+import org.eclipse.jetty.io.Content;
+import org.eclipse.jetty.server.Handler;
+import org.eclipse.jetty.server.HttpConfiguration;
+import org.eclipse.jetty.server.HttpConnectionFactory;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.util.Callback;
+import org.eclipse.jetty.util.thread.QueuedThreadPool;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.slf4j.MDC;
+
+/**
+ * Jetty 12 with one handler: match a route, authenticate if the route needs it, run it, map
+ * any exception to an Iceberg {@code ErrorResponse}, and log one structured line per request.
+ */
+public final class HttpServer implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(HttpServer.class);
+  private static final Logger ACCESS = LoggerFactory.getLogger("sluice.access");
+
+  private final Server server;
+  private final ServerConnector connector;
+  private final List<Route> routes;
+  private final Authenticator authenticator;
+  private final int maxBodyBytes;
+
+  public HttpServer(String host, int port, List<Route> routes, Authenticator authenticator, int maxBodyBytes) {
+    this.routes = List.copyOf(requireNonNull(routes, "routes"));
+    this.authenticator = requireNonNull(authenticator, "authenticator");
+    this.maxBodyBytes = maxBodyBytes;
+    QueuedThreadPool pool = new QueuedThreadPool(200, 8);
+    pool.setName("sluice-http");
+    this.server = new Server(pool);
+    HttpConfiguration http = new HttpConfiguration();
+    http.setSendServerVersion(false);
+    // Iceberg percent-encodes names; an encoded '/' inside a table name is legal there.
+    http.setUriCompliance(UriCompliance.UNSAFE);
+    this.connector = new ServerConnector(server, new HttpConnectionFactory(http));
+    connector.setHost(host);
+    connector.setPort(port);
+    server.addConnector(connector);
+    server.setHandler(new Dispatch());
+    server.setStopTimeout(10_000);
+  }
+
+  public void start() throws Exception {
+    server.start();
+  }
+
+  public int port() {
+    return connector.getLocalPort();
+  }
+
+  @Override
+  public void close() throws Exception {
+    server.stop();
+  }
+
+  public void join() throws InterruptedException {
+    server.join();
+  }
+
+  private final class Dispatch extends Handler.Abstract {
+    @Override
+    public boolean handle(Request request, Response response, Callback callback) {
+      long start = System.nanoTime();
+      String requestId = request.getHeaders().get("X-Request-ID");
+      if (requestId == null || requestId.length() > 128) {
+        requestId = UUID.randomUUID().toString();
+      }
+      MDC.put("requestId", requestId);
+      String method = request.getMethod();
+      String rawPath = request.getHttpURI().getPath();
+      Route matched = null;
+      Exchange exchange = null;
+      Reply reply;
+      try {
+        List<String> segments = Exchange.splitPath(rawPath == null ? "/" : rawPath);
+        Map<String, String> params = null;
+        boolean pathKnown = false;
+        for (Route route : routes) {
+          Map<String, String> bound = route.match(segments);
+          if (bound != null) {
+            pathKnown = true;
+            if (route.method().equals(method)) {
+              matched = route;
+              params = bound;
+              break;
+            }
+          }
+        }
+        if (matched == null) {
+          reply = error(pathKnown ? 405 : 404, pathKnown ? "MethodNotAllowed" : "NotFound",
+              pathKnown ? "Method " + method + " is not allowed on " + rawPath : "No route for " + rawPath);
+        } else {
+          exchange =
+              new Exchange(method, params, request.getHttpURI().getQuery(), request.getHeaders()::get, readBody(request), requestId);
+          if (matched.authenticated()) {
+            exchange.authenticatedAs(authenticator.authenticate(request.getHeaders().get(HttpHeader.AUTHORIZATION)));
+            MDC.put("principal", exchange.principal().name());
+          }
+          reply = matched.handler().handle(exchange);
+        }
+      } catch (PayloadTooLarge e) {
+        reply = error(413, "RequestEntityTooLarge", e.getMessage());
+      } catch (Throwable t) {
+        ErrorResponse error = ErrorMapper.toResponse(t);
+        if (error.code() >= 500) {
+          LOG.error("Request failed: {} {}", method, matched == null ? rawPath : matched.template(), t);
+        }
+        reply = new Reply(error.code(), error, true);
+      }
+      int status = reply.status();
+      try {
+        write(request, response, callback, reply, requestId);
+      } finally {
+        ACCESS.info(
+            "{} {} {} {}ms",
+            method,
+            matched == null ? "-" : matched.template(),
+            status,
+            (System.nanoTime() - start) / 1_000_000);
+        MDC.clear();
+      }
+      return true;
+    }
+
+    private byte[] readBody(Request request) throws IOException {
+      long declared = request.getLength();
+      if (declared > maxBodyBytes) {
+        throw new PayloadTooLarge("Request body of " + declared + " bytes exceeds the limit of " + maxBodyBytes);
+      }
+      try (InputStream in = Content.Source.asInputStream(request)) {
+        byte[] body = in.readNBytes(maxBodyBytes + 1);
+        if (body.length > maxBodyBytes) {
+          throw new PayloadTooLarge("Request body exceeds the limit of " + maxBodyBytes + " bytes");
+        }
+        return body;
+      }
+    }
+
+    private void write(Request request, Response response, Callback callback, Reply reply, String requestId) {
+      byte[] bytes = null;
+      if (reply.body() != null) {
+        try {
+          bytes =
+              reply.body() instanceof ErrorResponse e
+                  ? ErrorResponseParser.toJson(e).getBytes(StandardCharsets.UTF_8)
+                  : (reply.iceberg() ? Json.iceberg() : Json.plain()).writeValueAsBytes(reply.body());
+        } catch (Exception e) {
+          LOG.error("Cannot serialize response", e);
+          ErrorResponse error = ErrorMapper.toResponse(e);
+          bytes = ErrorResponseParser.toJson(error).getBytes(StandardCharsets.UTF_8);
+          reply = new Reply(500, error, true);
+        }
+      }
+      response.setStatus(reply.status());
+      response.getHeaders().put("X-Request-ID", requestId);
+      if (reply.status() == 401) {
+        response.getHeaders().put(HttpHeader.WWW_AUTHENTICATE, "Bearer");
+      }
+      if (bytes == null || "HEAD".equals(request.getMethod())) {
+        response.getHeaders().put(HttpHeader.CONTENT_LENGTH, 0L);
+        response.write(true, null, callback);
+        return;
+      }
+      response.getHeaders().put(HttpHeader.CONTENT_TYPE, "application/json");
+      response.getHeaders().put(HttpHeader.CONTENT_LENGTH, bytes.length);
+      response.write(true, ByteBuffer.wrap(bytes), callback);
+    }
+  }
+
+  static Reply error(int status, String type, String message) {
+    return new Reply(
+        status, ErrorResponse.builder().responseCode(status).withType(type).withMessage(message).build(), true);
+  }
+
+  static final class PayloadTooLarge extends RuntimeException {
+    PayloadTooLarge(String message) {
+      super(message);
+    }
+  }
+
+  /** Builds the route table in declaration order; the first match wins. */
+  public static final class Routes {
+    private final List<Route> routes = new ArrayList<>();
+
+    public Routes add(String method, String template, RouteHandler handler) {
+      routes.add(Route.of(method, template, true, handler));
+      return this;
+    }
+
+    public Routes addPublic(String method, String template, RouteHandler handler) {
+      routes.add(Route.of(method, template, false, handler));
+      return this;
+    }
+
+    public List<Route> build() {
+      return List.copyOf(routes);
+    }
+  }
+
+  static void requireBody(Exchange exchange) {
+    if (exchange.body().length == 0) {
+      throw new BadRequestException("Invalid request: empty body");
+    }
+  }
+
+  static NotAuthorizedException unauthorized(String message) {
+    return new NotAuthorizedException("%s", message);
+  }
+}

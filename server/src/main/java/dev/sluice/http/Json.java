@@ -1,0 +1,44 @@
+package dev.sluice.http;
+
+import com.fasterxml.jackson.annotation.JsonAutoDetect;
+import com.fasterxml.jackson.annotation.PropertyAccessor;
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.StreamReadConstraints;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.PropertyNamingStrategies;
+import org.apache.iceberg.rest.RESTSerializers;
+
+/**
+ * The JSON mapper for REST bodies, configured as Iceberg's own client mapper is, so that
+ * requests and responses are byte-compatible with Iceberg clients.
+ */
+public final class Json {
+  private static final ObjectMapper ICEBERG = build();
+  private static final ObjectMapper PLAIN = new ObjectMapper();
+
+  private Json() {}
+
+  /** Iceberg REST request/response mapper (kebab-case fields, Iceberg's parsers registered). */
+  public static ObjectMapper iceberg() {
+    return ICEBERG;
+  }
+
+  /** Plain mapper for Sluice's own JSON (management API, OAuth responses). */
+  public static ObjectMapper plain() {
+    return PLAIN;
+  }
+
+  private static ObjectMapper build() {
+    JsonFactory factory =
+        JsonFactory.builder()
+            .streamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(200).build())
+            .build();
+    ObjectMapper mapper = new ObjectMapper(factory);
+    mapper.setVisibility(PropertyAccessor.FIELD, JsonAutoDetect.Visibility.ANY);
+    mapper.configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
+    mapper.setPropertyNamingStrategy(new PropertyNamingStrategies.KebabCaseStrategy());
+    RESTSerializers.registerAll(mapper);
+    return mapper;
+  }
+}

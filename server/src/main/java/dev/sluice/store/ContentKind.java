@@ -1,0 +1,7 @@
+package dev.sluice.store;
+
+/** What a name in a namespace holds. */
+public enum ContentKind {
+  TABLE,
+  VIEW
+}

@@ -1,0 +1,639 @@
+package dev.sluice.store;
+
+import static java.util.Objects.requireNonNull;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import org.flywaydb.core.Flyway;
+
+/**
+ * The store on JDBC: H2 (embedded default) or PostgreSQL, migrated by Flyway at open.
+ * Single statements run in auto-commit; anything that must be atomic runs in one explicit
+ * transaction.
+ */
+public final class JdbcStore implements Store {
+  private static final String UNIQUE_VIOLATION = "23505";
+  private static final String FK_VIOLATION = "23503";
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final TypeReference<Map<String, String>> STRING_MAP = new TypeReference<>() {};
+
+  private final HikariDataSource dataSource;
+
+  private JdbcStore(HikariDataSource dataSource) {
+    this.dataSource = dataSource;
+  }
+
+  /** Opens a pool on the database and brings its schema up to date. */
+  public static JdbcStore open(DatabaseConfig config) {
+    requireNonNull(config, "config");
+    HikariConfig hikari = new HikariConfig();
+    hikari.setJdbcUrl(config.url());
+    if (config.user() != null) {
+      hikari.setUsername(config.user());
+    }
+    if (config.password() != null) {
+      hikari.setPassword(config.password());
+    }
+    hikari.setMaximumPoolSize(config.maxPoolSize());
+    hikari.setConnectionTimeout(config.connectionTimeoutMs());
+    hikari.setPoolName("sluice-store");
+    hikari.setAutoCommit(true);
+    // Start even while the database is briefly unreachable; requests then fail with 503.
+    hikari.setInitializationFailTimeout(-1);
+    HikariDataSource ds = new HikariDataSource(hikari);
+    try {
+      Flyway.configure().dataSource(ds).locations("classpath:db/migration").load().migrate();
+    } catch (RuntimeException e) {
+      ds.close();
+      throw new StoreUnavailable("Cannot migrate the store schema at " + config.url() + ": " + e.getMessage(), e);
+    }
+    return new JdbcStore(ds);
+  }
+
+  // ---------------------------------------------------------------- catalogs
+
+  @Override
+  public void createCatalog(CatalogRecord c) {
+    try (Connection conn = connection();
+        PreparedStatement ps =
+            conn.prepareStatement(
+                "INSERT INTO catalogs (name, catalog_type, properties, storage_config, entity_version, created_at, updated_at)"
+                    + " VALUES (?, ?, ?, ?, 1, ?, ?)")) {
+      long now = System.currentTimeMillis();
+      ps.setString(1, c.name());
+      ps.setString(2, c.type());
+      ps.setString(3, toJson(c.properties()));
+      ps.setString(4, c.storageConfig());
+      ps.setLong(5, now);
+      ps.setLong(6, now);
+      ps.executeUpdate();
+    } catch (SQLException e) {
+      if (UNIQUE_VIOLATION.equals(e.getSQLState())) {
+        throw new AlreadyExists("Catalog already exists: " + c.name());
+      }
+      throw unavailable(e);
+    }
+  }
+
+  @Override
+  public Optional<CatalogRecord> getCatalog(String name) {
+    return queryOne(
+        "SELECT name, catalog_type, properties, storage_config, entity_version, created_at, updated_at FROM catalogs WHERE name = ?",
+        JdbcStore::catalogRow,
+        name);
+  }
+
+  @Override
+  public List<CatalogRecord> listCatalogs() {
+    return queryList(
+        "SELECT name, catalog_type, properties, storage_config, entity_version, created_at, updated_at FROM catalogs ORDER BY name",
+        JdbcStore::catalogRow);
+  }
+
+  @Override
+  public CatalogRecord updateCatalog(CatalogRecord updated, long expectedVersion) {
+    try (Connection conn = connection();
+        PreparedStatement ps =
+            conn.prepareStatement(
+                "UPDATE catalogs SET properties = ?, storage_config = ?, entity_version = entity_version + 1, updated_at = ?"
+                    + " WHERE name = ? AND entity_version = ?")) {
+      ps.setString(1, toJson(updated.properties()));
+      ps.setString(2, updated.storageConfig());
+      ps.setLong(3, System.currentTimeMillis());
+      ps.setString(4, updated.name());
+      ps.setLong(5, expectedVersion);
+      if (ps.executeUpdate() == 1) {
+        return getCatalog(updated.name()).orElseThrow(() -> new NotFound("Catalog not found: " + updated.name()));
+      }
+    } catch (SQLException e) {
+      throw unavailable(e);
+    }
+    if (getCatalog(updated.name()).isEmpty()) {
+      throw new NotFound("Catalog not found: " + updated.name());
+    }
+    throw new Conflict("Catalog " + updated.name() + " was changed concurrently (expected version " + expectedVersion + ")");
+  }
+
+  @Override
+  public void deleteCatalog(String name) {
+    try (Connection conn = connection();
+        PreparedStatement ps = conn.prepareStatement("DELETE FROM catalogs WHERE name = ?")) {
+      ps.setString(1, name);
+      if (ps.executeUpdate() == 0) {
+        throw new NotFound("Catalog not found: " + name);
+      }
+    } catch (SQLException e) {
+      if (FK_VIOLATION.equals(e.getSQLState())) {
+        throw new NotEmpty("Catalog " + name + " is not empty: drop its namespaces first");
+      }
+      throw unavailable(e);
+    }
+  }
+
+  // ---------------------------------------------------------------- namespaces
+
+  @Override
+  public void createNamespace(String catalog, NamespacePath path, Map<String, String> properties) {
+    inTransaction(
+        conn -> {
+          if (!path.parent().isRoot() && !lockNamespace(conn, catalog, path.parent())) {
+            throw new NotFound("Namespace does not exist: " + path.parent());
+          }
+          try (PreparedStatement ps =
+              conn.prepareStatement(
+                  "INSERT INTO namespaces (catalog_name, ns_path, parent_path, properties, created_at, updated_at)"
+                      + " VALUES (?, ?, ?, ?, ?, ?)")) {
+            long now = System.currentTimeMillis();
+            ps.setString(1, catalog);
+            ps.setString(2, path.key());
+            ps.setString(3, path.parent().key());
+            ps.setString(4, toJson(properties));
+            ps.setLong(5, now);
+            ps.setLong(6, now);
+            ps.executeUpdate();
+          } catch (SQLException e) {
+            if (UNIQUE_VIOLATION.equals(e.getSQLState())) {
+              throw new AlreadyExists("Namespace already exists: " + path);
+            }
+            if (FK_VIOLATION.equals(e.getSQLState())) {
+              throw new NotFound("Catalog not found: " + catalog);
+            }
+            throw e;
+          }
+          return null;
+        });
+  }
+
+  @Override
+  public Optional<Map<String, String>> loadNamespace(String catalog, NamespacePath path) {
+    if (path.isRoot()) {
+      return Optional.empty();
+    }
+    return queryOne(
+        "SELECT properties FROM namespaces WHERE catalog_name = ? AND ns_path = ?",
+        rs -> fromJson(rs.getString(1)),
+        catalog,
+        path.key());
+  }
+
+  @Override
+  public Page<NamespacePath> listNamespaces(String catalog, NamespacePath parent, PageRequest page) {
+    Page<String> keys =
+        pageOf(
+            "SELECT ns_path FROM namespaces WHERE catalog_name = ? AND parent_path = ?",
+            "ns_path",
+            page,
+            catalog,
+            parent.key());
+    return new Page<>(keys.items().stream().map(NamespacePath::fromKey).toList(), keys.nextToken());
+  }
+
+  @Override
+  public boolean dropNamespace(String catalog, NamespacePath path) {
+    return inTransaction(
+        conn -> {
+          if (!lockNamespace(conn, catalog, path)) {
+            return false;
+          }
+          if (exists(conn, "SELECT 1 FROM namespaces WHERE catalog_name = ? AND parent_path = ?", catalog, path.key())
+              || exists(conn, "SELECT 1 FROM contents WHERE catalog_name = ? AND ns_path = ?", catalog, path.key())) {
+            throw new NotEmpty("Namespace " + path + " is not empty");
+          }
+          try (PreparedStatement ps =
+              conn.prepareStatement("DELETE FROM namespaces WHERE catalog_name = ? AND ns_path = ?")) {
+            ps.setString(1, catalog);
+            ps.setString(2, path.key());
+            ps.executeUpdate();
+          } catch (SQLException e) {
+            if (FK_VIOLATION.equals(e.getSQLState())) {
+              throw new NotEmpty("Namespace " + path + " is not empty");
+            }
+            throw e;
+          }
+          return true;
+        });
+  }
+
+  @Override
+  public Map<String, String> updateNamespaceProperties(
+      String catalog, NamespacePath path, Set<String> removals, Map<String, String> updates) {
+    return inTransaction(
+        conn -> {
+          Map<String, String> current;
+          try (PreparedStatement ps =
+              conn.prepareStatement(
+                  "SELECT properties FROM namespaces WHERE catalog_name = ? AND ns_path = ? FOR UPDATE")) {
+            ps.setString(1, catalog);
+            ps.setString(2, path.key());
+            try (ResultSet rs = ps.executeQuery()) {
+              if (!rs.next()) {
+                throw new NotFound("Namespace does not exist: " + path);
+              }
+              current = fromJson(rs.getString(1));
+            }
+          }
+          Map<String, String> next = new TreeMap<>(current);
+          removals.forEach(next::remove);
+          next.putAll(updates);
+          try (PreparedStatement ps =
+              conn.prepareStatement(
+                  "UPDATE namespaces SET properties = ?, updated_at = ? WHERE catalog_name = ? AND ns_path = ?")) {
+            ps.setString(1, toJson(next));
+            ps.setLong(2, System.currentTimeMillis());
+            ps.setString(3, catalog);
+            ps.setString(4, path.key());
+            ps.executeUpdate();
+          }
+          return current;
+        });
+  }
+
+  // ---------------------------------------------------------------- tables and views
+
+  @Override
+  public Optional<ContentRecord> getContent(String catalog, NamespacePath ns, String name) {
+    return queryOne(
+        "SELECT kind, metadata_location, version FROM contents WHERE catalog_name = ? AND ns_path = ? AND name = ?",
+        rs -> new ContentRecord(catalog, ns, name, ContentKind.valueOf(rs.getString(1)), rs.getString(2), rs.getLong(3)),
+        catalog,
+        ns.key(),
+        name);
+  }
+
+  @Override
+  public Page<String> listContents(String catalog, NamespacePath ns, ContentKind kind, PageRequest page) {
+    return pageOf(
+        "SELECT name FROM contents WHERE catalog_name = ? AND ns_path = ? AND kind = ?",
+        "name",
+        page,
+        catalog,
+        ns.key(),
+        kind.name());
+  }
+
+  @Override
+  public void createContent(
+      String catalog, NamespacePath ns, String name, ContentKind kind, String metadataLocation) {
+    try (Connection conn = connection();
+        PreparedStatement ps =
+            conn.prepareStatement(
+                "INSERT INTO contents (catalog_name, ns_path, name, kind, metadata_location, version, created_at, updated_at)"
+                    + " VALUES (?, ?, ?, ?, ?, 1, ?, ?)")) {
+      long now = System.currentTimeMillis();
+      ps.setString(1, catalog);
+      ps.setString(2, ns.key());
+      ps.setString(3, name);
+      ps.setString(4, kind.name());
+      ps.setString(5, metadataLocation);
+      ps.setLong(6, now);
+      ps.setLong(7, now);
+      ps.executeUpdate();
+    } catch (SQLException e) {
+      if (UNIQUE_VIOLATION.equals(e.getSQLState())) {
+        throw alreadyExists(catalog, ns, name);
+      }
+      if (FK_VIOLATION.equals(e.getSQLState())) {
+        throw new NotFound("Namespace does not exist: " + ns);
+      }
+      throw unavailable(e);
+    }
+  }
+
+  @Override
+  public void swapMetadata(String catalog, List<MetadataSwap> swaps) {
+    // A fixed lock order keeps two concurrent multi-table commits from deadlocking.
+    List<MetadataSwap> ordered = new ArrayList<>(swaps);
+    ordered.sort(Comparator.comparing((MetadataSwap s) -> s.namespace().key()).thenComparing(MetadataSwap::name));
+    Connection conn;
+    try {
+      conn = connection();
+    } catch (SQLException e) {
+      throw unavailable(e);
+    }
+    try (conn) {
+      conn.setAutoCommit(false);
+      try (PreparedStatement ps =
+          conn.prepareStatement(
+              "UPDATE contents SET metadata_location = ?, previous_metadata_location = ?, version = version + 1, updated_at = ?"
+                  + " WHERE catalog_name = ? AND ns_path = ? AND name = ? AND kind = ? AND metadata_location = ?")) {
+        long now = System.currentTimeMillis();
+        for (MetadataSwap swap : ordered) {
+          ps.setString(1, swap.next());
+          ps.setString(2, swap.expected());
+          ps.setLong(3, now);
+          ps.setString(4, catalog);
+          ps.setString(5, swap.namespace().key());
+          ps.setString(6, swap.name());
+          ps.setString(7, swap.kind().name());
+          ps.setString(8, swap.expected());
+          if (ps.executeUpdate() != 1) {
+            conn.rollback();
+            throw new Conflict(
+                "Cannot commit " + swap.namespace() + "." + swap.name() + ": its metadata changed concurrently");
+          }
+        }
+      } catch (SQLException e) {
+        rollbackQuietly(conn);
+        throw unavailable(e);
+      }
+      try {
+        conn.commit();
+      } catch (SQLException e) {
+        throw new CommitOutcomeUnknown("The database failed while committing; the commit may have been applied", e);
+      }
+    } catch (SQLException e) {
+      // Only close() can land here, after commit or rollback has already completed.
+      throw unavailable(e);
+    }
+  }
+
+  @Override
+  public boolean dropContent(String catalog, NamespacePath ns, String name, ContentKind kind) {
+    try (Connection conn = connection();
+        PreparedStatement ps =
+            conn.prepareStatement(
+                "DELETE FROM contents WHERE catalog_name = ? AND ns_path = ? AND name = ? AND kind = ?")) {
+      ps.setString(1, catalog);
+      ps.setString(2, ns.key());
+      ps.setString(3, name);
+      ps.setString(4, kind.name());
+      return ps.executeUpdate() == 1;
+    } catch (SQLException e) {
+      throw unavailable(e);
+    }
+  }
+
+  @Override
+  public void renameContent(
+      String catalog, ContentKind kind, NamespacePath fromNs, String fromName, NamespacePath toNs, String toName) {
+    try (Connection conn = connection();
+        PreparedStatement ps =
+            conn.prepareStatement(
+                "UPDATE contents SET ns_path = ?, name = ?, updated_at = ?"
+                    + " WHERE catalog_name = ? AND ns_path = ? AND name = ? AND kind = ?")) {
+      ps.setString(1, toNs.key());
+      ps.setString(2, toName);
+      ps.setLong(3, System.currentTimeMillis());
+      ps.setString(4, catalog);
+      ps.setString(5, fromNs.key());
+      ps.setString(6, fromName);
+      ps.setString(7, kind.name());
+      if (ps.executeUpdate() == 0) {
+        throw new NotFound((kind == ContentKind.TABLE ? "Table" : "View") + " does not exist: " + fromNs + "." + fromName);
+      }
+    } catch (SQLException e) {
+      if (UNIQUE_VIOLATION.equals(e.getSQLState())) {
+        throw alreadyExists(catalog, toNs, toName);
+      }
+      if (FK_VIOLATION.equals(e.getSQLState())) {
+        throw new NotFound("Namespace does not exist: " + toNs);
+      }
+      throw unavailable(e);
+    }
+  }
+
+  // ---------------------------------------------------------------- principals
+
+  @Override
+  public void createPrincipal(PrincipalRecord p) {
+    try (Connection conn = connection();
+        PreparedStatement ps =
+            conn.prepareStatement(
+                "INSERT INTO principals (name, client_id, secret_hash, properties, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)")) {
+      long now = System.currentTimeMillis();
+      ps.setString(1, p.name());
+      ps.setString(2, p.clientId());
+      ps.setString(3, p.secretHash());
+      ps.setString(4, toJson(p.properties()));
+      ps.setLong(5, now);
+      ps.setLong(6, now);
+      ps.executeUpdate();
+    } catch (SQLException e) {
+      if (UNIQUE_VIOLATION.equals(e.getSQLState())) {
+        throw new AlreadyExists("Principal or client id already exists: " + p.name());
+      }
+      throw unavailable(e);
+    }
+  }
+
+  @Override
+  public Optional<PrincipalRecord> getPrincipalByClientId(String clientId) {
+    return queryOne(
+        "SELECT name, client_id, secret_hash, properties, created_at FROM principals WHERE client_id = ?",
+        JdbcStore::principalRow,
+        clientId);
+  }
+
+  @Override
+  public Optional<PrincipalRecord> getPrincipal(String name) {
+    return queryOne(
+        "SELECT name, client_id, secret_hash, properties, created_at FROM principals WHERE name = ?",
+        JdbcStore::principalRow,
+        name);
+  }
+
+  // ---------------------------------------------------------------- signing keys
+
+  @Override
+  public List<SigningKey> ensureSigningKey(SigningKey candidate) {
+    try (Connection conn = connection();
+        PreparedStatement ps =
+            conn.prepareStatement("INSERT INTO signing_keys (kid, key_material, created_at) VALUES (?, ?, ?)")) {
+      ps.setString(1, candidate.kid());
+      ps.setString(2, candidate.material());
+      ps.setLong(3, candidate.createdAt());
+      ps.executeUpdate();
+    } catch (SQLException e) {
+      if (!UNIQUE_VIOLATION.equals(e.getSQLState())) {
+        throw unavailable(e);
+      }
+    }
+    return signingKeys();
+  }
+
+  @Override
+  public List<SigningKey> signingKeys() {
+    return queryList(
+        "SELECT kid, key_material, created_at FROM signing_keys ORDER BY created_at DESC, kid",
+        rs -> new SigningKey(rs.getString(1), rs.getString(2), rs.getLong(3)));
+  }
+
+  @Override
+  public boolean ping() {
+    try (Connection conn = connection()) {
+      return conn.isValid(2);
+    } catch (SQLException e) {
+      return false;
+    }
+  }
+
+  @Override
+  public void close() {
+    dataSource.close();
+  }
+
+  // ---------------------------------------------------------------- helpers
+
+  @FunctionalInterface
+  private interface RowMapper<T> {
+    T map(ResultSet rs) throws SQLException;
+  }
+
+  @FunctionalInterface
+  private interface TxBody<T> {
+    T run(Connection conn) throws SQLException;
+  }
+
+  private Connection connection() throws SQLException {
+    return dataSource.getConnection();
+  }
+
+  private <T> T inTransaction(TxBody<T> body) {
+    try (Connection conn = connection()) {
+      conn.setAutoCommit(false);
+      try {
+        T result = body.run(conn);
+        conn.commit();
+        return result;
+      } catch (SQLException | RuntimeException e) {
+        rollbackQuietly(conn);
+        throw e;
+      }
+    } catch (SQLException e) {
+      throw unavailable(e);
+    }
+  }
+
+  private static boolean lockNamespace(Connection conn, String catalog, NamespacePath path) throws SQLException {
+    try (PreparedStatement ps =
+        conn.prepareStatement("SELECT 1 FROM namespaces WHERE catalog_name = ? AND ns_path = ? FOR UPDATE")) {
+      ps.setString(1, catalog);
+      ps.setString(2, path.key());
+      try (ResultSet rs = ps.executeQuery()) {
+        return rs.next();
+      }
+    }
+  }
+
+  private static boolean exists(Connection conn, String sql, String... args) throws SQLException {
+    try (PreparedStatement ps = conn.prepareStatement(sql + " FETCH FIRST 1 ROWS ONLY")) {
+      for (int i = 0; i < args.length; i++) {
+        ps.setString(i + 1, args[i]);
+      }
+      try (ResultSet rs = ps.executeQuery()) {
+        return rs.next();
+      }
+    }
+  }
+
+  private AlreadyExists alreadyExists(String catalog, NamespacePath ns, String name) {
+    Optional<ContentRecord> existing = getContent(catalog, ns, name);
+    String what = existing.map(c -> c.kind() == ContentKind.VIEW ? "View" : "Table").orElse("Table");
+    return new AlreadyExists(what + " with same name already exists: " + ns + "." + name);
+  }
+
+  private <T> Optional<T> queryOne(String sql, RowMapper<T> mapper, String... args) {
+    try (Connection conn = connection();
+        PreparedStatement ps = conn.prepareStatement(sql)) {
+      for (int i = 0; i < args.length; i++) {
+        ps.setString(i + 1, args[i]);
+      }
+      try (ResultSet rs = ps.executeQuery()) {
+        return rs.next() ? Optional.of(mapper.map(rs)) : Optional.empty();
+      }
+    } catch (SQLException e) {
+      throw unavailable(e);
+    }
+  }
+
+  private <T> List<T> queryList(String sql, RowMapper<T> mapper, String... args) {
+    try (Connection conn = connection();
+        PreparedStatement ps = conn.prepareStatement(sql)) {
+      for (int i = 0; i < args.length; i++) {
+        ps.setString(i + 1, args[i]);
+      }
+      List<T> out = new ArrayList<>();
+      try (ResultSet rs = ps.executeQuery()) {
+        while (rs.next()) {
+          out.add(mapper.map(rs));
+        }
+      }
+      return out;
+    } catch (SQLException e) {
+      throw unavailable(e);
+    }
+  }
+
+  /** Keyset pagination over one string key column; fetches one extra row to learn if more follow. */
+  private Page<String> pageOf(String baseSql, String keyColumn, PageRequest page, String... args) {
+    StringBuilder sql = new StringBuilder(baseSql);
+    List<String> params = new ArrayList<>(List.of(args));
+    if (page.after() != null) {
+      sql.append(" AND ").append(keyColumn).append(" > ?");
+      params.add(page.after());
+    }
+    sql.append(" ORDER BY ").append(keyColumn);
+    boolean bounded = page.size() != Integer.MAX_VALUE;
+    if (bounded) {
+      sql.append(" FETCH FIRST ").append(page.size() + 1).append(" ROWS ONLY");
+    }
+    List<String> keys = queryList(sql.toString(), rs -> rs.getString(1), params.toArray(String[]::new));
+    if (bounded && keys.size() > page.size()) {
+      List<String> items = keys.subList(0, page.size());
+      return new Page<>(items, PageRequest.tokenFor(items.get(items.size() - 1)));
+    }
+    return new Page<>(keys, null);
+  }
+
+  private static CatalogRecord catalogRow(ResultSet rs) throws SQLException {
+    return new CatalogRecord(
+        rs.getString(1), rs.getString(2), fromJson(rs.getString(3)), rs.getString(4), rs.getLong(5), rs.getLong(6), rs.getLong(7));
+  }
+
+  private static PrincipalRecord principalRow(ResultSet rs) throws SQLException {
+    return new PrincipalRecord(rs.getString(1), rs.getString(2), rs.getString(3), fromJson(rs.getString(4)), rs.getLong(5));
+  }
+
+  private static void rollbackQuietly(Connection conn) {
+    try {
+      conn.rollback();
+    } catch (SQLException ignored) {
+      // the connection is broken; the pool discards it
+    }
+  }
+
+  private static StoreUnavailable unavailable(SQLException e) {
+    return new StoreUnavailable("The catalog database is unavailable: " + e.getMessage(), e);
+  }
+
+  private static String toJson(Map<String, String> map) {
+    try {
+      return JSON.writeValueAsString(new TreeMap<>(map));
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException("Cannot serialize properties", e);
+    }
+  }
+
+  private static Map<String, String> fromJson(String json) {
+    try {
+      return new LinkedHashMap<>(JSON.readValue(json, STRING_MAP));
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException("Corrupt properties in the store", e);
+    }
+  }
+}

@@ -1,0 +1,10 @@
+package dev.sluice.store;
+
+import java.util.List;
+
+/** One page of a listing; {@code nextToken} is null on the last page. */
+public record Page<T>(List<T> items, String nextToken) {
+  public Page {
+    items = List.copyOf(items);
+  }
+}

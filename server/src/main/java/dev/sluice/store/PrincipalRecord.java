@@ -1,0 +1,21 @@
+package dev.sluice.store;
+
+import static java.util.Objects.requireNonNull;
+
+import java.util.Map;
+
+/** A principal; {@code secretHash} is a slow, salted hash, never the secret itself. */
+public record PrincipalRecord(
+    String name, String clientId, String secretHash, Map<String, String> properties, long createdAt) {
+  public PrincipalRecord {
+    requireNonNull(name, "name");
+    requireNonNull(clientId, "clientId");
+    requireNonNull(secretHash, "secretHash");
+    properties = Map.copyOf(requireNonNull(properties, "properties"));
+  }
+
+  @Override
+  public String toString() {
+    return "PrincipalRecord[name=" + name + ", clientId=" + clientId + "]";
+  }
+}

@@ -1,0 +1,88 @@
+package dev.sluice.store;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Everything Sluice persists, behind one narrow interface. Implementations must make
+ * {@link #swapMetadata} a compare-and-set over all given pointers at once.
+ *
+ * <p>Failures are reported with the exceptions in this package ({@link AlreadyExists},
+ * {@link NotFound}, {@link NotEmpty}, {@link Conflict}); anything else is a
+ * {@link StoreUnavailable}.
+ */
+public interface Store extends AutoCloseable {
+
+  // --- catalogs ---
+  void createCatalog(CatalogRecord catalog);
+
+  Optional<CatalogRecord> getCatalog(String name);
+
+  List<CatalogRecord> listCatalogs();
+
+  /** Replaces a catalog's definition if its version is still {@code expectedVersion}. */
+  CatalogRecord updateCatalog(CatalogRecord updated, long expectedVersion);
+
+  /** Deletes a catalog; refuses with {@link NotEmpty} while it holds namespaces. */
+  void deleteCatalog(String name);
+
+  // --- namespaces ---
+  void createNamespace(String catalog, NamespacePath path, Map<String, String> properties);
+
+  Optional<Map<String, String>> loadNamespace(String catalog, NamespacePath path);
+
+  /** Direct children of {@code parent} (the root when it is empty), in name order. */
+  Page<NamespacePath> listNamespaces(String catalog, NamespacePath parent, PageRequest page);
+
+  /** Drops an empty namespace; {@link NotEmpty} if it holds tables, views or namespaces. */
+  boolean dropNamespace(String catalog, NamespacePath path);
+
+  Map<String, String> updateNamespaceProperties(
+      String catalog, NamespacePath path, Set<String> removals, Map<String, String> updates);
+
+  // --- tables and views ---
+  Optional<ContentRecord> getContent(String catalog, NamespacePath ns, String name);
+
+  Page<String> listContents(String catalog, NamespacePath ns, ContentKind kind, PageRequest page);
+
+  /** Inserts a new table or view; {@link AlreadyExists} names the kind that holds the name. */
+  void createContent(
+      String catalog, NamespacePath ns, String name, ContentKind kind, String metadataLocation);
+
+  /**
+   * Moves each pointer from its expected to its new location, all or none, in one
+   * transaction. {@link Conflict} when any pointer moved meanwhile or is gone.
+   */
+  void swapMetadata(String catalog, List<MetadataSwap> swaps);
+
+  boolean dropContent(String catalog, NamespacePath ns, String name, ContentKind kind);
+
+  void renameContent(
+      String catalog,
+      ContentKind kind,
+      NamespacePath fromNs,
+      String fromName,
+      NamespacePath toNs,
+      String toName);
+
+  // --- principals ---
+  void createPrincipal(PrincipalRecord principal);
+
+  Optional<PrincipalRecord> getPrincipalByClientId(String clientId);
+
+  Optional<PrincipalRecord> getPrincipal(String name);
+
+  // --- token signing keys ---
+  /** Adds a key unless one with that id exists; returns all keys, newest first. */
+  List<SigningKey> ensureSigningKey(SigningKey candidate);
+
+  List<SigningKey> signingKeys();
+
+  /** Reachability probe for readiness checks. */
+  boolean ping();
+
+  @Override
+  void close();
+}

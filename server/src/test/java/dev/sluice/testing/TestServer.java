@@ -1,0 +1,154 @@
+package dev.sluice.testing;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.sluice.SluiceServer;
+import dev.sluice.config.ServerConfig;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * A real Sluice server in this JVM, on a free loopback port, over a real store (an H2 file
+ * in a temp dir, or PostgreSQL when a JDBC URL is given), with known root credentials.
+ */
+public final class TestServer implements AutoCloseable {
+  public static final String CLIENT_ID = "test-root";
+  public static final String SECRET = "test-root-secret";
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final AtomicInteger CATALOGS = new AtomicInteger();
+
+  private final SluiceServer server;
+  private final Path dataDir;
+  private final HttpClient http = HttpClient.newHttpClient();
+  private volatile String rootToken;
+
+  private TestServer(SluiceServer server, Path dataDir) {
+    this.server = server;
+    this.dataDir = dataDir;
+  }
+
+  public static TestServer startH2() throws Exception {
+    return start(null);
+  }
+
+  /** Starts on {@code jdbcUrl} (PostgreSQL) or, when null, an H2 file in a fresh temp dir. */
+  public static TestServer start(String jdbcUrl) throws Exception {
+    Path dataDir = Files.createTempDirectory("sluice-test");
+    Path config = dataDir.resolve("sluice.yaml");
+    String yaml = "bootstrap:\n  quickstartCatalog: false\n";
+    if (jdbcUrl != null) {
+      yaml += "database:\n  url: \"" + jdbcUrl + "\"\n";
+    }
+    Files.writeString(config, yaml);
+    ServerConfig cfg =
+        ServerConfig.load(config, new ServerConfig.Overrides("127.0.0.1", 0, dataDir.toString()), System::getenv);
+    SluiceServer server =
+        SluiceServer.start(cfg, CLIENT_ID + ":" + SECRET, new PrintStream(new ByteArrayOutputStream()));
+    return new TestServer(server, dataDir);
+  }
+
+  public String baseUrl() {
+    return "http://127.0.0.1:" + server.port();
+  }
+
+  public String catalogUri() {
+    return baseUrl() + "/api/catalog";
+  }
+
+  public Path dataDir() {
+    return dataDir;
+  }
+
+  /** Creates a FILE catalog with a fresh warehouse folder; returns its name. */
+  public String createCatalog(String prefix, List<String> allowedLocations, Path warehouse) throws Exception {
+    String name = prefix + "_" + CATALOGS.incrementAndGet();
+    Files.createDirectories(warehouse);
+    Map<String, Object> body =
+        Map.of(
+            "catalog",
+            Map.of(
+                "name", name,
+                "type", "INTERNAL",
+                "properties", Map.of("default-base-location", warehouse.toUri().toString()),
+                "storageConfigInfo", Map.of("storageType", "FILE", "allowedLocations", allowedLocations)));
+    HttpResponse<String> response = send("POST", "/api/management/v1/catalogs", JSON.writeValueAsString(body));
+    if (response.statusCode() != 201) {
+      throw new IllegalStateException("Cannot create catalog: " + response.statusCode() + " " + response.body());
+    }
+    return name;
+  }
+
+  public String createCatalog(String prefix) throws Exception {
+    Path warehouse = dataDir.resolve("wh-" + CATALOGS.get() + "-" + System.nanoTime());
+    return createCatalog(prefix, List.of(warehouse.toUri().toString()), warehouse);
+  }
+
+  public Map<String, String> clientProperties(String catalog) {
+    return Map.of(
+        "uri", catalogUri(),
+        "warehouse", catalog,
+        "credential", CLIENT_ID + ":" + SECRET,
+        "scope", "PRINCIPAL_ROLE:ALL");
+  }
+
+  public String rootToken() throws Exception {
+    if (rootToken == null) {
+      rootToken = token(CLIENT_ID, SECRET);
+    }
+    return rootToken;
+  }
+
+  public String token(String clientId, String secret) throws Exception {
+    String form =
+        "grant_type=client_credentials&client_id=" + URLEncoder.encode(clientId, StandardCharsets.UTF_8)
+            + "&client_secret=" + URLEncoder.encode(secret, StandardCharsets.UTF_8) + "&scope=PRINCIPAL_ROLE%3AALL";
+    HttpResponse<String> response =
+        http.send(
+            HttpRequest.newBuilder(URI.create(catalogUri() + "/v1/oauth/tokens"))
+                .header("Content-Type", "application/x-www-form-urlencoded")
+                .POST(HttpRequest.BodyPublishers.ofString(form))
+                .build(),
+            HttpResponse.BodyHandlers.ofString());
+    if (response.statusCode() != 200) {
+      throw new IllegalStateException("Token request failed: " + response.statusCode() + " " + response.body());
+    }
+    return JSON.readTree(response.body()).get("access_token").asText();
+  }
+
+  /** Sends a request as root; {@code body} is JSON text or null. */
+  public HttpResponse<String> send(String method, String path, String body) throws Exception {
+    return sendAs(rootToken(), method, path, body);
+  }
+
+  public HttpResponse<String> sendAs(String token, String method, String path, String body) throws Exception {
+    HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(baseUrl() + path));
+    if (token != null) {
+      request.header("Authorization", "Bearer " + token);
+    }
+    if (body != null) {
+      request.header("Content-Type", "application/json");
+    }
+    request.method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
+    return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+  }
+
+  public static JsonNode json(String text) throws Exception {
+    return JSON.readTree(text);
+  }
+
+  @Override
+  public void close() throws Exception {
+    server.close();
+  }
+}
