@@ -17,6 +17,14 @@ import org.junit.jupiter.api.BeforeEach;
  * (OAuth2 client credentials) against a live Sluice server. Each test gets a fresh catalog.
  */
 class IcebergConformanceTest extends CatalogTests<RESTCatalog> {
+  // Client-side table defaults and overrides, which CatalogTests expects its default catalog to carry.
+  private static final Map<String, String> TABLE_DEFAULTS =
+      Map.of(
+          "table-default.default-key1", "catalog-default-key1",
+          "table-default.default-key2", "catalog-default-key2",
+          "table-default.override-key3", "catalog-default-key3",
+          "table-override.override-key3", "catalog-override-key3",
+          "table-override.override-key4", "catalog-override-key4");
   private static TestServer server;
   private String catalogName;
   private RESTCatalog catalog;
@@ -35,8 +43,9 @@ class IcebergConformanceTest extends CatalogTests<RESTCatalog> {
   void newCatalog() throws Exception {
     Path warehouse = server.dataDir().resolve("conformance-" + System.nanoTime());
     // CatalogTests places custom table locations under file:/tmp, so that is allowed too.
-    catalogName = server.createCatalog("ct", List.of(warehouse.toUri().toString(), "file:/tmp"), warehouse);
-    catalog = initCatalog("sluice", Map.of());
+    catalogName =
+        server.createCatalog("ct", List.of(warehouse.toUri().toString(), "file:/tmp"), warehouse);
+    catalog = initCatalog("sluice", TABLE_DEFAULTS);
   }
 
   @AfterEach

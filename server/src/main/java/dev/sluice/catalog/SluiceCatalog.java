@@ -56,6 +56,12 @@ public final class SluiceCatalog extends BaseMetastoreViewCatalog implements Sup
     return settings.name();
   }
 
+  /** Catalog properties; Iceberg's table builder applies their table-default.* and table-override.* entries. */
+  @Override
+  protected Map<String, String> properties() {
+    return settings.properties();
+  }
+
   public CatalogSettings settings() {
     return settings;
   }
@@ -232,7 +238,6 @@ public final class SluiceCatalog extends BaseMetastoreViewCatalog implements Sup
 
   private void rename(TableIdentifier from, TableIdentifier to, ContentKind kind) {
     IdentifierRules.checkIdentifier(to);
-    String noun = kind == ContentKind.TABLE ? "Table" : "View";
     if (content(from, kind).isEmpty()) {
       throw kind == ContentKind.TABLE
           ? new NoSuchTableException("Table does not exist: %s", from)
@@ -241,8 +246,8 @@ public final class SluiceCatalog extends BaseMetastoreViewCatalog implements Sup
     requireNamespace(to.namespace());
     Optional<ContentRecord> target = store.getContent(name(), path(to.namespace()), to.name());
     if (target.isPresent()) {
-      if (target.get().kind() == kind) {
-        throw new AlreadyExistsException("%s already exists: %s", noun, to);
+      if (target.get().kind() == kind && kind == ContentKind.TABLE) {
+        throw new AlreadyExistsException("Table already exists: %s", to);
       }
       String other = target.get().kind() == ContentKind.TABLE ? "Table" : "View";
       throw new AlreadyExistsException("Cannot rename %s to %s. %s already exists", from, to, other);

@@ -136,7 +136,7 @@ public final class IcebergRoutes {
             ? Namespace.empty()
             : Namespace.of(parentParam.split("\u001f", -1));
     Page<Namespace> page = catalog.listNamespaces(parent, pageRequest(x));
-    return Reply.ok(ListNamespacesResponse.builder().addAll(page.items()).nextPageToken(page.nextToken()).build());
+    return Reply.ok(withToken(ListNamespacesResponse.builder().addAll(page.items()), page.nextToken()).build());
   }
 
   private Reply createNamespace(Exchange x) {
@@ -156,7 +156,7 @@ public final class IcebergRoutes {
 
   private Reply listTables(Exchange x) {
     Page<TableIdentifier> page = catalog(x).listTables(x.namespace("namespace"), pageRequest(x));
-    return Reply.ok(ListTablesResponse.builder().addAll(page.items()).nextPageToken(page.nextToken()).build());
+    return Reply.ok(tables(page));
   }
 
   private Reply createTable(Exchange x) {
@@ -226,7 +226,7 @@ public final class IcebergRoutes {
 
   private Reply listViews(Exchange x) {
     Page<TableIdentifier> page = catalog(x).listViews(x.namespace("namespace"), pageRequest(x));
-    return Reply.ok(ListTablesResponse.builder().addAll(page.items()).nextPageToken(page.nextToken()).build());
+    return Reply.ok(tables(page));
   }
 
   private Reply createView(Exchange x) {
@@ -262,6 +262,15 @@ public final class IcebergRoutes {
 
   private static TableIdentifier view(Exchange x) {
     return TableIdentifier.of(x.namespace("namespace"), x.path("view"));
+  }
+
+  private static ListTablesResponse tables(Page<TableIdentifier> page) {
+    ListTablesResponse.Builder builder = ListTablesResponse.builder().addAll(page.items());
+    return (page.nextToken() == null ? builder : builder.nextPageToken(page.nextToken())).build();
+  }
+
+  private static ListNamespacesResponse.Builder withToken(ListNamespacesResponse.Builder builder, String token) {
+    return token == null ? builder : builder.nextPageToken(token);
   }
 
   private static PageRequest pageRequest(Exchange x) {

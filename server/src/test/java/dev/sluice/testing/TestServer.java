@@ -72,6 +72,11 @@ public final class TestServer implements AutoCloseable {
 
   /** Creates a FILE catalog with a fresh warehouse folder; returns its name. */
   public String createCatalog(String prefix, List<String> allowedLocations, Path warehouse) throws Exception {
+    return createCatalog(prefix, allowedLocations, warehouse, Map.of());
+  }
+
+  public String createCatalog(String prefix, List<String> allowedLocations, Path warehouse, Map<String, String> properties)
+      throws Exception {
     String name = prefix + "_" + CATALOGS.incrementAndGet();
     Files.createDirectories(warehouse);
     Map<String, Object> body =
@@ -80,13 +85,19 @@ public final class TestServer implements AutoCloseable {
             Map.of(
                 "name", name,
                 "type", "INTERNAL",
-                "properties", Map.of("default-base-location", warehouse.toUri().toString()),
+                "properties", withBase(properties, warehouse),
                 "storageConfigInfo", Map.of("storageType", "FILE", "allowedLocations", allowedLocations)));
     HttpResponse<String> response = send("POST", "/api/management/v1/catalogs", JSON.writeValueAsString(body));
     if (response.statusCode() != 201) {
       throw new IllegalStateException("Cannot create catalog: " + response.statusCode() + " " + response.body());
     }
     return name;
+  }
+
+  private static Map<String, String> withBase(Map<String, String> properties, Path warehouse) {
+    Map<String, String> all = new java.util.HashMap<>(properties);
+    all.put("default-base-location", warehouse.toUri().toString());
+    return all;
   }
 
   public String createCatalog(String prefix) throws Exception {
