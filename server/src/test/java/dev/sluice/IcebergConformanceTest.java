@@ -11,11 +11,13 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.TestInstance;
 
 /**
  * Iceberg's own catalog conformance suite, run through the real {@link RESTCatalog} client
  * (OAuth2 client credentials) against a live Sluice server. Each test gets a fresh catalog.
  */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class IcebergConformanceTest extends CatalogTests<RESTCatalog> {
   // Client-side table defaults and overrides, which CatalogTests expects its default catalog to carry.
   private static final Map<String, String> TABLE_DEFAULTS =
@@ -25,17 +27,22 @@ class IcebergConformanceTest extends CatalogTests<RESTCatalog> {
           "table-default.override-key3", "catalog-default-key3",
           "table-override.override-key3", "catalog-override-key3",
           "table-override.override-key4", "catalog-override-key4");
-  private static TestServer server;
+  private TestServer server;
   private String catalogName;
   private RESTCatalog catalog;
 
   @BeforeAll
-  static void startServer() throws Exception {
-    server = TestServer.start(System.getenv("SLUICE_CONFORMANCE_PG_URL"));
+  void startServer() throws Exception {
+    server = startSluice();
+  }
+
+  /** The store under test: an H2 file here; the PostgreSQL subclass overrides this. */
+  protected TestServer startSluice() throws Exception {
+    return TestServer.startH2();
   }
 
   @AfterAll
-  static void stopServer() throws Exception {
+  void stopServer() throws Exception {
     server.close();
   }
 

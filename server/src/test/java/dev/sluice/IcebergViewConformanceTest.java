@@ -12,8 +12,10 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.TestInstance;
 
 /** Iceberg's own view conformance suite, through the real {@link RESTCatalog}, against live Sluice. */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class IcebergViewConformanceTest extends ViewCatalogTests<RESTCatalog> {
   // Client-side view defaults and overrides, which ViewCatalogTests expects its catalog to carry.
   private static final Map<String, String> VIEW_DEFAULTS =
@@ -23,16 +25,21 @@ class IcebergViewConformanceTest extends ViewCatalogTests<RESTCatalog> {
           "view-default.key3", "catalog-default-key3",
           "view-override.key3", "catalog-override-key3",
           "view-override.key4", "catalog-override-key4");
-  private static TestServer server;
+  private TestServer server;
   private RESTCatalog catalog;
 
   @BeforeAll
-  static void startServer() throws Exception {
-    server = TestServer.start(System.getenv("SLUICE_CONFORMANCE_PG_URL"));
+  void startServer() throws Exception {
+    server = startSluice();
+  }
+
+  /** The store under test: an H2 file here; the PostgreSQL subclass overrides this. */
+  protected TestServer startSluice() throws Exception {
+    return TestServer.startH2();
   }
 
   @AfterAll
-  static void stopServer() throws Exception {
+  void stopServer() throws Exception {
     server.close();
   }
 

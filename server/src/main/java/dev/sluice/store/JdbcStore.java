@@ -28,7 +28,8 @@ import org.flywaydb.core.Flyway;
  */
 public final class JdbcStore implements Store {
   private static final String UNIQUE_VIOLATION = "23505";
-  private static final String FK_VIOLATION = "23503";
+  // PostgreSQL reports both sides of a foreign-key violation as 23503; H2 uses 23506 for a missing parent.
+  private static final Set<String> FK_VIOLATION = Set.of("23503", "23506");
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final TypeReference<Map<String, String>> STRING_MAP = new TypeReference<>() {};
 
@@ -138,7 +139,7 @@ public final class JdbcStore implements Store {
         throw new NotFound("Catalog not found: " + name);
       }
     } catch (SQLException e) {
-      if (FK_VIOLATION.equals(e.getSQLState())) {
+      if (FK_VIOLATION.contains(e.getSQLState())) {
         throw new NotEmpty("Catalog " + name + " is not empty: drop its namespaces first");
       }
       throw unavailable(e);
@@ -170,7 +171,7 @@ public final class JdbcStore implements Store {
             if (UNIQUE_VIOLATION.equals(e.getSQLState())) {
               throw new AlreadyExists("Namespace already exists: " + path);
             }
-            if (FK_VIOLATION.equals(e.getSQLState())) {
+            if (FK_VIOLATION.contains(e.getSQLState())) {
               throw new NotFound("Catalog not found: " + catalog);
             }
             throw e;
@@ -220,7 +221,7 @@ public final class JdbcStore implements Store {
             ps.setString(2, path.key());
             ps.executeUpdate();
           } catch (SQLException e) {
-            if (FK_VIOLATION.equals(e.getSQLState())) {
+            if (FK_VIOLATION.contains(e.getSQLState())) {
               throw new NotEmpty("Namespace " + path + " is not empty");
             }
             throw e;
@@ -307,7 +308,7 @@ public final class JdbcStore implements Store {
       if (UNIQUE_VIOLATION.equals(e.getSQLState())) {
         throw alreadyExists(catalog, ns, name);
       }
-      if (FK_VIOLATION.equals(e.getSQLState())) {
+      if (FK_VIOLATION.contains(e.getSQLState())) {
         throw new NotFound("Namespace does not exist: " + ns);
       }
       throw unavailable(e);
@@ -400,7 +401,7 @@ public final class JdbcStore implements Store {
       if (UNIQUE_VIOLATION.equals(e.getSQLState())) {
         throw alreadyExists(catalog, toNs, toName);
       }
-      if (FK_VIOLATION.equals(e.getSQLState())) {
+      if (FK_VIOLATION.contains(e.getSQLState())) {
         throw new NotFound("Namespace does not exist: " + toNs);
       }
       throw unavailable(e);

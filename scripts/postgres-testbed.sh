@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# A private, throw-away PostgreSQL server for the tests: installs Debian's postgresql if it
+# is missing, then runs its own cluster in a temp dir on a free loopback port.
+#   source scripts/postgres-testbed.sh; pg_testbed_start; ...; pg_testbed_stop
+# Exports SLUICE_TEST_PG_URL (a JDBC URL to the cluster's "postgres" database, trust auth).
+
+pg_testbed_install() {
+  if ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then
+    return 0
+  fi
+  echo "postgres-testbed: installing Debian's postgresql" >&2
+  local sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq postgresql >/dev/null
+}
+
+pg_testbed_free_port() {
+  local port
+  for port in $(seq 55432 55532); do
+    if ! (echo >"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
+      echo "$port"
+      return 0
+    fi
+  done
+  echo "postgres-testbed: no free port in 55432-55532" >&2
+  return 1
+}
+
+pg_testbed_start() {
+  pg_testbed_install
+  PG_BIN=$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -n 1)
+  PG_DIR=$(mktemp -d /tmp/sluice-pg.XXXXXX)
+  PG_PORT=$(pg_testbed_free_port)
+  # initdb refuses to run as root: run the cluster as the postgres system user then.
+  PG_RUN=()
+  if [ "$(id -u)" -eq 0 ]; then
+    id postgres >/dev/null 2>&1 || useradd --system --home-dir /var/lib/postgresql postgres
+    chown postgres "$PG_DIR"
+    PG_RUN=(runuser -u postgres --)
+  fi
+  "${PG_RUN[@]}" "$PG_BIN/initdb" -D "$PG_DIR/data" -A trust -U postgres -E UTF8 --no-instructions >"$PG_DIR/initdb.log" 2>&1 \
+    || { cat "$PG_DIR/initdb.log" >&2; return 1; }
+  "${PG_RUN[@]}" "$PG_BIN/pg_ctl" -D "$PG_DIR/data" -l "$PG_DIR/server.log" -w -t 60 \
+    -o "-p $PG_PORT -k $PG_DIR -c listen_addresses=127.0.0.1 -c max_connections=300 -c fsync=off" start >/dev/null \
+    || { cat "$PG_DIR/server.log" >&2; return 1; }
+  export PG_BIN PG_DIR PG_PORT
+  export SLUICE_TEST_PG_URL="jdbc:postgresql://127.0.0.1:$PG_PORT/postgres?user=postgres"
+  echo "postgres-testbed: PostgreSQL $("$PG_BIN/postgres" --version | awk '{print $3}') on 127.0.0.1:$PG_PORT ($PG_DIR)" >&2
+}
+
+pg_testbed_stop() {
+  if [ -n "${PG_DIR:-}" ] && [ -d "$PG_DIR/data" ]; then
+    "${PG_RUN[@]}" "$PG_BIN/pg_ctl" -D "$PG_DIR/data" -m immediate stop >/dev/null 2>&1 || true
+    rm -rf "$PG_DIR"
+  fi
+}

@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# The one command that runs every test on a fresh machine: it installs and starts what the
+# tests need (a private PostgreSQL, the npm packages of the end-to-end tests), then runs the
+# Maven build with all tests. Exit status is the build's.
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$root"
+start=$(date +%s)
+
+# shellcheck source=scripts/postgres-testbed.sh
+source scripts/postgres-testbed.sh
+pg_testbed_start
+trap pg_testbed_stop EXIT
+
+if [ -f e2e/js/package.json ]; then
+  npm ci --prefix e2e/js --no-audit --no-fund --loglevel=error
+fi
+
+mvn -B verify "$@"
+echo "test-all: passed in $(( $(date +%s) - start )) s"

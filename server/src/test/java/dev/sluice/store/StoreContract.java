@@ -1,0 +1,244 @@
+package dev.sluice.store;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** The {@link Store} contract; each database runs the same cases through a subclass. */
+abstract class StoreContract {
+  private static final String CAT = "cat";
+  protected Store store;
+
+  protected abstract Store openStore() throws Exception;
+
+  @BeforeEach
+  void open() throws Exception {
+    store = openStore();
+    store.createCatalog(new CatalogRecord(CAT, "INTERNAL", Map.of("k", "v"), "{\"storageType\":\"FILE\"}", 1, 0, 0));
+  }
+
+  @AfterEach
+  void close() {
+    store.close();
+  }
+
+  @Test
+  void catalogsAreUniqueVersionedAndRefuseDeletionWhileNotEmpty() {
+    assertThatThrownBy(() -> store.createCatalog(new CatalogRecord(CAT, "INTERNAL", Map.of(), "{}", 1, 0, 0)))
+        .isInstanceOf(AlreadyExists.class);
+    CatalogRecord current = store.getCatalog(CAT).orElseThrow();
+    assertThat(current.properties()).containsEntry("k", "v");
+    CatalogRecord updated =
+        store.updateCatalog(new CatalogRecord(CAT, "INTERNAL", Map.of("k", "w"), "{}", 0, 0, 0), current.version());
+    assertThat(updated.version()).isEqualTo(current.version() + 1);
+    assertThat(updated.properties()).containsEntry("k", "w");
+    // A writer holding the old version loses, and changes nothing.
+    assertThatThrownBy(
+            () -> store.updateCatalog(new CatalogRecord(CAT, "INTERNAL", Map.of("k", "x"), "{}", 0, 0, 0), current.version()))
+        .isInstanceOf(Conflict.class);
+    assertThat(store.getCatalog(CAT).orElseThrow().properties()).containsEntry("k", "w");
+
+    store.createNamespace(CAT, NamespacePath.of("a"), Map.of());
+    assertThatThrownBy(() -> store.deleteCatalog(CAT)).isInstanceOf(NotEmpty.class);
+    assertThat(store.getCatalog(CAT)).isPresent();
+    store.dropNamespace(CAT, NamespacePath.of("a"));
+    store.deleteCatalog(CAT);
+    assertThat(store.getCatalog(CAT)).isEmpty();
+    assertThatThrownBy(() -> store.deleteCatalog(CAT)).isInstanceOf(NotFound.class);
+  }
+
+  @Test
+  void namespacesNeedTheirParentAndRefuseDropWhileNotEmpty() {
+    assertThatThrownBy(() -> store.createNamespace(CAT, NamespacePath.of("a", "b"), Map.of()))
+        .isInstanceOf(NotFound.class);
+    store.createNamespace(CAT, NamespacePath.of("a"), Map.of("owner", "x"));
+    store.createNamespace(CAT, NamespacePath.of("a", "b"), Map.of());
+    assertThatThrownBy(() -> store.createNamespace(CAT, NamespacePath.of("a"), Map.of()))
+        .isInstanceOf(AlreadyExists.class);
+    assertThatThrownBy(() -> store.dropNamespace(CAT, NamespacePath.of("a"))).isInstanceOf(NotEmpty.class);
+
+    store.createContent(CAT, NamespacePath.of("a", "b"), "t", ContentKind.TABLE, "file:/m/1.json");
+    assertThatThrownBy(() -> store.dropNamespace(CAT, NamespacePath.of("a", "b"))).isInstanceOf(NotEmpty.class);
+    assertThat(store.dropContent(CAT, NamespacePath.of("a", "b"), "t", ContentKind.TABLE)).isTrue();
+    assertThat(store.dropNamespace(CAT, NamespacePath.of("a", "b"))).isTrue();
+    assertThat(store.dropNamespace(CAT, NamespacePath.of("a", "b"))).isFalse();
+
+    Map<String, String> before =
+        store.updateNamespaceProperties(CAT, NamespacePath.of("a"), Set.of("owner"), Map.of("k", "v"));
+    assertThat(before).containsEntry("owner", "x");
+    assertThat(store.loadNamespace(CAT, NamespacePath.of("a")).orElseThrow()).isEqualTo(Map.of("k", "v"));
+  }
+
+  @Test
+  void listingsPageByKeyInNameOrder() {
+    for (String name : List.of("e", "a", "d", "b", "c")) {
+      store.createNamespace(CAT, NamespacePath.of(name), Map.of());
+    }
+    store.createNamespace(CAT, NamespacePath.of("a", "child"), Map.of());
+    List<String> seen = new ArrayList<>();
+    String token = null;
+    int pages = 0;
+    do {
+      Page<NamespacePath> page = store.listNamespaces(CAT, NamespacePath.ROOT, PageRequest.of(token, 2));
+      assertThat(page.items()).hasSizeLessThanOrEqualTo(2);
+      page.items().forEach(p -> seen.add(p.toString()));
+      token = page.nextToken();
+      pages++;
+    } while (token != null);
+    assertThat(seen).containsExactly("a", "b", "c", "d", "e");
+    assertThat(pages).isEqualTo(3);
+    assertThat(store.listNamespaces(CAT, NamespacePath.of("a"), PageRequest.all()).items())
+        .containsExactly(NamespacePath.of("a", "child"));
+
+    for (String t : List.of("t3", "t1", "t2")) {
+      store.createContent(CAT, NamespacePath.of("a"), t, ContentKind.TABLE, "file:/m/" + t);
+    }
+    store.createContent(CAT, NamespacePath.of("a"), "v1", ContentKind.VIEW, "file:/m/v1");
+    Page<String> first = store.listContents(CAT, NamespacePath.of("a"), ContentKind.TABLE, PageRequest.of(null, 2));
+    assertThat(first.items()).containsExactly("t1", "t2");
+    Page<String> second =
+        store.listContents(CAT, NamespacePath.of("a"), ContentKind.TABLE, PageRequest.of(first.nextToken(), 2));
+    assertThat(second.items()).containsExactly("t3");
+    assertThat(second.nextToken()).isNull();
+    assertThat(store.listContents(CAT, NamespacePath.of("a"), ContentKind.VIEW, PageRequest.all()).items())
+        .containsExactly("v1");
+  }
+
+  @Test
+  void tablesAndViewsShareOneNameSpace() {
+    store.createNamespace(CAT, NamespacePath.of("ns"), Map.of());
+    store.createContent(CAT, NamespacePath.of("ns"), "x", ContentKind.VIEW, "file:/m/v");
+    assertThatThrownBy(() -> store.createContent(CAT, NamespacePath.of("ns"), "x", ContentKind.TABLE, "file:/m/t"))
+        .isInstanceOf(AlreadyExists.class)
+        .hasMessageContaining("View with same name already exists");
+    assertThatThrownBy(() -> store.createContent(CAT, NamespacePath.of("missing"), "y", ContentKind.TABLE, "file:/m/t"))
+        .isInstanceOf(NotFound.class);
+    assertThat(store.dropContent(CAT, NamespacePath.of("ns"), "x", ContentKind.TABLE)).isFalse();
+    assertThat(store.getContent(CAT, NamespacePath.of("ns"), "x").orElseThrow().kind()).isEqualTo(ContentKind.VIEW);
+  }
+
+  @Test
+  void swapIsACompareAndSetAndAllOrNothingAcrossTables() {
+    NamespacePath ns = NamespacePath.of("ns");
+    store.createNamespace(CAT, ns, Map.of());
+    store.createContent(CAT, ns, "t1", ContentKind.TABLE, "m1-v1");
+    store.createContent(CAT, ns, "t2", ContentKind.TABLE, "m2-v1");
+
+    store.swapMetadata(CAT, List.of(new MetadataSwap(ns, "t1", ContentKind.TABLE, "m1-v1", "m1-v2")));
+    assertThat(location(ns, "t1")).isEqualTo("m1-v2");
+
+    // A stale expectation is refused and changes nothing.
+    assertThatThrownBy(
+            () -> store.swapMetadata(CAT, List.of(new MetadataSwap(ns, "t1", ContentKind.TABLE, "m1-v1", "m1-v3"))))
+        .isInstanceOf(Conflict.class);
+    assertThat(location(ns, "t1")).isEqualTo("m1-v2");
+
+    // Two tables, the second stale: neither moves.
+    assertThatThrownBy(
+            () -> store.swapMetadata(
+                CAT,
+                List.of(
+                    new MetadataSwap(ns, "t1", ContentKind.TABLE, "m1-v2", "m1-v3"),
+                    new MetadataSwap(ns, "t2", ContentKind.TABLE, "stale", "m2-v2"))))
+        .isInstanceOf(Conflict.class);
+    assertThat(location(ns, "t1")).isEqualTo("m1-v2");
+    assertThat(location(ns, "t2")).isEqualTo("m2-v1");
+
+    // Both current: both move.
+    store.swapMetadata(
+        CAT,
+        List.of(
+            new MetadataSwap(ns, "t2", ContentKind.TABLE, "m2-v1", "m2-v2"),
+            new MetadataSwap(ns, "t1", ContentKind.TABLE, "m1-v2", "m1-v3")));
+    assertThat(location(ns, "t1")).isEqualTo("m1-v3");
+    assertThat(location(ns, "t2")).isEqualTo("m2-v2");
+
+    // The kind is part of the identity: a view swap does not move a table.
+    assertThatThrownBy(
+            () -> store.swapMetadata(CAT, List.of(new MetadataSwap(ns, "t1", ContentKind.VIEW, "m1-v3", "x"))))
+        .isInstanceOf(Conflict.class);
+  }
+
+  @Test
+  void concurrentSwapsFromOneBaseHaveExactlyOneWinner() throws Exception {
+    NamespacePath ns = NamespacePath.of("ns");
+    store.createNamespace(CAT, ns, Map.of());
+    store.createContent(CAT, ns, "t", ContentKind.TABLE, "base");
+    int writers = 8;
+    ExecutorService pool = Executors.newFixedThreadPool(writers);
+    CountDownLatch go = new CountDownLatch(1);
+    List<Future<Boolean>> results = new ArrayList<>();
+    for (int i = 0; i < writers; i++) {
+      String next = "next-" + i;
+      results.add(pool.submit(() -> {
+        go.await();
+        try {
+          store.swapMetadata(CAT, List.of(new MetadataSwap(ns, "t", ContentKind.TABLE, "base", next)));
+          return true;
+        } catch (Conflict e) {
+          return false;
+        }
+      }));
+    }
+    go.countDown();
+    int winners = 0;
+    for (Future<Boolean> result : results) {
+      winners += result.get() ? 1 : 0;
+    }
+    pool.shutdown();
+    assertThat(winners).isEqualTo(1);
+    assertThat(location(ns, "t")).startsWith("next-");
+    assertThat(store.getContent(CAT, ns, "t").orElseThrow().version()).isEqualTo(2);
+  }
+
+  @Test
+  void renameMovesAcrossNamespacesAndRefusesTakenNames() {
+    store.createNamespace(CAT, NamespacePath.of("a"), Map.of());
+    store.createNamespace(CAT, NamespacePath.of("b"), Map.of());
+    store.createContent(CAT, NamespacePath.of("a"), "t", ContentKind.TABLE, "m");
+    store.createContent(CAT, NamespacePath.of("b"), "taken", ContentKind.VIEW, "v");
+    assertThatThrownBy(
+            () -> store.renameContent(CAT, ContentKind.TABLE, NamespacePath.of("a"), "t", NamespacePath.of("b"), "taken"))
+        .isInstanceOf(AlreadyExists.class);
+    assertThatThrownBy(
+            () -> store.renameContent(CAT, ContentKind.TABLE, NamespacePath.of("a"), "t", NamespacePath.of("zz"), "t"))
+        .isInstanceOf(NotFound.class);
+    assertThatThrownBy(
+            () -> store.renameContent(CAT, ContentKind.VIEW, NamespacePath.of("a"), "t", NamespacePath.of("b"), "u"))
+        .isInstanceOf(NotFound.class);
+    store.renameContent(CAT, ContentKind.TABLE, NamespacePath.of("a"), "t", NamespacePath.of("b"), "t2");
+    assertThat(store.getContent(CAT, NamespacePath.of("a"), "t")).isEmpty();
+    assertThat(store.getContent(CAT, NamespacePath.of("b"), "t2").orElseThrow().metadataLocation()).isEqualTo("m");
+  }
+
+  @Test
+  void principalsAndSigningKeys() {
+    store.createPrincipal(new PrincipalRecord("p", "cid", "hash", Map.of(), 0));
+    assertThatThrownBy(() -> store.createPrincipal(new PrincipalRecord("q", "cid", "hash", Map.of(), 0)))
+        .isInstanceOf(AlreadyExists.class);
+    assertThat(store.getPrincipalByClientId("cid").orElseThrow().name()).isEqualTo("p");
+    assertThat(store.getPrincipal("q")).isEmpty();
+
+    List<SigningKey> first = store.ensureSigningKey(new SigningKey("k1", "bWF0ZXJpYWw=", 1));
+    List<SigningKey> again = store.ensureSigningKey(new SigningKey("k1", "b3RoZXI=", 2));
+    assertThat(first).hasSize(1);
+    assertThat(again).hasSize(1);
+    assertThat(again.get(0).material()).isEqualTo("bWF0ZXJpYWw=");
+    assertThat(store.ping()).isTrue();
+  }
+
+  private String location(NamespacePath ns, String name) {
+    return store.getContent(CAT, ns, name).orElseThrow().metadataLocation();
+  }
+}
