@@ -27,10 +27,12 @@ public final class SluiceServer implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(SluiceServer.class);
 
   private final Store store;
+  private final TokenService tokens;
   private final HttpServer http;
 
-  private SluiceServer(Store store, HttpServer http) {
+  private SluiceServer(Store store, TokenService tokens, HttpServer http) {
     this.store = store;
+    this.tokens = tokens;
     this.http = http;
   }
 
@@ -62,11 +64,19 @@ public final class SluiceServer implements AutoCloseable {
           http.port(),
           config.database().url().replaceAll("password=[^;&]*", "password=***"),
           (System.nanoTime() - started) / 1_000_000);
-      return new SluiceServer(store, http);
+      return new SluiceServer(store, tokens, http);
     } catch (Exception e) {
       store.close();
       throw e;
     }
+  }
+
+  public Store store() {
+    return store;
+  }
+
+  public TokenService tokens() {
+    return tokens;
   }
 
   public int port() {

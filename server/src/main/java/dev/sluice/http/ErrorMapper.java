@@ -69,6 +69,10 @@ final class ErrorMapper {
     } else if (status == 500 && !(error instanceof CommitStateUnknownException)) {
       type = "InternalServerError";
       message = "Internal error; see the server log";
+    } else if (error instanceof IllegalArgumentException) {
+      // Iceberg's request validation throws these; to a client they are plain bad requests.
+      type = "BadRequestException";
+      message = String.valueOf(error.getMessage());
     } else {
       type = error.getClass().getSimpleName();
       message = error.getMessage() == null ? type : error.getMessage();

@@ -130,7 +130,11 @@ public final class Exchange {
       throw new BadRequestException("Invalid JSON body: %s", e.getOriginalMessage());
     } catch (IOException e) {
       throw new BadRequestException("Cannot read request body");
-    } catch (IllegalArgumentException | NullPointerException | IllegalStateException e) {
+    } catch (IllegalArgumentException
+        | NullPointerException
+        | IllegalStateException
+        | UnsupportedOperationException
+        | ClassCastException e) {
       // Iceberg's parsers report wrong types and missing fields this way.
       throw new BadRequestException("Invalid request body: %s", String.valueOf(e.getMessage()));
     }

@@ -141,6 +141,7 @@ public final class IcebergRoutes {
 
   private Reply createNamespace(Exchange x) {
     SluiceCatalog catalog = catalog(x);
+    requireStringArray(x.jsonBody().get("namespace"), "namespace");
     CreateNamespaceRequest request = x.icebergBody(CreateNamespaceRequest.class);
     request.validate();
     IdentifierRules.checkNamespace(request.namespace());
@@ -271,6 +272,17 @@ public final class IcebergRoutes {
 
   private static ListNamespacesResponse.Builder withToken(ListNamespacesResponse.Builder builder, String token) {
     return token == null ? builder : builder.nextPageToken(token);
+  }
+
+  /** Iceberg's namespace parser turns numbers into strings; a namespace level must be a JSON string. */
+  private static void requireStringArray(com.fasterxml.jackson.databind.JsonNode node, String field) {
+    if (node != null && node.isArray()) {
+      node.forEach(level -> {
+        if (!level.isTextual()) {
+          throw new BadRequestException("Invalid %s: every level must be a string", field);
+        }
+      });
+    }
   }
 
   private static PageRequest pageRequest(Exchange x) {

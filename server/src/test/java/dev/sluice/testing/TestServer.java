@@ -66,6 +66,10 @@ public final class TestServer implements AutoCloseable {
     return baseUrl() + "/api/catalog";
   }
 
+  public SluiceServer server() {
+    return server;
+  }
+
   public Path dataDir() {
     return dataDir;
   }

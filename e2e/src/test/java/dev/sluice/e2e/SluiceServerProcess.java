@@ -1,0 +1,281 @@
+package dev.sluice.e2e;
+
+import static org.assertj.core.api.Assertions.fail;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+
+/**
+ * A Sluice server started as a separate OS process from the jars that {@code mvn -pl server package}
+ * leaves in {@code server/target}: on a free loopback port, with a fresh temporary data directory
+ * and freshly generated root credentials. Its stdout/stderr go to {@code e2e/target/<name>-server.log}.
+ *
+ * <p>The server is deliberately not on the test classpath: the clients under test (Spark 4.0) bring
+ * their own versions of libraries the server also uses (Jackson 2.18 vs 2.19).
+ */
+final class SluiceServerProcess implements AutoCloseable {
+
+  static final String SERVER_JAR = "server/target/sluice-server-0.1.0-SNAPSHOT.jar";
+  static final String SERVER_LIB = "server/target/lib";
+  static final String WAREHOUSE = "quickstart";
+  private static final Duration STARTUP_TIMEOUT = Duration.ofSeconds(60);
+  private static final Pattern ACCESS_TOKEN = Pattern.compile("\"access_token\"\\s*:\\s*\"([^\"]+)\"");
+
+  private final Process process;
+  private final Path dataDir;
+  private final Path logFile;
+  private final int port;
+  private final String clientId;
+  private final String clientSecret;
+  private final HttpClient http =
+      HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+  private final Thread shutdownHook;
+
+  private SluiceServerProcess(
+      Process process, Path dataDir, Path logFile, int port, String clientId, String clientSecret) {
+    this.process = process;
+    this.dataDir = dataDir;
+    this.logFile = logFile;
+    this.port = port;
+    this.clientId = clientId;
+    this.clientSecret = clientSecret;
+    this.shutdownHook = new Thread(process::destroyForcibly, "sluice-e2e-server-kill");
+    Runtime.getRuntime().addShutdownHook(shutdownHook);
+  }
+
+  /** The repository root: {@code -Dsluice.repo.root} (set by the POM) or the parent of the working directory. */
+  static Path repoRoot() {
+    String configured = System.getProperty("sluice.repo.root");
+    Path root = configured != null ? Path.of(configured) : Path.of(System.getProperty("user.dir"), "..");
+    return root.toAbsolutePath().normalize();
+  }
+
+  /** Starts a server and waits until {@code GET /healthz} answers 200; fails the test otherwise. */
+  static SluiceServerProcess start(String name) {
+    Path root = repoRoot();
+    Path jar = root.resolve(SERVER_JAR);
+    Path lib = root.resolve(SERVER_LIB);
+    if (!Files.isRegularFile(jar) || !Files.isDirectory(lib)) {
+      fail("The Sluice server is not built: expected %s and %s. Build it first with "
+              + "`mvn -q -B -DskipTests -pl server -am package` (from %s), or run `mvn -B verify` "
+              + "from the root so the reactor packages the server before the e2e tests.",
+          jar, lib, root);
+    }
+    try {
+      Path dataDir = Files.createTempDirectory("sluice-e2e-" + name + "-");
+      Path logDir = root.resolve("e2e/target");
+      Files.createDirectories(logDir);
+      Path logFile = logDir.resolve(name + "-server.log");
+      int port = freePort();
+      String clientId = "e2e-root";
+      String clientSecret = randomHex(16);
+
+      Path java = Path.of(System.getProperty("java.home"), "bin", "java");
+      List<String> command = new ArrayList<>(List.of(
+          java.toString(),
+          "-Xmx512m",
+          "-XX:+UseSerialGC",
+          "-cp", jar + java.io.File.pathSeparator + lib.resolve("*"),
+          "dev.sluice.Main", "serve",
+          "--host", "127.0.0.1",
+          "--port", Integer.toString(port),
+          "--data-dir", dataDir.toString()));
+      ProcessBuilder builder = new ProcessBuilder(command)
+          .directory(dataDir.toFile())
+          .redirectErrorStream(true)
+          .redirectOutput(logFile.toFile());
+      builder.environment().put("SLUICE_BOOTSTRAP_CREDENTIALS", clientId + ":" + clientSecret);
+      Process process = builder.start();
+      SluiceServerProcess server =
+          new SluiceServerProcess(process, dataDir, logFile, port, clientId, clientSecret);
+      server.awaitHealthy();
+      return server;
+    } catch (IOException e) {
+      throw new UncheckedIOException("could not start the Sluice server", e);
+    }
+  }
+
+  private void awaitHealthy() {
+    Instant deadline = Instant.now().plus(STARTUP_TIMEOUT);
+    URI health = URI.create(rootUrl() + "/healthz");
+    String lastProblem = "no attempt yet";
+    while (Instant.now().isBefore(deadline)) {
+      if (!process.isAlive()) {
+        String tail = logTail(80);
+        close();
+        fail("The Sluice server exited with code %d before becoming healthy. Log (%s), last lines:%n%s",
+            process.exitValue(), logFile, tail);
+      }
+      try {
+        HttpResponse<String> response = http.send(
+            HttpRequest.newBuilder(health).timeout(Duration.ofSeconds(2)).GET().build(),
+            HttpResponse.BodyHandlers.ofString());
+        if (response.statusCode() == 200) {
+          return;
+        }
+        lastProblem = "HTTP " + response.statusCode() + ": " + response.body();
+      } catch (IOException e) {
+        lastProblem = e.toString();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        break;
+      }
+      sleep(200);
+    }
+    String tail = logTail(80);
+    close();
+    fail("The Sluice server did not become healthy within %d s at %s (last: %s). Log (%s), last lines:%n%s",
+        STARTUP_TIMEOUT.toSeconds(), health, lastProblem, logFile, tail);
+  }
+
+  String rootUrl() {
+    return "http://127.0.0.1:" + port;
+  }
+
+  /** The Iceberg REST catalog base URI, as clients are configured with it. */
+  String catalogUri() {
+    return rootUrl() + "/api/catalog";
+  }
+
+  String clientId() {
+    return clientId;
+  }
+
+  String clientSecret() {
+    return clientSecret;
+  }
+
+  /** {@code <id>:<secret>}, the form of Iceberg's {@code credential} catalog property. */
+  String credential() {
+    return clientId + ":" + clientSecret;
+  }
+
+  Path dataDir() {
+    return dataDir;
+  }
+
+  Path logFile() {
+    return logFile;
+  }
+
+  /** Obtains a bearer token through the OAuth2 client-credentials endpoint. */
+  String fetchToken() {
+    Map<String, String> form = Map.of(
+        "grant_type", "client_credentials",
+        "client_id", clientId,
+        "client_secret", clientSecret,
+        "scope", "PRINCIPAL_ROLE:ALL");
+    String body = form.entrySet().stream()
+        .map(e -> URLEncoder.encode(e.getKey(), StandardCharsets.UTF_8) + "="
+            + URLEncoder.encode(e.getValue(), StandardCharsets.UTF_8))
+        .collect(Collectors.joining("&"));
+    HttpRequest request = HttpRequest.newBuilder(URI.create(catalogUri() + "/v1/oauth/tokens"))
+        .timeout(Duration.ofSeconds(10))
+        .header("Content-Type", "application/x-www-form-urlencoded")
+        .POST(HttpRequest.BodyPublishers.ofString(body))
+        .build();
+    try {
+      HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
+      if (response.statusCode() != 200) {
+        fail("POST %s answered %d: %s", request.uri(), response.statusCode(), response.body());
+      }
+      Matcher m = ACCESS_TOKEN.matcher(response.body());
+      if (!m.find()) {
+        fail("POST %s answered 200 without an access_token: %s", request.uri(), response.body());
+      }
+      return m.group(1);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
+  }
+
+  /** The last {@code lines} lines of the server's log. */
+  String logTail(int lines) {
+    try {
+      List<String> all = Files.readAllLines(logFile, StandardCharsets.UTF_8);
+      return String.join(System.lineSeparator(), all.subList(Math.max(0, all.size() - lines), all.size()));
+    } catch (IOException e) {
+      return "(could not read " + logFile + ": " + e + ")";
+    }
+  }
+
+  @Override
+  public void close() {
+    if (process.isAlive()) {
+      process.destroy(); // SIGTERM: lets the server shut down cleanly
+      try {
+        if (!process.waitFor(15, TimeUnit.SECONDS)) {
+          process.destroyForcibly();
+          process.waitFor(10, TimeUnit.SECONDS);
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        process.destroyForcibly();
+      }
+    }
+    try {
+      Runtime.getRuntime().removeShutdownHook(shutdownHook);
+    } catch (IllegalStateException ignored) {
+      // already shutting down
+    }
+    deleteRecursively(dataDir);
+  }
+
+  private static void deleteRecursively(Path dir) {
+    if (!Files.exists(dir)) {
+      return;
+    }
+    try (Stream<Path> paths = Files.walk(dir)) {
+      paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+    } catch (IOException ignored) {
+      // a temp dir left behind is harmless
+    }
+  }
+
+  private static int freePort() throws IOException {
+    try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      socket.setReuseAddress(true);
+      return socket.getLocalPort();
+    }
+  }
+
+  private static String randomHex(int bytes) {
+    byte[] b = new byte[bytes];
+    new SecureRandom().nextBytes(b);
+    return HexFormat.of().formatHex(b);
+  }
+
+  private static void sleep(long millis) {
+    try {
+      Thread.sleep(millis);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+}
