@@ -2,6 +2,7 @@ package dev.sluice.e2e;
 
 import static org.assertj.core.api.Assertions.fail;
 
+import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
@@ -93,12 +94,12 @@ final class SluiceServerProcess implements AutoCloseable {
       String clientId = "e2e-root";
       String clientSecret = randomHex(16);
 
-      Path java = Path.of(System.getProperty("java.home"), "bin", "java");
+      Path javaBin = Path.of(System.getProperty("java.home"), "bin", "java");
       List<String> command = new ArrayList<>(List.of(
-          java.toString(),
+          javaBin.toString(),
           "-Xmx512m",
           "-XX:+UseSerialGC",
-          "-cp", jar + java.io.File.pathSeparator + lib.resolve("*"),
+          "-cp", jar + File.pathSeparator + lib.resolve("*"),
           "dev.sluice.Main", "serve",
           "--host", "127.0.0.1",
           "--port", Integer.toString(port),

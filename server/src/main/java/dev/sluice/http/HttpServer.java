@@ -147,16 +147,28 @@ public final class HttpServer implements AutoCloseable {
     }
 
     private byte[] readBody(Request request) throws IOException {
-      long declared = request.getLength();
-      if (declared > maxBodyBytes) {
-        throw new PayloadTooLarge("Request body of " + declared + " bytes exceeds the limit of " + maxBodyBytes);
-      }
       try (InputStream in = Content.Source.asInputStream(request)) {
+        if (request.getLength() > maxBodyBytes) {
+          drain(in);
+          throw new PayloadTooLarge(
+              "Request body of " + request.getLength() + " bytes exceeds the limit of " + maxBodyBytes);
+        }
         byte[] body = in.readNBytes(maxBodyBytes + 1);
         if (body.length > maxBodyBytes) {
+          drain(in);
           throw new PayloadTooLarge("Request body exceeds the limit of " + maxBodyBytes + " bytes");
         }
         return body;
+      }
+    }
+
+    /** Discards the rest of an oversized body (bounded), so the client reads the 413 instead of a reset. */
+    private void drain(InputStream in) throws IOException {
+      long budget = 8L * maxBodyBytes;
+      byte[] sink = new byte[64 * 1024];
+      int n;
+      while (budget > 0 && (n = in.read(sink)) > 0) {
+        budget -= n;
       }
     }
 
