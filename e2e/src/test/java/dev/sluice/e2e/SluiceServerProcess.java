@@ -30,9 +30,9 @@ import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 /**
- * A Sluice server started as a separate OS process from the jars that {@code mvn -pl server package}
- * leaves in {@code server/target}: on a free loopback port, with a fresh temporary data directory
- * and freshly generated root credentials. Its stdout/stderr go to {@code e2e/target/<name>-server.log}.
+ * A Sluice server started as a separate OS process from (a copy of) the jars that
+ * {@code mvn -pl server package} leaves in {@code server/target}: on a free loopback port, with a
+ * fresh temporary data directory and freshly generated root credentials. Its stdout/stderr go to {@code e2e/target/<name>-server.log}.
  *
  * <p>The server is deliberately not on the test classpath: the clients under test (Spark 4.0) bring
  * their own versions of libraries the server also uses (Jackson 2.18 vs 2.19).
@@ -46,6 +46,7 @@ final class SluiceServerProcess implements AutoCloseable {
   private static final Pattern ACCESS_TOKEN = Pattern.compile("\"access_token\"\\s*:\\s*\"([^\"]+)\"");
 
   private final Process process;
+  private final Path workDir;
   private final Path dataDir;
   private final Path logFile;
   private final int port;
@@ -56,8 +57,15 @@ final class SluiceServerProcess implements AutoCloseable {
   private final Thread shutdownHook;
 
   private SluiceServerProcess(
-      Process process, Path dataDir, Path logFile, int port, String clientId, String clientSecret) {
+      Process process,
+      Path workDir,
+      Path dataDir,
+      Path logFile,
+      int port,
+      String clientId,
+      String clientSecret) {
     this.process = process;
+    this.workDir = workDir;
     this.dataDir = dataDir;
     this.logFile = logFile;
     this.port = port;
@@ -86,7 +94,17 @@ final class SluiceServerProcess implements AutoCloseable {
           jar, lib, root);
     }
     try {
-      Path dataDir = Files.createTempDirectory("sluice-e2e-" + name + "-");
+      Path workDir = Files.createTempDirectory("sluice-e2e-" + name + "-");
+      Path dataDir = Files.createDirectory(workDir.resolve("data"));
+      // Run from a copy of the jars, so that rebuilding the server (or `mvn clean`) while the
+      // tests run cannot swap classes under the running process.
+      Path classpathDir = Files.createDirectories(workDir.resolve("classpath/lib"));
+      Path jarCopy = Files.copy(jar, workDir.resolve("classpath").resolve(jar.getFileName()));
+      try (Stream<Path> jars = Files.list(lib)) {
+        for (Path j : (Iterable<Path>) jars::iterator) {
+          Files.copy(j, classpathDir.resolve(j.getFileName()));
+        }
+      }
       Path logDir = root.resolve("e2e/target");
       Files.createDirectories(logDir);
       Path logFile = logDir.resolve(name + "-server.log");
@@ -99,7 +117,7 @@ final class SluiceServerProcess implements AutoCloseable {
           javaBin.toString(),
           "-Xmx512m",
           "-XX:+UseSerialGC",
-          "-cp", jar + File.pathSeparator + lib.resolve("*"),
+          "-cp", jarCopy + File.pathSeparator + classpathDir.resolve("*"),
           "dev.sluice.Main", "serve",
           "--host", "127.0.0.1",
           "--port", Integer.toString(port),
@@ -111,7 +129,7 @@ final class SluiceServerProcess implements AutoCloseable {
       builder.environment().put("SLUICE_BOOTSTRAP_CREDENTIALS", clientId + ":" + clientSecret);
       Process process = builder.start();
       SluiceServerProcess server =
-          new SluiceServerProcess(process, dataDir, logFile, port, clientId, clientSecret);
+          new SluiceServerProcess(process, workDir, dataDir, logFile, port, clientId, clientSecret);
       server.awaitHealthy();
       return server;
     } catch (IOException e) {
@@ -245,7 +263,7 @@ final class SluiceServerProcess implements AutoCloseable {
     } catch (IllegalStateException ignored) {
       // already shutting down
     }
-    deleteRecursively(dataDir);
+    deleteRecursively(workDir);
   }
 
   private static void deleteRecursively(Path dir) {

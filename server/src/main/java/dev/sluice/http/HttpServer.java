@@ -135,12 +135,12 @@ public final class HttpServer implements AutoCloseable {
       try {
         write(request, response, callback, reply, requestId);
       } finally {
-        ACCESS.info(
-            "{} {} {} {}ms",
-            method,
-            matched == null ? "-" : matched.template(),
-            status,
-            (System.nanoTime() - start) / 1_000_000);
+        ACCESS.atInfo()
+            .addKeyValue("method", method)
+            .addKeyValue("route", matched == null ? "-" : matched.template())
+            .addKeyValue("status", status)
+            .addKeyValue("durationMs", (System.nanoTime() - start) / 1_000_000)
+            .log("request");
         MDC.clear();
       }
       return true;
