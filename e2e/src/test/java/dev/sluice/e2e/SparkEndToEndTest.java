@@ -74,7 +74,6 @@ class SparkEndToEndTest {
         .config("spark.default.parallelism", "2")
         .config("spark.sql.session.timeZone", "UTC")
         .config("spark.sql.warehouse.dir", sparkDir.resolve("warehouse").toUri().toString())
-        .config("spark.local.dir", sparkDir.resolve("tmp").toString())
         // The Iceberg REST catalog, configured as a user would.
         .config("spark.sql.extensions", "org.apache.iceberg.spark.extensions.IcebergSparkSessionExtensions")
         .config("spark.sql.catalog." + CATALOG, "org.apache.iceberg.spark.SparkCatalog")

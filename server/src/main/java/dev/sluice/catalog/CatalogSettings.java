@@ -84,7 +84,10 @@ public record CatalogSettings(
             "storageConfigInfo.allowedLocations: " + location + " is not a file: location for storageType FILE");
       }
     }
-    new LocationPolicy(name, allowed).check("catalog " + name + " (" + DEFAULT_BASE_LOCATION + ")", base);
+    if (!new LocationPolicy(name, allowed).allows(base)) {
+      throw new IllegalArgumentException(
+          DEFAULT_BASE_LOCATION + " " + base + " is not inside storageConfigInfo.allowedLocations " + allowed);
+    }
     return new CatalogSettings(name, catalogType, properties, storageType, allowed, storage);
   }
 

@@ -31,18 +31,25 @@ public final class LocationPolicy {
     return allowed;
   }
 
+  /** True when {@code location} parses and an allowed location covers it. */
+  public boolean allows(String location) {
+    try {
+      StorageLocation parsed = StorageLocation.parse(location);
+      return allowed.stream().anyMatch(root -> root.covers(parsed));
+    } catch (IllegalArgumentException e) {
+      return false;
+    }
+  }
+
   /** Refuses {@code location} unless an allowed location covers it. */
   public void check(String what, String location) {
-    StorageLocation parsed;
     try {
-      parsed = StorageLocation.parse(location);
+      StorageLocation.parse(location);
     } catch (IllegalArgumentException e) {
       throw new ForbiddenException("Invalid location for %s: %s", what, e.getMessage());
     }
-    for (StorageLocation root : allowed) {
-      if (root.covers(parsed)) {
-        return;
-      }
+    if (allows(location)) {
+      return;
     }
     throw new ForbiddenException(
         "Invalid location '%s' for %s: not in the allowed locations of catalog %s %s", location, what, catalog, allowed);

@@ -1,0 +1,61 @@
+package dev.sluice.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class ServerConfigTest {
+  @TempDir Path dir;
+
+  private ServerConfig load(String yaml, Map<String, String> env) throws Exception {
+    Path file = dir.resolve("sluice.yaml");
+    Files.writeString(file, yaml);
+    return ServerConfig.load(file, ServerConfig.Overrides.NONE, env::get);
+  }
+
+  @Test
+  void defaultsAreTheEmbeddedSetup() {
+    ServerConfig config = ServerConfig.load(null, ServerConfig.Overrides.NONE, k -> null);
+    assertThat(config.host()).isEqualTo("127.0.0.1");
+    assertThat(config.port()).isEqualTo(8181);
+    assertThat(config.dataDir()).isEqualTo(Path.of("./sluice-data").toAbsolutePath().normalize());
+    assertThat(config.database().url()).startsWith("jdbc:h2:file:" + config.dataDir().resolve("catalog"));
+    assertThat(config.warehouseDir()).isEqualTo(config.dataDir().resolve("warehouse"));
+  }
+
+  @Test
+  void environmentVariablesAreExpandedAndOverridesWin() throws Exception {
+    Path file = dir.resolve("c.yaml");
+    Files.writeString(file, "server:\n  port: 9000\ndatabase:\n  url: jdbc:postgresql://db/${DB_NAME}\n  password: ${DB_PASSWORD}\n");
+    ServerConfig config =
+        ServerConfig.load(
+            file, new ServerConfig.Overrides("0.0.0.0", 9100, dir.toString()), Map.of("DB_NAME", "cat", "DB_PASSWORD", "pw")::get);
+    assertThat(config.database().url()).isEqualTo("jdbc:postgresql://db/cat");
+    assertThat(config.database().password()).isEqualTo("pw");
+    assertThat(config.database().toString()).doesNotContain("pw");
+    assertThat(config.port()).isEqualTo(9100);
+    assertThat(config.host()).isEqualTo("0.0.0.0");
+  }
+
+  @Test
+  void errorsNameTheKey() {
+    assertThatThrownBy(() -> load("server:\n  prot: 1\n", Map.of())).hasMessageContaining("server.prot");
+    assertThatThrownBy(() -> load("datbase: {}\n", Map.of())).hasMessageContaining("datbase");
+    assertThatThrownBy(() -> load("server:\n  port: eighty\n", Map.of())).hasMessageContaining("server.port");
+    assertThatThrownBy(() -> load("server:\n  port: 70000\n", Map.of())).hasMessageContaining("server.port");
+    assertThatThrownBy(() -> load("database:\n  password: ${NOPE}\n", Map.of()))
+        .hasMessageContaining("database.password")
+        .hasMessageContaining("NOPE");
+    assertThatThrownBy(() -> load("database:\n  url: jdbc:mysql://x\n", Map.of())).hasMessageContaining("database.url");
+    assertThatThrownBy(() -> load("auth:\n  tokenLifetimeSeconds: 5\n", Map.of()))
+        .hasMessageContaining("auth.tokenLifetimeSeconds");
+    assertThatThrownBy(() -> load("bootstrap:\n  quickstartCatalog: maybe\n", Map.of()))
+        .hasMessageContaining("bootstrap.quickstartCatalog");
+    assertThatThrownBy(() -> load("- a\n- b\n", Map.of())).isInstanceOf(ConfigException.class);
+  }
+}
