@@ -111,6 +111,29 @@ public final class Exchange {
     return parse(type, true);
   }
 
+  /**
+   * Parses the body as an Iceberg REST request after {@code patch} has adjusted the JSON tree,
+   * for fields the OpenAPI spec makes optional but Iceberg's parsers require.
+   */
+  public <T> T icebergBody(Class<T> type, java.util.function.Consumer<com.fasterxml.jackson.databind.node.ObjectNode> patch) {
+    JsonNode tree = parse(JsonNode.class, true);
+    if (!(tree instanceof com.fasterxml.jackson.databind.node.ObjectNode object)) {
+      throw new BadRequestException("Invalid request: expected a JSON object");
+    }
+    patch.accept(object);
+    try {
+      return Json.iceberg().treeToValue(object, type);
+    } catch (JsonProcessingException e) {
+      throw new BadRequestException("Invalid JSON body: %s", e.getOriginalMessage());
+    } catch (IllegalArgumentException
+        | NullPointerException
+        | IllegalStateException
+        | UnsupportedOperationException
+        | ClassCastException e) {
+      throw new BadRequestException("Invalid request body: %s", String.valueOf(e.getMessage()));
+    }
+  }
+
   /** Parses the body as plain JSON (management API). */
   public JsonNode jsonBody() {
     return parse(JsonNode.class, false);

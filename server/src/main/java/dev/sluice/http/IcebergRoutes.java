@@ -163,7 +163,7 @@ public final class IcebergRoutes {
   private Reply createTable(Exchange x) {
     SluiceCatalog catalog = catalog(x);
     Namespace namespace = x.namespace("namespace");
-    CreateTableRequest request = x.icebergBody(CreateTableRequest.class);
+    CreateTableRequest request = x.icebergBody(CreateTableRequest.class, IcebergRoutes::defaultSpecId);
     request.validate();
     IdentifierRules.checkIdentifier(TableIdentifier.of(namespace, request.name()));
     return Reply.ok(
@@ -272,6 +272,14 @@ public final class IcebergRoutes {
 
   private static ListNamespacesResponse.Builder withToken(ListNamespacesResponse.Builder builder, String token) {
     return token == null ? builder : builder.nextPageToken(token);
+  }
+
+  /** The REST spec makes a partition spec's {@code spec-id} optional; Iceberg's parser needs it. */
+  private static void defaultSpecId(com.fasterxml.jackson.databind.node.ObjectNode request) {
+    if (request.get("partition-spec") instanceof com.fasterxml.jackson.databind.node.ObjectNode spec
+        && !spec.has("spec-id")) {
+      spec.put("spec-id", 0);
+    }
   }
 
   /** Iceberg's namespace parser turns numbers into strings; a namespace level must be a JSON string. */
