@@ -28,14 +28,15 @@ class CatalogBehaviourTest {
   private static TestServer server;
   private static Path warehouse;
   private static RESTCatalog catalog;
+  private static String catalogName;
 
   @BeforeAll
   static void start() throws Exception {
     server = TestServer.startH2();
     warehouse = server.dataDir().resolve("behaviour-wh");
-    String name = server.createCatalog("beh", List.of(warehouse.toUri().toString()), warehouse);
+    catalogName = server.createCatalog("beh", List.of(warehouse.toUri().toString()), warehouse);
     catalog = new RESTCatalog();
-    catalog.initialize("sluice", server.clientProperties(name));
+    catalog.initialize("sluice", server.clientProperties(catalogName));
     catalog.createNamespace(Namespace.of("ns"));
   }
 
@@ -104,5 +105,34 @@ class CatalogBehaviourTest {
             ((org.apache.iceberg.BaseTransaction) tb).currentMetadata()));
     assertThat(catalog.loadTable(TableIdentifier.of("ns", "tx_a")).properties()).containsEntry("batch", "1");
     assertThat(catalog.loadTable(TableIdentifier.of("ns", "tx_b")).schema().findField("extra")).isNotNull();
+  }
+
+  @Test
+  void listingsArePagedOverHttpAndTheClientFollowsTokens() throws Exception {
+    catalog.createNamespace(Namespace.of("paged"));
+    for (int i = 0; i < 5; i++) {
+      catalog.createTable(TableIdentifier.of("paged", "t" + i), SCHEMA);
+      catalog.createNamespace(Namespace.of("paged", "child" + i));
+    }
+    String base = "/api/catalog/v1/" + catalogName + "/namespaces/paged";
+    com.fasterxml.jackson.databind.JsonNode first =
+        TestServer.json(server.send("GET", base + "/tables?pageSize=2", null).body());
+    assertThat(first.get("identifiers")).hasSize(2);
+    String token = first.get("next-page-token").asText();
+    com.fasterxml.jackson.databind.JsonNode second =
+        TestServer.json(server.send("GET", base + "/tables?pageSize=2&pageToken=" + token, null).body());
+    assertThat(second.get("identifiers").get(0).get("name").asText()).isEqualTo("t2");
+
+    // The real client, asked for pages of 2, follows next-page-token to the end.
+    try (RESTCatalog paging = new RESTCatalog()) {
+      java.util.Map<String, String> props = new java.util.HashMap<>(server.clientProperties(catalogName));
+      props.put("rest-page-size", "2");
+      paging.initialize("paging", props);
+      assertThat(paging.listTables(Namespace.of("paged"))).hasSize(5);
+      assertThat(paging.listNamespaces(Namespace.of("paged")))
+          .containsExactly(
+              Namespace.of("paged", "child0"), Namespace.of("paged", "child1"), Namespace.of("paged", "child2"),
+              Namespace.of("paged", "child3"), Namespace.of("paged", "child4"));
+    }
   }
 }
