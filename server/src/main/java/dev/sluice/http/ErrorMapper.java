@@ -21,7 +21,8 @@ import org.apache.iceberg.rest.responses.ErrorResponse;
 
 /**
  * Maps exceptions to Iceberg {@code ErrorResponse}s. The type is the exception's simple name,
- * which Iceberg clients use to tell, say, a missing namespace from a missing table. Anything
+ * which Iceberg clients use to tell, say, a missing namespace from a missing table, or an
+ * {@code IllegalArgumentException} (rethrown as such) from another bad request. Anything
  * unexpected becomes a 500 with a generic message; its details go to the log only.
  */
 final class ErrorMapper {
@@ -69,10 +70,6 @@ final class ErrorMapper {
     } else if (status == 500 && !(error instanceof CommitStateUnknownException)) {
       type = "InternalServerError";
       message = "Internal error; see the server log";
-    } else if (error instanceof IllegalArgumentException) {
-      // Iceberg's request validation throws these; to a client they are plain bad requests.
-      type = "BadRequestException";
-      message = String.valueOf(error.getMessage());
     } else {
       type = error.getClass().getSimpleName();
       message = error.getMessage() == null ? type : error.getMessage();
