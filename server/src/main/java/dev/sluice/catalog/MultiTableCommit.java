@@ -96,16 +96,8 @@ public final class MultiTableCommit {
     } catch (CommitOutcomeUnknown e) {
       throw new CommitStateUnknownException(e);
     } catch (RuntimeException e) {
-      written.forEach(this::discard);
+      written.forEach(location -> MetadataPointer.discard(catalog.io(), location, true));
       throw e;
-    }
-  }
-
-  private void discard(String location) {
-    try {
-      catalog.io().deleteFile(location);
-    } catch (RuntimeException ignored) {
-      // an orphaned metadata file is harmless: nothing points at it
     }
   }
 }

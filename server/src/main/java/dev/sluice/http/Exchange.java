@@ -2,6 +2,7 @@ package dev.sluice.http;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.sluice.auth.AuthenticatedPrincipal;
 import java.io.IOException;
 import java.net.URLDecoder;
@@ -9,6 +10,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 import java.util.function.Function;
 import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.exceptions.BadRequestException;
@@ -115,23 +117,13 @@ public final class Exchange {
    * Parses the body as an Iceberg REST request after {@code patch} has adjusted the JSON tree,
    * for fields the OpenAPI spec makes optional but Iceberg's parsers require.
    */
-  public <T> T icebergBody(Class<T> type, java.util.function.Consumer<com.fasterxml.jackson.databind.node.ObjectNode> patch) {
+  public <T> T icebergBody(Class<T> type, Consumer<ObjectNode> patch) {
     JsonNode tree = parse(JsonNode.class, true);
-    if (!(tree instanceof com.fasterxml.jackson.databind.node.ObjectNode object)) {
+    if (!(tree instanceof ObjectNode object)) {
       throw new BadRequestException("Invalid request: expected a JSON object");
     }
     patch.accept(object);
-    try {
-      return Json.iceberg().treeToValue(object, type);
-    } catch (JsonProcessingException e) {
-      throw new BadRequestException("Invalid JSON body: %s", e.getOriginalMessage());
-    } catch (IllegalArgumentException
-        | NullPointerException
-        | IllegalStateException
-        | UnsupportedOperationException
-        | ClassCastException e) {
-      throw new BadRequestException("Invalid request body: %s", String.valueOf(e.getMessage()));
-    }
+    return asBadRequest(() -> Json.iceberg().treeToValue(object, type));
   }
 
   /** Parses the body as plain JSON (management API). */
@@ -143,12 +135,22 @@ public final class Exchange {
     if (body.length == 0) {
       throw new BadRequestException("Invalid request: empty body");
     }
+    T value = asBadRequest(() -> (iceberg ? Json.iceberg() : Json.plain()).readValue(body, type));
+    if (value == null) {
+      throw new BadRequestException("Invalid request: body is null");
+    }
+    return value;
+  }
+
+  @FunctionalInterface
+  private interface Parse<T> {
+    T run() throws IOException;
+  }
+
+  /** Any failure to read or bind the body is the client's: a 400 naming what was wrong. */
+  private static <T> T asBadRequest(Parse<T> parse) {
     try {
-      T value = (iceberg ? Json.iceberg() : Json.plain()).readValue(body, type);
-      if (value == null) {
-        throw new BadRequestException("Invalid request: body is null");
-      }
-      return value;
+      return parse.run();
     } catch (JsonProcessingException e) {
       throw new BadRequestException("Invalid JSON body: %s", e.getOriginalMessage());
     } catch (IOException e) {

@@ -2,6 +2,8 @@ package dev.sluice.http;
 
 import static java.util.Objects.requireNonNull;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.sluice.catalog.CatalogRegistry;
 import dev.sluice.catalog.IdentifierRules;
 import dev.sluice.catalog.MultiTableCommit;
@@ -275,15 +277,15 @@ public final class IcebergRoutes {
   }
 
   /** The REST spec makes a partition spec's {@code spec-id} optional; Iceberg's parser needs it. */
-  private static void defaultSpecId(com.fasterxml.jackson.databind.node.ObjectNode request) {
-    if (request.get("partition-spec") instanceof com.fasterxml.jackson.databind.node.ObjectNode spec
+  private static void defaultSpecId(ObjectNode request) {
+    if (request.get("partition-spec") instanceof ObjectNode spec
         && !spec.has("spec-id")) {
       spec.put("spec-id", 0);
     }
   }
 
   /** Iceberg's namespace parser turns numbers into strings; a namespace level must be a JSON string. */
-  private static void requireStringArray(com.fasterxml.jackson.databind.JsonNode node, String field) {
+  private static void requireStringArray(JsonNode node, String field) {
     if (node != null && node.isArray()) {
       node.forEach(level -> {
         if (!level.isTextual()) {

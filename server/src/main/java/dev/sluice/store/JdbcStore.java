@@ -2,9 +2,6 @@ package dev.sluice.store;
 
 import static java.util.Objects.requireNonNull;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.core.type.TypeReference;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import java.sql.Connection;
@@ -13,7 +10,6 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -26,17 +22,12 @@ import org.flywaydb.core.Flyway;
  * Single statements run in auto-commit; anything that must be atomic runs in one explicit
  * transaction.
  */
-public final class JdbcStore implements Store {
+public final class JdbcStore extends JdbcSupport implements Store {
   private static final String UNIQUE_VIOLATION = "23505";
   // PostgreSQL reports both sides of a foreign-key violation as 23503; H2 uses 23506 for a missing parent.
   private static final Set<String> FK_VIOLATION = Set.of("23503", "23506");
-  private static final ObjectMapper JSON = new ObjectMapper();
-  private static final TypeReference<Map<String, String>> STRING_MAP = new TypeReference<>() {};
-
-  private final HikariDataSource dataSource;
-
   private JdbcStore(HikariDataSource dataSource) {
-    this.dataSource = dataSource;
+    super(dataSource);
   }
 
   /** Opens a pool on the database and brings its schema up to date. */
@@ -488,37 +479,7 @@ public final class JdbcStore implements Store {
     dataSource.close();
   }
 
-  // ---------------------------------------------------------------- helpers
-
-  @FunctionalInterface
-  private interface RowMapper<T> {
-    T map(ResultSet rs) throws SQLException;
-  }
-
-  @FunctionalInterface
-  private interface TxBody<T> {
-    T run(Connection conn) throws SQLException;
-  }
-
-  private Connection connection() throws SQLException {
-    return dataSource.getConnection();
-  }
-
-  private <T> T inTransaction(TxBody<T> body) {
-    try (Connection conn = connection()) {
-      conn.setAutoCommit(false);
-      try {
-        T result = body.run(conn);
-        conn.commit();
-        return result;
-      } catch (SQLException | RuntimeException e) {
-        rollbackQuietly(conn);
-        throw e;
-      }
-    } catch (SQLException e) {
-      throw unavailable(e);
-    }
-  }
+  // ---------------------------------------------------------------- row helpers
 
   private static boolean lockNamespace(Connection conn, String catalog, NamespacePath path) throws SQLException {
     try (PreparedStatement ps =
@@ -531,74 +492,10 @@ public final class JdbcStore implements Store {
     }
   }
 
-  private static boolean exists(Connection conn, String sql, String... args) throws SQLException {
-    try (PreparedStatement ps = conn.prepareStatement(sql + " FETCH FIRST 1 ROWS ONLY")) {
-      for (int i = 0; i < args.length; i++) {
-        ps.setString(i + 1, args[i]);
-      }
-      try (ResultSet rs = ps.executeQuery()) {
-        return rs.next();
-      }
-    }
-  }
-
   private AlreadyExists alreadyExists(String catalog, NamespacePath ns, String name) {
     Optional<ContentRecord> existing = getContent(catalog, ns, name);
     String what = existing.map(c -> c.kind() == ContentKind.VIEW ? "View" : "Table").orElse("Table");
     return new AlreadyExists(what + " with same name already exists: " + ns + "." + name);
-  }
-
-  private <T> Optional<T> queryOne(String sql, RowMapper<T> mapper, String... args) {
-    try (Connection conn = connection();
-        PreparedStatement ps = conn.prepareStatement(sql)) {
-      for (int i = 0; i < args.length; i++) {
-        ps.setString(i + 1, args[i]);
-      }
-      try (ResultSet rs = ps.executeQuery()) {
-        return rs.next() ? Optional.of(mapper.map(rs)) : Optional.empty();
-      }
-    } catch (SQLException e) {
-      throw unavailable(e);
-    }
-  }
-
-  private <T> List<T> queryList(String sql, RowMapper<T> mapper, String... args) {
-    try (Connection conn = connection();
-        PreparedStatement ps = conn.prepareStatement(sql)) {
-      for (int i = 0; i < args.length; i++) {
-        ps.setString(i + 1, args[i]);
-      }
-      List<T> out = new ArrayList<>();
-      try (ResultSet rs = ps.executeQuery()) {
-        while (rs.next()) {
-          out.add(mapper.map(rs));
-        }
-      }
-      return out;
-    } catch (SQLException e) {
-      throw unavailable(e);
-    }
-  }
-
-  /** Keyset pagination over one string key column; fetches one extra row to learn if more follow. */
-  private Page<String> pageOf(String baseSql, String keyColumn, PageRequest page, String... args) {
-    StringBuilder sql = new StringBuilder(baseSql);
-    List<String> params = new ArrayList<>(List.of(args));
-    if (page.after() != null) {
-      sql.append(" AND ").append(keyColumn).append(" > ?");
-      params.add(page.after());
-    }
-    sql.append(" ORDER BY ").append(keyColumn);
-    boolean bounded = page.size() != Integer.MAX_VALUE;
-    if (bounded) {
-      sql.append(" FETCH FIRST ").append(page.size() + 1).append(" ROWS ONLY");
-    }
-    List<String> keys = queryList(sql.toString(), rs -> rs.getString(1), params.toArray(String[]::new));
-    if (bounded && keys.size() > page.size()) {
-      List<String> items = keys.subList(0, page.size());
-      return new Page<>(items, PageRequest.tokenFor(items.get(items.size() - 1)));
-    }
-    return new Page<>(keys, null);
   }
 
   private static CatalogRecord catalogRow(ResultSet rs) throws SQLException {
@@ -608,33 +505,5 @@ public final class JdbcStore implements Store {
 
   private static PrincipalRecord principalRow(ResultSet rs) throws SQLException {
     return new PrincipalRecord(rs.getString(1), rs.getString(2), rs.getString(3), fromJson(rs.getString(4)), rs.getLong(5));
-  }
-
-  private static void rollbackQuietly(Connection conn) {
-    try {
-      conn.rollback();
-    } catch (SQLException ignored) {
-      // the connection is broken; the pool discards it
-    }
-  }
-
-  private static StoreUnavailable unavailable(SQLException e) {
-    return new StoreUnavailable("The catalog database is unavailable: " + e.getMessage(), e);
-  }
-
-  private static String toJson(Map<String, String> map) {
-    try {
-      return JSON.writeValueAsString(new TreeMap<>(map));
-    } catch (JsonProcessingException e) {
-      throw new IllegalStateException("Cannot serialize properties", e);
-    }
-  }
-
-  private static Map<String, String> fromJson(String json) {
-    try {
-      return new LinkedHashMap<>(JSON.readValue(json, STRING_MAP));
-    } catch (JsonProcessingException e) {
-      throw new IllegalStateException("Corrupt properties in the store", e);
-    }
   }
 }
