@@ -259,5 +259,6 @@ class BadInputTest {
   void unsupportedMethodAndUnknownPathAreErrorsNot500() throws Exception {
     assertError(server.send("PATCH", base + "/namespaces", "{}"), 405, "MethodNotAllowed");
     assertError(server.send("GET", "/api/catalog/v1/nothing/here/at/all/x/y/z", null), 404, "NotFound");
+    assertError(server.send("POST", base + "/namespaces/ns/tables/t/plan", "{}"), 406, "UnsupportedOperationException");
   }
 }

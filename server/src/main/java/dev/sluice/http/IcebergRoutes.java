@@ -114,7 +114,16 @@ public final class IcebergRoutes {
           CatalogHandlers.dropView(catalog(x), view(x));
           return Reply.NO_CONTENT;
         })
-        .add("POST", BASE + "/{prefix}/views/rename", this::renameView);
+        .add("POST", BASE + "/{prefix}/views/rename", this::renameView)
+        // In the spec but not offered (and not advertised in /v1/config): a clear 406, not a 404.
+        .add("POST", NS + "/tables/{table}/plan", IcebergRoutes::scanPlanningUnsupported)
+        .add("GET", NS + "/tables/{table}/plan/{plan}", IcebergRoutes::scanPlanningUnsupported)
+        .add("DELETE", NS + "/tables/{table}/plan/{plan}", IcebergRoutes::scanPlanningUnsupported)
+        .add("POST", NS + "/tables/{table}/tasks", IcebergRoutes::scanPlanningUnsupported);
+  }
+
+  private static Reply scanPlanningUnsupported(Exchange x) {
+    throw new UnsupportedOperationException("Server-side scan planning is not supported by this catalog");
   }
 
   private Reply config(Exchange x) {
