@@ -24,13 +24,15 @@ import org.slf4j.LoggerFactory;
 final class Bootstrap {
   static final String ROOT = "root";
   static final String QUICKSTART = "quickstart";
+  /** The principal role that administers the service; created by the schema migration. */
+  static final String SERVICE_ADMIN = "service_admin";
   private static final Logger LOG = LoggerFactory.getLogger(Bootstrap.class);
 
   private Bootstrap() {}
 
   static void run(Store store, String bootstrapCredentials, boolean quickstart, Path warehouse, PrintStream console) {
     requireNonNull(store, "store");
-    if (store.getPrincipal(ROOT).isPresent()) {
+    if (store.access().getPrincipal(ROOT).isPresent()) {
       if (bootstrapCredentials != null) {
         LOG.info("root principal exists; SLUICE_BOOTSTRAP_CREDENTIALS applies to the first start only and is ignored");
       }
@@ -51,7 +53,9 @@ final class Bootstrap {
       secret = bootstrapCredentials.substring(colon + 1);
     }
     try {
-      store.createPrincipal(new PrincipalRecord(ROOT, clientId, SecretHasher.hash(secret), Map.of(), System.currentTimeMillis()));
+      store.access().createPrincipal(
+          new PrincipalRecord(ROOT, clientId, SecretHasher.hash(secret), Map.of(), System.currentTimeMillis()),
+          List.of(SERVICE_ADMIN));
     } catch (AlreadyExists e) {
       return; // another replica bootstrapped first
     }

@@ -14,7 +14,14 @@ import picocli.CommandLine.Option;
     mixinStandardHelpOptions = true,
     version = "sluice 0.1.0",
     description = "An Apache Iceberg REST catalog that vends short-lived, table-scoped storage credentials.",
-    subcommands = {Main.Serve.class})
+    subcommands = {
+      Main.Serve.class,
+      dev.sluice.cli.CatalogsCommand.class,
+      dev.sluice.cli.PrincipalsCommand.class,
+      dev.sluice.cli.PrincipalRolesCommand.class,
+      dev.sluice.cli.CatalogRolesCommand.class,
+      dev.sluice.cli.PrivilegesCommand.class
+    })
 public final class Main implements Runnable {
 
   public static void main(String[] args) {

@@ -2,16 +2,21 @@ package dev.sluice;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.sluice.audit.AuditLog;
 import dev.sluice.auth.Authenticator;
+import dev.sluice.auth.ExternalJwtVerifier;
+import dev.sluice.authz.Authorizer;
 import dev.sluice.auth.TokenService;
 import dev.sluice.catalog.CatalogRegistry;
 import dev.sluice.config.ServerConfig;
+import dev.sluice.http.AccessRoutes;
 import dev.sluice.http.HealthRoutes;
 import dev.sluice.http.HttpServer;
 import dev.sluice.http.IcebergRoutes;
 import dev.sluice.http.ManagementRoutes;
 import dev.sluice.http.OAuthRoutes;
 import dev.sluice.io.LocalFileIO;
+import dev.sluice.management.AccessAdmin;
 import dev.sluice.management.CatalogAdmin;
 import dev.sluice.store.JdbcStore;
 import dev.sluice.store.Store;
@@ -19,6 +24,8 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -29,11 +36,13 @@ public final class SluiceServer implements AutoCloseable {
   private final Store store;
   private final TokenService tokens;
   private final HttpServer http;
+  private final List<AutoCloseable> closeables;
 
-  private SluiceServer(Store store, TokenService tokens, HttpServer http) {
+  private SluiceServer(Store store, TokenService tokens, HttpServer http, List<AutoCloseable> closeables) {
     this.store = store;
     this.tokens = tokens;
     this.http = http;
+    this.closeables = closeables;
   }
 
   /** Opens the store, bootstraps on first start, and starts listening. */
@@ -46,16 +55,27 @@ public final class SluiceServer implements AutoCloseable {
       throw new IllegalStateException("Cannot create the data directory " + config.dataDir() + ": " + e.getMessage(), e);
     }
     Store store = JdbcStore.open(config.database());
+    List<AutoCloseable> closeables = new ArrayList<>();
     try {
       Bootstrap.run(store, bootstrapCredentials, config.quickstartCatalog(), config.warehouseDir(), console);
       TokenService tokens = new TokenService(store, config.tokenLifetime(), Clock.systemUTC());
       tokens.start();
-      Authenticator authenticator = new Authenticator(store, tokens);
+      ExternalJwtVerifier oidc =
+          config.oidc() == null ? null : new ExternalJwtVerifier(config.oidc(), Clock.systemUTC());
+      Authenticator authenticator = new Authenticator(store, tokens, oidc);
+      AuditLog audit = new AuditLog(store.access());
+      closeables.add(audit);
+      Authorizer authz = new Authorizer(store.access(), audit);
+      Runnable accessChanged = () -> {
+        authz.invalidate();
+        authenticator.invalidate();
+      };
       HttpServer.Routes routes = new HttpServer.Routes();
       new HealthRoutes(store).register(routes);
       new OAuthRoutes(authenticator).register(routes);
-      new IcebergRoutes(new CatalogRegistry(store, new LocalFileIO())).register(routes);
-      new ManagementRoutes(new CatalogAdmin(store)).register(routes);
+      new IcebergRoutes(new CatalogRegistry(store, new LocalFileIO()), authz).register(routes);
+      new ManagementRoutes(new CatalogAdmin(store), authz, accessChanged).register(routes);
+      new AccessRoutes(new AccessAdmin(store, accessChanged), authz, store.access(), audit).register(routes);
       HttpServer http = new HttpServer(config.host(), config.port(), routes.build(), authenticator, config.maxRequestBytes());
       http.start();
       LOG.info(
@@ -64,8 +84,11 @@ public final class SluiceServer implements AutoCloseable {
           http.port(),
           config.database().url().replaceAll("password=[^;&]*", "password=***"),
           (System.nanoTime() - started) / 1_000_000);
-      return new SluiceServer(store, tokens, http);
+      return new SluiceServer(store, tokens, http, closeables);
     } catch (Exception e) {
+      for (AutoCloseable c : closeables) {
+        c.close();
+      }
       store.close();
       throw e;
     }
@@ -91,6 +114,9 @@ public final class SluiceServer implements AutoCloseable {
   public void close() throws Exception {
     try {
       http.close();
+      for (AutoCloseable c : closeables) {
+        c.close();
+      }
     } finally {
       store.close();
     }

@@ -98,13 +98,13 @@ class AuthAndBootstrapTest {
       clientId = m.group(1);
       secret = m.group(2);
       assertThat(server.store().getCatalog("quickstart")).isPresent();
-      assertThat(server.store().getPrincipal("root").orElseThrow().secretHash()).doesNotContain(secret);
+      assertThat(server.store().access().getPrincipal("root").orElseThrow().secretHash()).doesNotContain(secret);
     }
     ByteArrayOutputStream second = new ByteArrayOutputStream();
     try (SluiceServer server = SluiceServer.start(config, "other:ignored", new PrintStream(second, true, StandardCharsets.UTF_8))) {
       assertThat(second.toString(StandardCharsets.UTF_8)).doesNotContain(secret).doesNotContain("credential=");
-      assertThat(server.store().getPrincipalByClientId(clientId)).isPresent();
-      assertThat(server.store().getPrincipalByClientId("other")).isEmpty();
+      assertThat(server.store().access().getPrincipalByClientId(clientId)).isPresent();
+      assertThat(server.store().access().getPrincipalByClientId("other")).isEmpty();
     }
   }
 

@@ -143,7 +143,7 @@ class BadInputTest {
         new TokenService(
             server.server().store(), Duration.ofMinutes(5), Clock.fixed(Instant.now().minusSeconds(3600), ZoneOffset.UTC));
     past.start();
-    String expired = past.issue("root", TestServer.CLIENT_ID, List.of("PRINCIPAL_ROLE:ALL"));
+    String expired = past.issue("root", TestServer.CLIENT_ID, List.of("PRINCIPAL_ROLE:ALL"), 1);
     assertError(server.sendAs(expired, "GET", base + "/namespaces", null), 401, "NotAuthorizedException");
 
     // A valid token with one signature byte changed.

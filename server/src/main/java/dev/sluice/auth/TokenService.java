@@ -31,6 +31,7 @@ public final class TokenService {
   public static final String ISSUER = "sluice";
   private static final String CLIENT_ID_CLAIM = "client_id";
   private static final String SCOPE_CLAIM = "scope";
+  private static final String CREDENTIAL_VERSION_CLAIM = "cv";
 
   private final Store store;
   private final Duration lifetime;
@@ -66,7 +67,7 @@ public final class TokenService {
     return lifetime;
   }
 
-  public String issue(String principal, String clientId, List<String> scopes) {
+  public String issue(String principal, String clientId, List<String> scopes, long credentialVersion) {
     long now = clock.millis();
     JWTClaimsSet claims =
         new JWTClaimsSet.Builder()
@@ -74,6 +75,7 @@ public final class TokenService {
             .subject(principal)
             .claim(CLIENT_ID_CLAIM, clientId)
             .claim(SCOPE_CLAIM, String.join(" ", scopes))
+            .claim(CREDENTIAL_VERSION_CLAIM, credentialVersion)
             .issueTime(new Date(now))
             .expirationTime(new Date(now + lifetime.toMillis()))
             .jwtID(UUID.randomUUID().toString())
@@ -86,6 +88,15 @@ public final class TokenService {
       throw new IllegalStateException("Cannot sign token", e);
     }
     return jwt.serialize();
+  }
+
+  /** True when the token's (unverified) issuer is this server. */
+  public static boolean issuedHere(String token) {
+    try {
+      return ISSUER.equals(SignedJWT.parse(token).getJWTClaimsSet().getIssuer());
+    } catch (ParseException e) {
+      return false;
+    }
   }
 
   /** Verifies signature, issuer and expiry; {@link NotAuthorizedException} on any failure. */
@@ -120,8 +131,13 @@ public final class TokenService {
     Object scope = claims.getClaim(SCOPE_CLAIM);
     List<String> scopes =
         scope instanceof String s && !s.isBlank() ? List.of(s.trim().split("\\s+")) : List.of();
-    return new AuthenticatedPrincipal(
-        claims.getSubject(), clientId instanceof String c ? c : "", scopes, expiresAt);
+    Object version = claims.getClaim(CREDENTIAL_VERSION_CLAIM);
+    return AuthenticatedPrincipal.internal(
+        claims.getSubject(),
+        clientId instanceof String c ? c : "",
+        scopes,
+        expiresAt,
+        version instanceof Number n ? n.longValue() : -1);
   }
 
   private byte[] keyFor(String kid) {

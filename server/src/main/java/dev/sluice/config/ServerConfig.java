@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import dev.sluice.auth.ExternalJwtVerifier;
 import dev.sluice.store.DatabaseConfig;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -27,7 +28,9 @@ import java.util.regex.Pattern;
  * dataDir:  ./sluice-data
  * database: { url: jdbc:postgresql://db/sluice, user: sluice, password: ${PGPASSWORD},
  *             maxPoolSize: 10, connectionTimeoutMs: 5000 }
- * auth:     { tokenLifetimeSeconds: 3600 }
+ * auth:     { tokenLifetimeSeconds: 3600,
+ *             oidc: { issuer: https://idp/, audience: sluice, jwksUrl: https://idp/jwks,
+ *                     principalClaim: sub, rolesClaim: roles } }   # optional
  * bootstrap: { quickstartCatalog: true }
  * </pre>
  */
@@ -38,6 +41,7 @@ public record ServerConfig(
     Path dataDir,
     DatabaseConfig database,
     Duration tokenLifetime,
+    ExternalJwtVerifier.Settings oidc,
     boolean quickstartCatalog) {
 
   private static final Pattern VAR = Pattern.compile("\\$\\{([A-Za-z_][A-Za-z0-9_]*)}");
@@ -46,7 +50,8 @@ public record ServerConfig(
           "", Set.of("server", "dataDir", "database", "auth", "bootstrap"),
           "server", Set.of("host", "port", "maxRequestBytes"),
           "database", Set.of("url", "user", "password", "maxPoolSize", "connectionTimeoutMs"),
-          "auth", Set.of("tokenLifetimeSeconds"),
+          "auth", Set.of("tokenLifetimeSeconds", "oidc"),
+          "auth.oidc", Set.of("issuer", "audience", "jwksUrl", "principalClaim", "rolesClaim"),
           "bootstrap", Set.of("quickstartCatalog"));
 
   public ServerConfig {
@@ -115,7 +120,24 @@ public record ServerConfig(
         dataDir,
         db,
         Duration.ofSeconds(integer(auth, "tokenLifetimeSeconds", "auth.tokenLifetimeSeconds", 3600)),
+        oidc(auth.get("oidc")),
         bool(bootstrap, "quickstartCatalog", "bootstrap.quickstartCatalog", true));
+  }
+
+  private static ExternalJwtVerifier.Settings oidc(JsonNode node) {
+    if (node == null || node.isNull()) {
+      return null;
+    }
+    try {
+      return new ExternalJwtVerifier.Settings(
+          string(node, "issuer", "auth.oidc.issuer", null),
+          string(node, "audience", "auth.oidc.audience", null),
+          string(node, "jwksUrl", "auth.oidc.jwksUrl", null),
+          string(node, "principalClaim", "auth.oidc.principalClaim", null),
+          string(node, "rolesClaim", "auth.oidc.rolesClaim", null));
+    } catch (IllegalArgumentException e) {
+      throw new ConfigException(e.getMessage());
+    }
   }
 
   /** Values given on the command line; null means "not given". */

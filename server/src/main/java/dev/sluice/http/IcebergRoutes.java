@@ -4,16 +4,25 @@ import static java.util.Objects.requireNonNull;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.sluice.authz.Authorizer;
+import dev.sluice.authz.Caller;
+import dev.sluice.authz.CommitPrivileges;
+import dev.sluice.authz.Privilege;
 import dev.sluice.catalog.CatalogRegistry;
 import dev.sluice.catalog.IdentifierRules;
 import dev.sluice.catalog.MultiTableCommit;
 import dev.sluice.catalog.SluiceCatalog;
 import dev.sluice.store.Page;
+import dev.sluice.store.NamespacePath;
 import dev.sluice.store.PageRequest;
+import dev.sluice.store.SecurableRef;
+import java.util.Arrays;
 import java.util.List;
 import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.exceptions.BadRequestException;
+import org.apache.iceberg.exceptions.ForbiddenException;
+import org.apache.iceberg.exceptions.NoSuchTableException;
 import org.apache.iceberg.rest.CatalogHandlers;
 import org.apache.iceberg.rest.Endpoint;
 import org.apache.iceberg.rest.RESTUtil;
@@ -69,9 +78,11 @@ public final class IcebergRoutes {
           Endpoint.V1_RENAME_VIEW);
 
   private final CatalogRegistry catalogs;
+  private final Authorizer authz;
 
-  public IcebergRoutes(CatalogRegistry catalogs) {
+  public IcebergRoutes(CatalogRegistry catalogs, Authorizer authz) {
     this.catalogs = requireNonNull(catalogs, "catalogs");
+    this.authz = requireNonNull(authz, "authz");
   }
 
   public void register(HttpServer.Routes routes) {
@@ -79,24 +90,15 @@ public final class IcebergRoutes {
         .add("GET", BASE + "/config", this::config)
         .add("GET", BASE + "/{prefix}/namespaces", this::listNamespaces)
         .add("POST", BASE + "/{prefix}/namespaces", this::createNamespace)
-        .add("GET", NS, x -> Reply.ok(CatalogHandlers.loadNamespace(catalog(x), x.namespace("namespace"))))
-        .add("HEAD", NS, x -> {
-          CatalogHandlers.namespaceExists(catalog(x), x.namespace("namespace"));
-          return Reply.NO_CONTENT;
-        })
-        .add("DELETE", NS, x -> {
-          CatalogHandlers.dropNamespace(catalog(x), x.namespace("namespace"));
-          return Reply.NO_CONTENT;
-        })
+        .add("GET", NS, this::loadNamespace)
+        .add("HEAD", NS, this::namespaceExists)
+        .add("DELETE", NS, this::dropNamespace)
         .add("POST", NS + "/properties", this::updateNamespaceProperties)
         .add("GET", NS + "/tables", this::listTables)
         .add("POST", NS + "/tables", this::createTable)
         .add("POST", NS + "/register", this::registerTable)
-        .add("GET", NS + "/tables/{table}", x -> Reply.ok(CatalogHandlers.loadTable(catalog(x), table(x))))
-        .add("HEAD", NS + "/tables/{table}", x -> {
-          CatalogHandlers.tableExists(catalog(x), table(x));
-          return Reply.NO_CONTENT;
-        })
+        .add("GET", NS + "/tables/{table}", this::loadTable)
+        .add("HEAD", NS + "/tables/{table}", this::tableExists)
         .add("POST", NS + "/tables/{table}", this::updateTable)
         .add("DELETE", NS + "/tables/{table}", this::dropTable)
         .add("POST", NS + "/tables/{table}/metrics", this::reportMetrics)
@@ -104,16 +106,10 @@ public final class IcebergRoutes {
         .add("POST", BASE + "/{prefix}/transactions/commit", this::commitTransaction)
         .add("GET", NS + "/views", this::listViews)
         .add("POST", NS + "/views", this::createView)
-        .add("GET", NS + "/views/{view}", x -> Reply.ok(CatalogHandlers.loadView(catalog(x), view(x))))
-        .add("HEAD", NS + "/views/{view}", x -> {
-          CatalogHandlers.viewExists(catalog(x), view(x));
-          return Reply.NO_CONTENT;
-        })
+        .add("GET", NS + "/views/{view}", this::loadView)
+        .add("HEAD", NS + "/views/{view}", this::viewExists)
         .add("POST", NS + "/views/{view}", this::replaceView)
-        .add("DELETE", NS + "/views/{view}", x -> {
-          CatalogHandlers.dropView(catalog(x), view(x));
-          return Reply.NO_CONTENT;
-        })
+        .add("DELETE", NS + "/views/{view}", this::dropView)
         .add("POST", BASE + "/{prefix}/views/rename", this::renameView)
         // In the spec but not offered (and not advertised in /v1/config): a clear 406, not a 404.
         .add("POST", NS + "/tables/{table}/plan", IcebergRoutes::scanPlanningUnsupported)
@@ -126,12 +122,20 @@ public final class IcebergRoutes {
     throw new UnsupportedOperationException("Server-side scan planning is not supported by this catalog");
   }
 
+  // ------------------------------------------------------------------ config
+
   private Reply config(Exchange x) {
     String warehouse = x.query("warehouse");
     if (warehouse == null || warehouse.isEmpty()) {
       throw new BadRequestException("Missing query parameter: warehouse (the catalog name)");
     }
     SluiceCatalog catalog = catalogs.resolve(warehouse);
+    Caller caller = caller(x);
+    boolean allowed = authz.seesAnythingAt(caller, catalog.name(), SecurableRef.CATALOG);
+    authz.record(caller, "getConfig", catalog.name(), "catalog", allowed);
+    if (!allowed) {
+      throw new ForbiddenException("Principal '%s' has no privilege in catalog %s", caller.principal(), catalog.name());
+    }
     return Reply.ok(
         ConfigResponse.builder()
             .withOverride("prefix", RESTUtil.encodeString(catalog.name()))
@@ -139,15 +143,26 @@ public final class IcebergRoutes {
             .build());
   }
 
+  // ------------------------------------------------------------------ namespaces
+
   private Reply listNamespaces(Exchange x) {
     SluiceCatalog catalog = catalog(x);
+    Caller caller = caller(x);
     String parentParam = x.query("parent");
     Namespace parent =
-        parentParam == null || parentParam.isEmpty()
-            ? Namespace.empty()
-            : Namespace.of(parentParam.split("\u001f", -1));
+        parentParam == null || parentParam.isEmpty() ? Namespace.empty() : Namespace.of(parentParam.split("\u001f", -1));
+    SecurableRef where = parent.isEmpty() ? SecurableRef.CATALOG : namespace(parent);
+    boolean listAll = authz.effective(caller, catalog.name(), where).contains(Privilege.NAMESPACE_LIST);
+    if (!listAll && !authz.seesAnythingAt(caller, catalog.name(), where)) {
+      authz.require(caller, "listNamespaces", catalog.name(), where, Privilege.NAMESPACE_LIST);
+    }
+    authz.record(caller, "listNamespaces", catalog.name(), where.toString(), true);
     Page<Namespace> page = catalog.listNamespaces(parent, pageRequest(x));
-    return Reply.ok(withToken(ListNamespacesResponse.builder().addAll(page.items()), page.nextToken()).build());
+    List<Namespace> visible =
+        listAll
+            ? page.items()
+            : page.items().stream().filter(n -> authz.seesAnythingAt(caller, catalog.name(), namespace(n))).toList();
+    return Reply.ok(withToken(ListNamespacesResponse.builder().addAll(visible), page.nextToken()).build());
   }
 
   private Reply createNamespace(Exchange x) {
@@ -156,19 +171,40 @@ public final class IcebergRoutes {
     CreateNamespaceRequest request = x.icebergBody(CreateNamespaceRequest.class);
     request.validate();
     IdentifierRules.checkNamespace(request.namespace());
+    Namespace ns = request.namespace();
+    SecurableRef parent = ns.length() == 1 ? SecurableRef.CATALOG : namespace(parentOf(ns));
+    authz.require(caller(x), "createNamespace", catalog.name(), parent, Privilege.NAMESPACE_CREATE);
     return Reply.ok(CatalogHandlers.createNamespace(catalog, request));
   }
 
+  private Reply loadNamespace(Exchange x) {
+    SluiceCatalog catalog = onNamespace(x, "loadNamespace", Privilege.NAMESPACE_READ_PROPERTIES);
+    return Reply.ok(CatalogHandlers.loadNamespace(catalog, x.namespace("namespace")));
+  }
+
+  private Reply namespaceExists(Exchange x) {
+    SluiceCatalog catalog = onNamespace(x, "namespaceExists", Privilege.NAMESPACE_READ_PROPERTIES);
+    CatalogHandlers.namespaceExists(catalog, x.namespace("namespace"));
+    return Reply.NO_CONTENT;
+  }
+
+  private Reply dropNamespace(Exchange x) {
+    SluiceCatalog catalog = onNamespace(x, "dropNamespace", Privilege.NAMESPACE_DROP);
+    CatalogHandlers.dropNamespace(catalog, x.namespace("namespace"));
+    return Reply.NO_CONTENT;
+  }
+
   private Reply updateNamespaceProperties(Exchange x) {
-    SluiceCatalog catalog = catalog(x);
+    SluiceCatalog catalog = onNamespace(x, "updateNamespaceProperties", Privilege.NAMESPACE_WRITE_PROPERTIES);
     UpdateNamespacePropertiesRequest request = x.icebergBody(UpdateNamespacePropertiesRequest.class);
     request.validate();
     return Reply.ok(CatalogHandlers.updateNamespaceProperties(catalog, x.namespace("namespace"), request));
   }
 
+  // ------------------------------------------------------------------ tables
+
   private Reply listTables(Exchange x) {
-    Page<TableIdentifier> page = catalog(x).listTables(x.namespace("namespace"), pageRequest(x));
-    return Reply.ok(tables(page));
+    return Reply.ok(listContents(x, Privilege.TABLE_LIST, "listTables", false));
   }
 
   private Reply createTable(Exchange x) {
@@ -177,6 +213,7 @@ public final class IcebergRoutes {
     CreateTableRequest request = x.icebergBody(CreateTableRequest.class, IcebergRoutes::defaultSpecId);
     request.validate();
     IdentifierRules.checkIdentifier(TableIdentifier.of(namespace, request.name()));
+    authz.require(caller(x), "createTable", catalog.name(), namespace(namespace), Privilege.TABLE_CREATE);
     return Reply.ok(
         request.stageCreate()
             ? CatalogHandlers.stageTableCreate(catalog, namespace, request)
@@ -189,20 +226,45 @@ public final class IcebergRoutes {
     RegisterTableRequest request = x.icebergBody(RegisterTableRequest.class);
     request.validate();
     IdentifierRules.checkIdentifier(TableIdentifier.of(namespace, request.name()));
+    authz.require(caller(x), "registerTable", catalog.name(), namespace(namespace), Privilege.TABLE_CREATE);
     catalog.settings().locationPolicy().check("registered metadata file", request.metadataLocation());
     return Reply.ok(CatalogHandlers.registerTable(catalog, namespace, request));
+  }
+
+  private Reply loadTable(Exchange x) {
+    SluiceCatalog catalog = onTable(x, "loadTable", Privilege.TABLE_READ_PROPERTIES);
+    return Reply.ok(CatalogHandlers.loadTable(catalog, table(x)));
+  }
+
+  private Reply tableExists(Exchange x) {
+    SluiceCatalog catalog = onTable(x, "tableExists", Privilege.TABLE_READ_PROPERTIES);
+    CatalogHandlers.tableExists(catalog, table(x));
+    return Reply.NO_CONTENT;
   }
 
   private Reply updateTable(Exchange x) {
     SluiceCatalog catalog = catalog(x);
     UpdateTableRequest request = x.icebergBody(UpdateTableRequest.class);
+    authorizeCommit(caller(x), catalog.name(), table(x), request);
     return Reply.ok(CatalogHandlers.updateTable(catalog, table(x), request));
+  }
+
+  private void authorizeCommit(Caller caller, String catalog, TableIdentifier table, UpdateTableRequest request) {
+    if (CommitPrivileges.createsTable(request)) {
+      authz.require(caller, "createTable", catalog, namespace(table.namespace()), Privilege.TABLE_CREATE);
+    }
+    for (Privilege needed : CommitPrivileges.onTable(request)) {
+      authz.require(caller, "updateTable", catalog, tableRef(table), needed);
+    }
   }
 
   private Reply dropTable(Exchange x) {
     SluiceCatalog catalog = catalog(x);
-    String purge = x.query("purgeRequested");
-    if (Boolean.parseBoolean(purge)) {
+    Caller caller = caller(x);
+    boolean purge = Boolean.parseBoolean(x.query("purgeRequested"));
+    authz.require(caller, "dropTable", catalog.name(), tableRef(table(x)), Privilege.TABLE_DROP);
+    if (purge) {
+      authz.require(caller, "purgeTable", catalog.name(), tableRef(table(x)), Privilege.TABLE_WRITE_DATA);
       CatalogHandlers.purgeTable(catalog, table(x));
     } else {
       CatalogHandlers.dropTable(catalog, table(x));
@@ -211,11 +273,11 @@ public final class IcebergRoutes {
   }
 
   private Reply reportMetrics(Exchange x) {
-    SluiceCatalog catalog = catalog(x);
+    SluiceCatalog catalog = onTable(x, "reportMetrics", Privilege.TABLE_READ_DATA);
     TableIdentifier table = table(x);
     ReportMetricsRequest request = x.icebergBody(ReportMetricsRequest.class);
     if (!catalog.tableExists(table)) {
-      throw new org.apache.iceberg.exceptions.NoSuchTableException("Table does not exist: %s", table);
+      throw new NoSuchTableException("Table does not exist: %s", table);
     }
     LOG.debug("metrics report for {}: {}", table, request.reportType());
     return Reply.NO_CONTENT;
@@ -225,6 +287,10 @@ public final class IcebergRoutes {
     SluiceCatalog catalog = catalog(x);
     RenameTableRequest request = x.icebergBody(RenameTableRequest.class);
     request.validate();
+    Caller caller = caller(x);
+    authz.require(caller, "renameTable", catalog.name(), tableRef(request.source()), Privilege.TABLE_DROP);
+    authz.require(
+        caller, "renameTable", catalog.name(), namespace(request.destination().namespace()), Privilege.TABLE_CREATE);
     CatalogHandlers.renameTable(catalog, request);
     return Reply.NO_CONTENT;
   }
@@ -232,13 +298,22 @@ public final class IcebergRoutes {
   private Reply commitTransaction(Exchange x) {
     SluiceCatalog catalog = catalog(x);
     CommitTransactionRequest request = x.icebergBody(CommitTransactionRequest.class);
+    request.validate();
+    Caller caller = caller(x);
+    for (UpdateTableRequest change : request.tableChanges()) {
+      if (change.identifier() == null) {
+        throw new BadRequestException("Invalid table change: missing identifier");
+      }
+      authorizeCommit(caller, catalog.name(), change.identifier(), change);
+    }
     new MultiTableCommit(catalogs.store(), catalog).commit(request);
     return Reply.NO_CONTENT;
   }
 
+  // ------------------------------------------------------------------ views
+
   private Reply listViews(Exchange x) {
-    Page<TableIdentifier> page = catalog(x).listViews(x.namespace("namespace"), pageRequest(x));
-    return Reply.ok(tables(page));
+    return Reply.ok(listContents(x, Privilege.VIEW_LIST, "listViews", true));
   }
 
   private Reply createView(Exchange x) {
@@ -247,21 +322,93 @@ public final class IcebergRoutes {
     CreateViewRequest request = x.icebergBody(CreateViewRequest.class);
     request.validate();
     IdentifierRules.checkIdentifier(TableIdentifier.of(namespace, request.name()));
+    authz.require(caller(x), "createView", catalog.name(), namespace(namespace), Privilege.VIEW_CREATE);
     return Reply.ok(CatalogHandlers.createView(catalog, namespace, request));
   }
 
+  private Reply loadView(Exchange x) {
+    SluiceCatalog catalog = onView(x, "loadView", Privilege.VIEW_READ_PROPERTIES);
+    return Reply.ok(CatalogHandlers.loadView(catalog, view(x)));
+  }
+
+  private Reply viewExists(Exchange x) {
+    SluiceCatalog catalog = onView(x, "viewExists", Privilege.VIEW_READ_PROPERTIES);
+    CatalogHandlers.viewExists(catalog, view(x));
+    return Reply.NO_CONTENT;
+  }
+
   private Reply replaceView(Exchange x) {
-    SluiceCatalog catalog = catalog(x);
+    SluiceCatalog catalog = onView(x, "replaceView", Privilege.VIEW_WRITE_PROPERTIES);
     UpdateTableRequest request = x.icebergBody(UpdateTableRequest.class);
     return Reply.ok(CatalogHandlers.updateView(catalog, view(x), request));
+  }
+
+  private Reply dropView(Exchange x) {
+    SluiceCatalog catalog = onView(x, "dropView", Privilege.VIEW_DROP);
+    CatalogHandlers.dropView(catalog, view(x));
+    return Reply.NO_CONTENT;
   }
 
   private Reply renameView(Exchange x) {
     SluiceCatalog catalog = catalog(x);
     RenameTableRequest request = x.icebergBody(RenameTableRequest.class);
     request.validate();
+    Caller caller = caller(x);
+    authz.require(caller, "renameView", catalog.name(), viewRef(request.source()), Privilege.VIEW_DROP);
+    authz.require(
+        caller, "renameView", catalog.name(), namespace(request.destination().namespace()), Privilege.VIEW_CREATE);
     CatalogHandlers.renameView(catalog, request);
     return Reply.NO_CONTENT;
+  }
+
+  // ------------------------------------------------------------------ helpers
+
+  /**
+   * Lists tables or views. With the LIST privilege on the namespace the caller sees every
+   * name; without it, only those it holds some privilege on; with neither, 403.
+   */
+  private ListTablesResponse listContents(Exchange x, Privilege list, String action, boolean views) {
+    SluiceCatalog catalog = catalog(x);
+    Caller caller = caller(x);
+    Namespace namespace = x.namespace("namespace");
+    SecurableRef where = namespace(namespace);
+    boolean listAll = authz.effective(caller, catalog.name(), where).contains(list);
+    if (!listAll && !authz.seesAnythingAt(caller, catalog.name(), where)) {
+      authz.require(caller, action, catalog.name(), where, list);
+    }
+    authz.record(caller, action, catalog.name(), where.toString(), true);
+    Page<TableIdentifier> page =
+        views ? catalog.listViews(namespace, pageRequest(x)) : catalog.listTables(namespace, pageRequest(x));
+    List<TableIdentifier> visible =
+        listAll
+            ? page.items()
+            : page.items().stream()
+                .filter(id -> !authz.effective(caller, catalog.name(), views ? viewRef(id) : tableRef(id)).isEmpty())
+                .toList();
+    ListTablesResponse.Builder builder = ListTablesResponse.builder().addAll(visible);
+    return (page.nextToken() == null ? builder : builder.nextPageToken(page.nextToken())).build();
+  }
+
+  private SluiceCatalog onNamespace(Exchange x, String action, Privilege privilege) {
+    SluiceCatalog catalog = catalog(x);
+    authz.require(caller(x), action, catalog.name(), namespace(x.namespace("namespace")), privilege);
+    return catalog;
+  }
+
+  private SluiceCatalog onTable(Exchange x, String action, Privilege privilege) {
+    SluiceCatalog catalog = catalog(x);
+    authz.require(caller(x), action, catalog.name(), tableRef(table(x)), privilege);
+    return catalog;
+  }
+
+  private SluiceCatalog onView(Exchange x, String action, Privilege privilege) {
+    SluiceCatalog catalog = catalog(x);
+    authz.require(caller(x), action, catalog.name(), viewRef(view(x)), privilege);
+    return catalog;
+  }
+
+  private Caller caller(Exchange x) {
+    return authz.caller(x.principal(), x.requestId());
   }
 
   private SluiceCatalog catalog(Exchange x) {
@@ -276,9 +423,23 @@ public final class IcebergRoutes {
     return TableIdentifier.of(x.namespace("namespace"), x.path("view"));
   }
 
-  private static ListTablesResponse tables(Page<TableIdentifier> page) {
-    ListTablesResponse.Builder builder = ListTablesResponse.builder().addAll(page.items());
-    return (page.nextToken() == null ? builder : builder.nextPageToken(page.nextToken())).build();
+  private static Namespace parentOf(Namespace ns) {
+    return Namespace.of(Arrays.copyOf(ns.levels(), ns.length() - 1));
+  }
+
+  static SecurableRef namespace(Namespace ns) {
+    if (ns.isEmpty()) {
+      throw new BadRequestException("Invalid namespace: must not be empty");
+    }
+    return SecurableRef.namespace(new NamespacePath(List.of(ns.levels())));
+  }
+
+  static SecurableRef tableRef(TableIdentifier id) {
+    return SecurableRef.table(namespace(id.namespace()).namespace(), id.name());
+  }
+
+  static SecurableRef viewRef(TableIdentifier id) {
+    return SecurableRef.view(namespace(id.namespace()).namespace(), id.name());
   }
 
   private static ListNamespacesResponse.Builder withToken(ListNamespacesResponse.Builder builder, String token) {

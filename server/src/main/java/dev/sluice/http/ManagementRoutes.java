@@ -4,8 +4,15 @@ import static java.util.Objects.requireNonNull;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.sluice.authz.Authorizer;
+import dev.sluice.authz.Caller;
+import dev.sluice.authz.Privilege;
 import dev.sluice.management.CatalogAdmin;
 import dev.sluice.store.CatalogRecord;
+import dev.sluice.store.SecurableRef;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.apache.iceberg.exceptions.BadRequestException;
@@ -15,24 +22,64 @@ public final class ManagementRoutes {
   private static final String BASE = "/api/management/v1";
 
   private final CatalogAdmin catalogs;
+  private final Authorizer authz;
+  private final Runnable onChange;
 
-  public ManagementRoutes(CatalogAdmin catalogs) {
+  public ManagementRoutes(CatalogAdmin catalogs, Authorizer authz, Runnable onChange) {
     this.catalogs = requireNonNull(catalogs, "catalogs");
+    this.authz = requireNonNull(authz, "authz");
+    this.onChange = requireNonNull(onChange, "onChange");
   }
 
   public void register(HttpServer.Routes routes) {
     routes
         .add("POST", BASE + "/catalogs", this::createCatalog)
-        .add("GET", BASE + "/catalogs", x -> Reply.okPlain(Map.of("catalogs", catalogs.list().stream().map(ManagementRoutes::render).toList())))
-        .add("GET", BASE + "/catalogs/{name}", x -> Reply.okPlain(render(catalogs.get(x.path("name")))))
+        .add("GET", BASE + "/catalogs", this::listCatalogs)
+        .add("GET", BASE + "/catalogs/{name}", x -> {
+          onCatalog(x, "getCatalog", Privilege.CATALOG_READ_PROPERTIES);
+          return Reply.okPlain(render(catalogs.get(x.path("name"))));
+        })
         .add("PUT", BASE + "/catalogs/{name}", this::updateCatalog)
         .add("DELETE", BASE + "/catalogs/{name}", x -> {
+          authz.requireServiceAdmin(caller(x), "deleteCatalog", "catalog " + x.path("name"));
           catalogs.delete(x.path("name"));
+          onChange.run();
           return Reply.NO_CONTENT;
         });
   }
 
+  /** The service admin sees every catalog; anyone else, the catalogs they hold a role in. */
+  private Reply listCatalogs(Exchange x) {
+    Caller caller = caller(x);
+    authz.record(caller, "listCatalogs", null, "catalogs", true);
+    List<CatalogRecord> all = catalogs.list();
+    List<CatalogRecord> visible;
+    if (caller.isServiceAdmin()) {
+      visible = all;
+    } else {
+      Set<String> mine = new HashSet<>(authz.catalogsOf(caller));
+      visible = all.stream().filter(c -> mine.contains(c.name())).toList();
+    }
+    return Reply.okPlain(Map.of("catalogs", visible.stream().map(ManagementRoutes::render).toList()));
+  }
+
+  /** The service admin may act on any catalog; others need {@code privilege} on it. */
+  private void onCatalog(Exchange x, String action, Privilege privilege) {
+    Caller caller = caller(x);
+    if (caller.isServiceAdmin()) {
+      authz.record(caller, action, x.path("name"), "catalog", true);
+      return;
+    }
+    catalogs.get(x.path("name"));
+    authz.require(caller, action, x.path("name"), SecurableRef.CATALOG, privilege);
+  }
+
+  private Caller caller(Exchange x) {
+    return authz.caller(x.principal(), x.requestId());
+  }
+
   private Reply createCatalog(Exchange x) {
+    authz.requireServiceAdmin(caller(x), "createCatalog", "catalogs");
     JsonNode body = x.jsonBody();
     JsonNode catalog = body.has("catalog") ? body.get("catalog") : body;
     if (!catalog.isObject()) {
@@ -44,10 +91,12 @@ public final class ManagementRoutes {
             text(catalog, "type", false),
             stringMap(catalog.get("properties"), "catalog.properties"),
             catalog.get("storageConfigInfo"));
+    onChange.run();
     return Reply.status(201, render(created));
   }
 
   private Reply updateCatalog(Exchange x) {
+    onCatalog(x, "updateCatalog", Privilege.CATALOG_WRITE_PROPERTIES);
     JsonNode body = x.jsonBody();
     if (!body.isObject()) {
       throw new BadRequestException("Invalid request: expected a JSON object");

@@ -19,6 +19,9 @@ import org.apache.iceberg.exceptions.NotFoundException;
 
 /** Catalog lifecycle for the management API: validates definitions, then stores them. */
 public final class CatalogAdmin {
+  /** Every new catalog's catalog_admin role is granted to this principal role. */
+  public static final String SERVICE_ADMIN = "service_admin";
+
   private final Store store;
 
   public CatalogAdmin(Store store) {
@@ -30,7 +33,7 @@ public final class CatalogAdmin {
     CatalogRecord record =
         new CatalogRecord(settings.name(), settings.type(), settings.properties(), settings.storageConfigJson(), 1, 0, 0);
     try {
-      store.createCatalog(record);
+      store.createCatalog(record, SERVICE_ADMIN);
     } catch (AlreadyExists e) {
       throw new AlreadyExistsException("Catalog already exists: %s", name);
     }

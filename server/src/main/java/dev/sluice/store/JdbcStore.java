@@ -23,11 +23,14 @@ import org.flywaydb.core.Flyway;
  * transaction.
  */
 public final class JdbcStore extends JdbcSupport implements Store {
-  private static final String UNIQUE_VIOLATION = "23505";
-  // PostgreSQL reports both sides of a foreign-key violation as 23503; H2 uses 23506 for a missing parent.
-  private static final Set<String> FK_VIOLATION = Set.of("23503", "23506");
+  /** The catalog role every catalog is created with. */
+  public static final String CATALOG_ADMIN = "catalog_admin";
+
+  private final JdbcAccessStore access;
+
   private JdbcStore(HikariDataSource dataSource) {
     super(dataSource);
+    this.access = new JdbcAccessStore(dataSource);
   }
 
   /** Opens a pool on the database and brings its schema up to date. */
@@ -60,26 +63,40 @@ public final class JdbcStore extends JdbcSupport implements Store {
   // ---------------------------------------------------------------- catalogs
 
   @Override
-  public void createCatalog(CatalogRecord c) {
-    try (Connection conn = connection();
-        PreparedStatement ps =
-            conn.prepareStatement(
+  public void createCatalog(CatalogRecord c, String adminPrincipalRole) {
+    inTransaction(
+        conn -> {
+          long now = System.currentTimeMillis();
+          try {
+            update(conn,
                 "INSERT INTO catalogs (name, catalog_type, properties, storage_config, entity_version, created_at, updated_at)"
-                    + " VALUES (?, ?, ?, ?, 1, ?, ?)")) {
-      long now = System.currentTimeMillis();
-      ps.setString(1, c.name());
-      ps.setString(2, c.type());
-      ps.setString(3, toJson(c.properties()));
-      ps.setString(4, c.storageConfig());
-      ps.setLong(5, now);
-      ps.setLong(6, now);
-      ps.executeUpdate();
-    } catch (SQLException e) {
-      if (UNIQUE_VIOLATION.equals(e.getSQLState())) {
-        throw new AlreadyExists("Catalog already exists: " + c.name());
-      }
-      throw unavailable(e);
-    }
+                    + " VALUES (?, ?, ?, ?, 1, ?, ?)",
+                c.name(), c.type(), toJson(c.properties()), c.storageConfig(), now, now);
+          } catch (SQLException e) {
+            if (UNIQUE_VIOLATION.equals(e.getSQLState())) {
+              throw new AlreadyExists("Catalog already exists: " + c.name());
+            }
+            throw e;
+          }
+          update(conn, "INSERT INTO catalog_roles (catalog_name, name, properties, created_at) VALUES (?, ?, '{}', ?)",
+              c.name(), CATALOG_ADMIN, now);
+          for (String privilege : List.of("CATALOG_MANAGE_ACCESS", "CATALOG_MANAGE_CONTENT")) {
+            update(conn,
+                "INSERT INTO privilege_grants (catalog_name, catalog_role, securable_type, securable_ns, securable_name, privilege, created_at)"
+                    + " VALUES (?, ?, 'CATALOG', '', '', ?, ?)",
+                c.name(), CATALOG_ADMIN, privilege, now);
+          }
+          try {
+            update(conn, "INSERT INTO catalog_role_assignments (catalog_name, catalog_role, principal_role) VALUES (?, ?, ?)",
+                c.name(), CATALOG_ADMIN, adminPrincipalRole);
+          } catch (SQLException e) {
+            if (FK_VIOLATION.contains(e.getSQLState())) {
+              throw new NotFound("Principal role not found: " + adminPrincipalRole);
+            }
+            throw e;
+          }
+          return null;
+        });
   }
 
   @Override
@@ -206,6 +223,9 @@ public final class JdbcStore extends JdbcSupport implements Store {
               || exists(conn, "SELECT 1 FROM contents WHERE catalog_name = ? AND ns_path = ?", catalog, path.key())) {
             throw new NotEmpty("Namespace " + path + " is not empty");
           }
+          update(conn,
+              "DELETE FROM privilege_grants WHERE catalog_name = ? AND securable_type = 'NAMESPACE' AND securable_ns = ?",
+              catalog, path.key());
           try (PreparedStatement ps =
               conn.prepareStatement("DELETE FROM namespaces WHERE catalog_name = ? AND ns_path = ?")) {
             ps.setString(1, catalog);
@@ -356,87 +376,56 @@ public final class JdbcStore extends JdbcSupport implements Store {
 
   @Override
   public boolean dropContent(String catalog, NamespacePath ns, String name, ContentKind kind) {
-    try (Connection conn = connection();
-        PreparedStatement ps =
-            conn.prepareStatement(
-                "DELETE FROM contents WHERE catalog_name = ? AND ns_path = ? AND name = ? AND kind = ?")) {
-      ps.setString(1, catalog);
-      ps.setString(2, ns.key());
-      ps.setString(3, name);
-      ps.setString(4, kind.name());
-      return ps.executeUpdate() == 1;
-    } catch (SQLException e) {
-      throw unavailable(e);
-    }
+    return inTransaction(
+        conn -> {
+          int dropped =
+              update(conn, "DELETE FROM contents WHERE catalog_name = ? AND ns_path = ? AND name = ? AND kind = ?",
+                  catalog, ns.key(), name, kind.name());
+          update(conn,
+              "DELETE FROM privilege_grants WHERE catalog_name = ? AND securable_type = ? AND securable_ns = ? AND securable_name = ?",
+              catalog, kind.name(), ns.key(), name);
+          return dropped == 1;
+        });
   }
 
   @Override
   public void renameContent(
       String catalog, ContentKind kind, NamespacePath fromNs, String fromName, NamespacePath toNs, String toName) {
-    try (Connection conn = connection();
-        PreparedStatement ps =
-            conn.prepareStatement(
-                "UPDATE contents SET ns_path = ?, name = ?, updated_at = ?"
-                    + " WHERE catalog_name = ? AND ns_path = ? AND name = ? AND kind = ?")) {
-      ps.setString(1, toNs.key());
-      ps.setString(2, toName);
-      ps.setLong(3, System.currentTimeMillis());
-      ps.setString(4, catalog);
-      ps.setString(5, fromNs.key());
-      ps.setString(6, fromName);
-      ps.setString(7, kind.name());
-      if (ps.executeUpdate() == 0) {
-        throw new NotFound((kind == ContentKind.TABLE ? "Table" : "View") + " does not exist: " + fromNs + "." + fromName);
+    try {
+      inTransaction(
+          conn -> {
+            int moved =
+                update(conn,
+                    "UPDATE contents SET ns_path = ?, name = ?, updated_at = ?"
+                        + " WHERE catalog_name = ? AND ns_path = ? AND name = ? AND kind = ?",
+                    toNs.key(), toName, System.currentTimeMillis(), catalog, fromNs.key(), fromName, kind.name());
+            if (moved == 0) {
+              throw new NotFound(
+                  (kind == ContentKind.TABLE ? "Table" : "View") + " does not exist: " + fromNs + "." + fromName);
+            }
+            // Grants follow the renamed table or view.
+            update(conn,
+                "UPDATE privilege_grants SET securable_ns = ?, securable_name = ?"
+                    + " WHERE catalog_name = ? AND securable_type = ? AND securable_ns = ? AND securable_name = ?",
+                toNs.key(), toName, catalog, kind.name(), fromNs.key(), fromName);
+            return null;
+          });
+    } catch (StoreUnavailable e) {
+      if (e.getCause() instanceof SQLException sql) {
+        if (UNIQUE_VIOLATION.equals(sql.getSQLState())) {
+          throw alreadyExists(catalog, toNs, toName);
+        }
+        if (FK_VIOLATION.contains(sql.getSQLState())) {
+          throw new NotFound("Namespace does not exist: " + toNs);
+        }
       }
-    } catch (SQLException e) {
-      if (UNIQUE_VIOLATION.equals(e.getSQLState())) {
-        throw alreadyExists(catalog, toNs, toName);
-      }
-      if (FK_VIOLATION.contains(e.getSQLState())) {
-        throw new NotFound("Namespace does not exist: " + toNs);
-      }
-      throw unavailable(e);
-    }
-  }
-
-  // ---------------------------------------------------------------- principals
-
-  @Override
-  public void createPrincipal(PrincipalRecord p) {
-    try (Connection conn = connection();
-        PreparedStatement ps =
-            conn.prepareStatement(
-                "INSERT INTO principals (name, client_id, secret_hash, properties, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)")) {
-      long now = System.currentTimeMillis();
-      ps.setString(1, p.name());
-      ps.setString(2, p.clientId());
-      ps.setString(3, p.secretHash());
-      ps.setString(4, toJson(p.properties()));
-      ps.setLong(5, now);
-      ps.setLong(6, now);
-      ps.executeUpdate();
-    } catch (SQLException e) {
-      if (UNIQUE_VIOLATION.equals(e.getSQLState())) {
-        throw new AlreadyExists("Principal or client id already exists: " + p.name());
-      }
-      throw unavailable(e);
+      throw e;
     }
   }
 
   @Override
-  public Optional<PrincipalRecord> getPrincipalByClientId(String clientId) {
-    return queryOne(
-        "SELECT name, client_id, secret_hash, properties, created_at FROM principals WHERE client_id = ?",
-        JdbcStore::principalRow,
-        clientId);
-  }
-
-  @Override
-  public Optional<PrincipalRecord> getPrincipal(String name) {
-    return queryOne(
-        "SELECT name, client_id, secret_hash, properties, created_at FROM principals WHERE name = ?",
-        JdbcStore::principalRow,
-        name);
+  public AccessStore access() {
+    return access;
   }
 
   // ---------------------------------------------------------------- signing keys
@@ -503,7 +492,4 @@ public final class JdbcStore extends JdbcSupport implements Store {
         rs.getString(1), rs.getString(2), fromJson(rs.getString(3)), rs.getString(4), rs.getLong(5), rs.getLong(6), rs.getLong(7));
   }
 
-  private static PrincipalRecord principalRow(ResultSet rs) throws SQLException {
-    return new PrincipalRecord(rs.getString(1), rs.getString(2), rs.getString(3), fromJson(rs.getString(4)), rs.getLong(5));
-  }
 }

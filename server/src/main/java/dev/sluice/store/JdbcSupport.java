@@ -20,6 +20,10 @@ abstract class JdbcSupport {
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final TypeReference<Map<String, String>> STRING_MAP = new TypeReference<>() {};
 
+  protected static final String UNIQUE_VIOLATION = "23505";
+  // PostgreSQL reports both sides of a foreign-key violation as 23503; H2 uses 23506 for a missing parent.
+  protected static final java.util.Set<String> FK_VIOLATION = java.util.Set.of("23503", "23506");
+
   protected final HikariDataSource dataSource;
 
   protected JdbcSupport(HikariDataSource dataSource) {
@@ -34,6 +38,29 @@ abstract class JdbcSupport {
   @FunctionalInterface
   protected interface TxBody<T> {
     T run(Connection conn) throws SQLException;
+  }
+
+  /** Runs one statement with positional parameters (String, Long, Integer or null); returns the update count. */
+  protected static int update(Connection conn, String sql, Object... args) throws SQLException {
+    try (PreparedStatement ps = conn.prepareStatement(sql)) {
+      bind(ps, args);
+      return ps.executeUpdate();
+    }
+  }
+
+  protected static void bind(PreparedStatement ps, Object... args) throws SQLException {
+    for (int i = 0; i < args.length; i++) {
+      Object arg = args[i];
+      if (arg instanceof Long l) {
+        ps.setLong(i + 1, l);
+      } else if (arg instanceof Integer n) {
+        ps.setInt(i + 1, n);
+      } else if (arg == null) {
+        ps.setNull(i + 1, java.sql.Types.VARCHAR);
+      } else {
+        ps.setString(i + 1, arg.toString());
+      }
+    }
   }
 
   protected Connection connection() throws SQLException {
@@ -57,11 +84,9 @@ abstract class JdbcSupport {
   }
 
 
-  protected static boolean exists(Connection conn, String sql, String... args) throws SQLException {
+  protected static boolean exists(Connection conn, String sql, Object... args) throws SQLException {
     try (PreparedStatement ps = conn.prepareStatement(sql + " FETCH FIRST 1 ROWS ONLY")) {
-      for (int i = 0; i < args.length; i++) {
-        ps.setString(i + 1, args[i]);
-      }
+      bind(ps, args);
       try (ResultSet rs = ps.executeQuery()) {
         return rs.next();
       }
@@ -69,12 +94,10 @@ abstract class JdbcSupport {
   }
 
 
-  protected <T> Optional<T> queryOne(String sql, RowMapper<T> mapper, String... args) {
+  protected <T> Optional<T> queryOne(String sql, RowMapper<T> mapper, Object... args) {
     try (Connection conn = connection();
         PreparedStatement ps = conn.prepareStatement(sql)) {
-      for (int i = 0; i < args.length; i++) {
-        ps.setString(i + 1, args[i]);
-      }
+      bind(ps, args);
       try (ResultSet rs = ps.executeQuery()) {
         return rs.next() ? Optional.of(mapper.map(rs)) : Optional.empty();
       }
@@ -83,12 +106,10 @@ abstract class JdbcSupport {
     }
   }
 
-  protected <T> List<T> queryList(String sql, RowMapper<T> mapper, String... args) {
+  protected <T> List<T> queryList(String sql, RowMapper<T> mapper, Object... args) {
     try (Connection conn = connection();
         PreparedStatement ps = conn.prepareStatement(sql)) {
-      for (int i = 0; i < args.length; i++) {
-        ps.setString(i + 1, args[i]);
-      }
+      bind(ps, args);
       List<T> out = new ArrayList<>();
       try (ResultSet rs = ps.executeQuery()) {
         while (rs.next()) {
@@ -102,9 +123,9 @@ abstract class JdbcSupport {
   }
 
   /** Keyset pagination over one string key column; fetches one extra row to learn if more follow. */
-  protected Page<String> pageOf(String baseSql, String keyColumn, PageRequest page, String... args) {
+  protected Page<String> pageOf(String baseSql, String keyColumn, PageRequest page, Object... args) {
     StringBuilder sql = new StringBuilder(baseSql);
-    List<String> params = new ArrayList<>(List.of(args));
+    List<Object> params = new ArrayList<>(List.of(args));
     if (page.after() != null) {
       sql.append(" AND ").append(keyColumn).append(" > ?");
       params.add(page.after());
@@ -114,7 +135,7 @@ abstract class JdbcSupport {
     if (bounded) {
       sql.append(" FETCH FIRST ").append(page.size() + 1).append(" ROWS ONLY");
     }
-    List<String> keys = queryList(sql.toString(), rs -> rs.getString(1), params.toArray(String[]::new));
+    List<String> keys = queryList(sql.toString(), rs -> rs.getString(1), params.toArray());
     if (bounded && keys.size() > page.size()) {
       List<String> items = keys.subList(0, page.size());
       return new Page<>(items, PageRequest.tokenFor(items.get(items.size() - 1)));

@@ -16,7 +16,11 @@ import java.util.Set;
 public interface Store extends AutoCloseable {
 
   // --- catalogs ---
-  void createCatalog(CatalogRecord catalog);
+  /**
+   * Creates a catalog together with its {@code catalog_admin} catalog role, which holds
+   * CATALOG_MANAGE_ACCESS and CATALOG_MANAGE_CONTENT and is granted to {@code adminPrincipalRole}.
+   */
+  void createCatalog(CatalogRecord catalog, String adminPrincipalRole);
 
   Optional<CatalogRecord> getCatalog(String name);
 
@@ -25,7 +29,7 @@ public interface Store extends AutoCloseable {
   /** Replaces a catalog's definition if its version is still {@code expectedVersion}. */
   CatalogRecord updateCatalog(CatalogRecord updated, long expectedVersion);
 
-  /** Deletes a catalog; refuses with {@link NotEmpty} while it holds namespaces. */
+  /** Deletes a catalog with its roles and grants; refuses with {@link NotEmpty} while it holds namespaces. */
   void deleteCatalog(String name);
 
   // --- namespaces ---
@@ -36,7 +40,7 @@ public interface Store extends AutoCloseable {
   /** Direct children of {@code parent} (the root when it is empty), in name order. */
   Page<NamespacePath> listNamespaces(String catalog, NamespacePath parent, PageRequest page);
 
-  /** Drops an empty namespace; {@link NotEmpty} if it holds tables, views or namespaces. */
+  /** Drops an empty namespace and the grants on it; {@link NotEmpty} if it holds tables, views or namespaces. */
   boolean dropNamespace(String catalog, NamespacePath path);
 
   Map<String, String> updateNamespaceProperties(
@@ -57,8 +61,10 @@ public interface Store extends AutoCloseable {
    */
   void swapMetadata(String catalog, List<MetadataSwap> swaps);
 
+  /** Drops a table or view and the grants on it, so a later one of the same name starts with none. */
   boolean dropContent(String catalog, NamespacePath ns, String name, ContentKind kind);
 
+  /** Renames a table or view; its grants follow it. */
   void renameContent(
       String catalog,
       ContentKind kind,
@@ -67,12 +73,8 @@ public interface Store extends AutoCloseable {
       NamespacePath toNs,
       String toName);
 
-  // --- principals ---
-  void createPrincipal(PrincipalRecord principal);
-
-  Optional<PrincipalRecord> getPrincipalByClientId(String clientId);
-
-  Optional<PrincipalRecord> getPrincipal(String name);
+  // --- principals, roles, grants, audit ---
+  AccessStore access();
 
   // --- token signing keys ---
   /** Adds a key unless one with that id exists; returns all keys, newest first. */

@@ -25,7 +25,7 @@ abstract class StoreContract {
   @BeforeEach
   void open() throws Exception {
     store = openStore();
-    store.createCatalog(new CatalogRecord(CAT, "INTERNAL", Map.of("k", "v"), "{\"storageType\":\"FILE\"}", 1, 0, 0));
+    store.createCatalog(new CatalogRecord(CAT, "INTERNAL", Map.of("k", "v"), "{\"storageType\":\"FILE\"}", 1, 0, 0), "service_admin");
   }
 
   @AfterEach
@@ -35,7 +35,7 @@ abstract class StoreContract {
 
   @Test
   void catalogsAreUniqueVersionedAndRefuseDeletionWhileNotEmpty() {
-    assertThatThrownBy(() -> store.createCatalog(new CatalogRecord(CAT, "INTERNAL", Map.of(), "{}", 1, 0, 0)))
+    assertThatThrownBy(() -> store.createCatalog(new CatalogRecord(CAT, "INTERNAL", Map.of(), "{}", 1, 0, 0), "service_admin"))
         .isInstanceOf(AlreadyExists.class);
     CatalogRecord current = store.getCatalog(CAT).orElseThrow();
     assertThat(current.properties()).containsEntry("k", "v");
@@ -224,11 +224,13 @@ abstract class StoreContract {
 
   @Test
   void principalsAndSigningKeys() {
-    store.createPrincipal(new PrincipalRecord("p", "cid", "hash", Map.of(), 0));
-    assertThatThrownBy(() -> store.createPrincipal(new PrincipalRecord("q", "cid", "hash", Map.of(), 0)))
+    AccessStore access = store.access();
+    access.createPrincipal(new PrincipalRecord("p", "cid", "hash", Map.of(), 0), List.of("service_admin"));
+    assertThatThrownBy(() -> access.createPrincipal(new PrincipalRecord("q", "cid", "hash", Map.of(), 0), List.of()))
         .isInstanceOf(AlreadyExists.class);
-    assertThat(store.getPrincipalByClientId("cid").orElseThrow().name()).isEqualTo("p");
-    assertThat(store.getPrincipal("q")).isEmpty();
+    assertThat(access.getPrincipalByClientId("cid").orElseThrow().name()).isEqualTo("p");
+    assertThat(access.getPrincipal("q")).isEmpty();
+    assertThat(access.principalRolesOf("p")).containsExactly("service_admin");
 
     List<SigningKey> first = store.ensureSigningKey(new SigningKey("k1", "bWF0ZXJpYWw=", 1));
     List<SigningKey> again = store.ensureSigningKey(new SigningKey("k1", "b3RoZXI=", 2));

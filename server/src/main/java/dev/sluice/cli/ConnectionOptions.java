@@ -1,0 +1,77 @@
+package dev.sluice.cli;
+
+import java.net.URI;
+import java.net.URISyntaxException;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+
+/**
+ * Where the server is and who we are, shared by every admin command. Defaults come from the
+ * environment so that secrets need not appear on the command line (and in shell history).
+ */
+final class ConnectionOptions {
+  static final String DEFAULT_BASE_URL = "http://127.0.0.1:8181";
+
+  @Option(
+      names = "--base-url",
+      paramLabel = "URL",
+      defaultValue = "${env:SLUICE_BASE_URL:-" + DEFAULT_BASE_URL + "}",
+      description = "Server address (default: env SLUICE_BASE_URL, else " + DEFAULT_BASE_URL + ")")
+  String baseUrl;
+
+  @Option(
+      names = "--client-id",
+      paramLabel = "ID",
+      defaultValue = "${env:SLUICE_CLIENT_ID}",
+      description = "OAuth2 client id (default: env SLUICE_CLIENT_ID)")
+  String clientId;
+
+  // The default is never shown in help: it is a secret.
+  @Option(
+      names = "--client-secret",
+      paramLabel = "SECRET",
+      defaultValue = "${env:SLUICE_CLIENT_SECRET}",
+      description = "OAuth2 client secret (default: env SLUICE_CLIENT_SECRET)")
+  String clientSecret;
+
+  @Option(
+      names = "--output",
+      paramLabel = "FORMAT",
+      defaultValue = "text",
+      converter = OutputFormat.Converter.class,
+      description = "text or json (default: text)")
+  OutputFormat output;
+
+  /** Validates the options before any network call, reporting problems as usage errors (exit 2). */
+  ManagementClient client(CommandSpec spec) {
+    if (isBlank(clientId)) {
+      throw new ParameterException(spec.commandLine(), "Missing client id: pass --client-id or set SLUICE_CLIENT_ID");
+    }
+    if (isBlank(clientSecret)) {
+      throw new ParameterException(
+          spec.commandLine(), "Missing client secret: pass --client-secret or set SLUICE_CLIENT_SECRET");
+    }
+    return new ManagementClient(baseUri(spec), clientId, clientSecret);
+  }
+
+  private URI baseUri(CommandSpec spec) {
+    String trimmed = baseUrl == null ? "" : baseUrl.trim();
+    while (trimmed.endsWith("/")) {
+      trimmed = trimmed.substring(0, trimmed.length() - 1);
+    }
+    try {
+      URI uri = new URI(trimmed);
+      if (("http".equals(uri.getScheme()) || "https".equals(uri.getScheme())) && uri.getHost() != null) {
+        return uri;
+      }
+    } catch (URISyntaxException e) {
+      // reported below
+    }
+    throw new ParameterException(spec.commandLine(), "Invalid --base-url '" + baseUrl + "': expected http(s)://host[:port]");
+  }
+
+  private static boolean isBlank(String value) {
+    return value == null || value.isBlank();
+  }
+}

@@ -1,0 +1,49 @@
+package dev.sluice.cli;
+
+import java.io.IOException;
+import java.net.ConnectException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+
+/**
+ * Sends one request and turns transport failures into messages a user can act on. HTTP/1.1
+ * only: an h2c upgrade attempt buys nothing against a local server and confuses some proxies.
+ */
+final class HttpTransport {
+  private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(10);
+  static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(60);
+
+  private final HttpClient http =
+      HttpClient.newBuilder()
+          .version(HttpClient.Version.HTTP_1_1)
+          .connectTimeout(CONNECT_TIMEOUT)
+          .followRedirects(HttpClient.Redirect.NEVER)
+          .build();
+
+  HttpResponse<String> send(HttpRequest request) {
+    try {
+      return http.send(request, HttpResponse.BodyHandlers.ofString());
+    } catch (IOException e) {
+      throw new AdminFailure("cannot reach " + origin(request.uri()) + ": " + describe(e), e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new AdminFailure("interrupted while waiting for " + origin(request.uri()), e);
+    }
+  }
+
+  // Only scheme://host:port: the rest of the URI adds nothing to "cannot reach".
+  private static String origin(URI uri) {
+    return uri.getScheme() + "://" + uri.getAuthority();
+  }
+
+  // The JDK's ConnectException usually has no message, and its cause's (ClosedChannelException) says nothing useful.
+  private static String describe(IOException e) {
+    if (e.getMessage() != null && !e.getMessage().isBlank()) {
+      return e.getMessage();
+    }
+    return e instanceof ConnectException ? "connection refused or host unreachable" : e.getClass().getSimpleName();
+  }
+}

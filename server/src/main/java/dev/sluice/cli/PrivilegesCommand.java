@@ -1,0 +1,90 @@
+package dev.sluice.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.util.ArrayList;
+import java.util.List;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.ScopeType;
+
+/**
+ * {@code sluice privileges --catalog C --catalog-role R list|catalog|namespace|table|view}: the
+ * privileges a catalog role grants. As in the Polaris CLI, the role is named before the verb.
+ */
+@Command(
+    name = "privileges",
+    description = "List, grant and revoke a catalog role's privileges.",
+    subcommands = {
+      PrivilegesCommand.ListGrants.class,
+      CatalogPrivileges.class,
+      NamespacePrivileges.class,
+      TablePrivileges.class,
+      ViewPrivileges.class
+    })
+public final class PrivilegesCommand extends CommandGroup {
+  // Inherited, so that both the Polaris order (before the verb) and the end of the line work.
+  // Required, but checked by hand: picocli would otherwise refuse "privileges list --help".
+  @Option(names = "--catalog", scope = ScopeType.INHERIT, paramLabel = "CATALOG", description = "Catalog the role belongs to (required)")
+  String catalog;
+
+  @Option(names = "--catalog-role", scope = ScopeType.INHERIT, paramLabel = "ROLE",
+      description = "Catalog role whose privileges to manage (required)")
+  String catalogRole;
+
+  String grantsPath() {
+    return ApiPath.of("catalogs", catalog, "catalog-roles", catalogRole, "grants");
+  }
+
+  /** The {@code privileges} command above a subcommand, however deep, with its options checked. */
+  static PrivilegesCommand enclosing(CommandSpec spec) {
+    for (CommandSpec s = spec.parent(); s != null; s = s.parent()) {
+      if (s.userObject() instanceof PrivilegesCommand privileges) {
+        privileges.requireRole(spec);
+        return privileges;
+      }
+    }
+    throw new IllegalStateException(spec.qualifiedName() + " is not under the privileges command");
+  }
+
+  private void requireRole(CommandSpec leaf) {
+    List<String> missing = new ArrayList<>();
+    if (catalog == null || catalog.isBlank()) {
+      missing.add("'--catalog=CATALOG'");
+    }
+    if (catalogRole == null || catalogRole.isBlank()) {
+      missing.add("'--catalog-role=ROLE'");
+    }
+    if (!missing.isEmpty()) {
+      throw new ParameterException(leaf.commandLine(), "Missing required options: " + String.join(", ", missing));
+    }
+  }
+
+  @Command(name = "list", description = "List the catalog role's grants.")
+  static final class ListGrants extends AdminCommand {
+    @Override
+    void run(ManagementClient client, Console console) {
+      JsonNode response = client.get(enclosing(spec).grantsPath());
+      console.show(response, out -> {
+        TextTable table = new TextTable("TYPE", "SECURABLE", "PRIVILEGE");
+        for (JsonNode grant : Lists.items(response, "grants")) {
+          table.row(grant.path("type").asText(), securable(grant), grant.path("privilege").asText());
+        }
+        Lists.print(out, table, "no grants");
+      });
+    }
+
+    /** a.b for a namespace, a.b.t for a table or view, "-" for the catalog itself. */
+    private static String securable(JsonNode grant) {
+      List<String> parts = new ArrayList<>();
+      grant.path("namespace").forEach(level -> parts.add(level.asText()));
+      for (String field : List.of("tableName", "viewName")) {
+        if (grant.path(field).isTextual()) {
+          parts.add(grant.get(field).asText());
+        }
+      }
+      return String.join(".", parts);
+    }
+  }
+}

@@ -1,0 +1,251 @@
+package dev.sluice.management;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.sluice.auth.SecretHasher;
+import dev.sluice.authz.Privilege;
+import dev.sluice.catalog.IdentifierRules;
+import dev.sluice.store.AccessStore;
+import dev.sluice.store.AlreadyExists;
+import dev.sluice.store.GrantRecord;
+import dev.sluice.store.NotFound;
+import dev.sluice.store.PrincipalRecord;
+import dev.sluice.store.RoleRecord;
+import dev.sluice.store.Store;
+import java.util.List;
+import java.util.Map;
+import org.apache.iceberg.exceptions.AlreadyExistsException;
+import org.apache.iceberg.exceptions.BadRequestException;
+import org.apache.iceberg.exceptions.NotFoundException;
+
+/**
+ * Principals, principal roles, catalog roles and grants: validation, storage, and clearing
+ * the authorization caches after every change so it applies to the next request.
+ * Authorization of the caller happens in the routes, before any of this runs.
+ */
+public final class AccessAdmin {
+  public static final String ROOT = "root";
+
+  /** A new principal's credentials; the secret exists only in this object and the HTTP response. */
+  public record NewCredentials(PrincipalRecord principal, String clientSecret) {
+    @Override
+    public String toString() {
+      return "NewCredentials[principal=" + principal.name() + "]";
+    }
+  }
+
+  private final Store store;
+  private final AccessStore access;
+  private final Runnable onChange;
+
+  public AccessAdmin(Store store, Runnable onChange) {
+    this.store = requireNonNull(store, "store");
+    this.access = store.access();
+    this.onChange = requireNonNull(onChange, "onChange");
+  }
+
+  // ---------------------------------------------------------------- principals
+
+  public NewCredentials createPrincipal(String name, Map<String, String> properties, List<String> roles) {
+    IdentifierRules.checkName("principal name", name);
+    String clientId = SecretHasher.randomToken(8);
+    String secret = SecretHasher.randomToken(16);
+    PrincipalRecord record =
+        new PrincipalRecord(name, clientId, SecretHasher.hash(secret), properties, System.currentTimeMillis());
+    try {
+      access.createPrincipal(record, roles);
+    } catch (AlreadyExists e) {
+      throw new AlreadyExistsException("Principal already exists: %s", name);
+    } catch (NotFound e) {
+      throw new NotFoundException("%s", e.getMessage());
+    }
+    changed();
+    return new NewCredentials(principal(name), secret);
+  }
+
+  public PrincipalRecord principal(String name) {
+    return access.getPrincipal(name).orElseThrow(() -> new NotFoundException("Principal not found: %s", name));
+  }
+
+  public List<PrincipalRecord> principals() {
+    return access.listPrincipals();
+  }
+
+  public PrincipalRecord updatePrincipal(String name, Map<String, String> properties) {
+    try {
+      access.updatePrincipalProperties(name, properties);
+    } catch (NotFound e) {
+      throw new NotFoundException("Principal not found: %s", name);
+    }
+    changed();
+    return principal(name);
+  }
+
+  public void deletePrincipal(String name) {
+    if (ROOT.equals(name)) {
+      throw new BadRequestException("The root principal cannot be deleted");
+    }
+    if (!access.deletePrincipal(name)) {
+      throw new NotFoundException("Principal not found: %s", name);
+    }
+    changed();
+  }
+
+  /** New secret, same client id; every token issued before stops working. */
+  public NewCredentials rotate(String name) {
+    PrincipalRecord current = principal(name);
+    String secret = SecretHasher.randomToken(16);
+    access.updatePrincipalCredentials(name, current.clientId(), SecretHasher.hash(secret));
+    changed();
+    return new NewCredentials(principal(name), secret);
+  }
+
+  // ---------------------------------------------------------------- principal roles
+
+  public RoleRecord createPrincipalRole(String name, Map<String, String> properties) {
+    IdentifierRules.checkName("principal role name", name);
+    try {
+      access.createPrincipalRole(new RoleRecord(null, name, properties, 0));
+    } catch (AlreadyExists e) {
+      throw new AlreadyExistsException("Principal role already exists: %s", name);
+    }
+    return principalRole(name);
+  }
+
+  public RoleRecord principalRole(String name) {
+    return access.getPrincipalRole(name).orElseThrow(() -> new NotFoundException("Principal role not found: %s", name));
+  }
+
+  public List<RoleRecord> principalRoles() {
+    return access.listPrincipalRoles();
+  }
+
+  public void deletePrincipalRole(String name) {
+    if (dev.sluice.authz.Caller.SERVICE_ADMIN.equals(name)) {
+      throw new BadRequestException("The %s principal role cannot be deleted", name);
+    }
+    if (!access.deletePrincipalRole(name)) {
+      throw new NotFoundException("Principal role not found: %s", name);
+    }
+    changed();
+  }
+
+  public void assignPrincipalRole(String principal, String role) {
+    principal(principal);
+    principalRole(role);
+    access.assignPrincipalRole(principal, role);
+    changed();
+  }
+
+  public void unassignPrincipalRole(String principal, String role) {
+    if (ROOT.equals(principal) && dev.sluice.authz.Caller.SERVICE_ADMIN.equals(role)) {
+      throw new BadRequestException("The root principal keeps the %s principal role", role);
+    }
+    if (!access.unassignPrincipalRole(principal, role)) {
+      throw new NotFoundException("Principal %s does not hold principal role %s", principal, role);
+    }
+    changed();
+  }
+
+  public List<String> rolesOfPrincipal(String principal) {
+    principal(principal);
+    return access.principalRolesOf(principal);
+  }
+
+  public List<String> principalsWithRole(String role) {
+    principalRole(role);
+    return access.principalsWithRole(role);
+  }
+
+  // ---------------------------------------------------------------- catalog roles
+
+  public RoleRecord createCatalogRole(String catalog, String name, Map<String, String> properties) {
+    IdentifierRules.checkName("catalog role name", name);
+    requireCatalog(catalog);
+    try {
+      access.createCatalogRole(new RoleRecord(catalog, name, properties, 0));
+    } catch (AlreadyExists e) {
+      throw new AlreadyExistsException("Catalog role already exists: %s", name);
+    }
+    return catalogRole(catalog, name);
+  }
+
+  public RoleRecord catalogRole(String catalog, String name) {
+    requireCatalog(catalog);
+    return access
+        .getCatalogRole(catalog, name)
+        .orElseThrow(() -> new NotFoundException("Catalog role not found: %s in catalog %s", name, catalog));
+  }
+
+  public List<RoleRecord> catalogRoles(String catalog) {
+    requireCatalog(catalog);
+    return access.listCatalogRoles(catalog);
+  }
+
+  public void deleteCatalogRole(String catalog, String name) {
+    requireCatalog(catalog);
+    if (!access.deleteCatalogRole(catalog, name)) {
+      throw new NotFoundException("Catalog role not found: %s in catalog %s", name, catalog);
+    }
+    changed();
+  }
+
+  public void assignCatalogRole(String catalog, String catalogRole, String principalRole) {
+    catalogRole(catalog, catalogRole);
+    principalRole(principalRole);
+    access.assignCatalogRole(catalog, catalogRole, principalRole);
+    changed();
+  }
+
+  public void unassignCatalogRole(String catalog, String catalogRole, String principalRole) {
+    if (!access.unassignCatalogRole(catalog, catalogRole, principalRole)) {
+      throw new NotFoundException(
+          "Catalog role %s of catalog %s is not granted to principal role %s", catalogRole, catalog, principalRole);
+    }
+    changed();
+  }
+
+  public List<String> catalogRolesOf(String principalRole, String catalog) {
+    principalRole(principalRole);
+    requireCatalog(catalog);
+    return access.catalogRolesOf(principalRole, catalog);
+  }
+
+  public List<String> principalRolesWith(String catalog, String catalogRole) {
+    catalogRole(catalog, catalogRole);
+    return access.principalRolesWith(catalog, catalogRole);
+  }
+
+  // ---------------------------------------------------------------- grants
+
+  public void grant(GrantRecord grant) {
+    Privilege.parse(grant.privilege());
+    catalogRole(grant.catalog(), grant.catalogRole());
+    access.grantPrivilege(grant);
+    changed();
+  }
+
+  public void revoke(GrantRecord grant) {
+    Privilege.parse(grant.privilege());
+    catalogRole(grant.catalog(), grant.catalogRole());
+    if (!access.revokePrivilege(grant)) {
+      throw new NotFoundException("No such grant: %s on %s", grant.privilege(), grant.securable());
+    }
+    changed();
+  }
+
+  public List<GrantRecord> grants(String catalog, String catalogRole) {
+    catalogRole(catalog, catalogRole);
+    return access.grantsOf(catalog, catalogRole);
+  }
+
+  private void requireCatalog(String catalog) {
+    if (store.getCatalog(catalog).isEmpty()) {
+      throw new NotFoundException("Catalog not found: %s", catalog);
+    }
+  }
+
+  private void changed() {
+    onChange.run();
+  }
+}
