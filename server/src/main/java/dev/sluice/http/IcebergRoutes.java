@@ -191,6 +191,7 @@ public final class IcebergRoutes {
   private Reply dropNamespace(Exchange x) {
     SluiceCatalog catalog = onNamespace(x, "dropNamespace", Privilege.NAMESPACE_DROP);
     CatalogHandlers.dropNamespace(catalog, x.namespace("namespace"));
+    authz.invalidate(); // the grants on it are gone
     return Reply.NO_CONTENT;
   }
 
@@ -269,6 +270,7 @@ public final class IcebergRoutes {
     } else {
       CatalogHandlers.dropTable(catalog, table(x));
     }
+    authz.invalidate(); // the grants on it are gone
     return Reply.NO_CONTENT;
   }
 
@@ -292,6 +294,7 @@ public final class IcebergRoutes {
     authz.require(
         caller, "renameTable", catalog.name(), namespace(request.destination().namespace()), Privilege.TABLE_CREATE);
     CatalogHandlers.renameTable(catalog, request);
+    authz.invalidate(); // its grants moved with it
     return Reply.NO_CONTENT;
   }
 
@@ -346,6 +349,7 @@ public final class IcebergRoutes {
   private Reply dropView(Exchange x) {
     SluiceCatalog catalog = onView(x, "dropView", Privilege.VIEW_DROP);
     CatalogHandlers.dropView(catalog, view(x));
+    authz.invalidate(); // the grants on it are gone
     return Reply.NO_CONTENT;
   }
 
@@ -358,6 +362,7 @@ public final class IcebergRoutes {
     authz.require(
         caller, "renameView", catalog.name(), namespace(request.destination().namespace()), Privilege.VIEW_CREATE);
     CatalogHandlers.renameView(catalog, request);
+    authz.invalidate(); // its grants moved with it
     return Reply.NO_CONTENT;
   }
 
