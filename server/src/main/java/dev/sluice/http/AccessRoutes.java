@@ -232,7 +232,11 @@ public final class AccessRoutes {
   }
 
   private void manageAccess(Exchange x, String action, String catalog) {
-    authz.require(caller(x), action, catalog, SecurableRef.CATALOG, Privilege.CATALOG_MANAGE_ACCESS);
+    Caller caller = caller(x);
+    if (caller.isServiceAdmin()) {
+      admin.requireCatalog(catalog); // the service admin may learn that a catalog does not exist
+    }
+    authz.require(caller, action, catalog, SecurableRef.CATALOG, Privilege.CATALOG_MANAGE_ACCESS);
   }
 
   // ---------------------------------------------------------------- JSON in

@@ -239,7 +239,7 @@ public final class AccessAdmin {
     return access.grantsOf(catalog, catalogRole);
   }
 
-  private void requireCatalog(String catalog) {
+  public void requireCatalog(String catalog) {
     if (store.getCatalog(catalog).isEmpty()) {
       throw new NotFoundException("Catalog not found: %s", catalog);
     }
