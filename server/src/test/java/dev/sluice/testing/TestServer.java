@@ -44,13 +44,18 @@ public final class TestServer implements AutoCloseable {
 
   /** Starts on {@code jdbcUrl} (PostgreSQL) or, when null, an H2 file in a fresh temp dir. */
   public static TestServer start(String jdbcUrl) throws Exception {
+    return start(jdbcUrl, "");
+  }
+
+  /** As {@link #start(String)}, with more YAML config appended (top-level sections). */
+  public static TestServer start(String jdbcUrl, String extraYaml) throws Exception {
     Path dataDir = Files.createTempDirectory("sluice-test");
     Path config = dataDir.resolve("sluice.yaml");
     String yaml = "bootstrap:\n  quickstartCatalog: false\n";
     if (jdbcUrl != null) {
       yaml += "database:\n  url: \"" + jdbcUrl + "\"\n";
     }
-    Files.writeString(config, yaml);
+    Files.writeString(config, yaml + extraYaml);
     ServerConfig cfg =
         ServerConfig.load(config, new ServerConfig.Overrides("127.0.0.1", 0, dataDir.toString()), System::getenv);
     SluiceServer server =
