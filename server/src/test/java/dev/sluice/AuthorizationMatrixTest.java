@@ -12,6 +12,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -21,6 +22,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * privilege gets 403 and the catalog is unchanged; with it granted the call succeeds; after
  * the revoke the very next call is 403 again. Each case runs in a fresh catalog.
  */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class AuthorizationMatrixTest {
   static final String SCHEMA =
       "{\"type\":\"struct\",\"schema-id\":0,\"fields\":[{\"id\":1,\"name\":\"id\",\"required\":true,\"type\":\"long\"}]}";
@@ -28,9 +30,9 @@ class AuthorizationMatrixTest {
       "{\"version-id\":1,\"timestamp-ms\":1,\"schema-id\":0,\"summary\":{},\"default-namespace\":[\"ns\"],"
           + "\"representations\":[{\"type\":\"sql\",\"sql\":\"select 1\",\"dialect\":\"spark\"}]}";
   private static final AtomicInteger CATALOGS = new AtomicInteger();
-  private static TestServer server;
-  private static Admin admin;
-  private static String bobToken;
+  private TestServer server;
+  private Admin admin;
+  private String bobToken;
 
   /** One endpoint: what to grant (privilege on a securable), the call, and its success status. */
   record Case(String name, String privilege, String grantType, List<String> ns, String object, String method, String path,
@@ -42,15 +44,20 @@ class AuthorizationMatrixTest {
   }
 
   @BeforeAll
-  static void start() throws Exception {
-    server = TestServer.startH2();
+  void start() throws Exception {
+    server = startSluice();
     admin = new Admin(server);
     String[] bob = admin.principal("bob", "bob_role");
     bobToken = server.token(bob[0], bob[1]);
   }
 
+  /** The store under test: an H2 file here; the PostgreSQL subclass overrides this. */
+  protected TestServer startSluice() throws Exception {
+    return TestServer.startH2();
+  }
+
   @AfterAll
-  static void stop() throws Exception {
+  void stop() throws Exception {
     server.close();
   }
 
@@ -105,7 +112,7 @@ class AuthorizationMatrixTest {
   }
 
   /** A fresh catalog: namespaces ns, ns.inner, empty; table ns.t, ns.inner.deep; view ns.v; role cr held by bob. */
-  static String freshCatalog() throws Exception {
+  String freshCatalog() throws Exception {
     Path warehouse = server.dataDir().resolve("matrix-" + CATALOGS.incrementAndGet());
     String catalog = server.createCatalog("m", List.of(warehouse.toUri().toString()), warehouse);
     String base = "/api/catalog/v1/" + catalog;
@@ -124,13 +131,13 @@ class AuthorizationMatrixTest {
   }
 
   /** Everything in the catalog as root sees it: namespaces with properties, tables and views with metadata pointers. */
-  static String state(String catalog) throws Exception {
+  String state(String catalog) throws Exception {
     StringBuilder sb = new StringBuilder();
     walk(catalog, null, sb);
     return sb.toString();
   }
 
-  private static void walk(String catalog, String parent, StringBuilder sb) throws Exception {
+  private void walk(String catalog, String parent, StringBuilder sb) throws Exception {
     String base = "/api/catalog/v1/" + catalog + "/namespaces";
     JsonNode list = TestServer.json(server.send("GET", base + (parent == null ? "" : "?parent=" + parent), null).body());
     for (JsonNode ns : list.get("namespaces")) {
