@@ -15,11 +15,13 @@ import dev.sluice.http.HttpServer;
 import dev.sluice.http.IcebergRoutes;
 import dev.sluice.http.ManagementRoutes;
 import dev.sluice.http.OAuthRoutes;
-import dev.sluice.io.LocalFileIO;
 import dev.sluice.management.AccessAdmin;
 import dev.sluice.management.CatalogAdmin;
 import dev.sluice.store.JdbcStore;
 import dev.sluice.store.Store;
+import dev.sluice.vending.VendingService;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -71,10 +73,15 @@ public final class SluiceServer implements AutoCloseable {
         authenticator.invalidate();
       };
       HttpServer.Routes routes = new HttpServer.Routes();
-      new HealthRoutes(store).register(routes);
+      PrometheusMeterRegistry metrics = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+      VendingService vending =
+          new VendingService(config.credentialSources(), config.vendingCacheTtlCap(), config.vendingCacheMaxEntries(), metrics);
+      closeables.add(vending);
+      new HealthRoutes(store, metrics).register(routes);
       new OAuthRoutes(authenticator).register(routes);
-      new IcebergRoutes(new CatalogRegistry(store, new LocalFileIO()), authz).register(routes);
-      new ManagementRoutes(new CatalogAdmin(store), authz, accessChanged).register(routes);
+      new IcebergRoutes(new CatalogRegistry(store, config.credentialSources()), authz, vending, metrics).register(routes);
+      new ManagementRoutes(new CatalogAdmin(store, config.credentialSources().keySet()), authz, accessChanged)
+          .register(routes);
       new AccessRoutes(new AccessAdmin(store, accessChanged), authz, store.access(), audit).register(routes);
       HttpServer http = new HttpServer(config.host(), config.port(), routes.build(), authenticator, config.maxRequestBytes());
       http.start();

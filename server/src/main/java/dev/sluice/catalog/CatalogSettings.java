@@ -1,5 +1,7 @@
 package dev.sluice.catalog;
 
+import dev.sluice.location.LocationPolicy;
+import dev.sluice.location.StorageLocation;
 import static java.util.Objects.requireNonNull;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -11,6 +13,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
+import dev.sluice.vending.s3.S3StorageProfile;
 
 /**
  * A catalog's definition as the catalog layer uses it, validated: where tables go by
@@ -23,10 +27,11 @@ public record CatalogSettings(
     Map<String, String> properties,
     String storageType,
     List<String> allowedLocations,
-    ObjectNode storageConfig) {
+    ObjectNode storageConfig,
+    S3StorageProfile s3) {
   public static final String DEFAULT_BASE_LOCATION = "default-base-location";
   private static final ObjectMapper JSON = new ObjectMapper();
-  private static final List<String> STORAGE_TYPES = List.of("FILE");
+  private static final List<String> STORAGE_TYPES = List.of("FILE", "S3");
 
   public CatalogSettings {
     requireNonNull(name, "name");
@@ -34,8 +39,13 @@ public record CatalogSettings(
     allowedLocations = List.copyOf(allowedLocations);
   }
 
-  /** Validates a catalog definition; fills allowedLocations with the base location when empty. */
-  public static CatalogSettings of(String name, String type, Map<String, String> properties, JsonNode storageConfigInfo) {
+  /**
+   * Validates a catalog definition; fills allowedLocations with the base location when empty.
+   * {@code credentialSources} are the server's configured S3 credential sources (null skips
+   * that check, for catalogs read back from the store).
+   */
+  public static CatalogSettings of(
+      String name, String type, Map<String, String> properties, JsonNode storageConfigInfo, Set<String> credentialSources) {
     IdentifierRules.checkName("catalog name", name);
     String catalogType = type == null ? "INTERNAL" : type.toUpperCase(Locale.ROOT);
     if (!catalogType.equals("INTERNAL")) {
@@ -77,23 +87,28 @@ public record CatalogSettings(
     }
     ArrayNode allowedArray = storage.putArray("allowedLocations");
     allowed.forEach(allowedArray::add);
-    for (String location : allowed) {
-      StorageLocation parsed = StorageLocation.parse(location);
-      if (!parsed.scheme().equals("file")) {
-        throw new IllegalArgumentException(
-            "storageConfigInfo.allowedLocations: " + location + " is not a file: location for storageType FILE");
+    S3StorageProfile s3 = null;
+    if (storageType.equals("S3")) {
+      s3 = S3StorageProfile.parse(name, storage, allowed, credentialSources);
+    } else {
+      for (String location : allowed) {
+        StorageLocation parsed = StorageLocation.parse(location);
+        if (!parsed.scheme().equals("file")) {
+          throw new IllegalArgumentException(
+              "storageConfigInfo.allowedLocations: " + location + " is not a file: location for storageType FILE");
+        }
       }
     }
     if (!new LocationPolicy(name, allowed).allows(base)) {
       throw new IllegalArgumentException(
           DEFAULT_BASE_LOCATION + " " + base + " is not inside storageConfigInfo.allowedLocations " + allowed);
     }
-    return new CatalogSettings(name, catalogType, properties, storageType, allowed, storage);
+    return new CatalogSettings(name, catalogType, properties, storageType, allowed, storage, s3);
   }
 
   public static CatalogSettings fromRecord(CatalogRecord record) {
     try {
-      return of(record.name(), record.type(), record.properties(), JSON.readTree(record.storageConfig()));
+      return of(record.name(), record.type(), record.properties(), JSON.readTree(record.storageConfig()), null);
     } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
       throw new IllegalStateException("Corrupt storage configuration for catalog " + record.name(), e);
     }
@@ -105,6 +120,11 @@ public record CatalogSettings(
 
   public String storageConfigJson() {
     return storageConfig.toString();
+  }
+
+  /** A key that changes whenever the storage configuration does: for caching clients built from it. */
+  public String storageKey() {
+    return name + "|" + storageConfig;
   }
 
   public LocationPolicy locationPolicy() {

@@ -1,5 +1,6 @@
 package dev.sluice.catalog;
 
+import dev.sluice.location.LocationPolicy;
 import static java.util.Objects.requireNonNull;
 
 import dev.sluice.store.ContentKind;

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.node.TextNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import dev.sluice.auth.ExternalJwtVerifier;
 import dev.sluice.store.DatabaseConfig;
+import dev.sluice.vending.s3.CredentialSource;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -32,6 +33,12 @@ import java.util.regex.Pattern;
  *             oidc: { issuer: https://idp/, audience: sluice, jwksUrl: https://idp/jwks,
  *                     principalClaim: sub, rolesClaim: roles } }   # optional
  * bootstrap: { quickstartCatalog: true }
+ * storage:
+ *   credentialSources:             # the catalog's own S3 identities, named by catalogs
+ *     rgw: { type: static, accessKeyId: ${RGW_KEY}, secretAccessKey: ${RGW_SECRET} }
+ *     aws: { type: default-chain }
+ *     irsa: { type: web-identity, roleArn: arn:aws:iam::1:role/x, webIdentityTokenFile: /var/run/token }
+ *   vendingCache: { ttlCapSeconds: 1800, maxEntries: 10000 }
  * </pre>
  */
 public record ServerConfig(
@@ -42,12 +49,18 @@ public record ServerConfig(
     DatabaseConfig database,
     Duration tokenLifetime,
     ExternalJwtVerifier.Settings oidc,
-    boolean quickstartCatalog) {
+    boolean quickstartCatalog,
+    Map<String, CredentialSource> credentialSources,
+    Duration vendingCacheTtlCap,
+    long vendingCacheMaxEntries) {
 
   private static final Pattern VAR = Pattern.compile("\\$\\{([A-Za-z_][A-Za-z0-9_]*)}");
   private static final Map<String, Set<String>> KNOWN =
       Map.of(
-          "", Set.of("server", "dataDir", "database", "auth", "bootstrap"),
+          "", Set.of("server", "dataDir", "database", "auth", "bootstrap", "storage"),
+          "storage", Set.of("credentialSources", "vendingCache"),
+          "storage.vendingCache", Set.of("ttlCapSeconds", "maxEntries"),
+          "storage.credentialSources.*", Set.of("type", "accessKeyId", "secretAccessKey", "roleArn", "webIdentityTokenFile"),
           "server", Set.of("host", "port", "maxRequestBytes"),
           "database", Set.of("url", "user", "password", "maxPoolSize", "connectionTimeoutMs"),
           "auth", Set.of("tokenLifetimeSeconds", "oidc"),
@@ -63,6 +76,14 @@ public record ServerConfig(
     }
     if (maxRequestBytes < 1024) {
       throw new ConfigException("server.maxRequestBytes must be at least 1024, got " + maxRequestBytes);
+    }
+    credentialSources = Map.copyOf(credentialSources);
+    if (vendingCacheTtlCap.toSeconds() < 1 || vendingCacheTtlCap.toSeconds() > 43_200) {
+      throw new ConfigException(
+          "storage.vendingCache.ttlCapSeconds must be between 1 and 43200, got " + vendingCacheTtlCap.toSeconds());
+    }
+    if (vendingCacheMaxEntries < 1) {
+      throw new ConfigException("storage.vendingCache.maxEntries must be at least 1, got " + vendingCacheMaxEntries);
     }
     if (tokenLifetime.toSeconds() < 60 || tokenLifetime.toSeconds() > 86_400) {
       throw new ConfigException("auth.tokenLifetimeSeconds must be between 60 and 86400, got " + tokenLifetime.toSeconds());
@@ -121,7 +142,30 @@ public record ServerConfig(
         db,
         Duration.ofSeconds(integer(auth, "tokenLifetimeSeconds", "auth.tokenLifetimeSeconds", 3600)),
         oidc(auth.get("oidc")),
-        bool(bootstrap, "quickstartCatalog", "bootstrap.quickstartCatalog", true));
+        bool(bootstrap, "quickstartCatalog", "bootstrap.quickstartCatalog", true),
+        credentialSources(section(section(root, "storage"), "credentialSources")),
+        Duration.ofSeconds(integer(section(section(root, "storage"), "vendingCache"), "ttlCapSeconds",
+            "storage.vendingCache.ttlCapSeconds", 1800)),
+        integer(section(section(root, "storage"), "vendingCache"), "maxEntries", "storage.vendingCache.maxEntries", 10_000));
+  }
+
+  private static Map<String, CredentialSource> credentialSources(JsonNode node) {
+    Map<String, CredentialSource> out = new java.util.TreeMap<>();
+    node.fields().forEachRemaining(e -> {
+      String key = "storage.credentialSources." + e.getKey();
+      JsonNode def = e.getValue();
+      try {
+        out.put(e.getKey(), CredentialSource.of(e.getKey(),
+            string(def, "type", key + ".type", null),
+            string(def, "accessKeyId", key + ".accessKeyId", null),
+            string(def, "secretAccessKey", key + ".secretAccessKey", null),
+            string(def, "roleArn", key + ".roleArn", null),
+            string(def, "webIdentityTokenFile", key + ".webIdentityTokenFile", null)));
+      } catch (IllegalArgumentException ex) {
+        throw new ConfigException(ex.getMessage());
+      }
+    });
+    return out;
   }
 
   private static ExternalJwtVerifier.Settings oidc(JsonNode node) {
@@ -174,6 +218,21 @@ public record ServerConfig(
   }
 
   private static void checkKeys(JsonNode node, String path) {
+    if (path.equals("storage.credentialSources")) {
+      // A map of source names, each a mapping with the source keys.
+      node.fieldNames().forEachRemaining(name -> {
+        JsonNode source = node.get(name);
+        if (!source.isObject()) {
+          throw new ConfigException(path + "." + name + " must be a mapping");
+        }
+        source.fieldNames().forEachRemaining(field -> {
+          if (!KNOWN.get("storage.credentialSources.*").contains(field)) {
+            throw new ConfigException("Unknown config key: " + path + "." + name + "." + field);
+          }
+        });
+      });
+      return;
+    }
     Set<String> allowed = KNOWN.get(path);
     node.fieldNames().forEachRemaining(name -> {
       String key = path.isEmpty() ? name : path + "." + name;
@@ -181,7 +240,7 @@ public record ServerConfig(
         throw new ConfigException("Unknown config key: " + key);
       }
       JsonNode child = node.get(name);
-      if (KNOWN.containsKey(key)) {
+      if (KNOWN.containsKey(key) || key.equals("storage.credentialSources")) {
         if (!child.isObject()) {
           throw new ConfigException(key + " must be a mapping");
         }

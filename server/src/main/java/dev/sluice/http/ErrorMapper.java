@@ -1,6 +1,7 @@
 package dev.sluice.http;
 
 import dev.sluice.store.StoreUnavailable;
+import dev.sluice.vending.VendingException;
 import java.util.Map;
 import org.apache.iceberg.exceptions.AlreadyExistsException;
 import org.apache.iceberg.exceptions.BadRequestException;
@@ -45,7 +46,8 @@ final class ErrorMapper {
           Map.entry(UnprocessableEntityException.class, 422),
           Map.entry(CommitStateUnknownException.class, 500),
           Map.entry(ServiceUnavailableException.class, 503),
-          Map.entry(StoreUnavailable.class, 503));
+          Map.entry(StoreUnavailable.class, 503),
+          Map.entry(VendingException.class, 503));
 
   private ErrorMapper() {}
 
@@ -67,6 +69,10 @@ final class ErrorMapper {
     if (error instanceof StoreUnavailable) {
       type = "ServiceUnavailableException";
       message = "The catalog database is unavailable; retry later";
+    } else if (error instanceof VendingException) {
+      // Names the catalog and the provider's HTTP status; never a secret.
+      type = "ServiceUnavailableException";
+      message = error.getMessage();
     } else if (status == 500 && !(error instanceof CommitStateUnknownException)) {
       type = "InternalServerError";
       message = "Internal error; see the server log";

@@ -177,7 +177,9 @@ public final class HttpServer implements AutoCloseable {
       if (reply.body() != null) {
         try {
           bytes =
-              reply.body() instanceof ErrorResponse e
+              reply.body() instanceof String text
+                  ? text.getBytes(StandardCharsets.UTF_8)
+                  : reply.body() instanceof ErrorResponse e
                   ? ErrorResponseParser.toJson(e).getBytes(StandardCharsets.UTF_8)
                   : (reply.iceberg() ? Json.iceberg() : Json.plain()).writeValueAsBytes(reply.body());
         } catch (Exception e) {
@@ -197,7 +199,8 @@ public final class HttpServer implements AutoCloseable {
         response.write(true, null, callback);
         return;
       }
-      response.getHeaders().put(HttpHeader.CONTENT_TYPE, "application/json");
+      response.getHeaders().put(HttpHeader.CONTENT_TYPE,
+          reply.body() instanceof String ? "text/plain; version=0.0.4; charset=utf-8" : "application/json");
       response.getHeaders().put(HttpHeader.CONTENT_LENGTH, bytes.length);
       response.write(true, ByteBuffer.wrap(bytes), callback);
     }

@@ -9,6 +9,16 @@ import dev.sluice.authz.Caller;
 import dev.sluice.authz.CommitPrivileges;
 import dev.sluice.authz.Privilege;
 import dev.sluice.catalog.CatalogRegistry;
+import dev.sluice.vending.AccessMode;
+import dev.sluice.vending.VendingService;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.util.ArrayList;
+import java.util.Optional;
+import java.util.Set;
+import org.apache.iceberg.TableMetadata;
+import org.apache.iceberg.rest.credentials.Credential;
+import org.apache.iceberg.rest.responses.ImmutableLoadCredentialsResponse;
+import org.apache.iceberg.rest.responses.LoadTableResponse;
 import dev.sluice.catalog.IdentifierRules;
 import dev.sluice.catalog.MultiTableCommit;
 import dev.sluice.catalog.SluiceCatalog;
@@ -68,6 +78,7 @@ public final class IcebergRoutes {
           Endpoint.V1_RENAME_TABLE,
           Endpoint.V1_REGISTER_TABLE,
           Endpoint.V1_REPORT_METRICS,
+          Endpoint.V1_TABLE_CREDENTIALS,
           Endpoint.V1_COMMIT_TRANSACTION,
           Endpoint.V1_LIST_VIEWS,
           Endpoint.V1_LOAD_VIEW,
@@ -79,10 +90,12 @@ public final class IcebergRoutes {
 
   private final CatalogRegistry catalogs;
   private final Authorizer authz;
+  private final TableCredentials credentials;
 
-  public IcebergRoutes(CatalogRegistry catalogs, Authorizer authz) {
+  public IcebergRoutes(CatalogRegistry catalogs, Authorizer authz, VendingService vending, MeterRegistry metrics) {
     this.catalogs = requireNonNull(catalogs, "catalogs");
     this.authz = requireNonNull(authz, "authz");
+    this.credentials = new TableCredentials(authz, vending, metrics);
   }
 
   public void register(HttpServer.Routes routes) {
@@ -102,6 +115,7 @@ public final class IcebergRoutes {
         .add("POST", NS + "/tables/{table}", this::updateTable)
         .add("DELETE", NS + "/tables/{table}", this::dropTable)
         .add("POST", NS + "/tables/{table}/metrics", this::reportMetrics)
+        .add("GET", NS + "/tables/{table}/credentials", this::loadCredentials)
         .add("POST", BASE + "/{prefix}/tables/rename", this::renameTable)
         .add("POST", BASE + "/{prefix}/transactions/commit", this::commitTransaction)
         .add("GET", NS + "/views", this::listViews)
@@ -214,11 +228,15 @@ public final class IcebergRoutes {
     CreateTableRequest request = x.icebergBody(CreateTableRequest.class, IcebergRoutes::defaultSpecId);
     request.validate();
     IdentifierRules.checkIdentifier(TableIdentifier.of(namespace, request.name()));
-    authz.require(caller(x), "createTable", catalog.name(), namespace(namespace), Privilege.TABLE_CREATE);
-    return Reply.ok(
+    Caller caller = caller(x);
+    TableIdentifier id = TableIdentifier.of(namespace, request.name());
+    authz.require(caller, "createTable", catalog.name(), namespace(namespace), Privilege.TABLE_CREATE);
+    Optional<AccessMode> mode = credentials.decide(x, caller, catalog, id);
+    LoadTableResponse created =
         request.stageCreate()
             ? CatalogHandlers.stageTableCreate(catalog, namespace, request)
-            : CatalogHandlers.createTable(catalog, namespace, request));
+            : CatalogHandlers.createTable(catalog, namespace, request);
+    return Reply.ok(credentials.attach(mode, caller, catalog, id, created, request.stageCreate()));
   }
 
   private Reply registerTable(Exchange x) {
@@ -227,14 +245,43 @@ public final class IcebergRoutes {
     RegisterTableRequest request = x.icebergBody(RegisterTableRequest.class);
     request.validate();
     IdentifierRules.checkIdentifier(TableIdentifier.of(namespace, request.name()));
-    authz.require(caller(x), "registerTable", catalog.name(), namespace(namespace), Privilege.TABLE_CREATE);
+    Caller caller = caller(x);
+    TableIdentifier id = TableIdentifier.of(namespace, request.name());
+    authz.require(caller, "registerTable", catalog.name(), namespace(namespace), Privilege.TABLE_CREATE);
     catalog.settings().locationPolicy().check("registered metadata file", request.metadataLocation());
-    return Reply.ok(CatalogHandlers.registerTable(catalog, namespace, request));
+    Optional<AccessMode> mode = credentials.decide(x, caller, catalog, id);
+    LoadTableResponse registered = CatalogHandlers.registerTable(catalog, namespace, request);
+    return Reply.ok(credentials.attach(mode, caller, catalog, id, registered, false));
   }
 
   private Reply loadTable(Exchange x) {
     SluiceCatalog catalog = onTable(x, "loadTable", Privilege.TABLE_READ_PROPERTIES);
-    return Reply.ok(CatalogHandlers.loadTable(catalog, table(x)));
+    Caller caller = caller(x);
+    Optional<AccessMode> mode = credentials.decide(x, caller, catalog, table(x));
+    return Reply.ok(credentials.attach(mode, caller, catalog, table(x), CatalogHandlers.loadTable(catalog, table(x)), false));
+  }
+
+  /** {@code GET …/credentials}: what a load by this caller would vend now (a revoked write grant gives read-only). */
+  private Reply loadCredentials(Exchange x) {
+    if (x.query("planId") != null) {
+      throw new BadRequestException("planId is not supported: this catalog does not plan scans");
+    }
+    SluiceCatalog catalog = onTable(x, "loadCredentials", Privilege.TABLE_READ_PROPERTIES);
+    Caller caller = caller(x);
+    TableMetadata metadata = CatalogHandlers.loadTable(catalog, table(x)).tableMetadata();
+    List<Credential> vended = new ArrayList<>();
+    if (catalog.settings().s3() != null) {
+      Set<Privilege> held = authz.effective(caller, catalog.name(), tableRef(table(x)));
+      AccessMode mode;
+      if (held.contains(Privilege.TABLE_WRITE_DATA)) {
+        mode = AccessMode.READ_WRITE;
+      } else {
+        authz.require(caller, "loadCredentials", catalog.name(), tableRef(table(x)), Privilege.TABLE_READ_DATA);
+        mode = AccessMode.READ;
+      }
+      credentials.vend(caller, catalog, table(x), metadata, mode).map(TableCredentials::credential).ifPresent(vended::add);
+    }
+    return Reply.ok(ImmutableLoadCredentialsResponse.builder().credentials(vended).build());
   }
 
   private Reply tableExists(Exchange x) {
@@ -246,8 +293,11 @@ public final class IcebergRoutes {
   private Reply updateTable(Exchange x) {
     SluiceCatalog catalog = catalog(x);
     UpdateTableRequest request = x.icebergBody(UpdateTableRequest.class);
-    authorizeCommit(caller(x), catalog.name(), table(x), request);
-    return Reply.ok(CatalogHandlers.updateTable(catalog, table(x), request));
+    Caller caller = caller(x);
+    authorizeCommit(caller, catalog.name(), table(x), request);
+    Optional<AccessMode> mode = credentials.decide(x, caller, catalog, table(x));
+    LoadTableResponse committed = CatalogHandlers.updateTable(catalog, table(x), request);
+    return Reply.ok(credentials.attach(mode, caller, catalog, table(x), committed, false));
   }
 
   private void authorizeCommit(Caller caller, String catalog, TableIdentifier table, UpdateTableRequest request) {

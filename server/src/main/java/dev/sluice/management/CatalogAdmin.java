@@ -12,6 +12,7 @@ import dev.sluice.store.NotFound;
 import dev.sluice.store.Store;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.apache.iceberg.exceptions.AlreadyExistsException;
 import org.apache.iceberg.exceptions.CommitFailedException;
 import org.apache.iceberg.exceptions.NamespaceNotEmptyException;
@@ -23,13 +24,16 @@ public final class CatalogAdmin {
   public static final String SERVICE_ADMIN = "service_admin";
 
   private final Store store;
+  private final Set<String> credentialSources;
 
-  public CatalogAdmin(Store store) {
+  /** {@code credentialSources}: the S3 credential source names the server config defines. */
+  public CatalogAdmin(Store store, Set<String> credentialSources) {
     this.store = requireNonNull(store, "store");
+    this.credentialSources = Set.copyOf(credentialSources);
   }
 
   public CatalogRecord create(String name, String type, Map<String, String> properties, JsonNode storageConfigInfo) {
-    CatalogSettings settings = CatalogSettings.of(name, type, properties, storageConfigInfo);
+    CatalogSettings settings = CatalogSettings.of(name, type, properties, storageConfigInfo, credentialSources);
     CatalogRecord record =
         new CatalogRecord(settings.name(), settings.type(), settings.properties(), settings.storageConfigJson(), 1, 0, 0);
     try {
@@ -58,7 +62,7 @@ public final class CatalogAdmin {
     Map<String, String> nextProperties = properties == null ? current.properties() : properties;
     JsonNode nextStorage =
         storageConfigInfo == null ? CatalogSettings.fromRecord(current).storageConfig() : storageConfigInfo;
-    CatalogSettings settings = CatalogSettings.of(name, current.type(), nextProperties, nextStorage);
+    CatalogSettings settings = CatalogSettings.of(name, current.type(), nextProperties, nextStorage, credentialSources);
     try {
       return store.updateCatalog(
           new CatalogRecord(name, current.type(), settings.properties(), settings.storageConfigJson(), version, 0, 0),

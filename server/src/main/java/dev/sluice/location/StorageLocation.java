@@ -1,4 +1,4 @@
-package dev.sluice.catalog;
+package dev.sluice.location;
 
 import java.util.ArrayList;
 import java.util.List;

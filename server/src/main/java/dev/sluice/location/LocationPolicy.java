@@ -1,4 +1,4 @@
-package dev.sluice.catalog;
+package dev.sluice.location;
 
 import java.util.List;
 import java.util.Map;

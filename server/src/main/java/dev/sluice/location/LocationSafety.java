@@ -1,0 +1,77 @@
+package dev.sluice.location;
+
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import java.util.Optional;
+
+/**
+ * Whether a location can be expressed safely in a credential's scope (the CVE-2026-42812
+ * class: a location that escapes validation). A location is unsafe when it holds an IAM
+ * wildcard ({@code *} {@code ?}), a policy variable ({@code $}), a control character, a query
+ * or fragment, a backslash, a {@code .} or {@code ..} segment (also percent-encoded), or lies
+ * outside the catalog's allowedLocations. No credential is ever vended for an unsafe location.
+ */
+public final class LocationSafety {
+  private LocationSafety() {}
+
+  /** Empty when safe; otherwise why not, for the warning (the location itself is not echoed). */
+  public static Optional<String> unsafe(String location, LocationPolicy policy) {
+    if (location == null || location.isEmpty()) {
+      return Optional.of("empty location");
+    }
+    for (int i = 0; i < location.length(); i++) {
+      char c = location.charAt(i);
+      if (Character.isISOControl(c)) {
+        return Optional.of("control character");
+      }
+      switch (c) {
+        case '*', '?' -> {
+          return Optional.of("IAM wildcard or query");
+        }
+        case '$' -> {
+          return Optional.of("policy variable ($)");
+        }
+        case '#' -> {
+          return Optional.of("fragment");
+        }
+        case '\\' -> {
+          return Optional.of("backslash");
+        }
+        default -> {}
+      }
+    }
+    // Percent-encoding must not hide a segment separator or a relative segment.
+    String decoded = location;
+    for (int round = 0; round < 3 && decoded.indexOf('%') >= 0; round++) {
+      try {
+        decoded = URLDecoder.decode(decoded.replace("+", "%2B"), StandardCharsets.UTF_8);
+      } catch (IllegalArgumentException e) {
+        return Optional.of("malformed percent-encoding");
+      }
+    }
+    if (!decoded.equals(location)) {
+      if (decoded.chars().anyMatch(ch -> ch == '\\' || Character.isISOControl(ch))) {
+        return Optional.of("encoded backslash or control character");
+      }
+      String path = decoded.replaceFirst("^[a-zA-Z][a-zA-Z0-9+.-]*://[^/]*", "");
+      for (String segment : path.split("/")) {
+        if (segment.equals(".") || segment.equals("..")) {
+          return Optional.of("encoded relative segment");
+        }
+      }
+      String rawPath = location.replaceFirst("^[a-zA-Z][a-zA-Z0-9+.-]*://[^/]*", "");
+      if (path.split("/", -1).length != rawPath.split("/", -1).length) {
+        return Optional.of("encoded path separator");
+      }
+    }
+    try {
+      StorageLocation.parse(location);
+    } catch (IllegalArgumentException e) {
+      return Optional.of(e.getMessage().replaceAll(":.*", ""));
+    }
+    if (!policy.allows(location)) {
+      return Optional.of("outside the catalog's allowed locations");
+    }
+    return Optional.empty();
+  }
+}

@@ -1,0 +1,177 @@
+package dev.sluice.vending.s3;
+
+import static java.util.Objects.requireNonNull;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.sluice.location.StorageLocation;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+
+/**
+ * A catalog's S3 storage configuration ({@code storageConfigInfo} with {@code storageType: S3}),
+ * validated: every error names its key. The one profile type for S3 and S3-compatible stores
+ * (AWS, Ceph RGW, RustFS, MinIO).
+ *
+ * <pre>
+ * {"storageType": "S3", "allowedLocations": ["s3://bucket/warehouse"],
+ *  "roleArn": "arn:aws:iam::123456789012:role/TableAccess", "externalId": "…", "region": "us-east-1",
+ *  "endpoint": "http://rgw:7480", "stsEndpoint": "…", "pathStyleAccess": true,
+ *  "credentialSource": "rgw", "durationSeconds": 3600,
+ *  "readPolicyTemplate": "…", "writePolicyTemplate": "…",
+ *  "sessionName": ["principal"], "sessionTags": ["principal", "catalog", "namespace", "table"],
+ *  "vendCredentials": "always" | "on-request", "stsUnavailable": false}
+ * </pre>
+ */
+public record S3StorageProfile(
+    String catalog,
+    List<String> allowedLocations,
+    String roleArn,
+    String externalId,
+    String region,
+    String endpoint,
+    String stsEndpoint,
+    boolean pathStyleAccess,
+    String credentialSource,
+    int durationSeconds,
+    PolicyTemplate readTemplate,
+    PolicyTemplate writeTemplate,
+    List<String> sessionNameFields,
+    List<String> sessionTagFields,
+    boolean vendOnlyOnRequest,
+    boolean stsUnavailable) {
+  public static final int MIN_DURATION = 900;
+  public static final int MAX_DURATION = 43_200;
+  public static final List<String> ATTRIBUTION_FIELDS = List.of("principal", "catalog", "namespace", "table");
+  private static final String KEY = "storageConfigInfo.";
+
+  public S3StorageProfile {
+    requireNonNull(catalog, "catalog");
+    allowedLocations = List.copyOf(allowedLocations);
+    sessionNameFields = List.copyOf(sessionNameFields);
+    sessionTagFields = List.copyOf(sessionTagFields);
+  }
+
+  /**
+   * Parses and validates. {@code knownSources} are the credential sources the server config
+   * defines (null skips that check, for reading a stored catalog).
+   */
+  public static S3StorageProfile parse(String catalog, JsonNode info, List<String> allowed, Set<String> knownSources) {
+    for (String location : allowed) {
+      StorageLocation parsed = StorageLocation.parse(location);
+      if (!List.of("s3", "s3a").contains(parsed.scheme()) || parsed.authority().isEmpty()) {
+        throw new IllegalArgumentException(KEY + "allowedLocations: " + location + " is not an s3://bucket/… location");
+      }
+    }
+    String region = text(info, "region");
+    if (region == null) {
+      throw new IllegalArgumentException(KEY + "region is required for storageType S3");
+    }
+    boolean stsUnavailable = bool(info, "stsUnavailable", false);
+    String roleArn = text(info, "roleArn");
+    if (roleArn == null && !stsUnavailable) {
+      throw new IllegalArgumentException(KEY + "roleArn is required unless stsUnavailable is true");
+    }
+    String source = text(info, "credentialSource");
+    if (source == null) {
+      throw new IllegalArgumentException(KEY + "credentialSource is required (a name from the server config's storage.credentialSources)");
+    }
+    if (knownSources != null && !knownSources.contains(source)) {
+      throw new IllegalArgumentException(
+          KEY + "credentialSource: unknown credential source '" + source + "' (the server config defines " + knownSources + ")");
+    }
+    int duration = integer(info, "durationSeconds", 3600);
+    if (duration < MIN_DURATION || duration > MAX_DURATION) {
+      throw new IllegalArgumentException(
+          KEY + "durationSeconds must be between " + MIN_DURATION + " and " + MAX_DURATION + ", got " + duration);
+    }
+    String endpoint = text(info, "endpoint");
+    String vend = text(info, "vendCredentials");
+    if (vend != null && !vend.equals("always") && !vend.equals("on-request")) {
+      throw new IllegalArgumentException(KEY + "vendCredentials must be always or on-request, got " + vend);
+    }
+    return new S3StorageProfile(
+        catalog,
+        allowed,
+        roleArn,
+        text(info, "externalId"),
+        region,
+        endpoint,
+        text(info, "stsEndpoint"),
+        bool(info, "pathStyleAccess", false),
+        source,
+        duration,
+        template(info, "readPolicyTemplate"),
+        template(info, "writePolicyTemplate"),
+        fields(info, "sessionName", List.of("principal")),
+        fields(info, "sessionTags", List.of()),
+        "on-request".equals(vend),
+        stsUnavailable);
+  }
+
+  /** Where STS is: stsEndpoint, else the S3 endpoint (S3-compatible stores), else the SDK's regional default. */
+  public String effectiveStsEndpoint() {
+    return stsEndpoint != null ? stsEndpoint : endpoint;
+  }
+
+  private static PolicyTemplate template(JsonNode info, String field) {
+    String text = text(info, field);
+    return text == null ? null : PolicyTemplate.parse(KEY + field, text);
+  }
+
+  private static List<String> fields(JsonNode info, String field, List<String> fallback) {
+    JsonNode node = info.get(field);
+    if (node == null || node.isNull()) {
+      return fallback;
+    }
+    if (!node.isArray()) {
+      throw new IllegalArgumentException(KEY + field + " must be an array of " + ATTRIBUTION_FIELDS);
+    }
+    List<String> out = new ArrayList<>();
+    for (JsonNode item : node) {
+      String value = item.asText().toLowerCase(Locale.ROOT);
+      if (!item.isTextual() || !ATTRIBUTION_FIELDS.contains(value)) {
+        throw new IllegalArgumentException(KEY + field + ": unknown field " + item + " (use " + ATTRIBUTION_FIELDS + ")");
+      }
+      out.add(value);
+    }
+    if (field.equals("sessionName") && out.isEmpty()) {
+      throw new IllegalArgumentException(KEY + "sessionName must name at least one field");
+    }
+    return out;
+  }
+
+  private static String text(JsonNode info, String field) {
+    JsonNode node = info.get(field);
+    if (node == null || node.isNull()) {
+      return null;
+    }
+    if (!node.isTextual() || node.asText().isBlank()) {
+      throw new IllegalArgumentException(KEY + field + " must be a non-empty string");
+    }
+    return node.asText();
+  }
+
+  private static boolean bool(JsonNode info, String field, boolean fallback) {
+    JsonNode node = info.get(field);
+    if (node == null || node.isNull()) {
+      return fallback;
+    }
+    if (!node.isBoolean()) {
+      throw new IllegalArgumentException(KEY + field + " must be true or false");
+    }
+    return node.asBoolean();
+  }
+
+  private static int integer(JsonNode info, String field, int fallback) {
+    JsonNode node = info.get(field);
+    if (node == null || node.isNull()) {
+      return fallback;
+    }
+    if (!node.isIntegralNumber()) {
+      throw new IllegalArgumentException(KEY + field + " must be an integer");
+    }
+    return node.asInt();
+  }
+}

@@ -1,0 +1,106 @@
+package dev.sluice.vending.s3;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.sluice.location.StorageLocation;
+import dev.sluice.vending.AccessMode;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The inline session policy for one table: the least an Iceberg client needs, on exactly the
+ * table's locations. Readers get s3:GetObject on the objects and s3:ListBucket with an
+ * {@code s3:prefix} condition; writers also s3:PutObject, s3:DeleteObject and
+ * s3:AbortMultipartUpload. Nested locations are folded into their parent. Rendered as
+ * minified JSON, because Ceph RGW rejects a policy with whitespace.
+ */
+public final class SessionPolicyBuilder {
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  /** One bucket and key prefix ("" for the bucket root). */
+  public record Scope(String bucket, String keyPrefix) {
+    public String keyPattern() {
+      return keyPrefix.isEmpty() ? "*" : keyPrefix + "/*";
+    }
+
+    String objectArn() {
+      return "arn:aws:s3:::" + bucket + "/" + keyPattern();
+    }
+
+    boolean covers(Scope other) {
+      return bucket.equals(other.bucket)
+          && (keyPrefix.isEmpty() || other.keyPrefix.equals(keyPrefix) || other.keyPrefix.startsWith(keyPrefix + "/"));
+    }
+  }
+
+  private SessionPolicyBuilder() {}
+
+  /** Parses s3:// locations into scopes, deduplicated, nested ones folded into their parents. */
+  public static List<Scope> scopes(List<String> locations) {
+    List<Scope> all = new ArrayList<>();
+    for (String location : locations) {
+      StorageLocation parsed = StorageLocation.parse(location);
+      all.add(new Scope(parsed.authority(), String.join("/", parsed.segments())));
+    }
+    all.sort(Comparator.comparing(Scope::bucket).thenComparing(s -> s.keyPrefix().length()));
+    List<Scope> folded = new ArrayList<>();
+    for (Scope scope : all) {
+      if (folded.stream().noneMatch(kept -> kept.covers(scope))) {
+        folded.add(scope);
+      }
+    }
+    return folded;
+  }
+
+  /** The built-in policy, or the catalog's template rendered per scope and merged. */
+  public static String build(List<Scope> scopes, AccessMode mode, PolicyTemplate readTemplate, PolicyTemplate writeTemplate) {
+    if (scopes.isEmpty()) {
+      throw new IllegalArgumentException("No location to scope a policy to");
+    }
+    PolicyTemplate template = mode == AccessMode.READ_WRITE ? writeTemplate : readTemplate;
+    ObjectNode policy = JSON.createObjectNode();
+    policy.put("Version", "2012-10-17");
+    ArrayNode statements = policy.putArray("Statement");
+    if (template != null) {
+      for (Scope scope : scopes) {
+        try {
+          JsonNode rendered = JSON.readTree(template.render(scope.bucket(), scope.keyPrefix(), scope.keyPattern()));
+          rendered.path("Statement").forEach(statements::add);
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+          throw new IllegalStateException("The session-policy template rendered invalid JSON for " + scope.bucket(), e);
+        }
+      }
+      return policy.toString();
+    }
+    ArrayNode objects = JSON.createArrayNode();
+    scopes.forEach(s -> objects.add(s.objectArn()));
+    statements.add(statement(List.of("s3:GetObject"), objects));
+    if (mode == AccessMode.READ_WRITE) {
+      statements.add(statement(List.of("s3:PutObject", "s3:DeleteObject", "s3:AbortMultipartUpload"), objects));
+    }
+    Map<String, ArrayNode> prefixesByBucket = new LinkedHashMap<>();
+    for (Scope s : scopes) {
+      prefixesByBucket.computeIfAbsent(s.bucket(), b -> JSON.createArrayNode()).add(s.keyPattern());
+    }
+    prefixesByBucket.forEach((bucket, patterns) -> {
+      ObjectNode list = statement(List.of("s3:ListBucket"), JSON.createArrayNode().add("arn:aws:s3:::" + bucket));
+      list.putObject("Condition").putObject("StringLike").set("s3:prefix", patterns);
+      statements.add(list);
+    });
+    return policy.toString();
+  }
+
+  private static ObjectNode statement(List<String> actions, ArrayNode resources) {
+    ObjectNode statement = JSON.createObjectNode();
+    statement.put("Effect", "Allow");
+    ArrayNode action = statement.putArray("Action");
+    actions.forEach(action::add);
+    statement.set("Resource", resources.deepCopy());
+    return statement;
+  }
+}

@@ -1,0 +1,111 @@
+package dev.sluice.vending.s3;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.sluice.vending.ClientProperties;
+import dev.sluice.vending.CredentialVendor;
+import dev.sluice.vending.StorageCredential;
+import dev.sluice.vending.VendingException;
+import dev.sluice.vending.VendingRequest;
+import java.net.URI;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+import software.amazon.awssdk.awscore.exception.AwsServiceException;
+import software.amazon.awssdk.core.exception.SdkException;
+import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.sts.StsClient;
+import software.amazon.awssdk.services.sts.StsClientBuilder;
+import software.amazon.awssdk.services.sts.model.AssumeRoleRequest;
+import software.amazon.awssdk.services.sts.model.Credentials;
+import software.amazon.awssdk.services.sts.model.Tag;
+
+/**
+ * S3 vending through STS AssumeRole with an inline session policy scoped to the table (AWS,
+ * Ceph RGW, RustFS, MinIO). The role's own permission policy is the outer bound: Ceph RGW's
+ * session tokens are not tamper-proof and a damaged policy fails open there, so never give
+ * the role more than the warehouse.
+ */
+public final class StsCredentialVendor implements CredentialVendor, AutoCloseable {
+  private final S3StorageProfile profile;
+  private final StsClient sts;
+  private final Consumer<Duration> stsLatency;
+
+  public StsCredentialVendor(S3StorageProfile profile, CredentialSource source, Consumer<Duration> stsLatency) {
+    this.profile = requireNonNull(profile, "profile");
+    this.stsLatency = requireNonNull(stsLatency, "stsLatency");
+    StsClientBuilder builder =
+        StsClient.builder()
+            .httpClientBuilder(UrlConnectionHttpClient.builder()
+                .connectionTimeout(Duration.ofSeconds(3))
+                .socketTimeout(Duration.ofSeconds(10)))
+            .region(Region.of(profile.region()))
+            .credentialsProvider(requireNonNull(source, "source").provider());
+    if (profile.effectiveStsEndpoint() != null) {
+      builder.endpointOverride(URI.create(profile.effectiveStsEndpoint()));
+    }
+    this.sts = builder.build();
+  }
+
+  @Override
+  public StorageCredential vend(VendingRequest request) {
+    String policy =
+        SessionPolicyBuilder.build(
+            SessionPolicyBuilder.scopes(request.locations()), request.mode(), profile.readTemplate(), profile.writeTemplate());
+    AssumeRoleRequest.Builder assume =
+        AssumeRoleRequest.builder()
+            .roleArn(profile.roleArn())
+            .roleSessionName(SessionNames.of(profile.sessionNameFields(), request.attribution()))
+            .durationSeconds(profile.durationSeconds())
+            .policy(policy);
+    if (profile.externalId() != null) {
+      assume.externalId(profile.externalId());
+    }
+    List<Tag> tags = new ArrayList<>();
+    for (String field : profile.sessionTagFields()) {
+      String value = request.attribution().get(field);
+      if (value != null) {
+        tags.add(Tag.builder().key("sluice-" + field).value(SessionNames.tagValue(value)).build());
+      }
+    }
+    if (!tags.isEmpty()) {
+      assume.tags(tags);
+    }
+    long start = System.nanoTime();
+    Credentials credentials;
+    try {
+      credentials = sts.assumeRole(assume.build()).credentials();
+    } catch (AwsServiceException e) {
+      throw new VendingException(
+          "Cannot vend credentials for catalog " + profile.catalog() + ": STS AssumeRole answered HTTP " + e.statusCode(),
+          e.statusCode(), e);
+    } catch (SdkException e) {
+      throw new VendingException(
+          "Cannot vend credentials for catalog " + profile.catalog() + ": STS is unreachable (" + e.getClass().getSimpleName() + ")",
+          0, e);
+    } finally {
+      stsLatency.accept(Duration.ofNanos(System.nanoTime() - start));
+    }
+    long expiresAt = credentials.expiration().toEpochMilli();
+    Map<String, String> config = new LinkedHashMap<>();
+    config.put(ClientProperties.S3_ACCESS_KEY_ID, credentials.accessKeyId());
+    config.put(ClientProperties.S3_SECRET_ACCESS_KEY, credentials.secretAccessKey());
+    config.put(ClientProperties.S3_SESSION_TOKEN, credentials.sessionToken());
+    config.put(ClientProperties.S3_SESSION_TOKEN_EXPIRES_AT_MS, Long.toString(expiresAt));
+    config.put(ClientProperties.CLIENT_REGION, profile.region());
+    if (profile.endpoint() != null) {
+      config.put(ClientProperties.S3_ENDPOINT, profile.endpoint());
+    }
+    config.put(ClientProperties.S3_PATH_STYLE_ACCESS, Boolean.toString(profile.pathStyleAccess()));
+    return new StorageCredential(request.tableLocation(), config, expiresAt);
+  }
+
+  @Override
+  public void close() {
+    sts.close();
+  }
+}
