@@ -16,7 +16,7 @@ class LocationSafetyTest {
       "s3://bucket/wh",
       "s3://bucket/wh/ns/t/data",
       "s3://bucket/wh/ns/t/metadata",
-      "s3a://bucket/wh/ns/t".replace("s3a", "s3"),
+      "s3://bucket/wh/ns/t/data/part-0.parquet",
       "s3://other-ok/base/x",
       "s3://bucket/wh/ns/table with space",
       "s3://bucket/wh/ns/t%20x",

@@ -54,6 +54,8 @@ public final class SessionPolicyBuilder {
         folded.add(scope);
       }
     }
+    // Same locations, same policy text: deterministic order for caching and review.
+    folded.sort(Comparator.comparing(Scope::bucket).thenComparing(Scope::keyPrefix));
     return folded;
   }
 
