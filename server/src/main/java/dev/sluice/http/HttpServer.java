@@ -126,7 +126,9 @@ public final class HttpServer implements AutoCloseable {
         reply = error(413, "RequestEntityTooLarge", e.getMessage());
       } catch (Throwable t) {
         ErrorResponse error = ErrorMapper.toResponse(t);
-        if (error.code() >= 500) {
+        if (error.code() == 503) {
+          LOG.warn("Request failed: {} {}: {}", method, matched == null ? rawPath : matched.template(), error.message());
+        } else if (error.code() >= 500) {
           LOG.error("Request failed: {} {}", method, matched == null ? rawPath : matched.template(), t);
         }
         reply = new Reply(error.code(), error, true);

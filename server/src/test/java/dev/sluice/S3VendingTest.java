@@ -1,0 +1,341 @@
+package dev.sluice;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.sluice.testing.Admin;
+import dev.sluice.testing.CephRgw;
+import dev.sluice.testing.TestServer;
+import java.io.OutputStream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.apache.iceberg.DataFile;
+import org.apache.iceberg.DataFiles;
+import org.apache.iceberg.FileFormat;
+import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.catalog.Namespace;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.io.OutputFile;
+import org.apache.iceberg.rest.RESTCatalog;
+import org.apache.iceberg.types.Types;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.model.S3Exception;
+
+/**
+ * S3 credential vending, end to end on a real Ceph RGW with STS: Sluice's HTTP API, the real
+ * Iceberg client with S3FileIO holding no keys of its own, and RGW deciding what a vended
+ * credential may touch.
+ */
+class S3VendingTest {
+  private static final Schema SCHEMA = new Schema(Types.NestedField.required(1, "id", Types.LongType.get()));
+  private static CephRgw rgw;
+  private static TestServer server;
+  private static Admin admin;
+  private static String bucket;
+  private static String otherBucket;
+  private static String catalog = "lake";
+  private static String[] writer;
+  private static String[] reader;
+  private static String[] stranger;
+
+  @BeforeAll
+  static void start() throws Exception {
+    rgw = CephRgw.bed();
+    bucket = rgw.newBucket("vend");
+    otherBucket = rgw.newBucket("other");
+    server = TestServer.start(null,
+        "storage:\n  credentialSources:\n    rgw:\n      type: static\n"
+            + "      accessKeyId: ${SLUICE_TEST_RGW_ACCESS_KEY}\n      secretAccessKey: ${SLUICE_TEST_RGW_SECRET_KEY}\n");
+    admin = new Admin(server);
+    HttpResponse<String> created = server.send("POST", "/api/management/v1/catalogs", catalogJson(catalog, rgw.endpoint()));
+    assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
+    assertThat(created.body()).doesNotContain(rgw.secretKey());
+    for (String ns : List.of("sales", "hr")) {
+      assertThat(server.send("POST", "/api/catalog/v1/" + catalog + "/namespaces", "{\"namespace\": [\"" + ns + "\"]}")
+          .statusCode()).isEqualTo(200);
+    }
+    writer = admin.principal("writer", "writers");
+    reader = admin.principal("reader", "readers");
+    stranger = admin.principal("stranger", "strangers");
+    admin.catalogRole(catalog, "write_sales", "writers");
+    admin.catalogRole(catalog, "read_sales", "readers");
+    admin.catalogRole(catalog, "props_only", "strangers");
+    admin.grant(catalog, "write_sales", Admin.grantJson("namespace", List.of("sales"), null, "TABLE_WRITE_DATA"));
+    admin.grant(catalog, "write_sales", Admin.grantJson("namespace", List.of("sales"), null, "TABLE_CREATE"));
+    admin.grant(catalog, "write_sales", Admin.grantJson("namespace", List.of("hr"), null, "TABLE_WRITE_DATA"));
+    admin.grant(catalog, "write_sales", Admin.grantJson("namespace", List.of("hr"), null, "TABLE_CREATE"));
+    admin.grant(catalog, "write_sales", Admin.grantJson("namespace", List.of("sales"), null, "TABLE_FULL_METADATA"));
+    admin.grant(catalog, "write_sales", Admin.grantJson("namespace", List.of("hr"), null, "TABLE_FULL_METADATA"));
+    admin.grant(catalog, "read_sales", Admin.grantJson("namespace", List.of("sales"), null, "TABLE_READ_DATA"));
+    admin.grant(catalog, "props_only", Admin.grantJson("namespace", List.of("sales"), null, "TABLE_READ_PROPERTIES"));
+  }
+
+  @AfterAll
+  static void stop() throws Exception {
+    server.close();
+  }
+
+  static String catalogJson(String name, String stsEndpoint) {
+    return "{\"catalog\": {\"name\": \"" + name + "\", \"type\": \"INTERNAL\","
+        + " \"properties\": {\"default-base-location\": \"s3://" + bucket + "/wh\"},"
+        + " \"storageConfigInfo\": {\"storageType\": \"S3\", \"allowedLocations\": [\"s3://" + bucket + "/wh\"],"
+        + " \"roleArn\": \"" + rgw.roleArn() + "\", \"region\": \"" + rgw.region() + "\","
+        + " \"endpoint\": \"" + rgw.endpoint() + "\", \"stsEndpoint\": \"" + stsEndpoint + "\","
+        + " \"pathStyleAccess\": true, \"credentialSource\": \"rgw\", \"durationSeconds\": 900}}}";
+  }
+
+  /** The real client, configured with no storage keys at all. */
+  private static RESTCatalog client(String[] credentials) {
+    RESTCatalog client = new RESTCatalog();
+    client.initialize("sluice", Map.of(
+        "uri", server.catalogUri(), "warehouse", catalog, "credential", credentials[0] + ":" + credentials[1]));
+    return client;
+  }
+
+  private static JsonNode load(String token, String ns, String table, boolean askForCredentials) throws Exception {
+    HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(
+        server.baseUrl() + "/api/catalog/v1/" + catalog + "/namespaces/" + ns + "/tables/" + table))
+        .header("Authorization", "Bearer " + token);
+    if (askForCredentials) {
+      request.header("X-Iceberg-Access-Delegation", "vended-credentials");
+    }
+    HttpResponse<String> response = HttpClient.newHttpClient().send(request.build(), HttpResponse.BodyHandlers.ofString());
+    assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
+    return TestServer.json(response.body());
+  }
+
+  private static S3Client vendedClient(JsonNode loaded) {
+    JsonNode config = loaded.get("storage-credentials").get(0).get("config");
+    return rgw.clientWith(config.get("s3.access-key-id").asText(), config.get("s3.secret-access-key").asText(),
+        config.get("s3.session-token").asText());
+  }
+
+  private static String key(String location, String suffix) {
+    return location.replace("s3://" + bucket + "/", "") + suffix;
+  }
+
+  private static DataFile writeDataFile(Table table, String name, String content) throws Exception {
+    OutputFile out = table.io().newOutputFile(table.location() + "/data/" + name);
+    try (OutputStream stream = out.create()) {
+      stream.write(content.getBytes(StandardCharsets.UTF_8));
+    }
+    return DataFiles.builder(PartitionSpec.unpartitioned()).withPath(out.location()).withFormat(FileFormat.PARQUET)
+        .withFileSizeInBytes(content.length()).withRecordCount(1).build();
+  }
+
+  @Test
+  void writerCreatesAppendsAndReadsBackWithVendedCredentialsOnly() throws Exception {
+    try (RESTCatalog client = client(writer)) {
+      Table table = client.createTable(TableIdentifier.of("sales", "orders"), SCHEMA);
+      DataFile file = writeDataFile(table, "a.parquet", "order-1");
+      table.newAppend().appendFile(file).commit();
+      Table reloaded = client.loadTable(TableIdentifier.of("sales", "orders"));
+      assertThat(reloaded.currentSnapshot().addedDataFiles(reloaded.io())).hasSize(1);
+      try (var in = reloaded.io().newInputFile(file.location()).newStream()) {
+        assertThat(new String(in.readAllBytes(), StandardCharsets.UTF_8)).isEqualTo("order-1");
+      }
+    }
+    JsonNode loaded = load(server.token(writer[0], writer[1]), "sales", "orders", true);
+    JsonNode credential = loaded.get("storage-credentials").get(0);
+    assertThat(credential.get("prefix").asText()).isEqualTo(loaded.get("metadata").get("location").asText());
+    for (String key : List.of("s3.access-key-id", "s3.secret-access-key", "s3.session-token", "s3.session-token-expires-at-ms",
+        "client.region", "s3.endpoint", "s3.path-style-access")) {
+      assertThat(credential.get("config").has(key)).as(key).isTrue();
+      assertThat(loaded.get("config").has(key)).as(key).isTrue();
+    }
+    assertThat(loaded.get("config").get("client.refresh-credentials-endpoint").asText())
+        .isEqualTo("v1/" + catalog + "/namespaces/sales/tables/orders/credentials");
+    assertThat(credential.get("config").get("s3.access-key-id").asText()).isNotEqualTo(rgw.accessKey());
+  }
+
+  @Test
+  void readersCannotWriteAndCredentialsStayInsideTheirTable() throws Exception {
+    try (RESTCatalog client = client(writer)) {
+      Table a = client.createTable(TableIdentifier.of("sales", "a"), SCHEMA);
+      a.newAppend().appendFile(writeDataFile(a, "x.parquet", "in-a")).commit();
+      Table b = client.createTable(TableIdentifier.of("sales", "b"), SCHEMA);
+      b.newAppend().appendFile(writeDataFile(b, "y.parquet", "in-b")).commit();
+    }
+    JsonNode a = load(server.token(reader[0], reader[1]), "sales", "a", true);
+    String aLocation = a.get("metadata").get("location").asText();
+    JsonNode b = load(server.token(writer[0], writer[1]), "sales", "b", false);
+    String bLocation = b.get("metadata").get("location").asText();
+    try (S3Client readOnly = vendedClient(a); S3Client admin = rgw.adminClient()) {
+      assertThat(CephRgw.get(readOnly, bucket, key(aLocation, "/data/x.parquet"))).isEqualTo(200);
+      assertThat(CephRgw.list(readOnly, bucket, key(aLocation, "/"))).isEqualTo(200);
+      // refused by RGW, not by Sluice:
+      assertThatThrownBy(() -> CephRgw.put(readOnly, bucket, key(aLocation, "/data/evil.parquet"), new byte[] {1}))
+          .isInstanceOf(S3Exception.class).satisfies(e -> assertThat(((S3Exception) e).statusCode()).isEqualTo(403));
+      assertThatThrownBy(() -> CephRgw.delete(readOnly, bucket, key(aLocation, "/data/x.parquet")))
+          .isInstanceOf(S3Exception.class).satisfies(e -> assertThat(((S3Exception) e).statusCode()).isEqualTo(403));
+      assertThat(CephRgw.get(admin, bucket, key(aLocation, "/data/x.parquet"))).isEqualTo(200);
+      // another table's prefix, a bucket-wide list, another bucket
+      assertThatThrownBy(() -> CephRgw.get(readOnly, bucket, key(bLocation, "/data/y.parquet")))
+          .isInstanceOf(S3Exception.class).satisfies(e -> assertThat(((S3Exception) e).statusCode()).isEqualTo(403));
+      assertThatThrownBy(() -> CephRgw.list(readOnly, bucket, ""))
+          .isInstanceOf(S3Exception.class).satisfies(e -> assertThat(((S3Exception) e).statusCode()).isEqualTo(403));
+      CephRgw.put(admin, otherBucket, "secret.txt", new byte[] {7});
+      assertThatThrownBy(() -> CephRgw.get(readOnly, otherBucket, "secret.txt"))
+          .isInstanceOf(S3Exception.class).satisfies(e -> assertThat(((S3Exception) e).statusCode()).isEqualTo(403));
+    }
+    try (S3Client writable = vendedClient(b)) {
+      assertThat(CephRgw.put(writable, bucket, key(bLocation, "/data/new.parquet"), new byte[] {2})).isEqualTo(200);
+      assertThatThrownBy(() -> CephRgw.put(writable, bucket, key(aLocation, "/data/new.parquet"), new byte[] {2}))
+          .isInstanceOf(S3Exception.class).satisfies(e -> assertThat(((S3Exception) e).statusCode()).isEqualTo(403));
+    }
+  }
+
+  @Test
+  void withoutReadDataAskingIsRefusedAndNotAskingGetsNoCredentials() throws Exception {
+    try (RESTCatalog client = client(writer)) {
+      client.createTable(TableIdentifier.of("sales", "props"), SCHEMA);
+    }
+    String token = server.token(stranger[0], stranger[1]);
+    HttpResponse<String> asked = server.sendAs(token, "GET", "/api/catalog/v1/" + catalog + "/namespaces/sales/tables/props", null);
+    assertThat(asked.statusCode()).isEqualTo(200);
+    assertThat(TestServer.json(asked.body()).path("storage-credentials").size()).isZero();
+    HttpResponse<String> withHeader = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(
+            server.baseUrl() + "/api/catalog/v1/" + catalog + "/namespaces/sales/tables/props"))
+        .header("Authorization", "Bearer " + token).header("X-Iceberg-Access-Delegation", "vended-credentials").build(),
+        HttpResponse.BodyHandlers.ofString());
+    assertThat(withHeader.statusCode()).isEqualTo(403);
+  }
+
+  @Test
+  void refreshVendsWhatALoadWouldNow() throws Exception {
+    try (RESTCatalog client = client(writer)) {
+      client.createTable(TableIdentifier.of("hr", "staff"), SCHEMA);
+    }
+    String token = server.token(writer[0], writer[1]);
+    String base = "/api/catalog/v1/" + catalog + "/namespaces/hr/tables/staff/credentials";
+    JsonNode rw = TestServer.json(server.sendAs(token, "GET", base, null).body());
+    String location = load(token, "hr", "staff", false).get("metadata").get("location").asText();
+    assertThat(rw.get("storage-credentials").get(0).get("prefix").asText()).isEqualTo(location);
+    try (S3Client client = vendedClient(rw)) {
+      assertThat(CephRgw.put(client, bucket, key(location, "/data/ok"), new byte[] {1})).isEqualTo(200);
+    }
+    // Take write away (keep read): the next refresh is read-only.
+    admin.revoke(catalog, "write_sales", Admin.grantJson("namespace", List.of("hr"), null, "TABLE_WRITE_DATA"));
+    admin.grant(catalog, "write_sales", Admin.grantJson("namespace", List.of("hr"), null, "TABLE_READ_DATA"));
+    JsonNode ro = TestServer.json(server.sendAs(token, "GET", base, null).body());
+    try (S3Client client = vendedClient(ro)) {
+      assertThatThrownBy(() -> CephRgw.put(client, bucket, key(location, "/data/no"), new byte[] {1}))
+          .isInstanceOf(S3Exception.class).satisfies(e -> assertThat(((S3Exception) e).statusCode()).isEqualTo(403));
+      assertThat(CephRgw.get(client, bucket, key(location, "/data/ok"))).isEqualTo(200);
+    }
+    assertThat(server.sendAs(token, "GET", base + "?planId=p1", null).statusCode()).isEqualTo(400);
+    assertThat(server.sendAs(token, "GET", base.replace("staff", "missing"), null).statusCode()).isEqualTo(404);
+    admin.revoke(catalog, "write_sales", Admin.grantJson("namespace", List.of("hr"), null, "TABLE_READ_DATA"));
+    admin.grant(catalog, "write_sales", Admin.grantJson("namespace", List.of("hr"), null, "TABLE_WRITE_DATA"));
+  }
+
+  @Test
+  void renameKeepsTheRecordedLocationAsTheScope() throws Exception {
+    try (RESTCatalog client = client(writer)) {
+      Table t = client.createTable(TableIdentifier.of("sales", "before"), SCHEMA);
+      String location = t.location();
+      client.renameTable(TableIdentifier.of("sales", "before"), TableIdentifier.of("hr", "after"));
+      JsonNode loaded = load(server.token(writer[0], writer[1]), "hr", "after", true);
+      assertThat(loaded.get("storage-credentials").get(0).get("prefix").asText()).isEqualTo(location);
+      try (S3Client vended = vendedClient(loaded)) {
+        assertThat(CephRgw.put(vended, bucket, key(location, "/data/after"), new byte[] {1})).isEqualTo(200);
+      }
+    }
+  }
+
+  @Test
+  void anUnsafeLocationIsServedWithoutCredentials() throws Exception {
+    String token = server.token(writer[0], writer[1]);
+    HttpResponse<String> created = server.sendAs(token, "POST", "/api/catalog/v1/" + catalog + "/namespaces/sales/tables",
+        "{\"name\": \"dollar\", \"location\": \"s3://" + bucket + "/wh/sales/$dollar\", \"schema\": "
+            + AuthorizationMatrixTest.SCHEMA + "}");
+    assertThat(created.statusCode()).as(created.body()).isEqualTo(200);
+    assertThat(TestServer.json(created.body()).path("storage-credentials").size()).isZero();
+    JsonNode loaded = load(token, "sales", "dollar", true);
+    assertThat(loaded.path("storage-credentials").size()).isZero();
+    assertThat(loaded.path("config").has("s3.access-key-id")).isFalse();
+  }
+
+  @Test
+  void aThousandConcurrentLoadsOfAColdKeyMakeOneStsCall() throws Exception {
+    try (RESTCatalog client = client(writer)) {
+      client.createTable(TableIdentifier.of("sales", "hot"), SCHEMA);
+    }
+    String token = server.token(reader[0], reader[1]);
+    double before = stsCalls();
+    ExecutorService pool = Executors.newFixedThreadPool(32);
+    HttpClient http = HttpClient.newHttpClient();
+    List<Future<Integer>> results = new ArrayList<>();
+    for (int i = 0; i < 1000; i++) {
+      results.add(pool.submit(() -> http.send(HttpRequest.newBuilder(URI.create(
+              server.baseUrl() + "/api/catalog/v1/" + catalog + "/namespaces/sales/tables/hot"))
+          .header("Authorization", "Bearer " + token).build(), HttpResponse.BodyHandlers.discarding()).statusCode()));
+    }
+    for (Future<Integer> result : results) {
+      assertThat(result.get()).isEqualTo(200);
+    }
+    pool.shutdown();
+    assertThat(stsCalls() - before).isEqualTo(1.0);
+  }
+
+  private static double stsCalls() throws Exception {
+    String metrics = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(server.baseUrl() + "/metrics")).build(),
+        HttpResponse.BodyHandlers.ofString()).body();
+    for (String line : metrics.split("\n")) {
+      if (line.startsWith("sluice_vending_sts_calls_total")) {
+        return Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
+      }
+    }
+    return 0;
+  }
+
+  @Test
+  void stsUnreachableIsAClear503() throws Exception {
+    HttpResponse<String> created = server.send("POST", "/api/management/v1/catalogs",
+        catalogJson("nosts", "http://127.0.0.1:9").replace("/wh\"", "/nosts\""));
+    assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
+    String base = "/api/catalog/v1/nosts";
+    assertThat(server.send("POST", base + "/namespaces", "{\"namespace\": [\"n\"]}").statusCode()).isEqualTo(200);
+    HttpResponse<String> failed = server.send("POST", base + "/namespaces/n/tables",
+        "{\"name\": \"t\", \"schema\": " + AuthorizationMatrixTest.SCHEMA + "}");
+    assertThat(failed.statusCode()).as(failed.body()).isEqualTo(503);
+    JsonNode error = TestServer.json(failed.body()).get("error");
+    assertThat(error.get("type").asText()).isEqualTo("ServiceUnavailableException");
+    assertThat(error.get("message").asText()).contains("nosts").contains("STS");
+    assertThat(failed.body()).doesNotContain(rgw.secretKey());
+  }
+
+  @Test
+  void purgeDeletesTheTablesFilesServerSide() throws Exception {
+    try (RESTCatalog client = client(writer); S3Client admin = rgw.adminClient()) {
+      Table t = client.createTable(TableIdentifier.of("hr", "purged"), SCHEMA);
+      DataFile file = writeDataFile(t, "p.parquet", "gone");
+      t.newAppend().appendFile(file).commit();
+      String dataKey = key(file.location(), "");
+      assertThat(CephRgw.get(admin, bucket, dataKey)).isEqualTo(200);
+      assertThat(client.dropTable(TableIdentifier.of("hr", "purged"), true)).isTrue();
+      assertThatThrownBy(() -> CephRgw.get(admin, bucket, dataKey))
+          .isInstanceOf(S3Exception.class).satisfies(e -> assertThat(((S3Exception) e).statusCode()).isEqualTo(404));
+    }
+  }
+
+  static Map<String, String> props(Map<String, String> base) {
+    return new HashMap<>(base);
+  }
+}
