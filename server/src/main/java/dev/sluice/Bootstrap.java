@@ -66,12 +66,12 @@ final class Bootstrap {
       console.println("  secret:    " + secret);
       console.println("  credential=" + clientId + ":" + secret);
     }
-    if (quickstart && new CatalogAdmin(store, java.util.Set.of()).list().stream().noneMatch(c -> c.name().equals(QUICKSTART))) {
+    if (quickstart && new CatalogAdmin(store, java.util.Set.of(), 900).list().stream().noneMatch(c -> c.name().equals(QUICKSTART))) {
       String location = warehouse.toUri().toString().replaceFirst("^file:///", "file:/");
       ObjectNode storage = JsonNodeFactory.instance.objectNode();
       storage.put("storageType", "FILE");
       storage.putArray("allowedLocations").add(location);
-      new CatalogAdmin(store, java.util.Set.of()).create(QUICKSTART, "INTERNAL", Map.of("default-base-location", location), storage);
+      new CatalogAdmin(store, java.util.Set.of(), 900).create(QUICKSTART, "INTERNAL", Map.of("default-base-location", location), storage);
       LOG.info("created catalog {} at {}", QUICKSTART, location);
     }
   }

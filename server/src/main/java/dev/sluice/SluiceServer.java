@@ -80,7 +80,7 @@ public final class SluiceServer implements AutoCloseable {
       new HealthRoutes(store, metrics).register(routes);
       new OAuthRoutes(authenticator).register(routes);
       new IcebergRoutes(new CatalogRegistry(store, config.credentialSources()), authz, vending, metrics).register(routes);
-      new ManagementRoutes(new CatalogAdmin(store, config.credentialSources().keySet()), authz, accessChanged)
+      new ManagementRoutes(new CatalogAdmin(store, config.credentialSources().keySet(), config.vendingMinDurationSeconds()), authz, accessChanged)
           .register(routes);
       new AccessRoutes(new AccessAdmin(store, accessChanged), authz, store.access(), audit).register(routes);
       HttpServer http = new HttpServer(config.host(), config.port(), routes.build(), authenticator, config.maxRequestBytes());

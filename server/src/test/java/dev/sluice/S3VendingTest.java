@@ -61,7 +61,9 @@ class S3VendingTest {
     otherBucket = rgw.newBucket("other");
     server = TestServer.start(null,
         "storage:\n  credentialSources:\n    rgw:\n      type: static\n"
-            + "      accessKeyId: ${SLUICE_TEST_RGW_ACCESS_KEY}\n      secretAccessKey: ${SLUICE_TEST_RGW_SECRET_KEY}\n");
+            + "      accessKeyId: ${SLUICE_TEST_RGW_ACCESS_KEY}\n      secretAccessKey: ${SLUICE_TEST_RGW_SECRET_KEY}\n"
+            // The bed's STS allows 1-second sessions, so expiry and refresh are testable.
+            + "  vendingMinDurationSeconds: 1\n");
     admin = new Admin(server);
     HttpResponse<String> created = server.send("POST", "/api/management/v1/catalogs", catalogJson(catalog, rgw.endpoint()));
     assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
@@ -109,8 +111,13 @@ class S3VendingTest {
   }
 
   private static JsonNode load(String token, String ns, String table, boolean askForCredentials) throws Exception {
+    return load(token, catalog, ns, table, askForCredentials);
+  }
+
+  private static JsonNode load(String token, String catalogName, String ns, String table, boolean askForCredentials)
+      throws Exception {
     HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(
-        server.baseUrl() + "/api/catalog/v1/" + catalog + "/namespaces/" + ns + "/tables/" + table))
+        server.baseUrl() + "/api/catalog/v1/" + catalogName + "/namespaces/" + ns + "/tables/" + table))
         .header("Authorization", "Bearer " + token);
     if (askForCredentials) {
       request.header("X-Iceberg-Access-Delegation", "vended-credentials");
@@ -337,5 +344,118 @@ class S3VendingTest {
 
   static Map<String, String> props(Map<String, String> base) {
     return new HashMap<>(base);
+  }
+
+  static final List<String> ESCAPES = List.of(
+      "s3://%1$s/wh2/t", "s3://%1$s/w", "s3://%1$s/", "s3://%1$s", "s3://other/wh/t", "s3://%1$s-x/wh/t",
+      "gs://%1$s/wh/t", "file:/etc", "s3://%1$s/wh/../x", "s3://%1$s/wh/./t", "s3://%1$s/wh/%%2e%%2e/x",
+      "s3://%1$s/wh/%%2E%%2E/x", "s3://%1$s/wh/.%%2e/x", "s3://%1$s/wh/%%252e%%252e/x", "s3://%1$s/wh/ns%%2f..%%2fx",
+      "s3://%1$s/wh/ns%%2Ft", "s3://%1$s/wh/t?x=1", "s3://%1$s/wh/t?", "s3://%1$s/wh/t#frag", "s3://%1$s/wh/t%%0a",
+      "s3://%1$s/wh/t%%00", "s3://%1$s/wh\\..\\x", "s3://%1$s/wh/t%%5c..", "s3://%1$s/wh/%%zz",
+      "s3://%1$s/wh/*", "s3://%1$s/wh/t*", "s3://%1$s/wh/${aws:username}", "s3://%1$s/wh/$t", "s3://*/wh/t",
+      "s3://%1$s/wh/sub/../../x", "s3a://%1$s/wh2/t", "s3://%1$s/WH/t");
+
+  /**
+   * The location-escape corpus through the API, as table location and as every location
+   * property set by a commit: each is refused (403, nothing persisted) or, when it stays
+   * inside the allowed area with only IAM-special characters, served without credentials.
+   */
+  @Test
+  void locationEscapeCorpusIsRefusedOrNeverVendedFor() throws Exception {
+    String token = server.token(writer[0], writer[1]);
+    String base = "/api/catalog/v1/" + catalog + "/namespaces/sales/tables";
+    try (RESTCatalog client = client(writer)) {
+      client.createTable(TableIdentifier.of("sales", "target"), SCHEMA);
+    }
+    int refused = 0;
+    int servedWithout = 0;
+    int i = 0;
+    for (String template : ESCAPES) {
+      String location = String.format(template, bucket);
+      String json = new com.fasterxml.jackson.databind.ObjectMapper().writeValueAsString(location);
+      String name = "esc" + (i++);
+      HttpResponse<String> created = server.sendAs(token, "POST", base,
+          "{\"name\": \"" + name + "\", \"location\": " + json + ", \"schema\": " + AuthorizationMatrixTest.SCHEMA + "}");
+      assertThat(created.statusCode()).as(location + " -> " + created.body()).isIn(200, 400, 403);
+      if (created.statusCode() == 200) {
+        servedWithout++;
+        assertThat(TestServer.json(created.body()).path("storage-credentials").size()).as(location).isZero();
+        assertThat(location).as("only IAM-special characters inside the allowed area may be created").containsAnyOf("*", "$");
+      } else {
+        refused++;
+        assertThat(server.sendAs(token, "HEAD", base + "/" + name, null).statusCode()).isEqualTo(404);
+      }
+      String before = load(token, "sales", "target", false).get("metadata-location").asText();
+      for (String property : List.of("write.metadata.path", "write.data.path", "write.object-storage.path",
+          "write.folder-storage.path")) {
+        HttpResponse<String> commit = server.sendAs(token, "POST", base + "/target",
+            "{\"requirements\": [], \"updates\": [{\"action\": \"set-properties\", \"updates\": {\"" + property + "\": "
+                + json + "}}]}");
+        assertThat(commit.statusCode()).as(property + "=" + location).isIn(200, 400, 403);
+        if (commit.statusCode() == 200) {
+          assertThat(TestServer.json(commit.body()).path("storage-credentials").size()).as(location).isZero();
+          // undo, so the next case starts from a vendable table
+          assertThat(server.sendAs(token, "POST", base + "/target", "{\"requirements\": [], \"updates\": "
+              + "[{\"action\": \"remove-properties\", \"removals\": [\"" + property + "\"]}]}").statusCode()).isEqualTo(200);
+        } else {
+          assertThat(load(token, "sales", "target", false).get("metadata-location").asText()).isEqualTo(before);
+        }
+      }
+    }
+    assertThat(refused + servedWithout).isEqualTo(ESCAPES.size()).isGreaterThanOrEqualTo(30);
+    assertThat(refused).isGreaterThanOrEqualTo(25);
+  }
+
+  @Test
+  void aLongReadOutlivesItsCredentialByRefreshing() throws Exception {
+    HttpResponse<String> created = server.send("POST", "/api/management/v1/catalogs",
+        catalogJson("short", rgw.endpoint()).replace("\"durationSeconds\": 900", "\"durationSeconds\": 3")
+            .replace("/wh\"", "/short\""));
+    assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
+    assertThat(server.send("POST", "/api/catalog/v1/short/namespaces", "{\"namespace\": [\"n\"]}").statusCode()).isEqualTo(200);
+    RESTCatalog client = new RESTCatalog();
+    client.initialize("sluice", Map.of("uri", server.catalogUri(), "warehouse", "short",
+        "credential", TestServer.CLIENT_ID + ":" + TestServer.SECRET));
+    try (client) {
+      Table table = client.createTable(TableIdentifier.of("n", "long_read"), SCHEMA);
+      DataFile file = writeDataFile(table, "r.parquet", "still-readable");
+      table.newAppend().appendFile(file).commit();
+      JsonNode first = load(server.rootToken(), "short", "n", "long_read", true);
+      long expiresAt = first.get("storage-credentials").get(0).get("config").get("s3.session-token-expires-at-ms").asLong();
+      Table reader = client.loadTable(TableIdentifier.of("n", "long_read"));
+      Thread.sleep(Math.max(0, expiresAt - System.currentTimeMillis()) + 1500);
+      // The first credential is dead at RGW...
+      try (S3Client expired = rgw.clientWith(first.get("storage-credentials").get(0).get("config").get("s3.access-key-id").asText(),
+          first.get("storage-credentials").get(0).get("config").get("s3.secret-access-key").asText(),
+          first.get("storage-credentials").get(0).get("config").get("s3.session-token").asText())) {
+        String dataKey = file.location().replace("s3://" + bucket + "/", "");
+        assertThatThrownBy(() -> CephRgw.get(expired, bucket, dataKey))
+            .isInstanceOf(S3Exception.class).satisfies(e -> assertThat(((S3Exception) e).statusCode()).isEqualTo(403));
+      }
+      // ...yet the client, loaded before it expired, keeps reading: it refreshed through the catalog.
+      try (var in = reader.io().newInputFile(file.location()).newStream()) {
+        assertThat(new String(in.readAllBytes(), StandardCharsets.UTF_8)).isEqualTo("still-readable");
+      }
+    }
+  }
+
+  @Test
+  void onRequestCatalogsVendOnlyWhenAskedAndCommitsCarryCredentials() throws Exception {
+    HttpResponse<String> created = server.send("POST", "/api/management/v1/catalogs",
+        catalogJson("asked", rgw.endpoint()).replace("\"durationSeconds\": 900", "\"durationSeconds\": 900, \"vendCredentials\": \"on-request\"")
+            .replace("/wh\"", "/asked\""));
+    assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
+    String base = "/api/catalog/v1/asked/namespaces";
+    assertThat(server.send("POST", base, "{\"namespace\": [\"n\"]}").statusCode()).isEqualTo(200);
+    HttpResponse<String> made = server.send("POST", base + "/n/tables", "{\"name\": \"t\", \"schema\": " + AuthorizationMatrixTest.SCHEMA + "}");
+    assertThat(TestServer.json(made.body()).path("storage-credentials").size()).isZero();
+    String token = server.rootToken();
+    HttpResponse<String> commit = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(server.baseUrl() + base + "/n/tables/t"))
+        .header("Authorization", "Bearer " + token).header("X-Iceberg-Access-Delegation", "vended-credentials")
+        .POST(HttpRequest.BodyPublishers.ofString("{\"requirements\": [], \"updates\": [{\"action\": \"set-properties\", \"updates\": {\"k\": \"v\"}}]}"))
+        .build(), HttpResponse.BodyHandlers.ofString());
+    assertThat(commit.statusCode()).as(commit.body()).isEqualTo(200);
+    assertThat(TestServer.json(commit.body()).get("storage-credentials").get(0).get("config").has("s3.session-token")).isTrue();
+    assertThat(server.send("GET", base + "/n/tables/t", null).body()).doesNotContain("s3.session-token");
   }
 }

@@ -84,6 +84,15 @@ final class SluiceServerProcess implements AutoCloseable {
 
   /** Starts a server and waits until {@code GET /healthz} answers 200; fails the test otherwise. */
   static SluiceServerProcess start(String name) {
+    return start(name, null, Map.of());
+  }
+
+  /**
+   * Like {@link #start(String)}, with {@code configYaml} (if not null) written to a file passed as
+   * {@code serve --config FILE}, and {@code extraEnv} added to the server process's environment
+   * (which otherwise is this JVM's, plus {@code SLUICE_BOOTSTRAP_CREDENTIALS}).
+   */
+  static SluiceServerProcess start(String name, String configYaml, Map<String, String> extraEnv) {
     Path root = repoRoot();
     Path jar = root.resolve(SERVER_JAR);
     Path lib = root.resolve(SERVER_LIB);
@@ -122,10 +131,16 @@ final class SluiceServerProcess implements AutoCloseable {
           "--host", "127.0.0.1",
           "--port", Integer.toString(port),
           "--data-dir", dataDir.toString()));
+      if (configYaml != null) {
+        Path configFile = Files.writeString(workDir.resolve("sluice.yaml"), configYaml, StandardCharsets.UTF_8);
+        command.add("--config");
+        command.add(configFile.toString());
+      }
       ProcessBuilder builder = new ProcessBuilder(command)
           .directory(dataDir.toFile())
           .redirectErrorStream(true)
           .redirectOutput(logFile.toFile());
+      builder.environment().putAll(extraEnv);
       builder.environment().put("SLUICE_BOOTSTRAP_CREDENTIALS", clientId + ":" + clientSecret);
       Process process = builder.start();
       SluiceServerProcess server =
@@ -200,12 +215,17 @@ final class SluiceServerProcess implements AutoCloseable {
     return logFile;
   }
 
-  /** Obtains a bearer token through the OAuth2 client-credentials endpoint. */
+  /** Obtains a bearer token for root through the OAuth2 client-credentials endpoint. */
   String fetchToken() {
+    return fetchToken(clientId, clientSecret);
+  }
+
+  /** Obtains a bearer token for any principal through the OAuth2 client-credentials endpoint. */
+  String fetchToken(String id, String secret) {
     Map<String, String> form = Map.of(
         "grant_type", "client_credentials",
-        "client_id", clientId,
-        "client_secret", clientSecret,
+        "client_id", id,
+        "client_secret", secret,
         "scope", "PRINCIPAL_ROLE:ALL");
     String body = form.entrySet().stream()
         .map(e -> URLEncoder.encode(e.getKey(), StandardCharsets.UTF_8) + "="
@@ -228,6 +248,31 @@ final class SluiceServerProcess implements AutoCloseable {
       return m.group(1);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
+  }
+
+  /**
+   * Sends {@code method} to {@code rootUrl() + path} with a bearer token and, if not null, a JSON
+   * body; returns the response whatever its status.
+   */
+  HttpResponse<String> send(String method, String path, String bearerToken, String jsonBody) {
+    HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(rootUrl() + path))
+        .timeout(Duration.ofSeconds(30))
+        .header("Authorization", "Bearer " + bearerToken)
+        .header("Accept", "application/json");
+    if (jsonBody != null) {
+      request.header("Content-Type", "application/json")
+          .method(method, HttpRequest.BodyPublishers.ofString(jsonBody, StandardCharsets.UTF_8));
+    } else {
+      request.method(method, HttpRequest.BodyPublishers.noBody());
+    }
+    try {
+      return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+    } catch (IOException e) {
+      throw new UncheckedIOException(method + " " + path + " failed", e);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IllegalStateException(e);

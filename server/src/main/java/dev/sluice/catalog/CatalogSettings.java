@@ -46,6 +46,12 @@ public record CatalogSettings(
    */
   public static CatalogSettings of(
       String name, String type, Map<String, String> properties, JsonNode storageConfigInfo, Set<String> credentialSources) {
+    return of(name, type, properties, storageConfigInfo, credentialSources, S3StorageProfile.MIN_DURATION);
+  }
+
+  /** As above; {@code minVendDuration} is the shortest credential lifetime a catalog may ask for. */
+  public static CatalogSettings of(String name, String type, Map<String, String> properties, JsonNode storageConfigInfo,
+      Set<String> credentialSources, int minVendDuration) {
     IdentifierRules.checkName("catalog name", name);
     String catalogType = type == null ? "INTERNAL" : type.toUpperCase(Locale.ROOT);
     if (!catalogType.equals("INTERNAL")) {
@@ -89,7 +95,7 @@ public record CatalogSettings(
     allowed.forEach(allowedArray::add);
     S3StorageProfile s3 = null;
     if (storageType.equals("S3")) {
-      s3 = S3StorageProfile.parse(name, storage, allowed, credentialSources);
+      s3 = S3StorageProfile.parse(name, storage, allowed, credentialSources, minVendDuration);
     } else {
       for (String location : allowed) {
         StorageLocation parsed = StorageLocation.parse(location);
@@ -108,7 +114,8 @@ public record CatalogSettings(
 
   public static CatalogSettings fromRecord(CatalogRecord record) {
     try {
-      return of(record.name(), record.type(), record.properties(), JSON.readTree(record.storageConfig()), null);
+      // Validated when stored; read back without re-checking sources or the server's duration floor.
+      return of(record.name(), record.type(), record.properties(), JSON.readTree(record.storageConfig()), null, 1);
     } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
       throw new IllegalStateException("Corrupt storage configuration for catalog " + record.name(), e);
     }

@@ -39,6 +39,7 @@ import java.util.regex.Pattern;
  *     aws: { type: default-chain }
  *     irsa: { type: web-identity, roleArn: arn:aws:iam::1:role/x, webIdentityTokenFile: /var/run/token }
  *   vendingCache: { ttlCapSeconds: 1800, maxEntries: 10000 }
+ *   vendingMinDurationSeconds: 900   # lower only on a test bed whose STS allows it (Ceph RGW)
  * </pre>
  */
 public record ServerConfig(
@@ -52,13 +53,14 @@ public record ServerConfig(
     boolean quickstartCatalog,
     Map<String, CredentialSource> credentialSources,
     Duration vendingCacheTtlCap,
-    long vendingCacheMaxEntries) {
+    long vendingCacheMaxEntries,
+    int vendingMinDurationSeconds) {
 
   private static final Pattern VAR = Pattern.compile("\\$\\{([A-Za-z_][A-Za-z0-9_]*)}");
   private static final Map<String, Set<String>> KNOWN =
       Map.of(
           "", Set.of("server", "dataDir", "database", "auth", "bootstrap", "storage"),
-          "storage", Set.of("credentialSources", "vendingCache"),
+          "storage", Set.of("credentialSources", "vendingCache", "vendingMinDurationSeconds"),
           "storage.vendingCache", Set.of("ttlCapSeconds", "maxEntries"),
           "storage.credentialSources.*", Set.of("type", "accessKeyId", "secretAccessKey", "roleArn", "webIdentityTokenFile"),
           "server", Set.of("host", "port", "maxRequestBytes"),
@@ -81,6 +83,10 @@ public record ServerConfig(
     if (vendingCacheTtlCap.toSeconds() < 1 || vendingCacheTtlCap.toSeconds() > 43_200) {
       throw new ConfigException(
           "storage.vendingCache.ttlCapSeconds must be between 1 and 43200, got " + vendingCacheTtlCap.toSeconds());
+    }
+    if (vendingMinDurationSeconds < 1 || vendingMinDurationSeconds > 900) {
+      throw new ConfigException(
+          "storage.vendingMinDurationSeconds must be between 1 and 900, got " + vendingMinDurationSeconds);
     }
     if (vendingCacheMaxEntries < 1) {
       throw new ConfigException("storage.vendingCache.maxEntries must be at least 1, got " + vendingCacheMaxEntries);
@@ -146,7 +152,8 @@ public record ServerConfig(
         credentialSources(section(section(root, "storage"), "credentialSources")),
         Duration.ofSeconds(integer(section(section(root, "storage"), "vendingCache"), "ttlCapSeconds",
             "storage.vendingCache.ttlCapSeconds", 1800)),
-        integer(section(section(root, "storage"), "vendingCache"), "maxEntries", "storage.vendingCache.maxEntries", 10_000));
+        integer(section(section(root, "storage"), "vendingCache"), "maxEntries", "storage.vendingCache.maxEntries", 10_000),
+        integer(section(root, "storage"), "vendingMinDurationSeconds", "storage.vendingMinDurationSeconds", 900));
   }
 
   private static Map<String, CredentialSource> credentialSources(JsonNode node) {

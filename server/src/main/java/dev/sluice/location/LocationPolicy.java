@@ -41,12 +41,11 @@ public final class LocationPolicy {
     }
   }
 
-  /** Refuses {@code location} unless an allowed location covers it. */
+  /** Refuses {@code location} unless an allowed location covers it and it tries no escape. */
   public void check(String what, String location) {
-    try {
-      StorageLocation.parse(location);
-    } catch (IllegalArgumentException e) {
-      throw new ForbiddenException("Invalid location for %s: %s", what, e.getMessage());
+    java.util.Optional<String> escape = LocationSafety.escapes(location);
+    if (escape.isPresent()) {
+      throw new ForbiddenException("Invalid location for %s: %s", what, escape.get());
     }
     if (allows(location)) {
       return;

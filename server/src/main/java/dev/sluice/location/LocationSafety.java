@@ -14,8 +14,35 @@ import java.util.Optional;
 public final class LocationSafety {
   private LocationSafety() {}
 
-  /** Empty when safe; otherwise why not, for the warning (the location itself is not echoed). */
+  /** Empty when safe to vend for; otherwise why not (the location itself is not echoed). */
   public static Optional<String> unsafe(String location, LocationPolicy policy) {
+    Optional<String> escape = escapes(location);
+    if (escape.isPresent()) {
+      return escape;
+    }
+    for (int i = 0; i < location.length(); i++) {
+      char c = location.charAt(i);
+      if (c == '*') {
+        return Optional.of("IAM wildcard");
+      }
+      if (c == '$') {
+        return Optional.of("policy variable ($)");
+      }
+    }
+    if (!policy.allows(location)) {
+      return Optional.of("outside the catalog's allowed locations");
+    }
+    return Optional.empty();
+  }
+
+  /**
+   * Empty unless the location tries to escape its path: a control character, a query or
+   * fragment, a backslash, a {@code .} or {@code ..} segment, or a percent-encoded relative
+   * segment, separator, backslash or control character. Such a location is refused outright
+   * wherever a table names it; {@code *} and {@code $} are legal key characters and only
+   * stop vending.
+   */
+  public static Optional<String> escapes(String location) {
     if (location == null || location.isEmpty()) {
       return Optional.of("empty location");
     }
@@ -25,11 +52,8 @@ public final class LocationSafety {
         return Optional.of("control character");
       }
       switch (c) {
-        case '*', '?' -> {
+        case '?' -> {
           return Optional.of("IAM wildcard or query");
-        }
-        case '$' -> {
-          return Optional.of("policy variable ($)");
         }
         case '#' -> {
           return Optional.of("fragment");
@@ -68,9 +92,6 @@ public final class LocationSafety {
       StorageLocation.parse(location);
     } catch (IllegalArgumentException e) {
       return Optional.of(e.getMessage().replaceAll(":.*", ""));
-    }
-    if (!policy.allows(location)) {
-      return Optional.of("outside the catalog's allowed locations");
     }
     return Optional.empty();
   }

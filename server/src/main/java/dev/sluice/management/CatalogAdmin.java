@@ -25,15 +25,20 @@ public final class CatalogAdmin {
 
   private final Store store;
   private final Set<String> credentialSources;
+  private final int minVendDuration;
 
-  /** {@code credentialSources}: the S3 credential source names the server config defines. */
-  public CatalogAdmin(Store store, Set<String> credentialSources) {
+  /**
+   * {@code credentialSources}: the S3 credential source names the server config defines;
+   * {@code minVendDuration}: the shortest credential lifetime a catalog may ask for.
+   */
+  public CatalogAdmin(Store store, Set<String> credentialSources, int minVendDuration) {
     this.store = requireNonNull(store, "store");
     this.credentialSources = Set.copyOf(credentialSources);
+    this.minVendDuration = minVendDuration;
   }
 
   public CatalogRecord create(String name, String type, Map<String, String> properties, JsonNode storageConfigInfo) {
-    CatalogSettings settings = CatalogSettings.of(name, type, properties, storageConfigInfo, credentialSources);
+    CatalogSettings settings = CatalogSettings.of(name, type, properties, storageConfigInfo, credentialSources, minVendDuration);
     CatalogRecord record =
         new CatalogRecord(settings.name(), settings.type(), settings.properties(), settings.storageConfigJson(), 1, 0, 0);
     try {
@@ -62,7 +67,7 @@ public final class CatalogAdmin {
     Map<String, String> nextProperties = properties == null ? current.properties() : properties;
     JsonNode nextStorage =
         storageConfigInfo == null ? CatalogSettings.fromRecord(current).storageConfig() : storageConfigInfo;
-    CatalogSettings settings = CatalogSettings.of(name, current.type(), nextProperties, nextStorage, credentialSources);
+    CatalogSettings settings = CatalogSettings.of(name, current.type(), nextProperties, nextStorage, credentialSources, minVendDuration);
     try {
       return store.updateCatalog(
           new CatalogRecord(name, current.type(), settings.properties(), settings.storageConfigJson(), version, 0, 0),

@@ -58,6 +58,12 @@ public record S3StorageProfile(
    * defines (null skips that check, for reading a stored catalog).
    */
   public static S3StorageProfile parse(String catalog, JsonNode info, List<String> allowed, Set<String> knownSources) {
+    return parse(catalog, info, allowed, knownSources, MIN_DURATION);
+  }
+
+  /** As above, with a lower minimum duration (the server's storage.vendingMinDurationSeconds, for test beds). */
+  public static S3StorageProfile parse(
+      String catalog, JsonNode info, List<String> allowed, Set<String> knownSources, int minDuration) {
     for (String location : allowed) {
       StorageLocation parsed = StorageLocation.parse(location);
       if (!List.of("s3", "s3a").contains(parsed.scheme()) || parsed.authority().isEmpty()) {
@@ -82,9 +88,9 @@ public record S3StorageProfile(
           KEY + "credentialSource: unknown credential source '" + source + "' (the server config defines " + knownSources + ")");
     }
     int duration = integer(info, "durationSeconds", 3600);
-    if (duration < MIN_DURATION || duration > MAX_DURATION) {
+    if (duration < minDuration || duration > MAX_DURATION) {
       throw new IllegalArgumentException(
-          KEY + "durationSeconds must be between " + MIN_DURATION + " and " + MAX_DURATION + ", got " + duration);
+          KEY + "durationSeconds must be between " + minDuration + " and " + MAX_DURATION + ", got " + duration);
     }
     String endpoint = text(info, "endpoint");
     String vend = text(info, "vendCredentials");
