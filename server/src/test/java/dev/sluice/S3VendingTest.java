@@ -44,6 +44,7 @@ import software.amazon.awssdk.services.s3.model.S3Exception;
  */
 class S3VendingTest {
   private static final Schema SCHEMA = new Schema(Types.NestedField.required(1, "id", Types.LongType.get()));
+  private static final HttpClient HTTP = HttpClient.newHttpClient();
   private static CephRgw rgw;
   private static TestServer server;
   private static Admin admin;
@@ -122,7 +123,7 @@ class S3VendingTest {
     if (askForCredentials) {
       request.header("X-Iceberg-Access-Delegation", "vended-credentials");
     }
-    HttpResponse<String> response = HttpClient.newHttpClient().send(request.build(), HttpResponse.BodyHandlers.ofString());
+    HttpResponse<String> response = HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString());
     assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
     return TestServer.json(response.body());
   }
@@ -457,5 +458,41 @@ class S3VendingTest {
     assertThat(commit.statusCode()).as(commit.body()).isEqualTo(200);
     assertThat(TestServer.json(commit.body()).get("storage-credentials").get(0).get("config").has("s3.session-token")).isTrue();
     assertThat(server.send("GET", base + "/n/tables/t", null).body()).doesNotContain("s3.session-token");
+  }
+
+  /**
+   * Vend latency, cold (STS call) and warm (cache hit), against loads of the same table that
+   * vend nothing (a principal without TABLE_READ_DATA) as the baseline. Printed for the
+   * record; timing is not asserted (see the bench module for measurements).
+   */
+  @Test
+  void vendLatencyColdAndWarm() throws Exception {
+    try (RESTCatalog client = client(writer)) {
+      client.createTable(TableIdentifier.of("sales", "latency"), SCHEMA);
+    }
+    String[] fresh = admin.principal("latency_reader", "readers");
+    String token = server.token(fresh[0], fresh[1]);
+    String strangerToken = server.token(stranger[0], stranger[1]);
+    long coldStart = System.nanoTime();
+    JsonNode cold = load(token, "sales", "latency", true);
+    long coldNanos = System.nanoTime() - coldStart;
+    assertThat(cold.get("storage-credentials")).hasSize(1);
+    long[] warm = new long[300];
+    long[] baseline = new long[300];
+    for (int i = 0; i < warm.length; i++) {
+      long t = System.nanoTime();
+      JsonNode loaded = load(token, "sales", "latency", true);
+      warm[i] = System.nanoTime() - t;
+      assertThat(loaded.get("storage-credentials")).hasSize(1);
+      t = System.nanoTime();
+      load(strangerToken, "sales", "latency", false);
+      baseline[i] = System.nanoTime() - t;
+    }
+    java.util.Arrays.sort(warm);
+    java.util.Arrays.sort(baseline);
+    System.out.printf("VEND-LATENCY cold=%.2fms warm_p50=%.2fms warm_p99=%.2fms baseline_p50=%.2fms baseline_p99=%.2fms"
+            + " warm/baseline_p50=%.2f%n",
+        coldNanos / 1e6, warm[150] / 1e6, warm[296] / 1e6, baseline[150] / 1e6, baseline[296] / 1e6,
+        (double) warm[150] / baseline[150]);
   }
 }

@@ -259,10 +259,17 @@ final class SluiceServerProcess implements AutoCloseable {
    * body; returns the response whatever its status.
    */
   HttpResponse<String> send(String method, String path, String bearerToken, String jsonBody) {
+    return send(method, path, bearerToken, jsonBody, Map.of());
+  }
+
+  /** {@link #send(String, String, String, String)} with extra request headers. */
+  HttpResponse<String> send(
+      String method, String path, String bearerToken, String jsonBody, Map<String, String> headers) {
     HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(rootUrl() + path))
         .timeout(Duration.ofSeconds(30))
         .header("Authorization", "Bearer " + bearerToken)
         .header("Accept", "application/json");
+    headers.forEach(request::header);
     if (jsonBody != null) {
       request.header("Content-Type", "application/json")
           .method(method, HttpRequest.BodyPublishers.ofString(jsonBody, StandardCharsets.UTF_8));
