@@ -35,7 +35,7 @@ import java.util.regex.Pattern;
  * bootstrap: { quickstartCatalog: true }
  * storage:
  *   credentialSources:             # the catalog's own S3 identities, named by catalogs
- *     rgw: { type: static, accessKeyId: ${RGW_KEY}, secretAccessKey: ${RGW_SECRET} }
+ *     rgw: { type: static, accessKeyId: "${RGW_KEY}", secretAccessKey: "${RGW_SECRET}" }
  *     aws: { type: default-chain }
  *     irsa: { type: web-identity, roleArn: arn:aws:iam::1:role/x, webIdentityTokenFile: /var/run/token }
  *   vendingCache: { ttlCapSeconds: 1800, maxEntries: 10000 }

@@ -58,4 +58,24 @@ class ServerConfigTest {
         .hasMessageContaining("bootstrap.quickstartCatalog");
     assertThatThrownBy(() -> load("- a\n- b\n", Map.of())).isInstanceOf(ConfigException.class);
   }
+
+  @Test
+  void storageCredentialSourcesAreValidatedAndNeverPrinted() throws Exception {
+    ServerConfig config = load("storage:\n  credentialSources:\n    rgw: { type: static, accessKeyId: \"${K}\", secretAccessKey: \"${S}\" }\n"
+        + "    aws: { type: default-chain }\n", Map.of("K", "AKIAEXAMPLE", "S", "very-secret-value"));
+    assertThat(config.credentialSources()).containsOnlyKeys("rgw", "aws");
+    assertThat(config.toString()).doesNotContain("very-secret-value").doesNotContain("AKIAEXAMPLE");
+    assertThatThrownBy(() -> load("storage:\n  credentialSources:\n    x: { type: static, accessKeyId: a }\n", Map.of()))
+        .hasMessageContaining("storage.credentialSources.x");
+    assertThatThrownBy(() -> load("storage:\n  credentialSources:\n    x: { type: magic }\n", Map.of()))
+        .hasMessageContaining("storage.credentialSources.x.type");
+    assertThatThrownBy(() -> load("storage:\n  credentialSources:\n    x: { type: static, accessKey: a }\n", Map.of()))
+        .hasMessageContaining("storage.credentialSources.x.accessKey");
+    assertThatThrownBy(() -> load("storage:\n  credentialSources:\n    x: { type: web-identity }\n", Map.of()))
+        .hasMessageContaining("storage.credentialSources.x");
+    assertThatThrownBy(() -> load("storage:\n  vendingCache: { ttlCapSeconds: 0 }\n", Map.of()))
+        .hasMessageContaining("storage.vendingCache.ttlCapSeconds");
+    assertThatThrownBy(() -> load("storage:\n  vendingMinDurationSeconds: 5000\n", Map.of()))
+        .hasMessageContaining("storage.vendingMinDurationSeconds");
+  }
 }
