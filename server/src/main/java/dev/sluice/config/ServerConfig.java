@@ -27,7 +27,7 @@ import java.util.regex.Pattern;
  * <pre>
  * server:   { host: 127.0.0.1, port: 8181, maxRequestBytes: 8388608 }
  * dataDir:  ./sluice-data
- * database: { url: jdbc:postgresql://db/sluice, user: sluice, password: ${PGPASSWORD},
+ * database: { url: "jdbc:postgresql://db/sluice", user: sluice, password: "${PGPASSWORD}",
  *             maxPoolSize: 10, connectionTimeoutMs: 5000 }
  * auth:     { tokenLifetimeSeconds: 3600,
  *             oidc: { issuer: https://idp/, audience: sluice, jwksUrl: https://idp/jwks,
