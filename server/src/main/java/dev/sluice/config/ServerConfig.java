@@ -136,7 +136,8 @@ public record ServerConfig(
           string(database, "user", "database.user", null),
           string(database, "password", "database.password", null),
           integer(database, "maxPoolSize", "database.maxPoolSize", 10),
-          integer(database, "connectionTimeoutMs", "database.connectionTimeoutMs", 5000));
+          // Short, so requests fail fast with 503 while the database is down.
+          integer(database, "connectionTimeoutMs", "database.connectionTimeoutMs", 2000));
     } catch (IllegalArgumentException e) {
       throw new ConfigException(e.getMessage());
     }

@@ -25,6 +25,7 @@ import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.server.handler.GracefulHandler;
 import org.eclipse.jetty.util.Callback;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
 import org.slf4j.Logger;
@@ -60,7 +61,8 @@ public final class HttpServer implements AutoCloseable {
     connector.setHost(host);
     connector.setPort(port);
     server.addConnector(connector);
-    server.setHandler(new Dispatch());
+    // On stop, stop accepting and let in-flight requests finish (up to the stop timeout).
+    server.setHandler(new GracefulHandler(new Dispatch()));
     server.setStopTimeout(10_000);
   }
 

@@ -331,6 +331,29 @@ public final class JdbcStore extends JdbcSupport implements Store {
     // A fixed lock order keeps two concurrent multi-table commits from deadlocking.
     List<MetadataSwap> ordered = new ArrayList<>(swaps);
     ordered.sort(Comparator.comparing((MetadataSwap s) -> s.namespace().key()).thenComparing(MetadataSwap::name));
+    for (int attempt = 1; ; attempt++) {
+      try {
+        swapOnce(catalog, ordered);
+        return;
+      } catch (RetryableSwap e) {
+        // Rolled back before COMMIT: nothing was applied, so trying again is safe.
+        if (attempt >= MAX_ATTEMPTS) {
+          throw unavailable(e.cause);
+        }
+      }
+    }
+  }
+
+  private static final class RetryableSwap extends RuntimeException {
+    private final SQLException cause;
+
+    RetryableSwap(SQLException cause) {
+      super(cause);
+      this.cause = cause;
+    }
+  }
+
+  private void swapOnce(String catalog, List<MetadataSwap> ordered) {
     Connection conn;
     try {
       conn = connection();
@@ -361,6 +384,9 @@ public final class JdbcStore extends JdbcSupport implements Store {
         }
       } catch (SQLException e) {
         rollbackQuietly(conn);
+        if (retryable(e)) {
+          throw new RetryableSwap(e);
+        }
         throw unavailable(e);
       }
       try {

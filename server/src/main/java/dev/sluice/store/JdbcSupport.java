@@ -67,20 +67,36 @@ abstract class JdbcSupport {
     return dataSource.getConnection();
   }
 
+  /**
+   * Runs {@code body} in one transaction. A serialization failure or deadlock (the database
+   * rolled the whole transaction back, so nothing was applied) is retried a few times; any
+   * other failure is reported.
+   */
   protected <T> T inTransaction(TxBody<T> body) {
-    try (Connection conn = connection()) {
-      conn.setAutoCommit(false);
-      try {
-        T result = body.run(conn);
-        conn.commit();
-        return result;
-      } catch (SQLException | RuntimeException e) {
-        rollbackQuietly(conn);
-        throw e;
+    for (int attempt = 1; ; attempt++) {
+      try (Connection conn = connection()) {
+        conn.setAutoCommit(false);
+        try {
+          T result = body.run(conn);
+          conn.commit();
+          return result;
+        } catch (SQLException | RuntimeException e) {
+          rollbackQuietly(conn);
+          throw e;
+        }
+      } catch (SQLException e) {
+        if (!retryable(e) || attempt >= MAX_ATTEMPTS) {
+          throw unavailable(e);
+        }
       }
-    } catch (SQLException e) {
-      throw unavailable(e);
     }
+  }
+
+  protected static final int MAX_ATTEMPTS = 3;
+
+  /** PostgreSQL's serialization failure and deadlock: the transaction was rolled back entirely. */
+  protected static boolean retryable(SQLException e) {
+    return "40001".equals(e.getSQLState()) || "40P01".equals(e.getSQLState());
   }
 
 
