@@ -15,6 +15,7 @@ import dev.sluice.http.HttpServer;
 import dev.sluice.http.IcebergRoutes;
 import dev.sluice.http.ManagementRoutes;
 import dev.sluice.http.OAuthRoutes;
+import dev.sluice.http.SigningKeyRoutes;
 import dev.sluice.management.AccessAdmin;
 import dev.sluice.management.CatalogAdmin;
 import dev.sluice.store.JdbcStore;
@@ -83,6 +84,7 @@ public final class SluiceServer implements AutoCloseable {
       new ManagementRoutes(new CatalogAdmin(store, config.credentialSources().keySet(), config.vendingMinDurationSeconds()), authz, accessChanged)
           .register(routes);
       new AccessRoutes(new AccessAdmin(store, accessChanged), authz, store.access(), audit).register(routes);
+      new SigningKeyRoutes(tokens, authz).register(routes);
       HttpServer http = new HttpServer(config.host(), config.port(), routes.build(), authenticator, config.maxRequestBytes());
       http.start();
       LOG.info(

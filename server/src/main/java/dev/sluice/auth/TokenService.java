@@ -36,8 +36,12 @@ public final class TokenService {
   private final Store store;
   private final Duration lifetime;
   private final Clock clock;
+  /** How often a replica re-reads the keys, so a rotation made elsewhere is used within this. */
+  static final long REFRESH_MS = 30_000;
+
   private volatile Map<String, byte[]> keys;
   private volatile String activeKid;
+  private volatile long loadedAtMs;
 
   public TokenService(Store store, Duration lifetime, Clock clock) {
     this.store = requireNonNull(store, "store");
@@ -47,11 +51,34 @@ public final class TokenService {
 
   /** Ensures a signing key exists (the first replica to start creates it) and loads all keys. */
   public void start() {
+    load(store.signingKeys().isEmpty() ? store.ensureSigningKey(newKey()) : store.signingKeys());
+  }
+
+  /**
+   * Adds a new signing key, which becomes the one new tokens are signed with: here at once, on
+   * other replicas within {@link #REFRESH_MS}. Older keys stay valid for verification, so
+   * tokens already issued keep working: no downtime. Returns the new key's id.
+   */
+  public String rotate() {
+    SigningKey key = newKey();
+    load(store.ensureSigningKey(key));
+    return key.kid();
+  }
+
+  private SigningKey newKey() {
     byte[] material = new byte[32];
     new java.security.SecureRandom().nextBytes(material);
-    SigningKey candidate =
-        new SigningKey("k-" + UUID.randomUUID(), Base64.getEncoder().encodeToString(material), clock.millis());
-    load(store.signingKeys().isEmpty() ? store.ensureSigningKey(candidate) : store.signingKeys());
+    return new SigningKey("k-" + UUID.randomUUID(), Base64.getEncoder().encodeToString(material), clock.millis());
+  }
+
+  private void refreshIfStale() {
+    if (clock.millis() - loadedAtMs > REFRESH_MS) {
+      try {
+        load(store.signingKeys());
+      } catch (RuntimeException e) {
+        loadedAtMs = clock.millis(); // keep the keys we have while the database is away
+      }
+    }
   }
 
   private void load(List<SigningKey> all) {
@@ -61,6 +88,7 @@ public final class TokenService {
     }
     this.keys = loaded;
     this.activeKid = all.get(0).kid();
+    this.loadedAtMs = clock.millis();
   }
 
   public Duration lifetime() {
@@ -68,6 +96,7 @@ public final class TokenService {
   }
 
   public String issue(String principal, String clientId, List<String> scopes, long credentialVersion) {
+    refreshIfStale();
     long now = clock.millis();
     JWTClaimsSet claims =
         new JWTClaimsSet.Builder()
