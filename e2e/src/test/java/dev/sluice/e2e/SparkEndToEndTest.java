@@ -1,16 +1,17 @@
 package dev.sluice.e2e;
 
+import static dev.sluice.e2e.SparkSql.column;
+import static dev.sluice.e2e.SparkSql.messages;
+import static dev.sluice.e2e.SparkSql.row;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.math.BigDecimal;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import org.apache.spark.sql.AnalysisException;
-import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
@@ -258,34 +259,13 @@ class SparkEndToEndTest {
   // --- helpers -------------------------------------------------------------------------------
 
   private static List<List<Object>> sql(String query) {
-    List<List<Object>> rows = new ArrayList<>();
-    for (Row r : spark.sql(query).collectAsList()) {
-      List<Object> values = new ArrayList<>(r.size());
-      for (int i = 0; i < r.size(); i++) {
-        values.add(r.get(i));
-      }
-      rows.add(values);
-    }
-    return rows;
+    return SparkSql.rows(spark, query);
   }
 
-  private static List<Object> column(List<List<Object>> rows, int index) {
-    return rows.stream().map(r -> r.get(index)).toList();
-  }
 
-  private static List<Object> row(Object... values) {
-    return Arrays.asList(values);
-  }
 
   private static BigDecimal dec(String value) {
     return new BigDecimal(value);
   }
 
-  private static String messages(Throwable e) {
-    StringBuilder all = new StringBuilder();
-    for (Throwable t = e; t != null; t = t.getCause()) {
-      all.append(t.getClass().getName()).append(": ").append(t.getMessage()).append('\n');
-    }
-    return all.toString();
-  }
 }

@@ -1,5 +1,9 @@
 package dev.sluice.e2e;
 
+import static dev.sluice.e2e.SparkSql.column;
+import static dev.sluice.e2e.SparkSql.messages;
+import static dev.sluice.e2e.SparkSql.row;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.fail;
@@ -14,15 +18,11 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.stream.Collectors;
-import java.util.stream.Stream;
-import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
@@ -433,30 +433,11 @@ class SparkS3VendingTest {
   }
 
   private static List<List<Object>> sql(String query) {
-    List<List<Object>> rows = new ArrayList<>();
-    for (Row r : spark.sql(query).collectAsList()) {
-      List<Object> values = new ArrayList<>(r.size());
-      for (int i = 0; i < r.size(); i++) {
-        values.add(r.get(i));
-      }
-      rows.add(values);
-    }
-    return rows;
+    return SparkSql.rows(spark, query);
   }
 
-  private static List<Object> column(List<List<Object>> rows, int index) {
-    return rows.stream().map(r -> r.get(index)).toList();
-  }
 
-  private static List<Object> row(Object... values) {
-    return Arrays.asList(values);
-  }
 
-  private static String messages(Throwable e) {
-    return Stream.iterate(e, t -> t != null, Throwable::getCause)
-        .map(t -> t.getClass().getName() + ": " + t.getMessage())
-        .collect(Collectors.joining("\n"));
-  }
 
   private static byte[] randomBytes(int n) {
     byte[] b = new byte[n];
