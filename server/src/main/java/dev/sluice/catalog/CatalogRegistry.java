@@ -6,6 +6,7 @@ import dev.sluice.io.LocalFileIO;
 import dev.sluice.store.Store;
 import dev.sluice.vending.s3.CatalogS3Client;
 import dev.sluice.vending.s3.CredentialSource;
+import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import org.apache.iceberg.exceptions.NotFoundException;
@@ -22,6 +23,7 @@ public final class CatalogRegistry {
   private final Map<String, CredentialSource> sources;
   private final FileIO local = new LocalFileIO();
   private final Map<String, FileIO> fileIOs = new ConcurrentHashMap<>();
+  private final MetadataCache metadata = new MetadataCache(2_000, Duration.ofMinutes(10));
 
   public CatalogRegistry(Store store, Map<String, CredentialSource> sources) {
     this.store = requireNonNull(store, "store");
@@ -34,7 +36,7 @@ public final class CatalogRegistry {
             .getCatalog(name)
             .map(CatalogSettings::fromRecord)
             .orElseThrow(() -> new NotFoundException("Unable to find warehouse %s", name));
-    return new SluiceCatalog(store, settings, fileIO(settings));
+    return new SluiceCatalog(store, settings, fileIO(settings), metadata);
   }
 
   private FileIO fileIO(CatalogSettings settings) {

@@ -44,11 +44,13 @@ public final class SluiceCatalog extends BaseMetastoreViewCatalog implements Sup
   private final CatalogSettings settings;
   private final FileIO io;
   private final LocationPolicy locations;
+  private final MetadataCache metadata;
 
-  public SluiceCatalog(Store store, CatalogSettings settings, FileIO io) {
+  public SluiceCatalog(Store store, CatalogSettings settings, FileIO io, MetadataCache metadata) {
     this.store = requireNonNull(store, "store");
     this.settings = requireNonNull(settings, "settings");
     this.io = requireNonNull(io, "io");
+    this.metadata = requireNonNull(metadata, "metadata");
     this.locations = settings.locationPolicy();
   }
 
@@ -75,11 +77,11 @@ public final class SluiceCatalog extends BaseMetastoreViewCatalog implements Sup
 
   @Override
   protected TableOperations newTableOps(TableIdentifier identifier) {
-    return new SluiceTableOperations(store, name(), identifier, io, locations);
+    return tableOps(identifier);
   }
 
   SluiceTableOperations tableOps(TableIdentifier identifier) {
-    return new SluiceTableOperations(store, name(), identifier, io, locations);
+    return new SluiceTableOperations(store, name(), identifier, io, locations, metadata);
   }
 
   @Override

@@ -21,12 +21,15 @@ final class SluiceTableOperations extends BaseMetastoreTableOperations {
   private final MetadataPointer pointer;
   private final FileIO io;
   private final LocationPolicy locations;
+  private final MetadataCache metadata;
 
-  SluiceTableOperations(Store store, String catalog, TableIdentifier identifier, FileIO io, LocationPolicy locations) {
+  SluiceTableOperations(
+      Store store, String catalog, TableIdentifier identifier, FileIO io, LocationPolicy locations, MetadataCache metadata) {
     this.identifier = requireNonNull(identifier, "identifier");
     this.pointer = new MetadataPointer(store, catalog, identifier, ContentKind.TABLE);
     this.io = requireNonNull(io, "io");
     this.locations = requireNonNull(locations, "locations");
+    this.metadata = requireNonNull(metadata, "metadata");
   }
 
   @Override
@@ -49,7 +52,7 @@ final class SluiceTableOperations extends BaseMetastoreTableOperations {
       disableRefresh();
       return;
     }
-    refreshFromMetadataLocation(location.get());
+    refreshFromMetadataLocation(location.get(), null, 20, this.metadata.loader(io));
   }
 
   @Override

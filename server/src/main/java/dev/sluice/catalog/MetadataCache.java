@@ -1,0 +1,27 @@
+package dev.sluice.catalog;
+
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import java.time.Duration;
+import java.util.function.Function;
+import org.apache.iceberg.TableMetadata;
+import org.apache.iceberg.TableMetadataParser;
+import org.apache.iceberg.io.FileIO;
+
+/**
+ * Parsed table metadata by metadata-file location. A metadata file is immutable once written
+ * (every commit writes a new, uniquely named one), so an entry can never be stale: the store
+ * still decides, on every load, which file is current. Bounded by entries and idle time.
+ */
+public final class MetadataCache {
+  private final Cache<String, TableMetadata> cache;
+
+  public MetadataCache(long maxEntries, Duration idle) {
+    this.cache = Caffeine.newBuilder().maximumSize(maxEntries).expireAfterAccess(idle).build();
+  }
+
+  /** A loader for {@code refreshFromMetadataLocation}, reading through {@code io} on a miss. */
+  Function<String, TableMetadata> loader(FileIO io) {
+    return location -> cache.get(location, l -> TableMetadataParser.read(io, l));
+  }
+}
