@@ -28,7 +28,18 @@ import org.apache.iceberg.rest.requests.UpdateTableRequest;
  * metadata while the requirements still hold, as {@code CatalogHandlers} does for one table.
  */
 public final class MultiTableCommit {
-  private static final int MAX_ATTEMPTS = 4;
+  private static final int MAX_ATTEMPTS = 6;
+
+  /** Exponential backoff with full jitter (20, 40, 80… ms, at most 1 s) so racing writers spread out. */
+  private static void backOff(int attempt) {
+    long cap = Math.min(1000, 20L << (attempt - 1));
+    try {
+      Thread.sleep(java.util.concurrent.ThreadLocalRandom.current().nextLong(cap / 2, cap + 1));
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new CommitFailedException("Interrupted while retrying a transaction");
+    }
+  }
 
   private final Store store;
   private final SluiceCatalog catalog;
@@ -58,6 +69,7 @@ public final class MultiTableCommit {
         if (attempt >= MAX_ATTEMPTS) {
           throw new CommitFailedException("Cannot commit transaction: tables changed concurrently %d times", attempt);
         }
+        backOff(attempt);
       }
     }
   }

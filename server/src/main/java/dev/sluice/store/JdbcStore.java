@@ -360,7 +360,7 @@ public final class JdbcStore extends JdbcSupport implements Store {
     } catch (SQLException e) {
       throw unavailable(e);
     }
-    try (conn) {
+    try {
       conn.setAutoCommit(false);
       try (PreparedStatement ps =
           conn.prepareStatement(
@@ -395,8 +395,20 @@ public final class JdbcStore extends JdbcSupport implements Store {
         throw new CommitOutcomeUnknown("The database failed while committing; the commit may have been applied", e);
       }
     } catch (SQLException e) {
-      // Only close() can land here, after commit or rollback has already completed.
+      // setAutoCommit failed: nothing was sent.
+      rollbackQuietly(conn);
       throw unavailable(e);
+    } finally {
+      // After COMMIT succeeded, a failing close() must not turn an applied commit into an error.
+      closeQuietly(conn);
+    }
+  }
+
+  private static void closeQuietly(Connection conn) {
+    try {
+      conn.close();
+    } catch (SQLException ignored) {
+      // the pool discards a broken connection
     }
   }
 
