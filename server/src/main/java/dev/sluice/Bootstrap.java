@@ -76,7 +76,4 @@ final class Bootstrap {
     }
   }
 
-  static List<String> names() {
-    return List.of(ROOT, QUICKSTART);
-  }
 }

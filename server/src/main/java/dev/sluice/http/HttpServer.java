@@ -11,8 +11,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import org.apache.iceberg.exceptions.BadRequestException;
-import org.apache.iceberg.exceptions.NotAuthorizedException;
 import org.apache.iceberg.rest.responses.ErrorResponse;
 import org.apache.iceberg.rest.responses.ErrorResponseParser;
 import org.eclipse.jetty.http.HttpHeader;
@@ -240,13 +238,5 @@ public final class HttpServer implements AutoCloseable {
     }
   }
 
-  static void requireBody(Exchange exchange) {
-    if (exchange.body().length == 0) {
-      throw new BadRequestException("Invalid request: empty body");
-    }
-  }
 
-  static NotAuthorizedException unauthorized(String message) {
-    return new NotAuthorizedException("%s", message);
-  }
 }

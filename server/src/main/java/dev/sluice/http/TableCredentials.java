@@ -14,7 +14,6 @@ import dev.sluice.vending.VendingService;
 import dev.sluice.vending.s3.S3StorageProfile;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.util.Arrays;
-import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.SortedMap;
@@ -123,7 +122,4 @@ final class TableCredentials {
         + "/tables/" + RESTUtil.encodeString(table.name()) + "/credentials";
   }
 
-  static List<Credential> none() {
-    return List.of();
-  }
 }
