@@ -495,4 +495,21 @@ class S3VendingTest {
         coldNanos / 1e6, warm[150] / 1e6, warm[296] / 1e6, baseline[150] / 1e6, baseline[296] / 1e6,
         (double) warm[150] / baseline[150]);
   }
+
+  @Test
+  void registerVendsForTheRegisteredTable() throws Exception {
+    try (RESTCatalog client = client(writer)) {
+      client.createTable(TableIdentifier.of("sales", "original"), SCHEMA);
+    }
+    String token = server.token(writer[0], writer[1]);
+    JsonNode original = load(token, "sales", "original", false);
+    HttpResponse<String> registered = server.sendAs(token, "POST", "/api/catalog/v1/" + catalog + "/namespaces/hr/register",
+        "{\"name\": \"copy\", \"metadata-location\": \"" + original.get("metadata-location").asText() + "\"}");
+    assertThat(registered.statusCode()).as(registered.body()).isEqualTo(200);
+    JsonNode body = TestServer.json(registered.body());
+    assertThat(body.get("storage-credentials").get(0).get("prefix").asText())
+        .isEqualTo(original.get("metadata").get("location").asText());
+    assertThat(body.get("config").get("client.refresh-credentials-endpoint").asText())
+        .isEqualTo("v1/" + catalog + "/namespaces/hr/tables/copy/credentials");
+  }
 }
