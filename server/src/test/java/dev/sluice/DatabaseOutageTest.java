@@ -153,7 +153,7 @@ class DatabaseOutageTest {
             f.location().substring(f.location().lastIndexOf('/') + 1).replace(".parquet", "")));
       }
       assertThat(present).as("no append applied twice").doesNotHaveDuplicates();
-      assertThat(present).as("nothing acknowledged was lost across the outage").containsAll(acked);
+      assertThat(acked).as("nothing acknowledged was lost across the outage").allMatch(present::contains);
       assertThat(present).contains("before-0", "before-4", "after-0", "after-4");
       assertThat(attempts).as("the writer was appending while the database was down")
           .anyMatch(a -> a[0] <= downUntil && a[1] >= downSince);
