@@ -1,0 +1,81 @@
+package dev.sluice.bench;
+
+import dev.sluice.bench.load.RunResult;
+import dev.sluice.bench.report.Aggregate;
+import dev.sluice.bench.report.CsvReport;
+import dev.sluice.bench.report.JfrSummary;
+import dev.sluice.bench.report.MachineInfo;
+import dev.sluice.bench.report.MarkdownReport;
+import dev.sluice.bench.report.Profile;
+import dev.sluice.bench.report.ReportInput;
+import dev.sluice.bench.scenario.Scenario;
+import dev.sluice.bench.scenario.Scenarios;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Starts the servers, seeds them, runs the suite, stops them, and writes
+ * {@code <results-dir>/<name>.md} and {@code .csv}. See bench/README.md.
+ */
+public final class BenchMain {
+  private BenchMain() {}
+
+  public static void main(String[] args) throws Exception {
+    BenchOptions options;
+    try {
+      options = BenchOptions.parse(args);
+    } catch (IllegalArgumentException e) {
+      if (!e.getMessage().equals("help")) {
+        System.err.println(e.getMessage());
+      }
+      System.err.print(BenchOptions.USAGE);
+      System.exit(e.getMessage().equals("help") ? 0 : 2);
+      return;
+    }
+    ZonedDateTime startedAt = ZonedDateTime.now();
+    long t0 = System.nanoTime();
+    String name = options.name() != null ? options.name()
+        : "bench-" + startedAt.format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"));
+    Path workDir = Files.createDirectories(options.workDir().resolve(name));
+    List<Scenario> scenarios = Scenarios.select(options.scenarios());
+    String loadBefore = MachineInfo.loadAverage();
+
+    List<RunResult> runs;
+    List<ServerStats> stats;
+    Map<String, Path> recordings;
+    try (Targets targets = Targets.start(options, workDir)) {
+      runs = new Suite(options).run(scenarios, targets.inRunOrder(options.targets()));
+      stats = targets.stats();
+      recordings = targets.flightRecordings();
+    } // the servers stop here (and write their flight recordings)
+    ServerData.remove(workDir);
+
+    List<Profile> profiles = new ArrayList<>();
+    for (Map.Entry<String, Path> recording : recordings.entrySet()) {
+      String server = recording.getKey();
+      List<RunResult> served = runs.stream()
+          .filter(r -> r.target().equals(server) || r.target().startsWith(server + "-"))
+          .toList();
+      profiles.add(JfrSummary.read(server, recording.getValue(), served));
+    }
+
+    Map<String, String> descriptions = new LinkedHashMap<>();
+    scenarios.forEach(s -> descriptions.put(s.name(), s.description()));
+    ReportInput input = new ReportInput(startedAt, (System.nanoTime() - t0) / 1e9, options,
+        MachineInfo.read(options.repoRoot()), loadBefore, MachineInfo.loadAverage(), descriptions, runs, stats, profiles);
+    List<Aggregate> aggregates = Aggregate.of(runs);
+    Path results = Files.createDirectories(options.resultsDir());
+    Path markdown = results.resolve(name + ".md");
+    Path csv = results.resolve(name + ".csv");
+    MarkdownReport.write(markdown, input, aggregates);
+    CsvReport.write(csv, runs, aggregates);
+    System.out.println("report: " + markdown);
+    System.out.println("csv:    " + csv);
+  }
+}

@@ -1,0 +1,116 @@
+package dev.sluice.bench;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** Command-line options, with the defaults of the suite bench/run.sh runs. */
+public record BenchOptions(
+    int clients,
+    double warmupSeconds,
+    double serverWarmupSeconds,
+    double durationSeconds,
+    int rounds,
+    int tables,
+    int pageSize,
+    String scenarios,
+    List<String> targets,
+    String client,
+    String heap,
+    boolean flightRecording,
+    double settleSeconds,
+    Path repoRoot,
+    Path resultsDir,
+    Path workDir,
+    String name,
+    String externalUrl,
+    String externalToken,
+    String externalWarehouse) {
+
+  public static final String USAGE = """
+      Usage: BenchMain [options]
+        --clients N            concurrent clients, each on its own keep-alive connection (16)
+        --warmup S             seconds of warm-up before each measured run (2)
+        --server-warmup S      before the suite, S seconds of unmeasured load per server, spread
+                               over all scenarios (JIT warm-up; 0: off) (40)
+        --duration S           measured seconds per run (8)
+        --rounds N             runs per scenario and target, alternating targets (2)
+        --tables M             fixture tables for loadTable-spread and listTables-paged (100)
+        --page-size P          listTables page size (20)
+        --scenarios LIST       all, or a comma-separated subset of: loadTable-hot, loadTable-spread,
+                               listTables-paged, createTable, commit-distinct, commit-shared (all)
+        --targets LIST         reference, sluice, sluice-rbac, external (reference,sluice,sluice-rbac)
+        --client raw|jdk       HTTP client of the load generator (raw)
+        --heap SIZE            -Xmx of both servers (1g)
+        --settle S             before each run, wait up to S seconds for other processes to use
+                               < 0.1 cores (0: do not wait)
+        --jfr                  record both servers with JFR and add their hottest frames to the report
+        --repo-root DIR        the Sluice checkout, with server/target built (.)
+        --results-dir DIR      where the Markdown and CSV reports go (bench/results)
+        --work-dir DIR         servers' data and logs (bench/target/bench-work)
+        --name NAME            report file name without extension (bench-<timestamp>)
+        --external-url URL     another Iceberg REST endpoint to measure as target "external"
+                               (the part before /v1, e.g. http://127.0.0.1:8181/api/catalog)
+        --external-token T     bearer token for it (none)
+        --external-warehouse W warehouse query parameter for its /v1/config (none)
+      """;
+
+  public static BenchOptions parse(String[] args) {
+    Map<String, String> values = new LinkedHashMap<>();
+    List<String> flags = new ArrayList<>();
+    for (int i = 0; i < args.length; i++) {
+      String arg = args[i];
+      if (!arg.startsWith("--")) {
+        throw new IllegalArgumentException("Unexpected argument " + arg);
+      }
+      String key = arg.substring(2);
+      if (key.equals("jfr") || key.equals("help")) {
+        flags.add(key);
+      } else if (i + 1 < args.length) {
+        values.put(key, args[++i]);
+      } else {
+        throw new IllegalArgumentException(arg + " needs a value");
+      }
+    }
+    if (flags.contains("help")) {
+      throw new IllegalArgumentException("help");
+    }
+    Path repoRoot = Path.of(values.getOrDefault("repo-root", ".")).toAbsolutePath().normalize();
+    BenchOptions options = new BenchOptions(
+        Integer.parseInt(values.getOrDefault("clients", "16")),
+        Double.parseDouble(values.getOrDefault("warmup", "2")),
+        Double.parseDouble(values.getOrDefault("server-warmup", "40")),
+        Double.parseDouble(values.getOrDefault("duration", "8")),
+        Integer.parseInt(values.getOrDefault("rounds", "2")),
+        Integer.parseInt(values.getOrDefault("tables", "100")),
+        Integer.parseInt(values.getOrDefault("page-size", "20")),
+        values.getOrDefault("scenarios", "all"),
+        List.of(values.getOrDefault("targets", "reference,sluice,sluice-rbac").split(",")),
+        values.getOrDefault("client", "raw"),
+        values.getOrDefault("heap", "1g"),
+        flags.contains("jfr"),
+        Double.parseDouble(values.getOrDefault("settle", "0")),
+        repoRoot,
+        Path.of(values.getOrDefault("results-dir", repoRoot.resolve("bench/results").toString())),
+        Path.of(values.getOrDefault("work-dir", repoRoot.resolve("bench/target/bench-work").toString())),
+        values.get("name"),
+        values.get("external-url"),
+        values.get("external-token"),
+        values.get("external-warehouse"));
+    Map<String, String> known = new LinkedHashMap<>(values);
+    for (String k : List.of("clients", "warmup", "server-warmup", "duration", "rounds", "tables", "page-size", "scenarios", "targets",
+        "client", "heap", "settle", "repo-root", "results-dir", "work-dir", "name", "external-url", "external-token",
+        "external-warehouse")) {
+      known.remove(k);
+    }
+    if (!known.isEmpty()) {
+      throw new IllegalArgumentException("Unknown option(s): " + known.keySet());
+    }
+    if (options.targets.contains("external") && options.externalUrl == null) {
+      throw new IllegalArgumentException("Target external needs --external-url");
+    }
+    return options;
+  }
+}

@@ -1,0 +1,93 @@
+package dev.sluice.bench;
+
+import dev.sluice.bench.catalog.CatalogCalls;
+import dev.sluice.bench.http.HttpClients;
+import dev.sluice.bench.http.HttpConnection;
+import dev.sluice.bench.load.LoadRunner;
+import dev.sluice.bench.load.QuietWait;
+import dev.sluice.bench.load.ResourceProbe;
+import dev.sluice.bench.load.RunResult;
+import dev.sluice.bench.load.Workload;
+import dev.sluice.bench.scenario.Scenario;
+import dev.sluice.bench.scenario.ScenarioContext;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The measurement plan: for each scenario, {@code rounds} rounds, and in each round every target
+ * once, one after the other (reference, sluice, sluice-rbac, reference, …), so that slow drifts
+ * of the machine (another process, thermal state, page cache) fall on all targets alike.
+ */
+final class Suite {
+  private static final int WARMUP_ROUNDS = 100;
+
+  private final BenchOptions options;
+  private final LoadRunner runner;
+
+  Suite(BenchOptions options) {
+    this.options = options;
+    this.runner = new LoadRunner(options.clients(), options.warmupSeconds(), options.durationSeconds());
+  }
+
+  List<RunResult> run(List<Scenario> scenarios, List<Target> targets) throws IOException, InterruptedException {
+    List<Long> serverPids = targets.stream().map(Target::serverPid).filter(pid -> pid > 0).distinct().toList();
+    QuietWait quiet = new QuietWait(serverPids, options.settleSeconds(), 0.1);
+    warmUp(scenarios, targets);
+    List<RunResult> results = new ArrayList<>();
+    for (Scenario scenario : scenarios) {
+      for (int round = 1; round <= options.rounds(); round++) {
+        for (Target target : targets) {
+          double waited = quiet.await();
+          if (waited >= 1) {
+            System.out.printf("waited %.0f s for other processes to quiet down%n", waited);
+          }
+          RunResult result = runOnce(scenario, target, round);
+          results.add(result);
+          System.out.println(Progress.line(result));
+        }
+      }
+    }
+    return results;
+  }
+
+  /**
+   * Before anything is measured, every scenario on every target, unmeasured: each server gets
+   * {@code --server-warmup} seconds of load in all, spread evenly over the scenarios (and over
+   * the targets it serves), so both servers get the same warm-up. A fresh JVM needs tens of
+   * seconds of load on 2 busy cores before its hot paths run as compiled code of the top tier
+   * (measured: both servers' loadTable throughput still doubling after 20 s); without this the
+   * first scenarios would be measured half-warm, and a server that warms slower would look slower.
+   */
+  private void warmUp(List<Scenario> scenarios, List<Target> targets) throws IOException, InterruptedException {
+    if (options.serverWarmupSeconds() <= 0) {
+      return;
+    }
+    for (Target target : targets) {
+      long sameServer = targets.stream().filter(t -> t.serverPid() == target.serverPid()).count();
+      double seconds = options.serverWarmupSeconds() / sameServer / scenarios.size();
+      System.out.printf("warming up %s: %d scenarios × %.1f s%n", target.name(), scenarios.size(), seconds);
+      LoadRunner warmup = new LoadRunner(options.clients(), seconds, 0);
+      for (Scenario scenario : scenarios) {
+        // Rounds from WARMUP_ROUNDS on: fresh table names, never mixed with measured rounds.
+        runOnce(scenario, target, WARMUP_ROUNDS, warmup);
+      }
+    }
+  }
+
+  private RunResult runOnce(Scenario scenario, Target target, int round) throws IOException, InterruptedException {
+    return runOnce(scenario, target, round, runner);
+  }
+
+  private RunResult runOnce(Scenario scenario, Target target, int round, LoadRunner runner)
+      throws IOException, InterruptedException {
+    try (HttpClients setupClients = target.endpoint().clients("raw");
+        HttpConnection setup = setupClients.open();
+        HttpClients clients = target.endpoint().clients(options.client())) {
+      ScenarioContext context = new ScenarioContext(target.endpoint(), new CatalogCalls(target.endpoint(), setup), round,
+          options.clients(), options.tables(), options.pageSize());
+      Workload workload = scenario.prepare(context);
+      return runner.run(scenario.name(), target.name(), round, workload, clients, new ResourceProbe(target.serverPid()));
+    }
+  }
+}

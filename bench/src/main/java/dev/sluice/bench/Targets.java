@@ -1,0 +1,144 @@
+package dev.sluice.bench;
+
+import dev.sluice.bench.catalog.CatalogCalls;
+import dev.sluice.bench.http.HttpClients;
+import dev.sluice.bench.http.HttpConnection;
+import dev.sluice.bench.scenario.Fixture;
+import dev.sluice.bench.target.Endpoint;
+import dev.sluice.bench.target.JvmSettings;
+import dev.sluice.bench.target.ProcStats;
+import dev.sluice.bench.target.ReferenceLauncher;
+import dev.sluice.bench.target.RunningServer;
+import dev.sluice.bench.target.SluiceAccess;
+import dev.sluice.bench.target.SluiceLauncher;
+import java.io.IOException;
+import java.net.URI;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Starts the servers the chosen targets need, seeds each with the fixture, and names the
+ * targets: {@code reference} (no auth), {@code sluice} (root token), {@code sluice-rbac} (a
+ * principal whose access comes only from namespace grants), {@code external} (any endpoint).
+ */
+final class Targets implements AutoCloseable {
+  static final String SLUICE_CATALOG = "quickstart";
+
+  private final Map<String, Target> targets = new LinkedHashMap<>();
+  private final Map<String, RunningServer> servers = new LinkedHashMap<>();
+  private final Map<String, Double> startupSeconds = new LinkedHashMap<>();
+
+  static Targets start(BenchOptions options, Path workDir) throws IOException, InterruptedException {
+    Targets t = new Targets();
+    try {
+      t.startAll(options, workDir);
+      return t;
+    } catch (IOException | InterruptedException | RuntimeException e) {
+      t.close();
+      throw e;
+    }
+  }
+
+  private void startAll(BenchOptions options, Path workDir) throws IOException, InterruptedException {
+    JvmSettings jvm = new JvmSettings(options.heap(), options.flightRecording());
+    List<String> wanted = options.targets();
+    if (wanted.contains("reference")) {
+      RunningServer reference = timed("reference", () -> ReferenceLauncher.start(jvm, workDir));
+      Endpoint endpoint = configured(reference.anonymous(), null);
+      seed(endpoint, options.tables());
+      targets.put("reference", new Target(endpoint, reference.process().pid()));
+    }
+    if (wanted.contains("sluice") || wanted.contains("sluice-rbac")) {
+      RunningServer sluice = timed("sluice", () -> SluiceLauncher.start(jvm, options.repoRoot(), workDir));
+      SluiceAccess access = new SluiceAccess(sluice.anonymous());
+      String root = access.rootAuthorization();
+      Endpoint asRoot = configured(sluice.anonymous().as("sluice", root), SLUICE_CATALOG);
+      seed(asRoot, options.tables());
+      long pid = sluice.process().pid();
+      if (wanted.contains("sluice")) {
+        targets.put("sluice", new Target(asRoot, pid));
+      }
+      if (wanted.contains("sluice-rbac")) {
+        String granted = access.grantedPrincipalAuthorization(root, SLUICE_CATALOG, Fixture.NAMESPACES);
+        targets.put("sluice-rbac", new Target(asRoot.as("sluice-rbac", granted), pid));
+      }
+    }
+    if (wanted.contains("external")) {
+      URI uri = URI.create(options.externalUrl());
+      Endpoint bare = new Endpoint("external", uri.getHost(), uri.getPort() < 0 ? 80 : uri.getPort(),
+          uri.getPath().replaceAll("/$", ""), "", options.externalToken() == null ? null : "Bearer " + options.externalToken());
+      Endpoint endpoint = configured(bare, options.externalWarehouse());
+      seed(endpoint, options.tables());
+      targets.put("external", new Target(endpoint, -1));
+    }
+  }
+
+  /** The targets in the order each round runs them: the reference first, then Sluice's variants. */
+  List<Target> inRunOrder(List<String> order) {
+    List<Target> list = new ArrayList<>();
+    for (String name : order) {
+      Target t = targets.get(name);
+      if (t == null) {
+        throw new IllegalArgumentException("Unknown target " + name);
+      }
+      list.add(t);
+    }
+    return list;
+  }
+
+  /** The servers' memory and CPU over their whole life so far. */
+  List<ServerStats> stats() {
+    List<ServerStats> list = new ArrayList<>();
+    servers.forEach((name, server) -> {
+      long pid = server.process().pid();
+      list.add(new ServerStats(name, pid, startupSeconds.get(name), ProcStats.rssKib(pid), ProcStats.peakRssKib(pid),
+          ProcStats.cpuSeconds(pid)));
+    });
+    return list;
+  }
+
+  /** Flight recordings by server name (written when the servers stop). */
+  Map<String, Path> flightRecordings() {
+    Map<String, Path> files = new LinkedHashMap<>();
+    servers.forEach((name, server) -> {
+      if (server.flightRecording() != null) {
+        files.put(name, server.flightRecording());
+      }
+    });
+    return files;
+  }
+
+  @Override
+  public void close() {
+    servers.values().forEach(RunningServer::close);
+  }
+
+  private interface Launch {
+    RunningServer start() throws IOException, InterruptedException;
+  }
+
+  private RunningServer timed(String name, Launch launch) throws IOException, InterruptedException {
+    long t0 = System.nanoTime();
+    RunningServer server = launch.start();
+    startupSeconds.put(name, (System.nanoTime() - t0) / 1e9);
+    servers.put(name, server);
+    return server;
+  }
+
+  private static Endpoint configured(Endpoint endpoint, String warehouse) throws IOException {
+    try (HttpClients clients = endpoint.clients("raw"); HttpConnection http = clients.open()) {
+      return CatalogCalls.withConfiguredPrefix(endpoint, http, warehouse);
+    }
+  }
+
+  private static void seed(Endpoint endpoint, int tables) throws IOException {
+    long t0 = System.nanoTime();
+    try (HttpClients clients = endpoint.clients("raw"); HttpConnection http = clients.open()) {
+      Fixture.seed(new CatalogCalls(endpoint, http), tables);
+    }
+    System.out.printf("seeded %s: %d tables in %.1f s%n", endpoint.name(), tables, (System.nanoTime() - t0) / 1e9);
+  }
+}

@@ -1,0 +1,286 @@
+package dev.sluice.bench.report;
+
+import dev.sluice.bench.ServerStats;
+import dev.sluice.bench.load.RunResult;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+
+/** The human-readable report: setup, results with ratios to the reference, resources, noise, profiles. */
+public final class MarkdownReport {
+  private static final String REFERENCE = "reference";
+  /** A run where other processes used more than this share of one core is flagged as noisy. */
+  private static final double NOISY_CORES = 0.15;
+
+  private final ReportInput in;
+  private final List<Aggregate> aggregates;
+  private final StringBuilder md = new StringBuilder();
+
+  private MarkdownReport(ReportInput in, List<Aggregate> aggregates) {
+    this.in = in;
+    this.aggregates = aggregates;
+  }
+
+  public static void write(Path file, ReportInput in, List<Aggregate> aggregates) throws IOException {
+    MarkdownReport report = new MarkdownReport(in, aggregates);
+    report.render();
+    Files.writeString(file, report.md.toString());
+  }
+
+  private void render() {
+    var o = in.options();
+    line("# Sluice vs Iceberg's reference REST server");
+    line("");
+    line("Run " + in.startedAt().withNano(0) + ", " + fmt("%.0f", in.wallSeconds()) + " s wall time, commit `"
+        + in.machine().gitCommit() + "`.");
+    line("");
+    line("## Setup");
+    line("");
+    line("- Machine: " + in.machine().cores() + " cores (`nproc`), " + in.machine().cpuModel() + ", "
+        + fmt("%.1f", in.machine().memoryMib() / 1024.0) + " GiB RAM, " + in.machine().os() + ".");
+    line("- Java: " + in.machine().java() + "; both servers `-Xmx" + o.heap() + "`, default GC, separate OS processes"
+        + " on the same machine as the load generator (all share the cores).");
+    line("- Load: " + o.clients() + " concurrent clients, one HTTP/1.1 keep-alive connection each (`--client "
+        + o.client() + "`), closed loop; " + fmt("%.0f", o.warmupSeconds()) + " s warm-up then "
+        + fmt("%.0f", o.durationSeconds()) + " s measured per run; " + o.rounds()
+        + " rounds per scenario, targets alternating within each round (" + String.join(" → ", o.targets()) + ")."
+        + (o.serverWarmupSeconds() > 0 ? " Before the first measurement, JIT warm-up: each server got "
+            + fmt("%.0f", o.serverWarmupSeconds()) + " s of unmeasured load spread over all scenarios." : ""));
+    line("- Fixture: namespace `bench` with " + o.tables() + " one-column tables (format v2); listing page size "
+        + o.pageSize() + ". Create and commit runs use fresh tables in their own namespaces.");
+    line("- reference: Iceberg " + "1.10.0 `RESTCatalogServer` wiring (RESTServerCatalogAdapter + RESTCatalogServlet on"
+        + " Jetty 11), JdbcCatalog on a SQLite file (default pool of 2 connections), HadoopFileIO on a local warehouse"
+        + " (writes a .crc file beside each metadata file and, without Hadoop's native library, forks `chmod` for"
+        + " each file it creates), no authentication; bound to 127.0.0.1.");
+    line("- sluice: embedded default (H2 file, FILE warehouse), access log off; `sluice` = root principal's bearer"
+        + " token; `sluice-rbac` = a non-root principal whose only access is namespace grants (TABLE_LIST, TABLE_CREATE,"
+        + " TABLE_READ_DATA, TABLE_WRITE_DATA) through principal role → catalog role.");
+    line("- Quiet wait before each run (`--settle`): " + (o.settleSeconds() > 0
+        ? "up to " + fmt("%.0f", o.settleSeconds()) + " s for other processes to use < 0.1 cores." : "off."));
+    line("- Load average before / after: `" + in.loadAverageBefore() + "` / `" + in.loadAverageAfter() + "`.");
+    line("");
+    results();
+    rounds();
+    servers();
+    noise();
+    errors();
+    profiles();
+    scenarios();
+    reading();
+  }
+
+  private void results() {
+    line("## Results");
+    line("");
+    line("Throughput = operations completed per second over all rounds; latency percentiles of all rounds' operations;"
+        + " ratios are this row ÷ the reference (ops/s: higher is better; latency: lower is better). Server CPU ="
+        + " the server process's CPU time during the measured windows ÷ operations.");
+    line("");
+    line("| Scenario | Server | ops/s | p50 ms | p99 ms | p99.9 ms | ops/s ÷ ref | p50 ÷ ref | p99 ÷ ref | server CPU ms/op | conflicts/op |");
+    line("|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|");
+    for (Aggregate a : aggregates) {
+      Optional<Aggregate> ref = reference(a.scenario());
+      boolean isRef = a.target().equals(REFERENCE);
+      line("| " + a.scenario() + " | " + a.target() + (a.errors() > 0 ? " ⚠ " + a.errors() + " errors" : "") + " | "
+          + fmt("%.0f", a.throughput()) + " | " + fmt("%.2f", a.percentileMillis(50)) + " | "
+          + fmt("%.2f", a.percentileMillis(99)) + " | " + fmt("%.2f", a.percentileMillis(99.9)) + " | "
+          + (isRef || ref.isEmpty() ? "" : ratio(a.throughput(), ref.get().throughput())) + " | "
+          + (isRef || ref.isEmpty() ? "" : ratio(a.percentileMillis(50), ref.get().percentileMillis(50))) + " | "
+          + (isRef || ref.isEmpty() ? "" : ratio(a.percentileMillis(99), ref.get().percentileMillis(99))) + " | "
+          + fmt("%.2f", a.serverCpuMillisPerOp()) + " | "
+          + (a.operations() == 0 ? "" : fmt("%.2f", (double) a.conflicts() / a.operations())) + " |");
+    }
+    line("");
+  }
+
+  private void rounds() {
+    line("### Throughput per round");
+    line("");
+    line("Spread = (max − min) ÷ mean of the rounds; above ~10 % treat differences of that size as noise.");
+    line("");
+    StringBuilder header = new StringBuilder("| Scenario | Server |");
+    StringBuilder rule = new StringBuilder("|---|---|");
+    for (int r = 1; r <= in.options().rounds(); r++) {
+      header.append(" round ").append(r).append(" |");
+      rule.append("--:|");
+    }
+    line(header + " spread |");
+    line(rule + "--:|");
+    for (Aggregate a : aggregates) {
+      StringBuilder row = new StringBuilder("| " + a.scenario() + " | " + a.target() + " |");
+      a.roundThroughputs().forEach(t -> row.append(' ').append(fmt("%.0f", t)).append(" |"));
+      line(row + " " + fmt("%.0f", a.roundSpread() * 100) + " % |");
+    }
+    line("");
+  }
+
+  private void servers() {
+    line("## Server processes");
+    line("");
+    line("Read from /proc/PID/status (VmRSS, VmHWM) and /proc/PID/stat (utime + stime, plus cutime + cstime: child"
+        + " processes the server ran, e.g. the `chmod` that Hadoop's local file system forks for every file the"
+        + " reference writes) just before the servers were stopped. CPU in windows = summed over that server's measured windows (Sluice serves both `sluice` and"
+        + " `sluice-rbac`, so it has twice the windows).");
+    line("");
+    line("| Server | start-up s | RSS MiB | peak RSS MiB | CPU s (lifetime) | CPU s in measured windows | ops in windows | CPU ms/op |");
+    line("|---|--:|--:|--:|--:|--:|--:|--:|");
+    for (ServerStats s : in.servers()) {
+      double cpu = 0;
+      long ops = 0;
+      for (RunResult r : in.runs()) {
+        if (r.target().equals(s.name()) || r.target().startsWith(s.name() + "-")) {
+          cpu += r.resources().serverCpuSeconds();
+          ops += r.operations();
+        }
+      }
+      line("| " + s.name() + " | " + fmt("%.1f", s.startupSeconds()) + " | " + fmt("%.0f", s.rssKib() / 1024.0) + " | "
+          + fmt("%.0f", s.peakRssKib() / 1024.0) + " | " + fmt("%.1f", s.cpuSeconds()) + " | " + fmt("%.1f", cpu) + " | "
+          + ops + " | " + (ops == 0 ? "" : fmt("%.3f", cpu * 1000 / ops)) + " |");
+    }
+    line("");
+    line("Start-up includes the JVM and, for Sluice, database migrations and the bootstrap catalog; it is measured"
+        + " until the first successful health/config request.");
+    line("");
+  }
+
+  private void noise() {
+    line("## Noise");
+    line("");
+    double worst = 0;
+    String worstRun = "";
+    int noisy = 0;
+    double clientCores = 0;
+    for (RunResult r : in.runs()) {
+      double other = r.resources().otherCpuSeconds() / r.seconds();
+      clientCores += r.resources().clientCpuSeconds() / r.seconds();
+      if (other > worst) {
+        worst = other;
+        worstRun = r.scenario() + " round " + r.round() + " " + r.target();
+      }
+      if (other > NOISY_CORES) {
+        noisy++;
+      }
+    }
+    line("Other processes' CPU during the measured windows (machine busy time − server − load generator, from"
+        + " /proc/stat; kernel threads writing back the server's files count here too, so write scenarios show"
+        + " some even on a quiet machine): " + noisy + " of " + in.runs().size() + " runs above " + fmt("%.2f", NOISY_CORES)
+        + " cores; worst " + fmt("%.2f", worst) + " cores (" + worstRun + "). The load generator itself used "
+        + fmt("%.2f", clientCores / Math.max(1, in.runs().size())) + " cores on average.");
+    line("");
+    if (noisy > 0) {
+      line("| Scenario | Round | Server | other CPU (cores) |");
+      line("|---|--:|---|--:|");
+      for (RunResult r : in.runs()) {
+        double other = r.resources().otherCpuSeconds() / r.seconds();
+        if (other > NOISY_CORES) {
+          line("| " + r.scenario() + " | " + r.round() + " | " + r.target() + " | " + fmt("%.2f", other) + " |");
+        }
+      }
+      line("");
+    }
+  }
+
+  private void errors() {
+    List<Aggregate> failing = aggregates.stream().filter(a -> a.errors() > 0 || !a.errorSamples().isEmpty()).toList();
+    if (failing.isEmpty()) {
+      return;
+    }
+    line("## Errors");
+    line("");
+    for (Aggregate a : failing) {
+      line("- " + a.scenario() + " / " + a.target() + ": " + a.errors() + " failed operations in the windows; e.g. "
+          + String.join("; ", a.errorSamples().stream().map(s -> "`" + s.replace('`', '\'') + "`").toList()));
+    }
+    line("");
+  }
+
+  private void profiles() {
+    if (in.profiles().isEmpty()) {
+      return;
+    }
+    line("## Where the servers spend CPU (JFR execution samples in the measured windows)");
+    line("");
+    line("JFR's sampler sees Java threads running Java code (not I/O waits, not GC threads). Self = the method on top"
+        + " of the stack; inclusive = samples with the method anywhere on the stack (thread entry and Jetty's dispatch"
+        + " chain left out).");
+    line("");
+    for (Profile p : in.profiles()) {
+      line("### " + p.server() + " (" + p.samples() + " samples)");
+      line("");
+      line("| Self, by layer | % |");
+      line("|---|--:|");
+      for (Map.Entry<String, Long> e : Profile.top(p.selfByCategory(), 20)) {
+        line("| " + e.getKey() + " | " + pct(e.getValue(), p.samples()) + " |");
+      }
+      line("");
+      line("| Self | % |");
+      line("|---|--:|");
+      for (Map.Entry<String, Long> e : Profile.top(p.self(), 15)) {
+        line("| `" + e.getKey() + "` | " + pct(e.getValue(), p.samples()) + " |");
+      }
+      line("");
+      line("| Inclusive | % |");
+      line("|---|--:|");
+      for (Map.Entry<String, Long> e : Profile.top(p.inclusive(), 30)) {
+        line("| `" + e.getKey() + "` | " + pct(e.getValue(), p.samples()) + " |");
+      }
+      line("");
+      line("<details><summary>Per scenario, inclusive, top 12</summary>");
+      line("");
+      for (Map.Entry<String, Long> s : Profile.top(p.samplesByScenario(), 100)) {
+        line("**" + s.getKey() + "** (" + s.getValue() + " samples)");
+        line("");
+        for (Map.Entry<String, Long> e : Profile.top(p.inclusiveByScenario().get(s.getKey()), 12)) {
+          line("- `" + e.getKey() + "` " + pct(e.getValue(), s.getValue()));
+        }
+        line("");
+      }
+      line("</details>");
+      line("");
+    }
+  }
+
+  private void scenarios() {
+    line("## Scenarios");
+    line("");
+    in.scenarioDescriptions().forEach((name, description) -> line("- **" + name + "**: " + description + "."));
+    line("");
+  }
+
+  private void reading() {
+    line("## Reading this");
+    line("");
+    line("- All processes share " + in.machine().cores() + " cores: a server that needs less CPU per operation leaves"
+        + " more to the others, and the load generator's own CPU grows with throughput. Compare *server CPU ms/op*"
+        + " for cost, ops/s and latency for what a client sees.");
+    line("- Closed loop: each client waits for its answer before sending again, so latency ≈ clients ÷ throughput"
+        + " plus queueing; there is no coordinated omission to correct because no request rate is promised.");
+    line("- Commit scenarios: one operation is one landed append; `conflicts/op` counts the 409s (and reloads) it"
+        + " took. Snapshots accumulate during a run (no expiry), so later commits write larger metadata files.");
+    line("- CSV with every run: next to this file.");
+  }
+
+  private Optional<Aggregate> reference(String scenario) {
+    return aggregates.stream().filter(a -> a.scenario().equals(scenario) && a.target().equals(REFERENCE)).findFirst();
+  }
+
+  private static String ratio(double value, double reference) {
+    return reference == 0 || Double.isNaN(value) || Double.isNaN(reference) ? "" : fmt("%.2f", value / reference) + "×";
+  }
+
+  private static String pct(long count, long total) {
+    return total == 0 ? "" : fmt("%.1f", 100.0 * count / total);
+  }
+
+  private static String fmt(String format, double value) {
+    return Double.isNaN(value) ? "–" : String.format(Locale.ROOT, format, value);
+  }
+
+  private void line(String s) {
+    md.append(s).append('\n');
+  }
+}
