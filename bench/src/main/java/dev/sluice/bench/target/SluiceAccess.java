@@ -1,0 +1,94 @@
+package dev.sluice.bench.target;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.sluice.bench.catalog.CatalogCalls;
+import dev.sluice.bench.catalog.Json;
+import dev.sluice.bench.http.HttpClients;
+import dev.sluice.bench.http.HttpConnection;
+import dev.sluice.bench.http.HttpResult;
+import java.io.IOException;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+
+/**
+ * Sluice's side of authentication for the benchmark: OAuth2 client-credentials tokens, and a
+ * non-root principal whose access comes only from grants (principal → principal role → catalog
+ * role → namespace grants), set up through the management API the way an operator would.
+ */
+public final class SluiceAccess {
+  static final String PRINCIPAL = "bench_user";
+  static final String PRINCIPAL_ROLE = "bench_engineers";
+  static final String CATALOG_ROLE = "bench_tables";
+  static final List<String> PRIVILEGES = List.of("TABLE_LIST", "TABLE_CREATE", "TABLE_READ_DATA", "TABLE_WRITE_DATA");
+
+  private final Endpoint server;
+
+  /** {@code server}: Sluice reached without credentials (host, port). */
+  public SluiceAccess(Endpoint server) {
+    this.server = server;
+  }
+
+  public String rootAuthorization() throws IOException {
+    return "Bearer " + token(SluiceLauncher.ROOT_CLIENT_ID, SluiceLauncher.ROOT_SECRET);
+  }
+
+  /**
+   * Creates the non-root principal with TABLE_LIST, TABLE_CREATE, TABLE_READ_DATA and
+   * TABLE_WRITE_DATA on each of {@code namespaces} of {@code catalog}, and returns its
+   * Authorization header.
+   */
+  public String grantedPrincipalAuthorization(String rootAuthorization, String catalog, List<String> namespaces)
+      throws IOException {
+    try (HttpClients clients = HttpClients.of("raw", server.host(), server.port(), rootAuthorization);
+        HttpConnection admin = clients.open()) {
+      String m = "/api/management/v1";
+      ObjectNode principal = Json.MAPPER.createObjectNode();
+      principal.putObject("principal").put("name", PRINCIPAL);
+      JsonNode created = Json.tree(CatalogCalls.require(admin.postJson(m + "/principals", Json.bytes(principal)),
+          "create principal").body());
+      String clientId = created.path("credentials").path("clientId").asText();
+      String secret = created.path("credentials").path("clientSecret").asText();
+
+      ObjectNode principalRole = Json.MAPPER.createObjectNode();
+      principalRole.putObject("principalRole").put("name", PRINCIPAL_ROLE);
+      CatalogCalls.require(admin.postJson(m + "/principal-roles", Json.bytes(principalRole)), "create principal role");
+      CatalogCalls.require(admin.putJson(m + "/principals/" + PRINCIPAL + "/principal-roles", Json.bytes(principalRole)),
+          "assign principal role");
+
+      ObjectNode catalogRole = Json.MAPPER.createObjectNode();
+      catalogRole.putObject("catalogRole").put("name", CATALOG_ROLE);
+      CatalogCalls.require(admin.postJson(m + "/catalogs/" + catalog + "/catalog-roles", Json.bytes(catalogRole)),
+          "create catalog role");
+      CatalogCalls.require(
+          admin.putJson(m + "/principal-roles/" + PRINCIPAL_ROLE + "/catalog-roles/" + catalog, Json.bytes(catalogRole)),
+          "assign catalog role");
+
+      for (String namespace : namespaces) {
+        for (String privilege : PRIVILEGES) {
+          ObjectNode grant = Json.MAPPER.createObjectNode();
+          ObjectNode g = grant.putObject("grant").put("type", "namespace").put("privilege", privilege);
+          g.putArray("namespace").add(namespace);
+          CatalogCalls.require(
+              admin.putJson(m + "/catalogs/" + catalog + "/catalog-roles/" + CATALOG_ROLE + "/grants", Json.bytes(grant)),
+              "grant " + privilege + " on " + namespace);
+        }
+      }
+      return "Bearer " + token(clientId, secret);
+    }
+  }
+
+  private String token(String clientId, String secret) throws IOException {
+    String form = "grant_type=client_credentials"
+        + "&client_id=" + URLEncoder.encode(clientId, StandardCharsets.UTF_8)
+        + "&client_secret=" + URLEncoder.encode(secret, StandardCharsets.UTF_8)
+        + "&scope=" + URLEncoder.encode("PRINCIPAL_ROLE:ALL", StandardCharsets.UTF_8);
+    try (HttpClients clients = HttpClients.of("raw", server.host(), server.port(), null);
+        HttpConnection http = clients.open()) {
+      HttpResult result = http.send("POST", server.basePath() + "/v1/oauth/tokens",
+          form.getBytes(StandardCharsets.UTF_8), "application/x-www-form-urlencoded");
+      return Json.tree(CatalogCalls.require(result, "token for " + clientId).body()).path("access_token").asText();
+    }
+  }
+}

@@ -1,0 +1,61 @@
+package dev.sluice.bench.target;
+
+import java.io.IOException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Starts Sluice from {@code server/target} (built by bench/run.sh) on its embedded default: an
+ * H2 file and a FILE warehouse under a fresh data directory, with known root credentials.
+ */
+public final class SluiceLauncher {
+  public static final String ROOT_CLIENT_ID = "bench-root";
+  public static final String ROOT_SECRET = "bench-root-secret";
+
+  private SluiceLauncher() {}
+
+  public static RunningServer start(JvmSettings jvm, Path repoRoot, Path workDir) throws IOException, InterruptedException {
+    Path dir = Files.createDirectories(workDir.resolve("sluice"));
+    Path jfr = dir.resolve("sluice.jfr");
+    int port = FreePort.pick();
+    Path target = repoRoot.resolve("server/target");
+    List<String> command = new ArrayList<>();
+    command.add(JvmSettings.javaBinary());
+    command.addAll(jvm.flags(jfr));
+    command.add("-cp");
+    command.add(serverJar(target) + ":" + target.resolve("lib") + "/*");
+    command.add("dev.sluice.Main");
+    command.addAll(List.of("serve", "--host", "127.0.0.1", "--port", Integer.toString(port),
+        "--data-dir", dir.resolve("data").toString()));
+    Map<String, String> env = Map.of(
+        "SLUICE_BOOTSTRAP_CREDENTIALS", ROOT_CLIENT_ID + ":" + ROOT_SECRET,
+        "SLUICE_ACCESS_LOG_LEVEL", "WARN");
+    ServerProcess process = ServerProcess.start("sluice", command, env, dir, dir.resolve("server.log"));
+    try {
+      process.awaitReady("127.0.0.1", port, "/healthz", 120_000);
+    } catch (IOException | InterruptedException e) {
+      process.close();
+      throw e;
+    }
+    return new RunningServer(
+        process, new Endpoint("sluice", "127.0.0.1", port, "/api/catalog", "", null), jvm.flightRecording() ? jfr : null);
+  }
+
+  private static Path serverJar(Path target) throws IOException {
+    try (DirectoryStream<Path> jars = Files.newDirectoryStream(target, "sluice-server-*.jar")) {
+      for (Path jar : jars) {
+        String name = jar.getFileName().toString();
+        if (!name.endsWith("-tests.jar") && !name.endsWith("-sources.jar")) {
+          return jar;
+        }
+      }
+    } catch (java.nio.file.NoSuchFileException e) {
+      // reported below
+    }
+    throw new IOException("No Sluice server jar in " + target + ": build it first (bench/run.sh does)");
+  }
+}
