@@ -5,8 +5,6 @@ import static org.assertj.core.api.Assertions.fail;
 import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.net.http.HttpClient;
@@ -15,12 +13,9 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.SecureRandom;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Comparator;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -117,9 +112,9 @@ final class SluiceServerProcess implements AutoCloseable {
       Path logDir = root.resolve("e2e/target");
       Files.createDirectories(logDir);
       Path logFile = logDir.resolve(name + "-server.log");
-      int port = freePort();
+      int port = ProcessSupport.freePort();
       String clientId = "e2e-root";
-      String clientSecret = randomHex(16);
+      String clientSecret = ProcessSupport.randomHex(16);
 
       Path javaBin = Path.of(System.getProperty("java.home"), "bin", "java");
       List<String> command = new ArrayList<>(List.of(
@@ -315,32 +310,11 @@ final class SluiceServerProcess implements AutoCloseable {
     } catch (IllegalStateException ignored) {
       // already shutting down
     }
-    deleteRecursively(workDir);
+    ProcessSupport.deleteRecursively(workDir);
   }
 
-  private static void deleteRecursively(Path dir) {
-    if (!Files.exists(dir)) {
-      return;
-    }
-    try (Stream<Path> paths = Files.walk(dir)) {
-      paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-    } catch (IOException ignored) {
-      // a temp dir left behind is harmless
-    }
-  }
 
-  private static int freePort() throws IOException {
-    try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-      socket.setReuseAddress(true);
-      return socket.getLocalPort();
-    }
-  }
 
-  private static String randomHex(int bytes) {
-    byte[] b = new byte[bytes];
-    new SecureRandom().nextBytes(b);
-    return HexFormat.of().formatHex(b);
-  }
 
   private static void sleep(long millis) {
     try {

@@ -1,12 +1,12 @@
 package dev.sluice.e2e.durability;
 
+import dev.sluice.e2e.ProcessSupport;
+
 import static org.junit.jupiter.api.Assertions.fail;
 
 import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.URL;
 import java.net.URLClassLoader;
@@ -17,16 +17,13 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.SecureRandom;
 import java.sql.Connection;
 import java.sql.Driver;
 import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashMap;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -65,7 +62,7 @@ final class ReplicaCluster implements AutoCloseable {
   private final String adminUrl;
   private final String databaseName;
   private final String clientId = "dur-root";
-  private final String clientSecret = randomHex(16);
+  private final String clientSecret = ProcessSupport.randomHex(16);
   private final List<Replica> replicas = new ArrayList<>();
   private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
@@ -107,7 +104,7 @@ final class ReplicaCluster implements AutoCloseable {
       fail("The Sluice server is not built: expected " + jar + " and " + lib + ". Build it first with "
           + "`mvn -q -B -DskipTests -pl server -am package` (from " + root + ").");
     }
-    String database = "sluice_dur_" + randomHex(6);
+    String database = "sluice_dur_" + ProcessSupport.randomHex(6);
     executeAdmin(admin, "CREATE DATABASE " + database);
     ReplicaCluster cluster = null;
     try {
@@ -170,7 +167,7 @@ final class ReplicaCluster implements AutoCloseable {
       Path config = Files.writeString(workDir.resolve("r" + index + "/sluice.yaml"), yaml, StandardCharsets.UTF_8);
       Path logDir = Files.createDirectories(repoRoot().resolve("e2e/target"));
       Path logFile = logDir.resolve(name + "-r" + index + "-server.log");
-      int port = freePort();
+      int port = ProcessSupport.freePort();
       Path javaBin = Path.of(System.getProperty("java.home"), "bin", "java");
       List<String> command = List.of(
           javaBin.toString(), "-Xmx512m", "-XX:+UseSerialGC",
@@ -296,7 +293,7 @@ final class ReplicaCluster implements AutoCloseable {
     } catch (RuntimeException ignored) {
       // a database left behind on the throw-away test server is harmless
     }
-    deleteRecursively(workDir);
+    ProcessSupport.deleteRecursively(workDir);
   }
 
   /** One server process of the cluster. */
@@ -467,27 +464,6 @@ final class ReplicaCluster implements AutoCloseable {
     return driver;
   }
 
-  private static void deleteRecursively(Path dir) {
-    if (dir == null || !Files.exists(dir)) {
-      return;
-    }
-    try (Stream<Path> paths = Files.walk(dir)) {
-      paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-    } catch (IOException ignored) {
-      // a temp dir left behind is harmless
-    }
-  }
 
-  private static int freePort() throws IOException {
-    try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-      socket.setReuseAddress(true);
-      return socket.getLocalPort();
-    }
-  }
 
-  private static String randomHex(int bytes) {
-    byte[] b = new byte[bytes];
-    new SecureRandom().nextBytes(b);
-    return HexFormat.of().formatHex(b);
-  }
 }
