@@ -11,6 +11,7 @@ public record BenchOptions(
     int clients,
     double warmupSeconds,
     double serverWarmupSeconds,
+    int serverWarmupClients,
     double durationSeconds,
     int rounds,
     int tables,
@@ -34,8 +35,10 @@ public record BenchOptions(
         --clients N            concurrent clients, each on its own keep-alive connection (16)
         --warmup S             seconds of warm-up before each measured run (2)
         --server-warmup S      before the suite, S seconds of unmeasured load per server, spread
-                               over all scenarios (JIT warm-up; 0: off) (40)
-        --duration S           measured seconds per run (8)
+                               over all scenarios (JIT warm-up; 0: off) (60)
+        --server-warmup-clients N  clients during that warm-up: few, so that the JIT compiler
+                               threads get CPU (2)
+        --duration S           measured seconds per run (6)
         --rounds N             runs per scenario and target, alternating targets (2)
         --tables M             fixture tables for loadTable-spread and listTables-paged (100)
         --page-size P          listTables page size (20)
@@ -81,8 +84,9 @@ public record BenchOptions(
     BenchOptions options = new BenchOptions(
         Integer.parseInt(values.getOrDefault("clients", "16")),
         Double.parseDouble(values.getOrDefault("warmup", "2")),
-        Double.parseDouble(values.getOrDefault("server-warmup", "40")),
-        Double.parseDouble(values.getOrDefault("duration", "8")),
+        Double.parseDouble(values.getOrDefault("server-warmup", "60")),
+        Integer.parseInt(values.getOrDefault("server-warmup-clients", "2")),
+        Double.parseDouble(values.getOrDefault("duration", "6")),
         Integer.parseInt(values.getOrDefault("rounds", "2")),
         Integer.parseInt(values.getOrDefault("tables", "100")),
         Integer.parseInt(values.getOrDefault("page-size", "20")),
@@ -100,7 +104,7 @@ public record BenchOptions(
         values.get("external-token"),
         values.get("external-warehouse"));
     Map<String, String> known = new LinkedHashMap<>(values);
-    for (String k : List.of("clients", "warmup", "server-warmup", "duration", "rounds", "tables", "page-size", "scenarios", "targets",
+    for (String k : List.of("clients", "warmup", "server-warmup", "server-warmup-clients", "duration", "rounds", "tables", "page-size", "scenarios", "targets",
         "client", "heap", "settle", "repo-root", "results-dir", "work-dir", "name", "external-url", "external-token",
         "external-warehouse")) {
       known.remove(k);

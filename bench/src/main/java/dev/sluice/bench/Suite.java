@@ -54,10 +54,11 @@ final class Suite {
   /**
    * Before anything is measured, every scenario on every target, unmeasured: each server gets
    * {@code --server-warmup} seconds of load in all, spread evenly over the scenarios (and over
-   * the targets it serves), so both servers get the same warm-up. A fresh JVM needs tens of
-   * seconds of load on 2 busy cores before its hot paths run as compiled code of the top tier
-   * (measured: both servers' loadTable throughput still doubling after 20 s); without this the
-   * first scenarios would be measured half-warm, and a server that warms slower would look slower.
+   * the targets it serves), so both servers get the same warm-up. Why: on 2 cores a JVM has one
+   * C2 compiler thread, and a fresh Sluice kept it busy for 30+ s of load (measured with JFR
+   * compilation events) while throughput rose fivefold; the reference, with less code on its
+   * path, warms sooner. The warm-up runs with few clients ({@code --server-warmup-clients}) so
+   * that request threads do not starve the compiler thread of CPU.
    */
   private void warmUp(List<Scenario> scenarios, List<Target> targets) throws IOException, InterruptedException {
     if (options.serverWarmupSeconds() <= 0) {
@@ -67,7 +68,7 @@ final class Suite {
       long sameServer = targets.stream().filter(t -> t.serverPid() == target.serverPid()).count();
       double seconds = options.serverWarmupSeconds() / sameServer / scenarios.size();
       System.out.printf("warming up %s: %d scenarios × %.1f s%n", target.name(), scenarios.size(), seconds);
-      LoadRunner warmup = new LoadRunner(options.clients(), seconds, 0);
+      LoadRunner warmup = new LoadRunner(options.serverWarmupClients(), seconds, 0);
       for (Scenario scenario : scenarios) {
         // Rounds from WARMUP_ROUNDS on: fresh table names, never mixed with measured rounds.
         runOnce(scenario, target, WARMUP_ROUNDS, warmup);

@@ -49,7 +49,8 @@ public final class MarkdownReport {
         + fmt("%.0f", o.durationSeconds()) + " s measured per run; " + o.rounds()
         + " rounds per scenario, targets alternating within each round (" + String.join(" → ", o.targets()) + ")."
         + (o.serverWarmupSeconds() > 0 ? " Before the first measurement, JIT warm-up: each server got "
-            + fmt("%.0f", o.serverWarmupSeconds()) + " s of unmeasured load spread over all scenarios." : ""));
+            + fmt("%.0f", o.serverWarmupSeconds()) + " s of unmeasured load from " + o.serverWarmupClients()
+            + " clients, spread over all scenarios." : ""));
     line("- Fixture: namespace `bench` with " + o.tables() + " one-column tables (format v2); listing page size "
         + o.pageSize() + ". Create and commit runs use fresh tables in their own namespaces.");
     line("- reference: Iceberg " + "1.10.0 `RESTCatalogServer` wiring (RESTServerCatalogAdapter + RESTCatalogServlet on"

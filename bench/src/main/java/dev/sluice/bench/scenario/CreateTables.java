@@ -2,8 +2,10 @@ package dev.sluice.bench.scenario;
 
 import dev.sluice.bench.catalog.TableBodies;
 import dev.sluice.bench.http.HttpResult;
+import dev.sluice.bench.load.Operation;
 import dev.sluice.bench.load.OperationFailed;
 import dev.sluice.bench.load.Workload;
+import java.io.IOException;
 
 /** Each operation creates a new table (writes its first metadata file and registers it). */
 public final class CreateTables implements Scenario {
@@ -21,11 +23,11 @@ public final class CreateTables implements Scenario {
   public Workload prepare(ScenarioContext context) {
     String path = context.endpoint().tables(Fixture.CREATE_NAMESPACE);
     String tag = context.runTag();
-    return (client, http) -> new dev.sluice.bench.load.Operation() {
+    return (client, http) -> new Operation() {
       private int next;
 
       @Override
-      public int run() throws java.io.IOException {
+      public int run() throws IOException {
         String name = tag + "_c" + client + "_" + next++;
         HttpResult result = http.postJson(path, TableBodies.createTable(name));
         if (!result.ok()) {
