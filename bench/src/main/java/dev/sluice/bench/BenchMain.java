@@ -54,7 +54,6 @@ public final class BenchMain {
       stats = targets.stats();
       recordings = targets.flightRecordings();
     } // the servers stop here (and write their flight recordings)
-    ServerData.remove(workDir);
 
     List<Profile> profiles = new ArrayList<>();
     for (Map.Entry<String, Path> recording : recordings.entrySet()) {
@@ -77,5 +76,7 @@ public final class BenchMain {
     CsvReport.write(csv, runs, aggregates);
     System.out.println("report: " + markdown);
     System.out.println("csv:    " + csv);
+    System.out.println("removing the servers' data (tables made by the create and commit scenarios)…");
+    ServerData.remove(workDir);
   }
 }

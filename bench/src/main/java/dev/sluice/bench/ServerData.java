@@ -1,39 +1,39 @@
 package dev.sluice.bench;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Comparator;
+import java.util.ArrayList;
 import java.util.List;
-import java.util.stream.Stream;
 
 /**
- * Removes what the servers stored (databases, warehouses: tens of thousands of metadata files
- * after the create and commit scenarios) once a run is over, keeping their logs and recordings.
+ * Removes what the servers stored (databases, warehouses: a hundred thousand metadata files and
+ * more after the create and commit scenarios) once a run is over, keeping their logs and
+ * recordings. With {@code rm -rf}: a Java walk took about a minute for what rm does in seconds.
  */
 final class ServerData {
   private static final List<String> DATA = List.of("reference/warehouse", "reference/catalog.db", "sluice/data");
 
   private ServerData() {}
 
-  static void remove(Path workDir) {
+  static void remove(Path workDir) throws InterruptedException {
+    List<String> command = new ArrayList<>(List.of("rm", "-rf", "--"));
     for (String relative : DATA) {
       Path path = workDir.resolve(relative);
-      if (!Files.exists(path)) {
-        continue;
+      if (Files.exists(path)) {
+        command.add(path.toString());
       }
-      try (Stream<Path> walk = Files.walk(path)) {
-        walk.sorted(Comparator.reverseOrder()).forEach(p -> {
-          try {
-            Files.delete(p);
-          } catch (IOException e) {
-            throw new UncheckedIOException(e);
-          }
-        });
-      } catch (IOException | UncheckedIOException e) {
-        System.err.println("could not remove " + path + ": " + e.getMessage());
+    }
+    if (command.size() == 3) {
+      return;
+    }
+    try {
+      int exit = new ProcessBuilder(command).inheritIO().start().waitFor();
+      if (exit != 0) {
+        System.err.println("could not remove the servers' data under " + workDir + " (rm exited with " + exit + ")");
       }
+    } catch (IOException e) {
+      System.err.println("could not remove the servers' data under " + workDir + ": " + e.getMessage());
     }
   }
 }

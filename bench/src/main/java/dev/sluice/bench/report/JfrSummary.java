@@ -26,6 +26,10 @@ public final class JfrSummary {
   private static final List<String> PLUMBING = List.of("java.lang.Thread.", "java.util.concurrent.ThreadPoolExecutor",
       "org.eclipse.jetty.", "jakarta.servlet.");
 
+  /** What the per-scenario lists show: the catalog's own layers, where a change would be made. */
+  private static final List<String> APPLICATION = List.of("dev.sluice.", "org.apache.iceberg.", "org.h2.",
+      "com.nimbusds.", "com.zaxxer.hikari.", "org.sqlite.", "org.apache.hadoop.");
+
   /** Self time grouped by what the code is, first match wins. */
   private static final List<Map.Entry<String, String>> CATEGORIES = List.of(
       Map.entry("com.fasterxml.jackson.", "JSON (Jackson)"),
@@ -87,9 +91,11 @@ public final class JfrSummary {
         Map<String, Long> perScenario = inclusiveByScenario.computeIfAbsent(scenario, k -> Profile.newCounts());
         for (RecordedFrame frame : frames) {
           String method = name(frame);
-          if (seen.add(method) && PLUMBING.stream().noneMatch(method::startsWith)) {
+          if (seen.add(method) && PLUMBING.stream().noneMatch(method::startsWith) && !method.contains("$$Lambda")) {
             inclusive.merge(method, 1L, Long::sum);
-            perScenario.merge(method, 1L, Long::sum);
+            if (APPLICATION.stream().anyMatch(method::startsWith)) {
+              perScenario.merge(method, 1L, Long::sum);
+            }
           }
         }
       }

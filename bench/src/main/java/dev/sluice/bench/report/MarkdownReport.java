@@ -206,8 +206,8 @@ public final class MarkdownReport {
     line("## Where the servers spend CPU (JFR execution samples in the measured windows)");
     line("");
     line("JFR's sampler sees Java threads running Java code (not I/O waits, not GC threads). Self = the method on top"
-        + " of the stack; inclusive = samples with the method anywhere on the stack (thread entry and Jetty's dispatch"
-        + " chain left out).");
+        + " of the stack; inclusive = samples with the method anywhere on the stack (thread entry, Jetty's dispatch"
+        + " chain and lambda frames left out).");
     line("");
     for (Profile p : in.profiles()) {
       line("### " + p.server() + " (" + p.samples() + " samples)");
@@ -230,12 +230,13 @@ public final class MarkdownReport {
         line("| `" + e.getKey() + "` | " + pct(e.getValue(), p.samples()) + " |");
       }
       line("");
-      line("<details><summary>Per scenario, inclusive, top 12</summary>");
+      line("<details><summary>Per scenario, inclusive, top 20 frames of the catalog's own layers (Sluice or"
+          + " Iceberg's adapter, Iceberg core, the database, JWT)</summary>");
       line("");
       for (Map.Entry<String, Long> s : Profile.top(p.samplesByScenario(), 100)) {
         line("**" + s.getKey() + "** (" + s.getValue() + " samples)");
         line("");
-        for (Map.Entry<String, Long> e : Profile.top(p.inclusiveByScenario().get(s.getKey()), 12)) {
+        for (Map.Entry<String, Long> e : Profile.top(p.inclusiveByScenario().get(s.getKey()), 20)) {
           line("- `" + e.getKey() + "` " + pct(e.getValue(), s.getValue()));
         }
         line("");
