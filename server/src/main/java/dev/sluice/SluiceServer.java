@@ -80,8 +80,13 @@ public final class SluiceServer implements AutoCloseable {
       closeables.add(vending);
       new HealthRoutes(store, metrics).register(routes);
       new OAuthRoutes(authenticator).register(routes);
-      new IcebergRoutes(new CatalogRegistry(store, config.credentialSources()), authz, vending, metrics).register(routes);
-      new ManagementRoutes(new CatalogAdmin(store, config.credentialSources().keySet(), config.vendingMinDurationSeconds()), authz, accessChanged)
+      CatalogRegistry catalogs = new CatalogRegistry(store, config.credentialSources());
+      new IcebergRoutes(catalogs, authz, vending, metrics).register(routes);
+      Runnable catalogsChanged = () -> {
+        catalogs.invalidate();
+        accessChanged.run();
+      };
+      new ManagementRoutes(new CatalogAdmin(store, config.credentialSources().keySet(), config.vendingMinDurationSeconds()), authz, catalogsChanged)
           .register(routes);
       new AccessRoutes(new AccessAdmin(store, accessChanged), authz, store.access(), audit).register(routes);
       new SigningKeyRoutes(tokens, authz).register(routes);

@@ -8,6 +8,8 @@ import dev.sluice.bench.report.MachineInfo;
 import dev.sluice.bench.report.MarkdownReport;
 import dev.sluice.bench.report.Profile;
 import dev.sluice.bench.report.ReportInput;
+import dev.sluice.bench.scale.TableSeeder;
+import dev.sluice.bench.scenario.Fixture;
 import dev.sluice.bench.scenario.Scenario;
 import dev.sluice.bench.scenario.Scenarios;
 import java.nio.file.Files;
@@ -49,8 +51,18 @@ public final class BenchMain {
     List<RunResult> runs;
     List<ServerStats> stats;
     Map<String, Path> recordings;
+    Map<String, String> descriptions = new LinkedHashMap<>();
+    scenarios.forEach(s -> descriptions.put(s.name(), s.description()));
     try (Targets targets = Targets.start(options, workDir)) {
-      runs = new Suite(options).run(scenarios, targets.inRunOrder(options.targets()));
+      Suite suite = new Suite(options);
+      runs = new ArrayList<>(suite.run(scenarios, targets.inRunOrder(options.targets())));
+      if (!options.scale().isEmpty()) {
+        try (TableSeeder seeder = new TableSeeder(targets.scaleDatabase(), Targets.SLUICE_CATALOG,
+            Fixture.SCALE_NAMESPACE, Fixture.READ_NAMESPACE)) {
+          runs.addAll(suite.runScale(targets.inRunOrder(List.of("sluice-rbac")).get(0), seeder, options.scale(),
+              descriptions));
+        }
+      }
       stats = targets.stats();
       recordings = targets.flightRecordings();
     } // the servers stop here (and write their flight recordings)
@@ -64,8 +76,6 @@ public final class BenchMain {
       profiles.add(JfrSummary.read(server, recording.getValue(), served));
     }
 
-    Map<String, String> descriptions = new LinkedHashMap<>();
-    scenarios.forEach(s -> descriptions.put(s.name(), s.description()));
     ReportInput input = new ReportInput(startedAt, (System.nanoTime() - t0) / 1e9, options,
         MachineInfo.read(options.repoRoot()), loadBefore, MachineInfo.loadAverage(), descriptions, runs, stats, profiles);
     List<Aggregate> aggregates = Aggregate.of(runs);

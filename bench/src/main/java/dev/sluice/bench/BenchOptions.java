@@ -28,23 +28,31 @@ public record BenchOptions(
     String name,
     String externalUrl,
     String externalToken,
-    String externalWarehouse) {
+    String externalWarehouse,
+    String postgresUrl,
+    List<Integer> scale) {
 
   public static final String USAGE = """
       Usage: BenchMain [options]
         --clients N            concurrent clients, each on its own keep-alive connection (16)
-        --warmup S             seconds of warm-up before each measured run (2)
+        --warmup S             seconds of warm-up before each measured run (1)
         --server-warmup S      before the suite, S seconds of unmeasured load per server, spread
-                               over all scenarios (JIT warm-up; 0: off) (60)
+                               over all scenarios (JIT warm-up; 0: off) (45)
         --server-warmup-clients N  clients during that warm-up: few, so that the JIT compiler
                                threads get CPU (2)
-        --duration S           measured seconds per run (6)
+        --duration S           measured seconds per run (5)
         --rounds N             runs per scenario and target, alternating targets (2)
         --tables M             fixture tables for loadTable-spread and listTables-paged (100)
         --page-size P          listTables page size (20)
         --scenarios LIST       all, or a comma-separated subset of: loadTable-hot, loadTable-spread,
                                listTables-paged, createTable, commit-distinct, commit-shared (all)
-        --targets LIST         reference, sluice, sluice-rbac, external (reference,sluice,sluice-rbac)
+        --targets LIST         reference, sluice, sluice-rbac, sluice-vended, sluice-pg, external
+                               (reference,sluice-rbac, then sluice-vended if CEPH_RGW_ENDPOINT
+                               is set, sluice-pg if --postgres-url is given; bench/run.sh sets both)
+        --postgres-url URL     JDBC URL of a PostgreSQL database for sluice-pg (none)
+        --scale LIST           after the suite, loadTable on sluice-rbac with this many tables in
+                               the catalog, seeded straight into the store; none: skip
+                               (1000,100000,1000000)
         --client raw|jdk       HTTP client of the load generator (raw)
         --heap SIZE            -Xmx of both servers (1g)
         --settle S             before each run, wait up to S seconds for other processes to use
@@ -83,15 +91,15 @@ public record BenchOptions(
     Path repoRoot = Path.of(values.getOrDefault("repo-root", ".")).toAbsolutePath().normalize();
     BenchOptions options = new BenchOptions(
         Integer.parseInt(values.getOrDefault("clients", "16")),
-        Double.parseDouble(values.getOrDefault("warmup", "2")),
-        Double.parseDouble(values.getOrDefault("server-warmup", "60")),
+        Double.parseDouble(values.getOrDefault("warmup", "1")),
+        Double.parseDouble(values.getOrDefault("server-warmup", "45")),
         Integer.parseInt(values.getOrDefault("server-warmup-clients", "2")),
-        Double.parseDouble(values.getOrDefault("duration", "6")),
+        Double.parseDouble(values.getOrDefault("duration", "5")),
         Integer.parseInt(values.getOrDefault("rounds", "2")),
         Integer.parseInt(values.getOrDefault("tables", "100")),
         Integer.parseInt(values.getOrDefault("page-size", "20")),
         values.getOrDefault("scenarios", "all"),
-        List.of(values.getOrDefault("targets", "reference,sluice,sluice-rbac").split(",")),
+        List.of(values.getOrDefault("targets", defaultTargets(values.get("postgres-url"))).split(",")),
         values.getOrDefault("client", "raw"),
         values.getOrDefault("heap", "1g"),
         flags.contains("jfr"),
@@ -102,11 +110,13 @@ public record BenchOptions(
         values.get("name"),
         values.get("external-url"),
         values.get("external-token"),
-        values.get("external-warehouse"));
+        values.get("external-warehouse"),
+        values.get("postgres-url"),
+        scale(values.getOrDefault("scale", "1000,100000,1000000")));
     Map<String, String> known = new LinkedHashMap<>(values);
     for (String k : List.of("clients", "warmup", "server-warmup", "server-warmup-clients", "duration", "rounds", "tables", "page-size", "scenarios", "targets",
         "client", "heap", "settle", "repo-root", "results-dir", "work-dir", "name", "external-url", "external-token",
-        "external-warehouse")) {
+        "external-warehouse", "postgres-url", "scale")) {
       known.remove(k);
     }
     if (!known.isEmpty()) {
@@ -116,5 +126,27 @@ public record BenchOptions(
       throw new IllegalArgumentException("Target external needs --external-url");
     }
     return options;
+  }
+
+  private static String defaultTargets(String postgresUrl) {
+    String rgw = System.getenv("CEPH_RGW_ENDPOINT");
+    return "reference,sluice-rbac" + (rgw == null || rgw.isEmpty() ? "" : ",sluice-vended")
+        + (postgresUrl == null ? "" : ",sluice-pg");
+  }
+
+  /** Table counts for the scale phase, ascending; empty for {@code none}. */
+  private static List<Integer> scale(String value) {
+    if (value.equals("none")) {
+      return List.of();
+    }
+    List<Integer> counts = new ArrayList<>();
+    for (String part : value.split(",")) {
+      int n = Integer.parseInt(part.trim());
+      if (n < 1) {
+        throw new IllegalArgumentException("--scale counts must be positive: " + part);
+      }
+      counts.add(n);
+    }
+    return counts.stream().sorted().toList();
   }
 }

@@ -8,11 +8,16 @@ import dev.sluice.bench.load.QuietWait;
 import dev.sluice.bench.load.ResourceProbe;
 import dev.sluice.bench.load.RunResult;
 import dev.sluice.bench.load.Workload;
+import dev.sluice.bench.scale.TableSeeder;
+import dev.sluice.bench.scenario.Fixture;
+import dev.sluice.bench.scenario.LoadTableScale;
 import dev.sluice.bench.scenario.Scenario;
 import dev.sluice.bench.scenario.ScenarioContext;
 import java.io.IOException;
+import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The measurement plan: for each scenario, {@code rounds} rounds, and in each round every target
@@ -74,6 +79,28 @@ final class Suite {
         runOnce(scenario, target, WARMUP_ROUNDS, warmup);
       }
     }
+  }
+
+  /**
+   * The scale phase: for each count, grows the scale namespace to that many tables (straight in
+   * the store, while the server runs) and measures loads spread over all of them, {@code rounds}
+   * times. The server is warm from the suite; each run still has its warm-up.
+   */
+  List<RunResult> runScale(Target target, TableSeeder seeder, List<Integer> counts, Map<String, String> descriptions)
+      throws IOException, InterruptedException, SQLException {
+    List<RunResult> results = new ArrayList<>();
+    for (int count : counts) {
+      double seconds = seeder.growTo(count);
+      LoadTableScale scenario = new LoadTableScale(count);
+      descriptions.put(scenario.name(), scenario.description() + "; seeding took " + String.format("%.1f", seconds) + " s");
+      System.out.printf("scale: %,d tables in %s (seeded in %.1f s)%n", count, Fixture.SCALE_NAMESPACE, seconds);
+      for (int round = 1; round <= options.rounds(); round++) {
+        RunResult result = runOnce(scenario, target, round);
+        results.add(result);
+        System.out.println(Progress.line(result));
+      }
+    }
+    return results;
   }
 
   private RunResult runOnce(Scenario scenario, Target target, int round) throws IOException, InterruptedException {

@@ -9,6 +9,8 @@ import dev.sluice.bench.target.JvmSettings;
 import dev.sluice.bench.target.ProcStats;
 import dev.sluice.bench.target.ReferenceLauncher;
 import dev.sluice.bench.target.RunningServer;
+import dev.sluice.bench.target.S3TestBed;
+import dev.sluice.bench.target.SluiceConfigs;
 import dev.sluice.bench.target.SluiceAccess;
 import dev.sluice.bench.target.SluiceLauncher;
 import java.io.IOException;
@@ -22,14 +24,19 @@ import java.util.Map;
 /**
  * Starts the servers the chosen targets need, seeds each with the fixture, and names the
  * targets: {@code reference} (no auth), {@code sluice} (root token), {@code sluice-rbac} (a
- * principal whose access comes only from namespace grants), {@code external} (any endpoint).
+ * principal whose access comes only from namespace grants), {@code sluice-vended} (the same
+ * principal on an S3 catalog on Ceph RGW, every load vending a credential), {@code sluice-pg}
+ * (a second Sluice on PostgreSQL, same principal and grants), {@code external} (any endpoint).
  */
 final class Targets implements AutoCloseable {
   static final String SLUICE_CATALOG = "quickstart";
+  static final String VENDED_CATALOG = "bench_s3";
 
   private final Map<String, Target> targets = new LinkedHashMap<>();
   private final Map<String, RunningServer> servers = new LinkedHashMap<>();
   private final Map<String, Double> startupSeconds = new LinkedHashMap<>();
+  private final Map<String, Long> idleRssKib = new LinkedHashMap<>();
+  private String scaleDatabase;
 
   static Targets start(BenchOptions options, Path workDir) throws IOException, InterruptedException {
     Targets t = new Targets();
@@ -51,20 +58,45 @@ final class Targets implements AutoCloseable {
       seed(endpoint, options.tables());
       targets.put("reference", new Target(endpoint, reference.process().pid()));
     }
-    if (wanted.contains("sluice") || wanted.contains("sluice-rbac")) {
-      RunningServer sluice = timed("sluice", () -> SluiceLauncher.start(jvm, options.repoRoot(), workDir));
+    boolean vended = wanted.contains("sluice-vended");
+    if (wanted.contains("sluice") || wanted.contains("sluice-rbac") || vended || !options.scale().isEmpty()) {
+      S3TestBed s3 = vended ? S3TestBed.fromEnvironment() : null;
+      String config = SluiceConfigs.embedded(s3);
+      RunningServer sluice = timed("sluice", () -> SluiceLauncher.start(jvm, options.repoRoot(), workDir, "sluice", config));
+      this.scaleDatabase = SluiceConfigs.embeddedUrl(workDir.resolve("sluice/data"));
+      long pid = sluice.process().pid();
       SluiceAccess access = new SluiceAccess(sluice.anonymous());
       String root = access.rootAuthorization();
       Endpoint asRoot = configured(sluice.anonymous().as("sluice", root), SLUICE_CATALOG);
       seed(asRoot, options.tables());
-      long pid = sluice.process().pid();
+      String granted = access.createGrantedPrincipal(root);
+      access.grantNamespaces(root, SLUICE_CATALOG, Fixture.NAMESPACES);
       if (wanted.contains("sluice")) {
         targets.put("sluice", new Target(asRoot, pid));
       }
-      if (wanted.contains("sluice-rbac")) {
-        String granted = access.grantedPrincipalAuthorization(root, SLUICE_CATALOG, Fixture.NAMESPACES);
-        targets.put("sluice-rbac", new Target(asRoot.as("sluice-rbac", granted), pid));
+      targets.put("sluice-rbac", new Target(asRoot.as("sluice-rbac", granted), pid));
+      if (vended) {
+        s3.createBucket(S3TestBed.BUCKET);
+        access.createCatalog(root, s3.catalogBody(VENDED_CATALOG));
+        Endpoint vendedAsRoot = configured(sluice.anonymous().as("sluice-vended", root), VENDED_CATALOG);
+        seed(vendedAsRoot, options.tables());
+        access.grantNamespaces(root, VENDED_CATALOG, Fixture.NAMESPACES);
+        targets.put("sluice-vended", new Target(vendedAsRoot.as("sluice-vended", granted), pid));
       }
+    }
+    if (wanted.contains("sluice-pg")) {
+      if (options.postgresUrl() == null) {
+        throw new IllegalArgumentException("Target sluice-pg needs a PostgreSQL: --postgres-url (bench/run.sh starts one)");
+      }
+      String config = SluiceConfigs.postgres(options.postgresUrl());
+      RunningServer pg = timed("sluice-pg", () -> SluiceLauncher.start(jvm, options.repoRoot(), workDir, "sluice-pg", config));
+      SluiceAccess access = new SluiceAccess(pg.anonymous());
+      String root = access.rootAuthorization();
+      Endpoint asRoot = configured(pg.anonymous().as("sluice-pg", root), SLUICE_CATALOG);
+      seed(asRoot, options.tables());
+      String granted = access.createGrantedPrincipal(root);
+      access.grantNamespaces(root, SLUICE_CATALOG, Fixture.NAMESPACES);
+      targets.put("sluice-pg", new Target(asRoot.as("sluice-pg", granted), pg.process().pid()));
     }
     if (wanted.contains("external")) {
       URI uri = URI.create(options.externalUrl());
@@ -74,6 +106,11 @@ final class Targets implements AutoCloseable {
       seed(endpoint, options.tables());
       targets.put("external", new Target(endpoint, -1));
     }
+  }
+
+  /** The JDBC URL of the embedded Sluice's database (open to other processes: AUTO_SERVER), or null. */
+  String scaleDatabase() {
+    return scaleDatabase;
   }
 
   /** The targets in the order each round runs them: the reference first, then Sluice's variants. */
@@ -94,7 +131,7 @@ final class Targets implements AutoCloseable {
     List<ServerStats> list = new ArrayList<>();
     servers.forEach((name, server) -> {
       long pid = server.process().pid();
-      list.add(new ServerStats(name, pid, startupSeconds.get(name), ProcStats.rssKib(pid), ProcStats.peakRssKib(pid),
+      list.add(new ServerStats(name, pid, startupSeconds.get(name), idleRssKib.get(name), ProcStats.rssKib(pid), ProcStats.peakRssKib(pid),
           ProcStats.cpuSeconds(pid)));
     });
     return list;
@@ -125,6 +162,8 @@ final class Targets implements AutoCloseable {
     RunningServer server = launch.start();
     startupSeconds.put(name, (System.nanoTime() - t0) / 1e9);
     servers.put(name, server);
+    Thread.sleep(2_000); // idle: what the server holds once start-up work has settled
+    idleRssKib.put(name, ProcStats.rssKib(server.process().pid()));
     return server;
   }
 

@@ -5,10 +5,11 @@ import static java.util.Objects.requireNonNull;
 import dev.sluice.store.AccessStore;
 import dev.sluice.store.AuditEvent;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -18,10 +19,19 @@ import org.slf4j.LoggerFactory;
  * the request path; when the queue is full, requests wait (an event is never dropped).
  * {@link #flush()} makes everything recorded so far readable, which the events endpoint
  * does before it reads.
+ *
+ * <p>The writer wakes every {@value #GATHER_MS} ms and writes what has queued since. Identical
+ * allowed decisions (same principal, roles, action, catalog and securable) in one write are
+ * stored as one event with their count and first and last time: a client loading one table
+ * thousands of times a second costs one row per write, not one per load, and who did what,
+ * when, stays answerable to within that span. Denials are never merged. Measured: a row per
+ * load was a third of a table load's CPU.
  */
 public final class AuditLog implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(AuditLog.class);
-  private static final int BATCH = 500;
+  private static final int BATCH = 10_000;
+  /** How often the writer writes; what queues in between is one batch. */
+  private static final long GATHER_MS = 20;
 
   private final AccessStore store;
   private final BlockingQueue<AuditEvent> queue = new ArrayBlockingQueue<>(50_000);
@@ -53,13 +63,10 @@ public final class AuditLog implements AutoCloseable {
   private void run() {
     while (running) {
       try {
-        AuditEvent first = queue.poll(200, TimeUnit.MILLISECONDS);
-        if (first != null) {
-          List<AuditEvent> batch = new ArrayList<>();
-          batch.add(first);
-          queue.drainTo(batch, BATCH - 1);
-          write(batch);
-        }
+        // Every GATHER_MS, write what has queued: at most ~50 writes a second, each folding a
+        // burst. Events stay in the queue until written, so flush() always sees them.
+        Thread.sleep(GATHER_MS);
+        drainAndWrite();
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         return;
@@ -70,28 +77,53 @@ public final class AuditLog implements AutoCloseable {
     }
   }
 
+  /** Takes and writes everything queued, in batches; under the lock, so a flush waits for a write in flight. */
   private void drainAndWrite() {
-    List<AuditEvent> batch = new ArrayList<>();
-    queue.drainTo(batch);
-    write(batch);
+    synchronized (writeLock) {
+      while (!queue.isEmpty()) {
+        List<AuditEvent> batch = new ArrayList<>();
+        queue.drainTo(batch, BATCH);
+        write(batch);
+      }
+    }
   }
 
   private void write(List<AuditEvent> batch) {
     if (batch.isEmpty()) {
       return;
     }
-    synchronized (writeLock) {
-      try {
-        store.appendEvents(batch);
-      } catch (RuntimeException e) {
-        // Put them back in front of newer ones as far as capacity allows; the writer retries.
-        List<AuditEvent> rest = new ArrayList<>();
-        queue.drainTo(rest);
-        queue.addAll(batch.subList(0, Math.min(batch.size(), queue.remainingCapacity())));
-        rest.forEach(queue::offer);
-        throw e;
+    try {
+      store.appendEvents(coalesce(batch));
+    } catch (RuntimeException e) {
+      // Put them back in front of newer ones as far as capacity allows; the writer retries.
+      List<AuditEvent> rest = new ArrayList<>();
+      queue.drainTo(rest);
+      queue.addAll(batch.subList(0, Math.min(batch.size(), queue.remainingCapacity())));
+      rest.forEach(queue::offer);
+      throw e;
+    }
+  }
+
+  private record DecisionKey(String principal, List<String> roles, String action, String catalog, String securable) {}
+
+  /** {@code batch} with identical allowed decisions folded into the first of them, order kept. */
+  static List<AuditEvent> coalesce(List<AuditEvent> batch) {
+    List<AuditEvent> out = new ArrayList<>(batch.size());
+    Map<DecisionKey, Integer> first = new HashMap<>();
+    for (AuditEvent e : batch) {
+      if (!e.allowed()) {
+        out.add(e);
+        continue;
+      }
+      DecisionKey key = new DecisionKey(e.principal(), e.roles(), e.action(), e.catalog(), e.securable());
+      Integer at = first.putIfAbsent(key, out.size());
+      if (at == null) {
+        out.add(e);
+      } else {
+        out.set(at, out.get(at).plus(e));
       }
     }
+    return out;
   }
 
   private static void sleepQuietly() {

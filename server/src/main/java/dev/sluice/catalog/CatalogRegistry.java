@@ -2,6 +2,8 @@ package dev.sluice.catalog;
 
 import static java.util.Objects.requireNonNull;
 
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.sluice.io.LocalFileIO;
 import dev.sluice.store.Store;
 import dev.sluice.vending.s3.CatalogS3Client;
@@ -17,6 +19,10 @@ import org.apache.iceberg.io.FileIO;
  * Resolves a catalog name (the REST {@code prefix} or {@code warehouse}) to a
  * {@link SluiceCatalog} with the catalog's own FileIO: local files for FILE storage, S3FileIO
  * with the configured credential source for S3. FileIOs are kept per storage configuration.
+ *
+ * <p>Every request resolves its catalog, so resolved catalogs are cached for at most one
+ * second (the bound the authorization caches use too) and dropped at once when this replica
+ * changes a catalog; another replica's change is seen within that second.
  */
 public final class CatalogRegistry {
   private final Store store;
@@ -24,6 +30,9 @@ public final class CatalogRegistry {
   private final FileIO local = new LocalFileIO();
   private final Map<String, FileIO> fileIOs = new ConcurrentHashMap<>();
   private final MetadataCache metadata = new MetadataCache(2_000, Duration.ofMinutes(10));
+  // Only catalogs that exist are cached: one created on another replica is usable at once.
+  private final Cache<String, SluiceCatalog> resolved =
+      Caffeine.newBuilder().expireAfterWrite(Duration.ofSeconds(1)).maximumSize(10_000).build();
 
   public CatalogRegistry(Store store, Map<String, CredentialSource> sources) {
     this.store = requireNonNull(store, "store");
@@ -31,12 +40,24 @@ public final class CatalogRegistry {
   }
 
   public SluiceCatalog resolve(String name) {
-    CatalogSettings settings =
-        store
-            .getCatalog(name)
-            .map(CatalogSettings::fromRecord)
-            .orElseThrow(() -> new NotFoundException("Unable to find warehouse %s", name));
-    return new SluiceCatalog(store, settings, fileIO(settings), metadata);
+    SluiceCatalog catalog = resolved.get(name, this::load);
+    if (catalog == null) {
+      throw new NotFoundException("Unable to find warehouse %s", name);
+    }
+    return catalog;
+  }
+
+  /** Forgets resolved catalogs: call after creating, changing or deleting one. */
+  public void invalidate() {
+    resolved.invalidateAll();
+  }
+
+  private SluiceCatalog load(String name) {
+    return store
+        .getCatalog(name)
+        .map(CatalogSettings::fromRecord)
+        .map(settings -> new SluiceCatalog(store, settings, fileIO(settings), metadata))
+        .orElse(null);
   }
 
   private FileIO fileIO(CatalogSettings settings) {

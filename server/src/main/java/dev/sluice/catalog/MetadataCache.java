@@ -20,6 +20,11 @@ public final class MetadataCache {
     this.cache = Caffeine.newBuilder().maximumSize(maxEntries).expireAfterAccess(idle).build();
   }
 
+  /** The metadata parsed from {@code location}, if it is cached. */
+  TableMetadata cached(String location) {
+    return cache.getIfPresent(location);
+  }
+
   /** A loader for {@code refreshFromMetadataLocation}, reading through {@code io} on a miss. */
   Function<String, TableMetadata> loader(FileIO io) {
     return location -> cache.get(location, l -> TableMetadataParser.read(io, l));

@@ -29,13 +29,14 @@ import org.apache.iceberg.exceptions.NoSuchNamespaceException;
 import org.apache.iceberg.exceptions.NoSuchTableException;
 import org.apache.iceberg.exceptions.NoSuchViewException;
 import org.apache.iceberg.io.FileIO;
+import org.apache.iceberg.rest.responses.LoadTableResponse;
 import org.apache.iceberg.view.BaseMetastoreViewCatalog;
 import org.apache.iceberg.view.ViewOperations;
 
 /**
  * One Sluice catalog as an Iceberg {@link org.apache.iceberg.catalog.Catalog}: Iceberg's own
  * builders and {@code CatalogHandlers} drive it, and every pointer lives in the {@link Store}.
- * Cheap to construct; the REST layer makes one per request.
+ * Holds no per-request state: {@link CatalogRegistry} shares one instance between requests.
  */
 public final class SluiceCatalog extends BaseMetastoreViewCatalog implements SupportsNamespaces {
   public static final String NAMESPACE_LOCATION = "location";
@@ -71,6 +72,15 @@ public final class SluiceCatalog extends BaseMetastoreViewCatalog implements Sup
 
   public FileIO io() {
     return io;
+  }
+
+  /**
+   * The metadata of a table response from this catalog. {@link LoadTableResponse#tableMetadata()}
+   * rebuilds the metadata on every call; the cached copy of the same (immutable) file is free.
+   */
+  public TableMetadata metadataOf(LoadTableResponse response) {
+    TableMetadata cached = response.metadataLocation() == null ? null : metadata.cached(response.metadataLocation());
+    return cached != null ? cached : response.tableMetadata();
   }
 
   // ------------------------------------------------------------------ tables

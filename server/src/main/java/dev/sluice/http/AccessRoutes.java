@@ -374,6 +374,8 @@ public final class AccessRoutes {
     out.put("securable", e.securable());
     out.put("decision", e.allowed() ? "ALLOW" : "DENY");
     out.put("requestId", e.requestId());
+    out.put("count", e.count());
+    out.put("lastTimestamp", e.lastTime());
     return out;
   }
 }

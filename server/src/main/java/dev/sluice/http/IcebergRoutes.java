@@ -26,6 +26,7 @@ import dev.sluice.store.Page;
 import dev.sluice.store.NamespacePath;
 import dev.sluice.store.PageRequest;
 import dev.sluice.store.SecurableRef;
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 import org.apache.iceberg.catalog.Namespace;
@@ -91,6 +92,7 @@ public final class IcebergRoutes {
   private final CatalogRegistry catalogs;
   private final Authorizer authz;
   private final TableCredentials credentials;
+  private final LoadTableBody loadTableBody = new LoadTableBody(64L << 20, Duration.ofMinutes(10));
 
   public IcebergRoutes(CatalogRegistry catalogs, Authorizer authz, VendingService vending, MeterRegistry metrics) {
     this.catalogs = requireNonNull(catalogs, "catalogs");
@@ -236,7 +238,7 @@ public final class IcebergRoutes {
         request.stageCreate()
             ? CatalogHandlers.stageTableCreate(catalog, namespace, request)
             : CatalogHandlers.createTable(catalog, namespace, request);
-    return Reply.ok(credentials.attach(mode, caller, catalog, id, created, request.stageCreate()));
+    return tableReply(credentials.attach(mode, caller, catalog, id, created, request.stageCreate()));
   }
 
   private Reply registerTable(Exchange x) {
@@ -251,14 +253,14 @@ public final class IcebergRoutes {
     catalog.settings().locationPolicy().check("registered metadata file", request.metadataLocation());
     Optional<AccessMode> mode = credentials.decide(x, caller, catalog, id);
     LoadTableResponse registered = CatalogHandlers.registerTable(catalog, namespace, request);
-    return Reply.ok(credentials.attach(mode, caller, catalog, id, registered, false));
+    return tableReply(credentials.attach(mode, caller, catalog, id, registered, false));
   }
 
   private Reply loadTable(Exchange x) {
     SluiceCatalog catalog = onTable(x, "loadTable", Privilege.TABLE_READ_PROPERTIES);
     Caller caller = caller(x);
     Optional<AccessMode> mode = credentials.decide(x, caller, catalog, table(x));
-    return Reply.ok(credentials.attach(mode, caller, catalog, table(x), CatalogHandlers.loadTable(catalog, table(x)), false));
+    return tableReply(credentials.attach(mode, caller, catalog, table(x), CatalogHandlers.loadTable(catalog, table(x)), false));
   }
 
   /** {@code GET …/credentials}: what a load by this caller would vend now (a revoked write grant gives read-only). */
@@ -297,7 +299,7 @@ public final class IcebergRoutes {
     authorizeCommit(caller, catalog.name(), table(x), request);
     Optional<AccessMode> mode = credentials.decide(x, caller, catalog, table(x));
     LoadTableResponse committed = CatalogHandlers.updateTable(catalog, table(x), request);
-    return Reply.ok(credentials.attach(mode, caller, catalog, table(x), committed, false));
+    return tableReply(credentials.attach(mode, caller, catalog, table(x), committed, false));
   }
 
   private void authorizeCommit(Caller caller, String catalog, TableIdentifier table, UpdateTableRequest request) {
@@ -442,6 +444,10 @@ public final class IcebergRoutes {
                 .toList();
     ListTablesResponse.Builder builder = ListTablesResponse.builder().addAll(visible);
     return (page.nextToken() == null ? builder : builder.nextPageToken(page.nextToken())).build();
+  }
+
+  private Reply tableReply(LoadTableResponse response) {
+    return Reply.ok(loadTableBody.toJson(response));
   }
 
   private SluiceCatalog onNamespace(Exchange x, String action, Privilege privilege) {

@@ -112,6 +112,7 @@ public final class ManagementRoutes {
             version == null ? null : version.asLong(),
             properties == null || properties.isNull() ? null : stringMap(properties, "properties"),
             body.get("storageConfigInfo"));
+    onChange.run();
     return Reply.okPlain(render(updated));
   }
 

@@ -1,6 +1,9 @@
 package dev.sluice.http;
 
-/** What a route answers: a status and a body (serialized by the route's mapper), or no body. */
+/**
+ * What a route answers: a status and a body (serialized by the route's mapper; a {@code byte[]}
+ * is JSON already serialized), or no body.
+ */
 public record Reply(int status, Object body, boolean iceberg) {
   public static final Reply NO_CONTENT = new Reply(204, null, true);
 

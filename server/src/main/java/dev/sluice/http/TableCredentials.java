@@ -12,6 +12,7 @@ import dev.sluice.vending.ClientProperties;
 import dev.sluice.vending.StorageCredential;
 import dev.sluice.vending.VendingService;
 import dev.sluice.vending.s3.S3StorageProfile;
+import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.util.Arrays;
 import java.util.Optional;
@@ -38,12 +39,15 @@ final class TableCredentials {
 
   private final Authorizer authz;
   private final VendingService vending;
-  private final MeterRegistry metrics;
+  private final Counter askedForCredentials;
+  private final Counter notAskedForCredentials;
 
   TableCredentials(Authorizer authz, VendingService vending, MeterRegistry metrics) {
     this.authz = requireNonNull(authz, "authz");
     this.vending = requireNonNull(vending, "vending");
-    this.metrics = requireNonNull(metrics, "metrics");
+    requireNonNull(metrics, "metrics");
+    this.askedForCredentials = metrics.counter("sluice.access_delegation.requests", "vended_credentials", "true");
+    this.notAskedForCredentials = metrics.counter("sluice.access_delegation.requests", "vended_credentials", "false");
   }
 
   /** Whether the client sent {@code X-Iceberg-Access-Delegation: vended-credentials}; counted either way. */
@@ -51,7 +55,7 @@ final class TableCredentials {
     String header = x.header(ClientProperties.ACCESS_DELEGATION_HEADER);
     boolean asked = header != null
         && Arrays.stream(header.split(",")).map(String::trim).anyMatch(ClientProperties.VENDED_CREDENTIALS::equalsIgnoreCase);
-    metrics.counter("sluice.access_delegation.requests", "vended_credentials", Boolean.toString(asked)).increment();
+    (asked ? askedForCredentials : notAskedForCredentials).increment();
     LOG.debug("access delegation header {}", asked ? "vended-credentials" : "absent");
     return asked;
   }
@@ -95,13 +99,14 @@ final class TableCredentials {
     if (mode.isEmpty()) {
       return response;
     }
-    Optional<StorageCredential> credential = vend(caller, catalog, table, response.tableMetadata(), mode.get());
+    TableMetadata metadata = catalog.metadataOf(response);
+    Optional<StorageCredential> credential = vend(caller, catalog, table, metadata, mode.get());
     if (credential.isEmpty()) {
       return response;
     }
     LoadTableResponse.Builder out =
         LoadTableResponse.builder()
-            .withTableMetadata(response.tableMetadata())
+            .withTableMetadata(metadata)
             .addAllConfig(response.config())
             .addAllConfig(credential.get().config())
             .addCredential(credential(credential.get()));

@@ -4,7 +4,11 @@ import static java.util.Objects.requireNonNull;
 
 import java.util.List;
 
-/** One authorization decision. Carries names and decisions only, never a secret. */
+/**
+ * An authorization decision, or {@code count} identical allowed ones between {@code time} and
+ * {@code lastTime} (see {@code AuditLog}); {@code requestId} is the first one's. Carries names
+ * and decisions only, never a secret.
+ */
 public record AuditEvent(
     long id,
     long time,
@@ -14,12 +18,29 @@ public record AuditEvent(
     String catalog,
     String securable,
     boolean allowed,
-    String requestId) {
+    String requestId,
+    int count,
+    long lastTime) {
   public AuditEvent {
     requireNonNull(principal, "principal");
     roles = List.copyOf(roles);
     requireNonNull(action, "action");
     requireNonNull(securable, "securable");
     requireNonNull(requestId, "requestId");
+    if (count < 1 || lastTime < time) {
+      throw new IllegalArgumentException("Invalid audit event: count " + count + ", time " + time + ".." + lastTime);
+    }
+  }
+
+  /** One decision. */
+  public AuditEvent(long id, long time, String principal, List<String> roles, String action, String catalog,
+      String securable, boolean allowed, String requestId) {
+    this(id, time, principal, roles, action, catalog, securable, allowed, requestId, 1, time);
+  }
+
+  /** This event with {@code later} folded in. */
+  public AuditEvent plus(AuditEvent later) {
+    return new AuditEvent(id, time, principal, roles, action, catalog, securable, allowed, requestId,
+        count + later.count, Math.max(lastTime, later.lastTime));
   }
 }

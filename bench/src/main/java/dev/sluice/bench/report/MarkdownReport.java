@@ -64,7 +64,9 @@ public final class MarkdownReport {
         ? "up to " + fmt("%.0f", o.settleSeconds()) + " s for other processes to use < 0.1 cores." : "off."));
     line("- Load average before / after: `" + in.loadAverageBefore() + "` / `" + in.loadAverageAfter() + "`.");
     line("");
+    TargetsSection.render(in, aggregates, md);
     results();
+    ScaleSection.render(in, aggregates, md);
     rounds();
     servers();
     noise();
@@ -127,8 +129,8 @@ public final class MarkdownReport {
         + " reference writes) just before the servers were stopped. CPU in windows = summed over that server's measured windows (Sluice serves both `sluice` and"
         + " `sluice-rbac`, so it has twice the windows).");
     line("");
-    line("| Server | start-up s | RSS MiB | peak RSS MiB | CPU s (lifetime) | CPU s in measured windows | ops in windows | CPU ms/op |");
-    line("|---|--:|--:|--:|--:|--:|--:|--:|");
+    line("| Server | start-up s | idle RSS MiB | RSS MiB | peak RSS MiB | CPU s (lifetime) | CPU s in measured windows | ops in windows | CPU ms/op |");
+    line("|---|--:|--:|--:|--:|--:|--:|--:|--:|");
     for (ServerStats s : in.servers()) {
       double cpu = 0;
       long ops = 0;
@@ -138,13 +140,14 @@ public final class MarkdownReport {
           ops += r.operations();
         }
       }
-      line("| " + s.name() + " | " + fmt("%.1f", s.startupSeconds()) + " | " + fmt("%.0f", s.rssKib() / 1024.0) + " | "
+      line("| " + s.name() + " | " + fmt("%.1f", s.startupSeconds()) + " | " + fmt("%.0f", s.idleRssKib() / 1024.0) + " | "
+          + fmt("%.0f", s.rssKib() / 1024.0) + " | "
           + fmt("%.0f", s.peakRssKib() / 1024.0) + " | " + fmt("%.1f", s.cpuSeconds()) + " | " + fmt("%.1f", cpu) + " | "
           + ops + " | " + (ops == 0 ? "" : fmt("%.3f", cpu * 1000 / ops)) + " |");
     }
     line("");
     line("Start-up includes the JVM and, for Sluice, database migrations and the bootstrap catalog; it is measured"
-        + " until the first successful health/config request.");
+        + " until the first successful health/config request. Idle RSS: 2 s after that, before the fixture is created.");
     line("");
   }
 

@@ -21,6 +21,7 @@ public final class SluiceAccess {
   static final String PRINCIPAL = "bench_user";
   static final String PRINCIPAL_ROLE = "bench_engineers";
   static final String CATALOG_ROLE = "bench_tables";
+  private static final String M = "/api/management/v1";
   static final List<String> PRIVILEGES = List.of("TABLE_LIST", "TABLE_CREATE", "TABLE_READ_DATA", "TABLE_WRITE_DATA");
 
   private final Endpoint server;
@@ -35,47 +36,61 @@ public final class SluiceAccess {
   }
 
   /**
-   * Creates the non-root principal with TABLE_LIST, TABLE_CREATE, TABLE_READ_DATA and
-   * TABLE_WRITE_DATA on each of {@code namespaces} of {@code catalog}, and returns its
-   * Authorization header.
+   * Creates the non-root principal and its principal role, and returns its Authorization
+   * header. It can do nothing until {@link #grantNamespaces} gives its role something.
    */
-  public String grantedPrincipalAuthorization(String rootAuthorization, String catalog, List<String> namespaces)
-      throws IOException {
+  public String createGrantedPrincipal(String rootAuthorization) throws IOException {
     try (HttpClients clients = HttpClients.of("raw", server.host(), server.port(), rootAuthorization);
         HttpConnection admin = clients.open()) {
-      String m = "/api/management/v1";
       ObjectNode principal = Json.MAPPER.createObjectNode();
       principal.putObject("principal").put("name", PRINCIPAL);
-      JsonNode created = Json.tree(CatalogCalls.require(admin.postJson(m + "/principals", Json.bytes(principal)),
+      JsonNode created = Json.tree(CatalogCalls.require(admin.postJson(M + "/principals", Json.bytes(principal)),
           "create principal").body());
       String clientId = created.path("credentials").path("clientId").asText();
       String secret = created.path("credentials").path("clientSecret").asText();
 
       ObjectNode principalRole = Json.MAPPER.createObjectNode();
       principalRole.putObject("principalRole").put("name", PRINCIPAL_ROLE);
-      CatalogCalls.require(admin.postJson(m + "/principal-roles", Json.bytes(principalRole)), "create principal role");
-      CatalogCalls.require(admin.putJson(m + "/principals/" + PRINCIPAL + "/principal-roles", Json.bytes(principalRole)),
+      CatalogCalls.require(admin.postJson(M + "/principal-roles", Json.bytes(principalRole)), "create principal role");
+      CatalogCalls.require(admin.putJson(M + "/principals/" + PRINCIPAL + "/principal-roles", Json.bytes(principalRole)),
           "assign principal role");
+      return "Bearer " + token(clientId, secret);
+    }
+  }
 
+  /**
+   * Gives the principal role of {@link #createGrantedPrincipal} a catalog role in {@code catalog}
+   * holding TABLE_LIST, TABLE_CREATE, TABLE_READ_DATA and TABLE_WRITE_DATA on each of
+   * {@code namespaces}: the path an operator would set up.
+   */
+  public void grantNamespaces(String rootAuthorization, String catalog, List<String> namespaces) throws IOException {
+    try (HttpClients clients = HttpClients.of("raw", server.host(), server.port(), rootAuthorization);
+        HttpConnection admin = clients.open()) {
       ObjectNode catalogRole = Json.MAPPER.createObjectNode();
       catalogRole.putObject("catalogRole").put("name", CATALOG_ROLE);
-      CatalogCalls.require(admin.postJson(m + "/catalogs/" + catalog + "/catalog-roles", Json.bytes(catalogRole)),
+      CatalogCalls.require(admin.postJson(M + "/catalogs/" + catalog + "/catalog-roles", Json.bytes(catalogRole)),
           "create catalog role");
       CatalogCalls.require(
-          admin.putJson(m + "/principal-roles/" + PRINCIPAL_ROLE + "/catalog-roles/" + catalog, Json.bytes(catalogRole)),
+          admin.putJson(M + "/principal-roles/" + PRINCIPAL_ROLE + "/catalog-roles/" + catalog, Json.bytes(catalogRole)),
           "assign catalog role");
-
       for (String namespace : namespaces) {
         for (String privilege : PRIVILEGES) {
           ObjectNode grant = Json.MAPPER.createObjectNode();
           ObjectNode g = grant.putObject("grant").put("type", "namespace").put("privilege", privilege);
           g.putArray("namespace").add(namespace);
           CatalogCalls.require(
-              admin.putJson(m + "/catalogs/" + catalog + "/catalog-roles/" + CATALOG_ROLE + "/grants", Json.bytes(grant)),
+              admin.putJson(M + "/catalogs/" + catalog + "/catalog-roles/" + CATALOG_ROLE + "/grants", Json.bytes(grant)),
               "grant " + privilege + " on " + namespace);
         }
       }
-      return "Bearer " + token(clientId, secret);
+    }
+  }
+
+  /** Creates a catalog from a management-API body ({@code {"catalog": {...}}}). */
+  public void createCatalog(String rootAuthorization, ObjectNode body) throws IOException {
+    try (HttpClients clients = HttpClients.of("raw", server.host(), server.port(), rootAuthorization);
+        HttpConnection admin = clients.open()) {
+      CatalogCalls.require(admin.postJson(M + "/catalogs", Json.bytes(body)), "create catalog");
     }
   }
 

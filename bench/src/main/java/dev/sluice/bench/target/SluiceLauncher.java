@@ -9,8 +9,9 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Starts Sluice from {@code server/target} (built by bench/run.sh) on its embedded default: an
- * H2 file and a FILE warehouse under a fresh data directory, with known root credentials.
+ * Starts Sluice from {@code server/target} (built by bench/run.sh) under a fresh data directory,
+ * with known root credentials: on its embedded default (an H2 file and a FILE warehouse), or
+ * with a YAML config (another database, credential sources for S3 vending).
  */
 public final class SluiceLauncher {
   public static final String ROOT_CLIENT_ID = "bench-root";
@@ -18,9 +19,16 @@ public final class SluiceLauncher {
 
   private SluiceLauncher() {}
 
-  public static RunningServer start(JvmSettings jvm, Path repoRoot, Path workDir) throws IOException, InterruptedException {
-    Path dir = Files.createDirectories(workDir.resolve("sluice"));
-    Path jfr = dir.resolve("sluice.jfr");
+  /**
+   * {@code name}: the process's name and its directory under {@code workDir}; {@code config}:
+   * YAML for {@code --config}, or null for none. {@code ${DATA_DIR}} in it is replaced by the
+   * instance's data directory.
+   */
+  public static RunningServer start(JvmSettings jvm, Path repoRoot, Path workDir, String name, String config)
+      throws IOException, InterruptedException {
+    Path dir = Files.createDirectories(workDir.resolve(name));
+    Path data = dir.resolve("data");
+    Path jfr = dir.resolve(name + ".jfr");
     int port = FreePort.pick();
     Path target = repoRoot.resolve("server/target");
     List<String> command = new ArrayList<>();
@@ -30,11 +38,16 @@ public final class SluiceLauncher {
     command.add(serverJar(target) + ":" + target.resolve("lib") + "/*");
     command.add("dev.sluice.Main");
     command.addAll(List.of("serve", "--host", "127.0.0.1", "--port", Integer.toString(port),
-        "--data-dir", dir.resolve("data").toString()));
+        "--data-dir", data.toString()));
+    if (config != null) {
+      Path file = dir.resolve("sluice.yaml");
+      Files.writeString(file, config.replace("${DATA_DIR}", data.toString()));
+      command.addAll(List.of("--config", file.toString()));
+    }
     Map<String, String> env = Map.of(
         "SLUICE_BOOTSTRAP_CREDENTIALS", ROOT_CLIENT_ID + ":" + ROOT_SECRET,
         "SLUICE_ACCESS_LOG_LEVEL", "WARN");
-    ServerProcess process = ServerProcess.start("sluice", command, env, dir, dir.resolve("server.log"));
+    ServerProcess process = ServerProcess.start(name, command, env, dir, dir.resolve("server.log"));
     try {
       process.awaitReady("127.0.0.1", port, "/healthz", 120_000);
     } catch (IOException | InterruptedException e) {
@@ -42,7 +55,7 @@ public final class SluiceLauncher {
       throw e;
     }
     return new RunningServer(
-        process, new Endpoint("sluice", "127.0.0.1", port, "/api/catalog", "", null), jvm.flightRecording() ? jfr : null);
+        process, new Endpoint(name, "127.0.0.1", port, "/api/catalog", "", null), jvm.flightRecording() ? jfr : null);
   }
 
   private static Path serverJar(Path target) throws IOException {

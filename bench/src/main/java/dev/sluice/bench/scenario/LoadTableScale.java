@@ -1,0 +1,51 @@
+package dev.sluice.bench.scenario;
+
+import dev.sluice.bench.http.HttpResult;
+import dev.sluice.bench.load.OperationFailed;
+import dev.sluice.bench.load.Workload;
+import dev.sluice.bench.scale.TableSeeder;
+import java.util.SplittableRandom;
+
+/** Loads of tables picked uniformly at random among the N tables of the scale namespace. */
+public final class LoadTableScale implements Scenario {
+  private final int tables;
+
+  public LoadTableScale(int tables) {
+    this.tables = tables;
+  }
+
+  /** {@code loadTable-1k}, {@code loadTable-100k}, {@code loadTable-1M}, … */
+  public static String nameFor(int tables) {
+    if (tables % 1_000_000 == 0) {
+      return "loadTable-" + tables / 1_000_000 + "M";
+    }
+    return tables % 1_000 == 0 ? "loadTable-" + tables / 1_000 + "k" : "loadTable-" + tables;
+  }
+
+  @Override
+  public String name() {
+    return nameFor(tables);
+  }
+
+  @Override
+  public String description() {
+    return "GET a random one of " + String.format("%,d", tables) + " tables in namespace `" + Fixture.SCALE_NAMESPACE
+        + "` (seeded into the store; see Scale)";
+  }
+
+  @Override
+  public Workload prepare(ScenarioContext context) {
+    String prefix = context.endpoint().tables(Fixture.SCALE_NAMESPACE) + "/";
+    return (client, http) -> {
+      SplittableRandom random = new SplittableRandom(97L * client + context.round());
+      return () -> {
+        String path = prefix + TableSeeder.tableName(random.nextInt(tables));
+        HttpResult result = http.get(path);
+        if (!result.ok()) {
+          throw new OperationFailed("load " + path, result);
+        }
+        return 0;
+      };
+    };
+  }
+}
