@@ -57,10 +57,17 @@ public final class BenchMain {
       Suite suite = new Suite(options);
       runs = new ArrayList<>(suite.run(scenarios, targets.inRunOrder(options.targets())));
       if (!options.scale().isEmpty()) {
-        try (TableSeeder seeder = new TableSeeder(targets.scaleDatabase(), Targets.SLUICE_CATALOG,
-            Fixture.SCALE_NAMESPACE, Fixture.READ_NAMESPACE)) {
-          runs.addAll(suite.runScale(targets.inRunOrder(List.of("sluice-rbac")).get(0), seeder, options.scale(),
-              descriptions));
+        List<Suite.ScaleTarget> scaleTargets = new ArrayList<>();
+        try {
+          for (Map.Entry<String, String> store : targets.scaleDatabases().entrySet()) {
+            scaleTargets.add(new Suite.ScaleTarget(targets.inRunOrder(List.of(store.getKey())).get(0),
+                new TableSeeder(store.getValue(), Targets.SLUICE_CATALOG, Fixture.SCALE_NAMESPACE, Fixture.READ_NAMESPACE)));
+          }
+          runs.addAll(suite.runScale(scaleTargets, options.scale(), descriptions));
+        } finally {
+          for (Suite.ScaleTarget t : scaleTargets) {
+            t.seeder().close();
+          }
         }
       }
       stats = targets.stats();
@@ -71,7 +78,7 @@ public final class BenchMain {
     for (Map.Entry<String, Path> recording : recordings.entrySet()) {
       String server = recording.getKey();
       List<RunResult> served = runs.stream()
-          .filter(r -> r.target().equals(server) || r.target().startsWith(server + "-"))
+          .filter(r -> ServerStats.serverOf(r.target(), recordings.keySet()).equals(server))
           .toList();
       profiles.add(JfrSummary.read(server, recording.getValue(), served));
     }

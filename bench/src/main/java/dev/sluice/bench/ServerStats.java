@@ -5,4 +5,16 @@ package dev.sluice.bench;
  * fixture), and what /proc says just before it is stopped.
  */
 public record ServerStats(
-    String name, long pid, double startupSeconds, long idleRssKib, long rssKib, long peakRssKib, double cpuSeconds) {}
+    String name, long pid, double startupSeconds, long idleRssKib, long rssKib, long peakRssKib, double cpuSeconds) {
+
+  /**
+   * The server that served {@code target}: the one of that name (sluice-pg), else the one whose
+   * name prefixes it (sluice for sluice-rbac and sluice-vended).
+   */
+  public static String serverOf(String target, java.util.Collection<String> servers) {
+    if (servers.contains(target)) {
+      return target;
+    }
+    return servers.stream().filter(s -> target.startsWith(s + "-")).findFirst().orElse(target);
+  }
+}

@@ -81,23 +81,35 @@ final class Suite {
     }
   }
 
+  /** A target of the scale phase and the seeder that writes into its server's store. */
+  record ScaleTarget(Target target, TableSeeder seeder) {}
+
   /**
-   * The scale phase: for each count, grows the scale namespace to that many tables (straight in
-   * the store, while the server runs) and measures loads spread over all of them, {@code rounds}
-   * times. The server is warm from the suite; each run still has its warm-up.
+   * The scale phase: for each count, grows the scale namespace of every target's store to that
+   * many tables (straight in the store, while the server runs) and measures loads spread over
+   * all of them, {@code rounds} rounds alternating the targets. The servers are warm from the
+   * suite; each run still has its warm-up.
    */
-  List<RunResult> runScale(Target target, TableSeeder seeder, List<Integer> counts, Map<String, String> descriptions)
+  List<RunResult> runScale(List<ScaleTarget> scaleTargets, List<Integer> counts, Map<String, String> descriptions)
       throws IOException, InterruptedException, SQLException {
     List<RunResult> results = new ArrayList<>();
     for (int count : counts) {
-      double seconds = seeder.growTo(count);
       LoadTableScale scenario = new LoadTableScale(count);
-      descriptions.put(scenario.name(), scenario.description() + "; seeding took " + String.format("%.1f", seconds) + " s");
-      System.out.printf("scale: %,d tables in %s (seeded in %.1f s)%n", count, Fixture.SCALE_NAMESPACE, seconds);
+      StringBuilder seeding = new StringBuilder();
+      for (ScaleTarget t : scaleTargets) {
+        double seconds = t.seeder().growTo(count);
+        seeding.append(seeding.length() == 0 ? "" : ", ").append(t.target().name()).append(' ')
+            .append(String.format("%.1f", seconds)).append(" s");
+        System.out.printf("scale: %,d tables in %s of %s (seeded in %.1f s)%n", count, Fixture.SCALE_NAMESPACE,
+            t.target().name(), seconds);
+      }
+      descriptions.put(scenario.name(), scenario.description() + "; seeding took " + seeding);
       for (int round = 1; round <= options.rounds(); round++) {
-        RunResult result = runOnce(scenario, target, round);
-        results.add(result);
-        System.out.println(Progress.line(result));
+        for (ScaleTarget t : scaleTargets) {
+          RunResult result = runOnce(scenario, t.target(), round);
+          results.add(result);
+          System.out.println(Progress.line(result));
+        }
       }
     }
     return results;

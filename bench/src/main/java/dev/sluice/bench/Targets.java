@@ -36,7 +36,7 @@ final class Targets implements AutoCloseable {
   private final Map<String, RunningServer> servers = new LinkedHashMap<>();
   private final Map<String, Double> startupSeconds = new LinkedHashMap<>();
   private final Map<String, Long> idleRssKib = new LinkedHashMap<>();
-  private String scaleDatabase;
+  private final Map<String, String> scaleDatabases = new LinkedHashMap<>();
 
   static Targets start(BenchOptions options, Path workDir) throws IOException, InterruptedException {
     Targets t = new Targets();
@@ -63,7 +63,7 @@ final class Targets implements AutoCloseable {
       S3TestBed s3 = vended ? S3TestBed.fromEnvironment() : null;
       String config = SluiceConfigs.embedded(s3);
       RunningServer sluice = timed("sluice", () -> SluiceLauncher.start(jvm, options.repoRoot(), workDir, "sluice", config));
-      this.scaleDatabase = SluiceConfigs.embeddedUrl(workDir.resolve("sluice/data"));
+      scaleDatabases.put("sluice-rbac", SluiceConfigs.embeddedUrl(workDir.resolve("sluice/data")));
       long pid = sluice.process().pid();
       SluiceAccess access = new SluiceAccess(sluice.anonymous());
       String root = access.rootAuthorization();
@@ -97,6 +97,7 @@ final class Targets implements AutoCloseable {
       String granted = access.createGrantedPrincipal(root);
       access.grantNamespaces(root, SLUICE_CATALOG, Fixture.NAMESPACES);
       targets.put("sluice-pg", new Target(asRoot.as("sluice-pg", granted), pg.process().pid()));
+      scaleDatabases.put("sluice-pg", SluiceConfigs.batchInserts(options.postgresUrl()));
     }
     if (wanted.contains("external")) {
       URI uri = URI.create(options.externalUrl());
@@ -108,9 +109,9 @@ final class Targets implements AutoCloseable {
     }
   }
 
-  /** The JDBC URL of the embedded Sluice's database (open to other processes: AUTO_SERVER), or null. */
-  String scaleDatabase() {
-    return scaleDatabase;
+  /** The stores the scale phase writes into, by the target that reads them: JDBC URLs. */
+  Map<String, String> scaleDatabases() {
+    return scaleDatabases;
   }
 
   /** The targets in the order each round runs them: the reference first, then Sluice's variants. */

@@ -17,6 +17,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 import java.util.Optional;
 import java.util.SortedMap;
 import java.util.concurrent.ConcurrentHashMap;
@@ -39,13 +40,26 @@ public final class VendingService implements AutoCloseable {
   private final Duration ttlCap;
   private final Cache<Key, StorageCredential> cache;
   private final Map<String, StsCredentialVendor> vendors = new ConcurrentHashMap<>();
+  private final VendorFactory vendorFactory;
   private final Counter hits;
   private final Counter misses;
   private final Counter providerCalls;
   private final Counter errors;
   private final Timer providerLatency;
 
+  /** Makes the vendor of one storage profile; the server's is {@code StsCredentialVendor::new}. */
+  @FunctionalInterface
+  public interface VendorFactory {
+    StsCredentialVendor create(S3StorageProfile profile, CredentialSource source, Consumer<Duration> stsLatency);
+  }
+
   public VendingService(Map<String, CredentialSource> sources, Duration ttlCap, long maxEntries, MeterRegistry metrics) {
+    this(sources, ttlCap, maxEntries, metrics, StsCredentialVendor::new);
+  }
+
+  public VendingService(Map<String, CredentialSource> sources, Duration ttlCap, long maxEntries, MeterRegistry metrics,
+      VendorFactory vendorFactory) {
+    this.vendorFactory = requireNonNull(vendorFactory, "vendorFactory");
     this.sources = Map.copyOf(requireNonNull(sources, "sources"));
     this.ttlCap = requireNonNull(ttlCap, "ttlCap");
     this.cache = Caffeine.newBuilder().maximumSize(maxEntries).expireAfter(new HalfLife()).build();
@@ -126,7 +140,7 @@ public final class VendingService implements AutoCloseable {
         throw new VendingException("Cannot vend credentials for catalog " + profile.catalog()
             + ": credential source '" + profile.credentialSource() + "' is not defined in the server config", 0, null);
       }
-      return new StsCredentialVendor(profile, source, providerLatency::record);
+      return vendorFactory.create(profile, source, providerLatency::record);
     });
   }
 

@@ -7,7 +7,6 @@ import dev.sluice.vending.StorageCredential;
 import dev.sluice.vending.VendingService;
 import dev.sluice.vending.s3.CredentialSource;
 import dev.sluice.vending.s3.S3StorageProfile;
-import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
 import java.util.List;
@@ -66,9 +65,7 @@ public class VendBench {
     CredentialSource source = CredentialSource.of("bench", "static", "AKIDBENCH", "not-a-secret", null, null);
     SimpleMeterRegistry metrics = new SimpleMeterRegistry();
     // The server's defaults: storage.vendingCache {ttlCapSeconds: 1800, maxEntries: 10000}.
-    vending = new VendingService(Map.of("bench", source), Duration.ofSeconds(1800), 10_000, metrics);
-    Timer stsLatency = metrics.timer("sluice.vending.sts.latency");
-    StubSts.install(vending, profileKey, profile, source, stsLatency::record);
+    vending = new VendingService(Map.of("bench", source), Duration.ofSeconds(1800), 10_000, metrics, StubSts.vendors());
     if (vend_cached().isEmpty() || vend_miss().isEmpty()) {
       throw new IllegalStateException("Nothing vended: check the profile and locations");
     }

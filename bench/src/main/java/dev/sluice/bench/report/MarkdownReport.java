@@ -57,9 +57,15 @@ public final class MarkdownReport {
         + " Jetty 11), JdbcCatalog on a SQLite file (default pool of 2 connections), HadoopFileIO on a local warehouse"
         + " (writes a .crc file beside each metadata file and, without Hadoop's native library, forks `chmod` for"
         + " each file it creates), no authentication; bound to 127.0.0.1.");
-    line("- sluice: embedded default (H2 file, FILE warehouse), access log off; `sluice` = root principal's bearer"
-        + " token; `sluice-rbac` = a non-root principal whose only access is namespace grants (TABLE_LIST, TABLE_CREATE,"
-        + " TABLE_READ_DATA, TABLE_WRITE_DATA) through principal role → catalog role.");
+    line("- Sluice, process `sluice`: embedded default (H2 file, FILE warehouse; the URL adds `AUTO_SERVER=TRUE` so that"
+        + " the scale phase can write into the running store), access log off. Targets on it: `sluice` = root"
+        + " principal's bearer token; `sluice-rbac` = a non-root principal whose only access is namespace grants"
+        + " (TABLE_LIST, TABLE_CREATE, TABLE_READ_DATA, TABLE_WRITE_DATA) through principal role → catalog role;"
+        + " `sluice-vended` = the same principal on a second catalog whose tables live on a real Ceph RGW (S3, same"
+        + " machine), vending on every load/create/commit a credential from RGW's STS AssumeRole with a session policy"
+        + " (`vendCredentials: always`; the cache is warm after a table's first load).");
+    line("- Sluice, process `sluice-pg`: the same, on the private PostgreSQL of scripts/postgres-testbed.sh (same"
+        + " machine, `fsync=off`); target `sluice-pg` = the same non-root principal and grants.");
     line("- Quiet wait before each run (`--settle`): " + (o.settleSeconds() > 0
         ? "up to " + fmt("%.0f", o.settleSeconds()) + " s for other processes to use < 0.1 cores." : "off."));
     line("- Load average before / after: `" + in.loadAverageBefore() + "` / `" + in.loadAverageAfter() + "`.");
@@ -126,8 +132,9 @@ public final class MarkdownReport {
     line("");
     line("Read from /proc/PID/status (VmRSS, VmHWM) and /proc/PID/stat (utime + stime, plus cutime + cstime: child"
         + " processes the server ran, e.g. the `chmod` that Hadoop's local file system forks for every file the"
-        + " reference writes) just before the servers were stopped. CPU in windows = summed over that server's measured windows (Sluice serves both `sluice` and"
-        + " `sluice-rbac`, so it has twice the windows).");
+        + " reference writes) just before the servers were stopped. CPU in windows = summed over that server process's measured"
+        + " windows (process `sluice` serves `sluice-rbac` and `sluice-vended`, and so has more windows). PostgreSQL's"
+        + " and RGW's own CPU is not in these rows (it is in *other CPU* under Noise).");
     line("");
     line("| Server | start-up s | idle RSS MiB | RSS MiB | peak RSS MiB | CPU s (lifetime) | CPU s in measured windows | ops in windows | CPU ms/op |");
     line("|---|--:|--:|--:|--:|--:|--:|--:|--:|");
@@ -135,7 +142,7 @@ public final class MarkdownReport {
       double cpu = 0;
       long ops = 0;
       for (RunResult r : in.runs()) {
-        if (r.target().equals(s.name()) || r.target().startsWith(s.name() + "-")) {
+        if (ServerStats.serverOf(r.target(), in.servers().stream().map(ServerStats::name).toList()).equals(s.name())) {
           cpu += r.resources().serverCpuSeconds();
           ops += r.operations();
         }

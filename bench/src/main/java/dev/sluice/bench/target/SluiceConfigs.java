@@ -26,13 +26,18 @@ public final class SluiceConfigs {
     return h2Url(dataDir.toAbsolutePath().toString());
   }
 
+  /** {@code jdbcUrl} (PostgreSQL) with the driver sending a JDBC batch as multi-row inserts. */
+  public static String batchInserts(String jdbcUrl) {
+    return jdbcUrl + (jdbcUrl.contains("?") ? "&" : "?") + "reWriteBatchedInserts=true";
+  }
+
   public static String postgres(String jdbcUrl) {
     return "database:\n  url: \"" + jdbcUrl.replace("\"", "") + "\"\n";
   }
 
   private static String h2Url(String dataDir) {
-    // H2 refuses AUTO_SERVER with the server's default DB_CLOSE_ON_EXIT=FALSE (which only
-    // matters for a graceful drain at shutdown, not for a benchmark).
-    return "jdbc:h2:file:" + dataDir + "/catalog;AUTO_SERVER=TRUE";
+    // The server's default URL (ServerConfig) with AUTO_SERVER=TRUE instead of DB_CLOSE_ON_EXIT=FALSE,
+    // which H2 refuses together (that setting only matters for a graceful drain at shutdown).
+    return "jdbc:h2:file:" + dataDir + "/catalog;AUTO_SERVER=TRUE;CACHE_SIZE=262144";
   }
 }

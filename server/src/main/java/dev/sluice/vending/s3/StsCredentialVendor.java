@@ -36,8 +36,17 @@ public final class StsCredentialVendor implements CredentialVendor, AutoCloseabl
   private final Consumer<Duration> stsLatency;
 
   public StsCredentialVendor(S3StorageProfile profile, CredentialSource source, Consumer<Duration> stsLatency) {
+    this(profile, client(profile, source), stsLatency);
+  }
+
+  /** With an STS client made elsewhere (the micro-benchmarks use one that answers without network). */
+  public StsCredentialVendor(S3StorageProfile profile, StsClient sts, Consumer<Duration> stsLatency) {
     this.profile = requireNonNull(profile, "profile");
+    this.sts = requireNonNull(sts, "sts");
     this.stsLatency = requireNonNull(stsLatency, "stsLatency");
+  }
+
+  private static StsClient client(S3StorageProfile profile, CredentialSource source) {
     StsClientBuilder builder =
         StsClient.builder()
             .httpClientBuilder(UrlConnectionHttpClient.builder()
@@ -48,7 +57,7 @@ public final class StsCredentialVendor implements CredentialVendor, AutoCloseabl
     if (profile.effectiveStsEndpoint() != null) {
       builder.endpointOverride(URI.create(profile.effectiveStsEndpoint()));
     }
-    this.sts = builder.build();
+    return builder.build();
   }
 
   @Override
