@@ -30,17 +30,18 @@ public record BenchOptions(
     String externalToken,
     String externalWarehouse,
     String postgresUrl,
-    List<Integer> scale) {
+    List<Integer> scale,
+    int scaleRounds) {
 
   public static final String USAGE = """
       Usage: BenchMain [options]
         --clients N            concurrent clients, each on its own keep-alive connection (16)
         --warmup S             seconds of warm-up before each measured run (1)
         --server-warmup S      before the suite, S seconds of unmeasured load per server, spread
-                               over all scenarios (JIT warm-up; 0: off) (45)
+                               over all scenarios (JIT warm-up; 0: off) (36)
         --server-warmup-clients N  clients during that warm-up: few, so that the JIT compiler
                                threads get CPU (2)
-        --duration S           measured seconds per run (5)
+        --duration S           measured seconds per run (4)
         --rounds N             runs per scenario and target, alternating targets (2)
         --tables M             fixture tables for loadTable-spread and listTables-paged (100)
         --page-size P          listTables page size (20)
@@ -50,11 +51,12 @@ public record BenchOptions(
                                (reference,sluice-rbac, then sluice-vended if CEPH_RGW_ENDPOINT
                                is set, sluice-pg if --postgres-url is given; bench/run.sh sets both)
         --postgres-url URL     JDBC URL of a PostgreSQL database for sluice-pg (none)
-        --scale LIST           after the suite, loadTable on sluice-rbac with this many tables in
-                               the catalog, seeded straight into the store; none: skip
-                               (1000,100000,1000000)
+        --scale LIST           after the suite, loadTable on sluice-rbac (and sluice-pg) with this
+                               many tables in the catalog, seeded straight into the store; none:
+                               skip (1000,100000,1000000)
+        --scale-rounds N       runs per table count and target in the scale phase (1)
         --client raw|jdk       HTTP client of the load generator (raw)
-        --heap SIZE            -Xmx of both servers (1g)
+        --heap SIZE            -Xmx of every server process (1g)
         --settle S             before each run, wait up to S seconds for other processes to use
                                < 0.1 cores (0: do not wait)
         --jfr                  record both servers with JFR and add their hottest frames to the report
@@ -92,9 +94,9 @@ public record BenchOptions(
     BenchOptions options = new BenchOptions(
         Integer.parseInt(values.getOrDefault("clients", "16")),
         Double.parseDouble(values.getOrDefault("warmup", "1")),
-        Double.parseDouble(values.getOrDefault("server-warmup", "45")),
+        Double.parseDouble(values.getOrDefault("server-warmup", "36")),
         Integer.parseInt(values.getOrDefault("server-warmup-clients", "2")),
-        Double.parseDouble(values.getOrDefault("duration", "5")),
+        Double.parseDouble(values.getOrDefault("duration", "4")),
         Integer.parseInt(values.getOrDefault("rounds", "2")),
         Integer.parseInt(values.getOrDefault("tables", "100")),
         Integer.parseInt(values.getOrDefault("page-size", "20")),
@@ -112,11 +114,12 @@ public record BenchOptions(
         values.get("external-token"),
         values.get("external-warehouse"),
         values.get("postgres-url"),
-        scale(values.getOrDefault("scale", "1000,100000,1000000")));
+        scale(values.getOrDefault("scale", "1000,100000,1000000")),
+        Integer.parseInt(values.getOrDefault("scale-rounds", "1")));
     Map<String, String> known = new LinkedHashMap<>(values);
     for (String k : List.of("clients", "warmup", "server-warmup", "server-warmup-clients", "duration", "rounds", "tables", "page-size", "scenarios", "targets",
         "client", "heap", "settle", "repo-root", "results-dir", "work-dir", "name", "external-url", "external-token",
-        "external-warehouse", "postgres-url", "scale")) {
+        "external-warehouse", "postgres-url", "scale", "scale-rounds")) {
       known.remove(k);
     }
     if (!known.isEmpty()) {

@@ -12,7 +12,7 @@ import java.util.List;
  * recordings. With {@code rm -rf}: a Java walk took about a minute for what rm does in seconds.
  */
 final class ServerData {
-  private static final List<String> DATA = List.of("reference/warehouse", "reference/catalog.db", "sluice/data");
+  private static final List<String> DATA = List.of("reference/warehouse", "reference/catalog.db", "sluice/data", "sluice-pg/data");
 
   private ServerData() {}
 

@@ -3,6 +3,7 @@ package dev.sluice.bench;
 import dev.sluice.bench.catalog.CatalogCalls;
 import dev.sluice.bench.http.HttpClients;
 import dev.sluice.bench.http.HttpConnection;
+import dev.sluice.bench.load.QuietWait;
 import dev.sluice.bench.scenario.Fixture;
 import dev.sluice.bench.target.Endpoint;
 import dev.sluice.bench.target.JvmSettings;
@@ -159,6 +160,9 @@ final class Targets implements AutoCloseable {
   }
 
   private RunningServer timed(String name, Launch launch) throws IOException, InterruptedException {
+    // Start-up is a reported target: measure it on a quiet machine, not while a test bed or the
+    // previous server is still settling (up to 15 s; other processes under 0.1 cores for 1 s).
+    new QuietWait(List.of(), 15, 0.1).await();
     long t0 = System.nanoTime();
     RunningServer server = launch.start();
     startupSeconds.put(name, (System.nanoTime() - t0) / 1e9);

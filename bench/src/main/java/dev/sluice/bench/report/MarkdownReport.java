@@ -113,7 +113,8 @@ public final class MarkdownReport {
     line("");
     StringBuilder header = new StringBuilder("| Scenario | Server |");
     StringBuilder rule = new StringBuilder("|---|---|");
-    for (int r = 1; r <= in.options().rounds(); r++) {
+    int rounds = Math.max(in.options().rounds(), in.options().scaleRounds());
+    for (int r = 1; r <= rounds; r++) {
       header.append(" round ").append(r).append(" |");
       rule.append("--:|");
     }
@@ -122,6 +123,7 @@ public final class MarkdownReport {
     for (Aggregate a : aggregates) {
       StringBuilder row = new StringBuilder("| " + a.scenario() + " | " + a.target() + " |");
       a.roundThroughputs().forEach(t -> row.append(' ').append(fmt("%.0f", t)).append(" |"));
+      row.append(" |".repeat(rounds - a.roundThroughputs().size()));
       line(row + " " + fmt("%.0f", a.roundSpread() * 100) + " % |");
     }
     line("");
