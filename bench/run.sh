@@ -16,24 +16,11 @@ fi
 
 args=()
 if [[ "${NO_TESTBEDS:-}" != "1" ]]; then
-  # shellcheck source=scripts/postgres-testbed.sh
-  source scripts/postgres-testbed.sh
-  rgw_dir=""
-  stop_testbeds() {
-    if [ -n "$rgw_dir" ]; then
-      scripts/ceph-rgw.sh stop "$rgw_dir" 2>/dev/null || true
-      rm -rf "$rgw_dir"
-    fi
-    pg_testbed_stop
-  }
-  trap stop_testbeds EXIT
+  # shellcheck source=scripts/testbeds.sh
+  source scripts/testbeds.sh
+  trap testbeds_stop EXIT
   echo "starting PostgreSQL and Ceph RGW test beds…"
-  pg_testbed_start
-  scripts/ceph-rgw.sh install
-  rgw_dir=$(mktemp -d /tmp/sluice-bench-rgw.XXXXXX)
-  scripts/ceph-rgw.sh start "$rgw_dir" >/dev/null
-  # shellcheck source=/dev/null
-  source "$rgw_dir/env"   # exports CEPH_RGW_ENDPOINT, …_ACCESS_KEY, …_ROLE_ARN: read by the bench
+  testbeds_start >/dev/null   # exports CEPH_RGW_* (read by the bench) and SLUICE_TEST_PG_URL
   args+=(--postgres-url "$SLUICE_TEST_PG_URL")
 fi
 

@@ -63,41 +63,27 @@ final class Targets implements AutoCloseable {
     if (wanted.contains("sluice") || wanted.contains("sluice-rbac") || vended || !options.scale().isEmpty()) {
       S3TestBed s3 = vended ? S3TestBed.fromEnvironment() : null;
       String config = SluiceConfigs.embedded(s3);
-      RunningServer sluice = timed("sluice", () -> SluiceLauncher.start(jvm, options.repoRoot(), workDir, "sluice", config));
+      Sluice sluice = startSluice(options, jvm, workDir, "sluice", config);
       scaleDatabases.put("sluice-rbac", SluiceConfigs.embeddedUrl(workDir.resolve("sluice/data")));
-      long pid = sluice.process().pid();
-      SluiceAccess access = new SluiceAccess(sluice.anonymous());
-      String root = access.rootAuthorization();
-      Endpoint asRoot = configured(sluice.anonymous().as("sluice", root), SLUICE_CATALOG);
-      seed(asRoot, options.tables());
-      String granted = access.createGrantedPrincipal(root);
-      access.grantNamespaces(root, SLUICE_CATALOG, Fixture.NAMESPACES);
       if (wanted.contains("sluice")) {
-        targets.put("sluice", new Target(asRoot, pid));
+        targets.put("sluice", new Target(sluice.asRoot(), sluice.pid()));
       }
-      targets.put("sluice-rbac", new Target(asRoot.as("sluice-rbac", granted), pid));
+      targets.put("sluice-rbac", new Target(sluice.asRoot().as("sluice-rbac", sluice.granted()), sluice.pid()));
       if (vended) {
         s3.createBucket(S3TestBed.BUCKET);
-        access.createCatalog(root, s3.catalogBody(VENDED_CATALOG));
-        Endpoint vendedAsRoot = configured(sluice.anonymous().as("sluice-vended", root), VENDED_CATALOG);
+        sluice.access().createCatalog(sluice.root(), s3.catalogBody(VENDED_CATALOG));
+        Endpoint vendedAsRoot = configured(sluice.asRoot().as("sluice-vended", sluice.root()), VENDED_CATALOG);
         seed(vendedAsRoot, options.tables());
-        access.grantNamespaces(root, VENDED_CATALOG, Fixture.NAMESPACES);
-        targets.put("sluice-vended", new Target(vendedAsRoot.as("sluice-vended", granted), pid));
+        sluice.access().grantNamespaces(sluice.root(), VENDED_CATALOG, Fixture.NAMESPACES);
+        targets.put("sluice-vended", new Target(vendedAsRoot.as("sluice-vended", sluice.granted()), sluice.pid()));
       }
     }
     if (wanted.contains("sluice-pg")) {
       if (options.postgresUrl() == null) {
         throw new IllegalArgumentException("Target sluice-pg needs a PostgreSQL: --postgres-url (bench/run.sh starts one)");
       }
-      String config = SluiceConfigs.postgres(options.postgresUrl());
-      RunningServer pg = timed("sluice-pg", () -> SluiceLauncher.start(jvm, options.repoRoot(), workDir, "sluice-pg", config));
-      SluiceAccess access = new SluiceAccess(pg.anonymous());
-      String root = access.rootAuthorization();
-      Endpoint asRoot = configured(pg.anonymous().as("sluice-pg", root), SLUICE_CATALOG);
-      seed(asRoot, options.tables());
-      String granted = access.createGrantedPrincipal(root);
-      access.grantNamespaces(root, SLUICE_CATALOG, Fixture.NAMESPACES);
-      targets.put("sluice-pg", new Target(asRoot.as("sluice-pg", granted), pg.process().pid()));
+      Sluice pg = startSluice(options, jvm, workDir, "sluice-pg", SluiceConfigs.postgres(options.postgresUrl()));
+      targets.put("sluice-pg", new Target(pg.asRoot().as("sluice-pg", pg.granted()), pg.pid()));
       scaleDatabases.put("sluice-pg", SluiceConfigs.batchInserts(options.postgresUrl()));
     }
     if (wanted.contains("external")) {
@@ -108,6 +94,25 @@ final class Targets implements AutoCloseable {
       seed(endpoint, options.tables());
       targets.put("external", new Target(endpoint, -1));
     }
+  }
+
+  /** A started, seeded Sluice: its root and its granted principal's Authorization headers. */
+  private record Sluice(SluiceAccess access, long pid, String root, Endpoint asRoot, String granted) {}
+
+  /**
+   * Starts a Sluice process, seeds its quickstart catalog with the fixture as root, and creates
+   * the non-root principal with the fixture's namespace grants.
+   */
+  private Sluice startSluice(BenchOptions options, JvmSettings jvm, Path workDir, String name, String config)
+      throws IOException, InterruptedException {
+    RunningServer server = timed(name, () -> SluiceLauncher.start(jvm, options.repoRoot(), workDir, name, config));
+    SluiceAccess access = new SluiceAccess(server.anonymous());
+    String root = access.rootAuthorization();
+    Endpoint asRoot = configured(server.anonymous().as(name, root), SLUICE_CATALOG);
+    seed(asRoot, options.tables());
+    String granted = access.createGrantedPrincipal(root);
+    access.grantNamespaces(root, SLUICE_CATALOG, Fixture.NAMESPACES);
+    return new Sluice(access, server.process().pid(), root, asRoot, granted);
   }
 
   /** The stores the scale phase writes into, by the target that reads them: JDBC URLs. */
