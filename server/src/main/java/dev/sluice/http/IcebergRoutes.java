@@ -1,5 +1,8 @@
 package dev.sluice.http;
 
+import static dev.sluice.http.Securables.namespace;
+import static dev.sluice.http.Securables.tableRef;
+import static dev.sluice.http.Securables.viewRef;
 import static java.util.Objects.requireNonNull;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -23,7 +26,6 @@ import dev.sluice.catalog.IdentifierRules;
 import dev.sluice.catalog.MultiTableCommit;
 import dev.sluice.catalog.SluiceCatalog;
 import dev.sluice.store.Page;
-import dev.sluice.store.NamespacePath;
 import dev.sluice.store.PageRequest;
 import dev.sluice.store.SecurableRef;
 import java.time.Duration;
@@ -486,21 +488,6 @@ public final class IcebergRoutes {
 
   private static Namespace parentOf(Namespace ns) {
     return Namespace.of(Arrays.copyOf(ns.levels(), ns.length() - 1));
-  }
-
-  static SecurableRef namespace(Namespace ns) {
-    if (ns.isEmpty()) {
-      throw new BadRequestException("Invalid namespace: must not be empty");
-    }
-    return SecurableRef.namespace(new NamespacePath(List.of(ns.levels())));
-  }
-
-  static SecurableRef tableRef(TableIdentifier id) {
-    return SecurableRef.table(namespace(id.namespace()).namespace(), id.name());
-  }
-
-  static SecurableRef viewRef(TableIdentifier id) {
-    return SecurableRef.view(namespace(id.namespace()).namespace(), id.name());
   }
 
   private static ListNamespacesResponse.Builder withToken(ListNamespacesResponse.Builder builder, String token) {

@@ -67,7 +67,7 @@ final class TableCredentials {
     if (profile == null || (profile.vendOnlyOnRequest() && !asked)) {
       return Optional.empty();
     }
-    SecurableRef ref = IcebergRoutes.tableRef(table);
+    SecurableRef ref = Securables.tableRef(table);
     Set<Privilege> held = authz.effective(caller, catalog.name(), ref);
     if (held.contains(Privilege.TABLE_WRITE_DATA)) {
       return Optional.of(AccessMode.READ_WRITE);
