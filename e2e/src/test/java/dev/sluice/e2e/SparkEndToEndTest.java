@@ -64,25 +64,7 @@ class SparkEndToEndTest {
   static void start() {
     server = SluiceServerProcess.start("spark");
     Path sparkDir = SluiceServerProcess.repoRoot().resolve("e2e/target/spark");
-    spark = SparkSession.builder()
-        .master("local[2]")
-        .appName("sluice-e2e")
-        // Generic Spark settings for a loopback-only, 2-core machine.
-        .config("spark.driver.host", "127.0.0.1")
-        .config("spark.driver.bindAddress", "127.0.0.1")
-        .config("spark.ui.enabled", "false")
-        .config("spark.sql.shuffle.partitions", "2")
-        .config("spark.default.parallelism", "2")
-        .config("spark.sql.session.timeZone", "UTC")
-        .config("spark.sql.warehouse.dir", sparkDir.resolve("warehouse").toUri().toString())
-        // The Iceberg REST catalog, configured as a user would.
-        .config("spark.sql.extensions", "org.apache.iceberg.spark.extensions.IcebergSparkSessionExtensions")
-        .config("spark.sql.catalog." + CATALOG, "org.apache.iceberg.spark.SparkCatalog")
-        .config("spark.sql.catalog." + CATALOG + ".type", "rest")
-        .config("spark.sql.catalog." + CATALOG + ".uri", server.catalogUri())
-        .config("spark.sql.catalog." + CATALOG + ".warehouse", SluiceServerProcess.WAREHOUSE)
-        .config("spark.sql.catalog." + CATALOG + ".credential", server.credential())
-        .getOrCreate();
+    spark = SparkSql.session("sluice-e2e", sparkDir, CATALOG, server, SluiceServerProcess.WAREHOUSE);
   }
 
   @AfterAll

@@ -158,24 +158,8 @@ class SparkS3VendingTest {
     createS3Catalog();
 
     Path sparkDir = SluiceServerProcess.repoRoot().resolve("e2e/target/spark-s3");
-    spark = SparkSession.builder()
-        .master("local[2]")
-        .appName("sluice-e2e-s3")
-        .config("spark.driver.host", "127.0.0.1")
-        .config("spark.driver.bindAddress", "127.0.0.1")
-        .config("spark.ui.enabled", "false")
-        .config("spark.sql.shuffle.partitions", "2")
-        .config("spark.default.parallelism", "2")
-        .config("spark.sql.session.timeZone", "UTC")
-        .config("spark.sql.warehouse.dir", sparkDir.resolve("warehouse").toUri().toString())
-        .config("spark.sql.extensions", "org.apache.iceberg.spark.extensions.IcebergSparkSessionExtensions")
-        // The Iceberg REST catalog: no S3 keys, no endpoint, no region. All of it is vended.
-        .config("spark.sql.catalog." + CATALOG, "org.apache.iceberg.spark.SparkCatalog")
-        .config("spark.sql.catalog." + CATALOG + ".type", "rest")
-        .config("spark.sql.catalog." + CATALOG + ".uri", server.catalogUri())
-        .config("spark.sql.catalog." + CATALOG + ".warehouse", WAREHOUSE)
-        .config("spark.sql.catalog." + CATALOG + ".credential", server.credential())
-        .getOrCreate();
+    // The Iceberg REST catalog: no S3 keys, no endpoint, no region. All of it is vended.
+    spark = SparkSql.session("sluice-e2e-s3", sparkDir, CATALOG, server, WAREHOUSE);
   }
 
   /** Creates the S3 catalog {@value #WAREHOUSE} on the test bucket as root. */

@@ -1,5 +1,6 @@
 package dev.sluice.e2e;
 
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -11,6 +12,31 @@ import org.apache.spark.sql.SparkSession;
 /** Small helpers shared by the Spark end-to-end tests: SQL results as plain lists, error chains as text. */
 final class SparkSql {
   private SparkSql() {}
+
+  /**
+   * A local Spark (2 threads, loopback only, no UI) with one Iceberg REST catalog configured as a
+   * user would: type rest, uri, warehouse and client credential, nothing else. Anything about
+   * storage (keys, endpoint, region) must come from the catalog.
+   */
+  static SparkSession session(String appName, Path sparkDir, String catalog, SluiceServerProcess server, String warehouse) {
+    return SparkSession.builder()
+        .master("local[2]")
+        .appName(appName)
+        .config("spark.driver.host", "127.0.0.1")
+        .config("spark.driver.bindAddress", "127.0.0.1")
+        .config("spark.ui.enabled", "false")
+        .config("spark.sql.shuffle.partitions", "2")
+        .config("spark.default.parallelism", "2")
+        .config("spark.sql.session.timeZone", "UTC")
+        .config("spark.sql.warehouse.dir", sparkDir.resolve("warehouse").toUri().toString())
+        .config("spark.sql.extensions", "org.apache.iceberg.spark.extensions.IcebergSparkSessionExtensions")
+        .config("spark.sql.catalog." + catalog, "org.apache.iceberg.spark.SparkCatalog")
+        .config("spark.sql.catalog." + catalog + ".type", "rest")
+        .config("spark.sql.catalog." + catalog + ".uri", server.catalogUri())
+        .config("spark.sql.catalog." + catalog + ".warehouse", warehouse)
+        .config("spark.sql.catalog." + catalog + ".credential", server.credential())
+        .getOrCreate();
+  }
 
   static List<List<Object>> rows(SparkSession spark, String query) {
     List<List<Object>> rows = new ArrayList<>();
