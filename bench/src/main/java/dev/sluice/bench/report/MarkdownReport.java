@@ -290,8 +290,9 @@ public final class MarkdownReport {
     return total == 0 ? "" : fmt("%.1f", 100.0 * count / total);
   }
 
-  private static String fmt(String format, double value) {
-    return Double.isNaN(value) ? "–" : String.format(Locale.ROOT, format, value);
+  /** A number for the report; "–" where there is none (no operations: NaN, or a ratio to zero). */
+  static String fmt(String format, double value) {
+    return Double.isNaN(value) || Double.isInfinite(value) ? "–" : String.format(Locale.ROOT, format, value);
   }
 
   private void line(String s) {

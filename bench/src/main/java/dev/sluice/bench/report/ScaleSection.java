@@ -1,8 +1,9 @@
 package dev.sluice.bench.report;
 
-import java.util.List;
+import static dev.sluice.bench.report.MarkdownReport.fmt;
+
 import dev.sluice.bench.scenario.LoadTableScale;
-import java.util.Locale;
+import java.util.List;
 
 /** The scale phase: loadTable latency as the catalog grows, as ratios to the smallest catalog. */
 final class ScaleSection {
@@ -50,9 +51,5 @@ final class ScaleSection {
       }
     }
     md.append('\n');
-  }
-
-  static String fmt(String format, double value) {
-    return Double.isNaN(value) || Double.isInfinite(value) ? "–" : String.format(Locale.ROOT, format, value);
   }
 }

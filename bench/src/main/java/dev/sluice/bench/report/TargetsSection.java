@@ -1,5 +1,7 @@
 package dev.sluice.bench.report;
 
+import static dev.sluice.bench.report.MarkdownReport.fmt;
+
 import dev.sluice.bench.ServerStats;
 import java.util.List;
 import java.util.Optional;
@@ -62,9 +64,5 @@ final class TargetsSection {
 
   private static void row(StringBuilder md, String target, String measured, boolean met) {
     md.append("| ").append(target).append(" | ").append(measured).append(" | ").append(met ? "yes" : "**no**").append(" |\n");
-  }
-
-  private static String fmt(String format, double value) {
-    return ScaleSection.fmt(format, value);
   }
 }
