@@ -70,11 +70,7 @@ class SparkEndToEndTest {
   @AfterAll
   static void stop() {
     try {
-      if (spark != null) {
-        spark.stop();
-        SparkSession.clearActiveSession();
-        SparkSession.clearDefaultSession();
-      }
+      SparkSql.stop(spark);
     } finally {
       if (server != null) {
         server.close();

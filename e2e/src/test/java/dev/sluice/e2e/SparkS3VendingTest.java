@@ -192,11 +192,7 @@ class SparkS3VendingTest {
   @AfterAll
   static void stop() {
     try {
-      if (spark != null) {
-        spark.stop();
-        SparkSession.clearActiveSession();
-        SparkSession.clearDefaultSession();
-      }
+      SparkSql.stop(spark);
     } finally {
       try {
         if (server != null) {

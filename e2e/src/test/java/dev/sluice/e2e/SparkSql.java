@@ -38,6 +38,15 @@ final class SparkSql {
         .getOrCreate();
   }
 
+  /** Stops a session made by {@link #session} (null: none was made) and forgets it as active and default. */
+  static void stop(SparkSession spark) {
+    if (spark != null) {
+      spark.stop();
+      SparkSession.clearActiveSession();
+      SparkSession.clearDefaultSession();
+    }
+  }
+
   static List<List<Object>> rows(SparkSession spark, String query) {
     List<List<Object>> rows = new ArrayList<>();
     for (Row r : spark.sql(query).collectAsList()) {
