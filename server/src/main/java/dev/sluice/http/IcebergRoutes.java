@@ -259,10 +259,13 @@ public final class IcebergRoutes {
   }
 
   private Reply loadTable(Exchange x) {
-    SluiceCatalog catalog = onTable(x, "loadTable", Privilege.TABLE_READ_PROPERTIES);
+    // The hot path: the caller and the identifier are worked out once.
+    SluiceCatalog catalog = catalog(x);
     Caller caller = caller(x);
-    Optional<AccessMode> mode = credentials.decide(x, caller, catalog, table(x));
-    return tableReply(credentials.attach(mode, caller, catalog, table(x), CatalogHandlers.loadTable(catalog, table(x)), false));
+    TableIdentifier table = table(x);
+    authz.require(caller, "loadTable", catalog.name(), tableRef(table), Privilege.TABLE_READ_PROPERTIES);
+    Optional<AccessMode> mode = credentials.decide(x, caller, catalog, table);
+    return tableReply(credentials.attach(mode, caller, catalog, table, CatalogHandlers.loadTable(catalog, table), false));
   }
 
   /** {@code GET …/credentials}: what a load by this caller would vend now (a revoked write grant gives read-only). */
