@@ -1,5 +1,7 @@
 package dev.sluice;
 
+import dev.sluice.catalog.CatalogSettings;
+import dev.sluice.testing.CatalogCleanup;
 import dev.sluice.testing.TestServer;
 import java.nio.file.Path;
 import java.util.HashMap;
@@ -49,14 +51,17 @@ class IcebergConformanceTest extends CatalogTests<RESTCatalog> {
   @BeforeEach
   void newCatalog() throws Exception {
     Path warehouse = server.dataDir().resolve("conformance-" + System.nanoTime());
-    // CatalogTests places custom table locations under file:/tmp, so that is allowed too.
+    // CatalogTests places custom table locations under file:/tmp, outside their namespaces: a
+    // user with such tables allows that area and unstructured locations, as here.
     catalogName =
-        server.createCatalog("ct", List.of(warehouse.toUri().toString(), "file:/tmp"), warehouse);
+        server.createCatalog("ct", List.of(warehouse.toUri().toString(), "file:/tmp"), warehouse,
+            Map.of(CatalogSettings.ALLOW_UNSTRUCTURED_LOCATIONS, "true"));
     catalog = initCatalog("sluice", TABLE_DEFAULTS);
   }
 
   @AfterEach
   void closeCatalog() throws Exception {
+    CatalogCleanup.dropAll(catalog);
     catalog.close();
   }
 

@@ -1,5 +1,7 @@
 package dev.sluice;
 
+import dev.sluice.catalog.CatalogSettings;
+import dev.sluice.testing.CatalogCleanup;
 import dev.sluice.testing.TestServer;
 import java.nio.file.Path;
 import java.util.HashMap;
@@ -46,8 +48,10 @@ class IcebergViewConformanceTest extends ViewCatalogTests<RESTCatalog> {
   @BeforeEach
   void newCatalog() throws Exception {
     Path warehouse = server.dataDir().resolve("views-" + System.nanoTime());
-    // ViewCatalogTests places custom view and table locations under file:/tmp, so that is allowed too.
-    String name = server.createCatalog("vt", List.of(warehouse.toUri().toString(), "file:/tmp"), warehouse);
+    // ViewCatalogTests places custom view and table locations under file:/tmp, outside their
+    // namespaces: a user with such views allows that area and unstructured locations, as here.
+    String name = server.createCatalog("vt", List.of(warehouse.toUri().toString(), "file:/tmp"), warehouse,
+        Map.of(CatalogSettings.ALLOW_UNSTRUCTURED_LOCATIONS, "true"));
     catalog = new RESTCatalog();
     Map<String, String> props = new HashMap<>(server.clientProperties(name));
     props.putAll(VIEW_DEFAULTS);
@@ -56,6 +60,7 @@ class IcebergViewConformanceTest extends ViewCatalogTests<RESTCatalog> {
 
   @AfterEach
   void closeCatalog() throws Exception {
+    CatalogCleanup.dropAll(catalog);
     catalog.close();
   }
 

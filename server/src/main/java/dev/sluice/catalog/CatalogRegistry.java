@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
+import dev.sluice.io.ConfinedFileIO;
 import dev.sluice.io.LocalFileIO;
 import dev.sluice.store.Store;
 import dev.sluice.vending.s3.CatalogS3Client;
@@ -17,7 +18,7 @@ import org.apache.iceberg.io.FileIO;
 
 /**
  * Resolves a catalog name (the REST {@code prefix} or {@code warehouse}) to a
- * {@link SluiceCatalog} with the catalog's own FileIO: local files for FILE storage, S3FileIO
+ * {@link SluiceCatalog} with the catalog's own FileIO: local files inside its allowedLocations for FILE storage, S3FileIO
  * with the configured credential source for S3. FileIOs are kept per storage configuration.
  *
  * <p>Every request resolves its catalog, so resolved catalogs are cached for at most one
@@ -27,7 +28,6 @@ import org.apache.iceberg.io.FileIO;
 public final class CatalogRegistry {
   private final Store store;
   private final Map<String, CredentialSource> sources;
-  private final FileIO local = new LocalFileIO();
   private final Map<String, FileIO> fileIOs = new ConcurrentHashMap<>();
   private final MetadataCache metadata = new MetadataCache(2_000, Duration.ofMinutes(10));
   // Only catalogs that exist are cached: one created on another replica is usable at once.
@@ -62,7 +62,8 @@ public final class CatalogRegistry {
 
   private FileIO fileIO(CatalogSettings settings) {
     if (settings.s3() == null) {
-      return local;
+      // Confined to the catalog's allowedLocations, whatever path a table's metadata names.
+      return fileIOs.computeIfAbsent(settings.storageKey(), key -> new LocalFileIO(settings.locationPolicy().allowed()));
     }
     return fileIOs.computeIfAbsent(settings.storageKey(), key -> {
       CredentialSource source = sources.get(settings.s3().credentialSource());
@@ -71,7 +72,8 @@ public final class CatalogRegistry {
             "Catalog %s names credential source '%s', which the server config does not define",
             settings.name(), settings.s3().credentialSource());
       }
-      return CatalogS3Client.fileIO(settings.s3(), source);
+      return new ConfinedFileIO(
+          CatalogS3Client.fileIO(settings.s3(), source), "catalog " + settings.name(), settings.locationPolicy().allowed());
     });
   }
 

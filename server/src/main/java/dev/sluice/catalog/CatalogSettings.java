@@ -30,6 +30,12 @@ public record CatalogSettings(
     ObjectNode storageConfig,
     S3StorageProfile s3) {
   public static final String DEFAULT_BASE_LOCATION = "default-base-location";
+  /**
+   * Catalog property: "true" lets tables and views live anywhere inside allowedLocations
+   * instead of inside their namespace's location (they still never overlap). Only the service
+   * admin may set it.
+   */
+  public static final String ALLOW_UNSTRUCTURED_LOCATIONS = "allowUnstructuredLocations";
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final List<String> STORAGE_TYPES = List.of("FILE", "S3");
 
@@ -56,6 +62,11 @@ public record CatalogSettings(
     String catalogType = type == null ? "INTERNAL" : type.toUpperCase(Locale.ROOT);
     if (!catalogType.equals("INTERNAL")) {
       throw new IllegalArgumentException("Unsupported catalog type: " + type + " (supported: INTERNAL)");
+    }
+    String unstructured = properties.get(ALLOW_UNSTRUCTURED_LOCATIONS);
+    if (unstructured != null && !unstructured.equals("true") && !unstructured.equals("false")) {
+      throw new IllegalArgumentException(
+          "Invalid catalog property " + ALLOW_UNSTRUCTURED_LOCATIONS + ": " + unstructured + " (must be true or false)");
     }
     String base = properties.get(DEFAULT_BASE_LOCATION);
     if (base == null || base.isBlank()) {
@@ -123,6 +134,10 @@ public record CatalogSettings(
 
   public String defaultBaseLocation() {
     return properties.get(DEFAULT_BASE_LOCATION);
+  }
+
+  public boolean allowUnstructuredLocations() {
+    return "true".equals(properties.get(ALLOW_UNSTRUCTURED_LOCATIONS));
   }
 
   public String storageConfigJson() {

@@ -7,6 +7,8 @@ import dev.sluice.store.CommitOutcomeUnknown;
 import dev.sluice.store.Conflict;
 import dev.sluice.store.ContentKind;
 import dev.sluice.store.ContentRecord;
+import dev.sluice.store.LocationClaim;
+import dev.sluice.store.LocationConflict;
 import dev.sluice.store.MetadataSwap;
 import dev.sluice.store.NamespacePath;
 import dev.sluice.store.NotFound;
@@ -58,15 +60,19 @@ final class MetadataPointer {
 
   /**
    * Creates the entry ({@code expected == null}) or compare-and-sets it from {@code expected}
-   * to {@code next}. On a definite failure the new file is deleted when {@code ownsNext}.
+   * to {@code next}, recording {@code claims} as its locations when not null (always on a
+   * create). On a definite failure the new file is deleted when {@code ownsNext}.
    */
-  void commit(String expected, String next, FileIO io, boolean ownsNext) {
+  void commit(String expected, String next, FileIO io, boolean ownsNext, List<LocationClaim> claims) {
     try {
       if (expected == null) {
-        store.createContent(catalog, namespace, identifier.name(), kind, next);
+        store.createContent(catalog, namespace, identifier.name(), kind, next, claims == null ? List.of() : claims);
       } else {
-        store.swapMetadata(catalog, List.of(new MetadataSwap(namespace, identifier.name(), kind, expected, next)));
+        store.swapMetadata(catalog, List.of(new MetadataSwap(namespace, identifier.name(), kind, expected, next, claims)));
       }
+    } catch (LocationConflict e) {
+      discard(io, next, ownsNext);
+      throw LocationRules.refusal(kind.name().toLowerCase(java.util.Locale.ROOT) + " " + identifier, e);
     } catch (AlreadyExists e) {
       discard(io, next, ownsNext);
       throw new AlreadyExistsException("%s", e.getMessage());

@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import dev.sluice.store.CommitOutcomeUnknown;
 import dev.sluice.store.Conflict;
 import dev.sluice.store.ContentKind;
+import dev.sluice.store.LocationConflict;
 import dev.sluice.store.MetadataSwap;
 import dev.sluice.store.NamespacePath;
 import dev.sluice.store.Store;
@@ -92,21 +93,25 @@ public final class MultiTableCommit {
         if (updated.changes().isEmpty()) {
           continue;
         }
-        String location = ops.writeForTransaction(updated);
-        written.add(location);
+        SluiceTableOperations.TransactionWrite write = ops.writeForTransaction(base, updated);
+        written.add(write.location());
         swaps.add(
             new MetadataSwap(
                 new NamespacePath(List.of(id.namespace().levels())),
                 id.name(),
                 ContentKind.TABLE,
                 base.metadataFileLocation(),
-                location));
+                write.location(),
+                write.claims()));
       }
       if (!swaps.isEmpty()) {
         store.swapMetadata(catalog.name(), swaps);
       }
     } catch (CommitOutcomeUnknown e) {
       throw new CommitStateUnknownException(e);
+    } catch (LocationConflict e) {
+      written.forEach(location -> MetadataPointer.discard(catalog.io(), location, true));
+      throw LocationRules.refusal("a table of the transaction", e);
     } catch (RuntimeException e) {
       written.forEach(location -> MetadataPointer.discard(catalog.io(), location, true));
       throw e;

@@ -1,7 +1,10 @@
 package dev.sluice.catalog;
 
-import dev.sluice.location.LocationPolicy;
 import static java.util.Objects.requireNonNull;
+
+import dev.sluice.io.ConfinedFileIO;
+import dev.sluice.location.LocationPolicy;
+import dev.sluice.location.StorageLocation;
 
 import dev.sluice.store.AlreadyExists;
 import dev.sluice.store.ContentKind;
@@ -12,11 +15,15 @@ import dev.sluice.store.NotFound;
 import dev.sluice.store.Page;
 import dev.sluice.store.PageRequest;
 import dev.sluice.store.Store;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import org.apache.iceberg.BaseTable;
 import org.apache.iceberg.CatalogUtil;
+import org.apache.iceberg.Table;
 import org.apache.iceberg.TableMetadata;
 import org.apache.iceberg.TableMetadataParser;
 import org.apache.iceberg.TableOperations;
@@ -29,6 +36,8 @@ import org.apache.iceberg.exceptions.NoSuchNamespaceException;
 import org.apache.iceberg.exceptions.NoSuchTableException;
 import org.apache.iceberg.exceptions.NoSuchViewException;
 import org.apache.iceberg.io.FileIO;
+import org.apache.iceberg.rest.CatalogHandlers;
+import org.apache.iceberg.rest.requests.CreateTableRequest;
 import org.apache.iceberg.rest.responses.LoadTableResponse;
 import org.apache.iceberg.view.BaseMetastoreViewCatalog;
 import org.apache.iceberg.view.ViewOperations;
@@ -44,7 +53,7 @@ public final class SluiceCatalog extends BaseMetastoreViewCatalog implements Sup
   private final Store store;
   private final CatalogSettings settings;
   private final FileIO io;
-  private final LocationPolicy locations;
+  private final LocationRules locations;
   private final MetadataCache metadata;
 
   public SluiceCatalog(Store store, CatalogSettings settings, FileIO io, MetadataCache metadata) {
@@ -52,7 +61,7 @@ public final class SluiceCatalog extends BaseMetastoreViewCatalog implements Sup
     this.settings = requireNonNull(settings, "settings");
     this.io = requireNonNull(io, "io");
     this.metadata = requireNonNull(metadata, "metadata");
-    this.locations = settings.locationPolicy();
+    this.locations = new LocationRules(store, settings);
   }
 
   @Override
@@ -94,18 +103,44 @@ public final class SluiceCatalog extends BaseMetastoreViewCatalog implements Sup
     return new SluiceTableOperations(store, name(), identifier, io, locations, metadata);
   }
 
+  /** Its namespace's location plus its name as one escaped segment (see {@link LocationRules}). */
   @Override
   protected String defaultWarehouseLocation(TableIdentifier identifier) {
-    Map<String, String> nsProperties = loadNamespaceMetadata(identifier.namespace());
-    String nsLocation = nsProperties.get(NAMESPACE_LOCATION);
-    if (nsLocation != null) {
-      return stripSlash(nsLocation) + "/" + identifier.name();
+    return locations.defaultLocation(identifier);
+  }
+
+  /**
+   * A staged create writes nothing, but its answer may carry a credential for the location:
+   * the location is checked as a create would check it.
+   */
+  public LoadTableResponse stageTableCreate(Namespace namespace, CreateTableRequest request) {
+    LoadTableResponse staged = CatalogHandlers.stageTableCreate(this, namespace, request);
+    TableIdentifier identifier = TableIdentifier.of(namespace, request.name());
+    TableMetadata metadata = staged.tableMetadata();
+    locations.checkContent("table " + identifier, identifier, metadata.location(), metadata.properties(), null);
+    return staged;
+  }
+
+  /**
+   * Registers an existing metadata file. The file is checked before the server reads it
+   * (allowed, inside the namespace, not inside another table), and then must lie inside the
+   * new table's own locations, which obey the rules of a create: so one cannot register a copy
+   * of another table's metadata to read it or to have its files deleted.
+   */
+  @Override
+  public Table registerTable(TableIdentifier identifier, String metadataFileLocation) {
+    IdentifierRules.checkIdentifier(identifier);
+    if (metadataFileLocation == null || metadataFileLocation.isEmpty()) {
+      throw new IllegalArgumentException("Cannot register an empty metadata file location as a table");
     }
-    return stripSlash(settings.defaultBaseLocation())
-        + "/"
-        + String.join("/", identifier.namespace().levels())
-        + "/"
-        + identifier.name();
+    if (tableExists(identifier)) {
+      throw new AlreadyExistsException("Table already exists: %s", identifier);
+    }
+    locations.checkRegisteredFile(identifier, metadataFileLocation);
+    TableMetadata registered = TableMetadataParser.read(io, metadataFileLocation);
+    SluiceTableOperations ops = tableOps(identifier);
+    ops.commit(null, registered);
+    return new BaseTable(ops, fullTableName(name(), identifier), metricsReporter());
   }
 
   @Override
@@ -124,17 +159,35 @@ public final class SluiceCatalog extends BaseMetastoreViewCatalog implements Sup
       return false;
     }
     TableMetadata lastMetadata = null;
+    FileIO confined = null;
     if (purge) {
       lastMetadata = TableMetadataParser.read(io, record.get().metadataLocation());
+      confined = new ConfinedFileIO(io, "table " + identifier, ownLocations(identifier, lastMetadata));
     }
     if (!store.dropContent(name(), path(identifier.namespace()), identifier.name(), ContentKind.TABLE)) {
       return false;
     }
     if (lastMetadata != null) {
       // The pointer is gone first: a purge that fails half-way leaves orphans, never a torn table.
-      CatalogUtil.dropTableData(io, lastMetadata);
+      // Only files inside the table's own locations go; anything its metadata names elsewhere stays.
+      CatalogUtil.dropTableData(confined, lastMetadata);
     }
     return true;
+  }
+
+  /**
+   * The locations the store records for a table; for a table created before locations were
+   * recorded, those of its metadata that lie inside allowedLocations.
+   */
+  private List<StorageLocation> ownLocations(TableIdentifier identifier, TableMetadata metadata) {
+    List<String> claimed = store.claimedLocations(name(), path(identifier.namespace()), identifier.name());
+    if (!claimed.isEmpty()) {
+      return claimed.stream().map(StorageLocation::parse).toList();
+    }
+    List<String> named = new ArrayList<>();
+    named.add(metadata.location());
+    LocationPolicy.LOCATION_PROPERTIES.stream().map(metadata.properties()::get).filter(Objects::nonNull).forEach(named::add);
+    return named.stream().filter(locations.policy()::allows).map(StorageLocation::parse).toList();
   }
 
   @Override
@@ -176,7 +229,7 @@ public final class SluiceCatalog extends BaseMetastoreViewCatalog implements Sup
     IdentifierRules.checkNamespace(namespace);
     String location = metadata.get(NAMESPACE_LOCATION);
     if (location != null) {
-      locations.check("namespace " + namespace, location);
+      locations.checkNamespaceLocation(namespace, location);
     }
     try {
       store.createNamespace(name(), path(namespace), metadata);
@@ -222,7 +275,8 @@ public final class SluiceCatalog extends BaseMetastoreViewCatalog implements Sup
   public boolean setProperties(Namespace namespace, Map<String, String> properties) {
     String location = properties.get(NAMESPACE_LOCATION);
     if (location != null) {
-      locations.check("namespace " + namespace, location);
+      requireNamespace(namespace);
+      locations.checkNamespaceLocation(namespace, location);
     }
     return updateProperties(namespace, Set.of(), properties);
   }
@@ -290,7 +344,4 @@ public final class SluiceCatalog extends BaseMetastoreViewCatalog implements Sup
     return new NamespacePath(List.of(namespace.levels()));
   }
 
-  private static String stripSlash(String location) {
-    return location.endsWith("/") ? location.substring(0, location.length() - 1) : location;
-  }
 }

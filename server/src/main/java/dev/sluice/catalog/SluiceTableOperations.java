@@ -1,35 +1,45 @@
 package dev.sluice.catalog;
 
-import dev.sluice.location.LocationPolicy;
 import static java.util.Objects.requireNonNull;
 
+import dev.sluice.io.ConfinedFileIO;
 import dev.sluice.store.ContentKind;
+import dev.sluice.store.LocationClaim;
 import dev.sluice.store.Store;
+import java.util.List;
 import java.util.Optional;
 import org.apache.iceberg.BaseMetastoreTableOperations;
 import org.apache.iceberg.TableMetadata;
 import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.exceptions.ForbiddenException;
 import org.apache.iceberg.exceptions.NoSuchTableException;
 import org.apache.iceberg.io.FileIO;
 
 /**
  * One table's metadata pointer in the store. Iceberg writes the new metadata file; this
- * class checks its locations first and then moves the pointer with a compare-and-set.
+ * class checks its locations first ({@link LocationRules}) and then moves the pointer with a
+ * compare-and-set that also records the table's locations when they change.
+ *
+ * <p>{@link #io()} is the catalog's FileIO confined to the table's own locations: Iceberg uses
+ * it to write metadata and to delete old metadata files after a commit
+ * ({@code write.metadata.delete-after-commit.enabled}), paths a caller may have written.
  */
 final class SluiceTableOperations extends BaseMetastoreTableOperations {
   private final TableIdentifier identifier;
   private final MetadataPointer pointer;
-  private final FileIO io;
-  private final LocationPolicy locations;
+  private final FileIO catalogIo;
+  private final LocationRules locations;
   private final MetadataCache metadata;
+  private volatile ConfinedFileIO io;
 
   SluiceTableOperations(
-      Store store, String catalog, TableIdentifier identifier, FileIO io, LocationPolicy locations, MetadataCache metadata) {
+      Store store, String catalog, TableIdentifier identifier, FileIO io, LocationRules locations, MetadataCache metadata) {
     this.identifier = requireNonNull(identifier, "identifier");
     this.pointer = new MetadataPointer(store, catalog, identifier, ContentKind.TABLE);
-    this.io = requireNonNull(io, "io");
+    this.catalogIo = requireNonNull(io, "io");
     this.locations = requireNonNull(locations, "locations");
     this.metadata = requireNonNull(metadata, "metadata");
+    this.io = confined(null);
   }
 
   @Override
@@ -52,33 +62,58 @@ final class SluiceTableOperations extends BaseMetastoreTableOperations {
       disableRefresh();
       return;
     }
-    refreshFromMetadataLocation(location.get(), null, 20, this.metadata.loader(io));
+    // The pointer is the catalog's own: its file is read through the catalog's FileIO.
+    refreshFromMetadataLocation(location.get(), null, 20, this.metadata.loader(catalogIo));
+    io = confined(ContentLocations.of(current().location(), current().properties()));
   }
 
   @Override
   protected void doCommit(TableMetadata base, TableMetadata metadata) {
     boolean create = base == null;
-    checkLocations(metadata);
+    ContentLocations previous = create ? null : ContentLocations.of(base.location(), base.properties());
+    ContentLocations next = checkLocations(metadata, previous);
+    io = confined(next.plus(previous));
     if (create) {
       pointer.requireNamespace();
     }
     String newLocation = writeNewMetadataIfRequired(create, metadata);
     // A registered table keeps the caller's metadata file; only a file written here is ours to delete.
     boolean ownsFile = !newLocation.equals(metadata.metadataFileLocation());
-    pointer.commit(create ? null : base.metadataFileLocation(), newLocation, io, ownsFile);
+    pointer.commit(create ? null : base.metadataFileLocation(), newLocation, io, ownsFile, claimsIfChanged(next, previous));
     requestRefresh();
   }
 
+  /** A metadata file written for a multi-table commit, and the claims to record with its swap (null: unchanged). */
+  record TransactionWrite(String location, List<LocationClaim> claims) {}
+
   /** Writes {@code metadata} as this table's next metadata file, for a multi-table commit. */
-  String writeForTransaction(TableMetadata metadata) {
-    checkLocations(metadata);
-    return writeNewMetadataIfRequired(false, metadata);
+  TransactionWrite writeForTransaction(TableMetadata base, TableMetadata metadata) {
+    ContentLocations previous = ContentLocations.of(base.location(), base.properties());
+    ContentLocations next = checkLocations(metadata, previous);
+    io = confined(next.plus(previous));
+    return new TransactionWrite(writeNewMetadataIfRequired(false, metadata), claimsIfChanged(next, previous));
   }
 
-  private void checkLocations(TableMetadata metadata) {
-    locations.checkTable("table " + identifier, metadata.location(), metadata.properties());
-    if (metadata.metadataFileLocation() != null) {
-      locations.check("table " + identifier + " (metadata file)", metadata.metadataFileLocation());
+  private ContentLocations checkLocations(TableMetadata metadata, ContentLocations previous) {
+    String what = "table " + identifier;
+    ContentLocations next =
+        locations.checkContent(what, identifier, metadata.location(), metadata.properties(), previous);
+    String file = metadata.metadataFileLocation();
+    if (file != null) {
+      locations.policy().check(what + " (metadata file)", file);
+      if (!next.covers(file)) {
+        throw new ForbiddenException(
+            "Invalid metadata file '%s' for %s: not inside the table's own locations %s", file, what, next.all());
+      }
     }
+    return next;
+  }
+
+  private static List<LocationClaim> claimsIfChanged(ContentLocations next, ContentLocations previous) {
+    return next.sameAs(previous) ? null : next.claims();
+  }
+
+  private ConfinedFileIO confined(ContentLocations own) {
+    return new ConfinedFileIO(catalogIo, "table " + identifier, own == null ? List.of() : own.all());
   }
 }

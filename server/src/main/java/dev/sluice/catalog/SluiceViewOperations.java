@@ -1,29 +1,36 @@
 package dev.sluice.catalog;
 
-import dev.sluice.location.LocationPolicy;
 import static java.util.Objects.requireNonNull;
 
+import dev.sluice.io.ConfinedFileIO;
 import dev.sluice.store.ContentKind;
 import dev.sluice.store.Store;
+import java.util.List;
 import java.util.Optional;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.exceptions.NoSuchViewException;
 import org.apache.iceberg.io.FileIO;
 import org.apache.iceberg.view.BaseViewOperations;
 import org.apache.iceberg.view.ViewMetadata;
+import org.apache.iceberg.view.ViewMetadataParser;
 
-/** One view's metadata pointer in the store; the same compare-and-set as tables. */
+/**
+ * One view's metadata pointer in the store: the same location rules and compare-and-set as
+ * tables ({@link SluiceTableOperations}), and the same confined FileIO.
+ */
 final class SluiceViewOperations extends BaseViewOperations {
   private final TableIdentifier identifier;
   private final MetadataPointer pointer;
-  private final FileIO io;
-  private final LocationPolicy locations;
+  private final FileIO catalogIo;
+  private final LocationRules locations;
+  private volatile ConfinedFileIO io;
 
-  SluiceViewOperations(Store store, String catalog, TableIdentifier identifier, FileIO io, LocationPolicy locations) {
+  SluiceViewOperations(Store store, String catalog, TableIdentifier identifier, FileIO io, LocationRules locations) {
     this.identifier = requireNonNull(identifier, "identifier");
     this.pointer = new MetadataPointer(store, catalog, identifier, ContentKind.VIEW);
-    this.io = requireNonNull(io, "io");
+    this.catalogIo = requireNonNull(io, "io");
     this.locations = requireNonNull(locations, "locations");
+    this.io = confined(null);
   }
 
   @Override
@@ -46,18 +53,27 @@ final class SluiceViewOperations extends BaseViewOperations {
       disableRefresh();
       return;
     }
-    refreshFromMetadataLocation(location.get());
+    refreshFromMetadataLocation(location.get(), null, 20, l -> ViewMetadataParser.read(catalogIo.newInputFile(l)));
+    io = confined(ContentLocations.of(current().location(), current().properties()));
   }
 
   @Override
   protected void doCommit(ViewMetadata base, ViewMetadata metadata) {
     boolean create = base == null;
-    locations.check("view " + identifier, metadata.location());
+    ContentLocations previous = create ? null : ContentLocations.of(base.location(), base.properties());
+    ContentLocations next =
+        locations.checkContent("view " + identifier, identifier, metadata.location(), metadata.properties(), previous);
+    io = confined(next.plus(previous));
     if (create) {
       pointer.requireNamespace();
     }
     String newLocation = writeNewMetadataIfRequired(metadata);
-    pointer.commit(create ? null : base.metadataFileLocation(), newLocation, io, true);
+    pointer.commit(create ? null : base.metadataFileLocation(), newLocation, io, true,
+        next.sameAs(previous) ? null : next.claims());
     requestRefresh();
+  }
+
+  private ConfinedFileIO confined(ContentLocations own) {
+    return new ConfinedFileIO(catalogIo, "view " + identifier, own == null ? List.of() : own.all());
   }
 }

@@ -238,7 +238,7 @@ public final class IcebergRoutes {
     Optional<AccessMode> mode = credentials.decide(x, caller, catalog, id);
     LoadTableResponse created =
         request.stageCreate()
-            ? CatalogHandlers.stageTableCreate(catalog, namespace, request)
+            ? catalog.stageTableCreate(namespace, request)
             : CatalogHandlers.createTable(catalog, namespace, request);
     return tableReply(credentials.attach(mode, caller, catalog, id, created, request.stageCreate()));
   }
@@ -252,7 +252,6 @@ public final class IcebergRoutes {
     Caller caller = caller(x);
     TableIdentifier id = TableIdentifier.of(namespace, request.name());
     authz.require(caller, "registerTable", catalog.name(), namespace(namespace), Privilege.TABLE_CREATE);
-    catalog.settings().locationPolicy().check("registered metadata file", request.metadataLocation());
     Optional<AccessMode> mode = credentials.decide(x, caller, catalog, id);
     LoadTableResponse registered = CatalogHandlers.registerTable(catalog, namespace, request);
     return tableReply(credentials.attach(mode, caller, catalog, id, registered, false));

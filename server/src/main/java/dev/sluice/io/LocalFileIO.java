@@ -11,8 +11,11 @@ import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.nio.file.StandardOpenOption;
 import java.util.Iterator;
+import java.util.List;
 import java.util.stream.Stream;
+import dev.sluice.location.StorageLocation;
 import org.apache.iceberg.exceptions.AlreadyExistsException;
+import org.apache.iceberg.exceptions.ForbiddenException;
 import org.apache.iceberg.exceptions.NotFoundException;
 import org.apache.iceberg.io.FileInfo;
 import org.apache.iceberg.io.InputFile;
@@ -23,9 +26,30 @@ import org.apache.iceberg.io.SupportsPrefixOperations;
 
 /**
  * A FileIO for FILE storage on the local filesystem, so the server needs no Hadoop.
- * Accepts {@code file:/p}, {@code file:///p} and bare absolute paths.
+ * Accepts {@code file:/p}, {@code file:///p} and bare absolute paths, and only inside the
+ * catalog's allowedLocations: a path outside is refused whatever asks for it.
  */
 public final class LocalFileIO implements SupportsPrefixOperations {
+  private final List<StorageLocation> allowed;
+
+  public LocalFileIO(List<StorageLocation> allowed) {
+    this.allowed = List.copyOf(allowed);
+  }
+
+  /** The local path of {@code location}, which must lie inside the allowed locations. */
+  private Path confined(String location) {
+    Path path = toPath(location);
+    StorageLocation parsed;
+    try {
+      parsed = StorageLocation.parse(location);
+    } catch (IllegalArgumentException e) {
+      throw new ForbiddenException("Invalid local location: %s", e.getMessage());
+    }
+    if (allowed.stream().noneMatch(root -> root.covers(parsed))) {
+      throw new ForbiddenException("Location %s is outside the catalog's allowed locations", location);
+    }
+    return path;
+  }
 
   /** Maps a {@code file:} location (or a bare absolute path) to a local path. */
   public static Path toPath(String location) {
@@ -43,18 +67,18 @@ public final class LocalFileIO implements SupportsPrefixOperations {
 
   @Override
   public InputFile newInputFile(String location) {
-    return new LocalInputFile(location, toPath(location));
+    return new LocalInputFile(location, confined(location));
   }
 
   @Override
   public OutputFile newOutputFile(String location) {
-    return new LocalOutputFile(location, toPath(location));
+    return new LocalOutputFile(location, confined(location));
   }
 
   @Override
   public void deleteFile(String location) {
     try {
-      Files.deleteIfExists(toPath(location));
+      Files.deleteIfExists(confined(location));
     } catch (IOException e) {
       throw new UncheckedIOException("Failed to delete " + location, e);
     }
@@ -62,7 +86,7 @@ public final class LocalFileIO implements SupportsPrefixOperations {
 
   @Override
   public Iterable<FileInfo> listPrefix(String prefix) {
-    Path root = toPath(prefix);
+    Path root = confined(prefix);
     if (!Files.isDirectory(root)) {
       return java.util.List.of();
     }
@@ -77,7 +101,7 @@ public final class LocalFileIO implements SupportsPrefixOperations {
 
   @Override
   public void deletePrefix(String prefix) {
-    Path root = toPath(prefix);
+    Path root = confined(prefix);
     if (!Files.exists(root)) {
       return;
     }

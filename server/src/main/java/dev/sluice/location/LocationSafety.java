@@ -12,6 +12,9 @@ import java.util.Optional;
  * outside the catalog's allowedLocations. No credential is ever vended for an unsafe location.
  */
 public final class LocationSafety {
+  /** Longer locations are refused: they must fit the store's location index (and S3 keys stop at 1024). */
+  public static final int MAX_LOCATION_BYTES = 2000;
+
   private LocationSafety() {}
 
   /** Empty when safe to vend for; otherwise why not (the location itself is not echoed). */
@@ -45,6 +48,9 @@ public final class LocationSafety {
   public static Optional<String> escapes(String location) {
     if (location == null || location.isEmpty()) {
       return Optional.of("empty location");
+    }
+    if (location.getBytes(StandardCharsets.UTF_8).length > MAX_LOCATION_BYTES) {
+      return Optional.of("longer than " + MAX_LOCATION_BYTES + " bytes");
     }
     for (int i = 0; i < location.length(); i++) {
       char c = location.charAt(i);

@@ -59,6 +59,37 @@ public record StorageLocation(String scheme, String authority, List<String> segm
     return new StorageLocation(scheme, authority, segments);
   }
 
+  /**
+   * The location as an index key: {@code scheme://authority/seg1/seg2/}, always ending in one
+   * slash, so "{@code a} covers {@code b}" is "{@code b.key()} starts with {@code a.key()}" and
+   * {@code file:/p}, {@code file:///p} and {@code /p} have one key.
+   */
+  public String key() {
+    return prefixKey(segments.size());
+  }
+
+  /** The keys of this location and every ancestor, from the storage root down to {@link #key()}. */
+  public List<String> ancestorKeys() {
+    List<String> keys = new ArrayList<>(segments.size() + 1);
+    for (int depth = 0; depth <= segments.size(); depth++) {
+      keys.add(prefixKey(depth));
+    }
+    return keys;
+  }
+
+  /** The key of the storage root (bucket, container or file system) this location lies in. */
+  public String rootKey() {
+    return prefixKey(0);
+  }
+
+  private String prefixKey(int depth) {
+    StringBuilder key = new StringBuilder(scheme).append("://").append(authority).append('/');
+    for (int i = 0; i < depth; i++) {
+      key.append(segments.get(i)).append('/');
+    }
+    return key.toString();
+  }
+
   /** True when {@code other} is this location or lies below it. */
   public boolean covers(StorageLocation other) {
     return scheme.equals(other.scheme)

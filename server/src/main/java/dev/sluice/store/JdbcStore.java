@@ -27,6 +27,7 @@ public final class JdbcStore extends JdbcSupport implements Store {
   public static final String CATALOG_ADMIN = "catalog_admin";
 
   private final JdbcAccessStore access;
+  private final JdbcLocationClaims claimSql = new JdbcLocationClaims();
 
   private JdbcStore(HikariDataSource dataSource) {
     super(dataSource);
@@ -299,29 +300,84 @@ public final class JdbcStore extends JdbcSupport implements Store {
   }
 
   @Override
-  public void createContent(
-      String catalog, NamespacePath ns, String name, ContentKind kind, String metadataLocation) {
-    try (Connection conn = connection();
-        PreparedStatement ps =
-            conn.prepareStatement(
-                "INSERT INTO contents (catalog_name, ns_path, name, kind, metadata_location, version, created_at, updated_at)"
-                    + " VALUES (?, ?, ?, ?, ?, 1, ?, ?)")) {
-      long now = System.currentTimeMillis();
-      ps.setString(1, catalog);
-      ps.setString(2, ns.key());
-      ps.setString(3, name);
-      ps.setString(4, kind.name());
-      ps.setString(5, metadataLocation);
-      ps.setLong(6, now);
-      ps.setLong(7, now);
-      ps.executeUpdate();
+  public void createContent(String catalog, NamespacePath ns, String name, ContentKind kind, String metadataLocation,
+      List<LocationClaim> claims) {
+    if (!claims.isEmpty()) {
+      ensureRoots(claims);
+    }
+    try {
+      inTransaction(
+          conn -> {
+            // Roots first, then the row: the order swapMetadata locks in too.
+            JdbcLocationClaims.lockRoots(conn, claims);
+            try (PreparedStatement ps =
+                conn.prepareStatement(
+                    "INSERT INTO contents (catalog_name, ns_path, name, kind, metadata_location, version, created_at, updated_at)"
+                        + " VALUES (?, ?, ?, ?, ?, 1, ?, ?)")) {
+              long now = System.currentTimeMillis();
+              bind(ps, catalog, ns.key(), name, kind.name(), metadataLocation, now, now);
+              ps.executeUpdate();
+            } catch (SQLException e) {
+              if (UNIQUE_VIOLATION.equals(e.getSQLState())) {
+                throw new DuplicateName();
+              }
+              if (FK_VIOLATION.contains(e.getSQLState())) {
+                throw new NotFound("Namespace does not exist: " + ns);
+              }
+              throw e;
+            }
+            Optional<LocationConflict> conflict = JdbcLocationClaims.findConflict(conn, catalog, ns, name, claims);
+            if (conflict.isPresent()) {
+              throw conflict.get();
+            }
+            JdbcLocationClaims.insert(conn, catalog, ns, name, claims);
+            return null;
+          });
+    } catch (DuplicateName e) {
+      throw alreadyExists(catalog, ns, name);
+    }
+  }
+
+  @Override
+  public Optional<LocationConflict> findLocationConflict(
+      String catalog, NamespacePath ns, String name, List<LocationClaim> claims) {
+    try (Connection conn = connection()) {
+      return JdbcLocationClaims.findConflict(conn, catalog, ns, name, claims);
     } catch (SQLException e) {
-      if (UNIQUE_VIOLATION.equals(e.getSQLState())) {
-        throw alreadyExists(catalog, ns, name);
-      }
-      if (FK_VIOLATION.contains(e.getSQLState())) {
-        throw new NotFound("Namespace does not exist: " + ns);
-      }
+      throw unavailable(e);
+    }
+  }
+
+  @Override
+  public List<String> claimedLocations(String catalog, NamespacePath ns, String name) {
+    return queryList(
+        "SELECT DISTINCT location_key FROM location_claims WHERE catalog_name = ? AND ns_path = ? AND name = ?"
+            + " ORDER BY location_key",
+        rs -> rs.getString(1), catalog, ns.key(), name);
+  }
+
+  @Override
+  public Optional<String> claimOutside(String catalog, List<String> rootKeys) {
+    if (rootKeys.isEmpty()) {
+      return queryOne("SELECT location_key FROM location_claims WHERE catalog_name = ? FETCH FIRST 1 ROWS ONLY",
+          rs -> rs.getString(1), catalog);
+    }
+    // A location lies under a root exactly when it has a claim row whose prefix is that root.
+    String placeholders = String.join(", ", java.util.Collections.nCopies(rootKeys.size(), "?"));
+    List<Object> args = new ArrayList<>();
+    args.add(catalog);
+    args.addAll(rootKeys);
+    return queryOne(
+        "SELECT c.location_key FROM location_claims c WHERE c.catalog_name = ? AND c.prefix_key = c.location_key"
+            + " AND NOT EXISTS (SELECT 1 FROM location_claims p WHERE p.location_key = c.location_key"
+            + " AND p.prefix_key IN (" + placeholders + ")) FETCH FIRST 1 ROWS ONLY",
+        rs -> rs.getString(1), args.toArray());
+  }
+
+  private void ensureRoots(List<LocationClaim> claims) {
+    try (Connection conn = connection()) {
+      claimSql.ensureRoots(conn, claims);
+    } catch (SQLException e) {
       throw unavailable(e);
     }
   }
@@ -331,9 +387,14 @@ public final class JdbcStore extends JdbcSupport implements Store {
     // A fixed lock order keeps two concurrent multi-table commits from deadlocking.
     List<MetadataSwap> ordered = new ArrayList<>(swaps);
     ordered.sort(Comparator.comparing((MetadataSwap s) -> s.namespace().key()).thenComparing(MetadataSwap::name));
+    List<LocationClaim> claimed = new ArrayList<>();
+    ordered.stream().filter(swap -> swap.claims() != null).forEach(swap -> claimed.addAll(swap.claims()));
+    if (!claimed.isEmpty()) {
+      ensureRoots(claimed);
+    }
     for (int attempt = 1; ; attempt++) {
       try {
-        swapOnce(catalog, ordered);
+        swapOnce(catalog, ordered, claimed);
         return;
       } catch (RetryableSwap e) {
         // Rolled back before COMMIT: nothing was applied, so trying again is safe.
@@ -344,6 +405,9 @@ public final class JdbcStore extends JdbcSupport implements Store {
     }
   }
 
+  /** The name is taken; turned into {@link AlreadyExists} (naming the kind that holds it) after rollback. */
+  private static final class DuplicateName extends RuntimeException {}
+
   private static final class RetryableSwap extends RuntimeException {
     private final SQLException cause;
 
@@ -353,7 +417,7 @@ public final class JdbcStore extends JdbcSupport implements Store {
     }
   }
 
-  private void swapOnce(String catalog, List<MetadataSwap> ordered) {
+  private void swapOnce(String catalog, List<MetadataSwap> ordered, List<LocationClaim> claimed) {
     Connection conn;
     try {
       conn = connection();
@@ -366,6 +430,8 @@ public final class JdbcStore extends JdbcSupport implements Store {
           conn.prepareStatement(
               "UPDATE contents SET metadata_location = ?, previous_metadata_location = ?, version = version + 1, updated_at = ?"
                   + " WHERE catalog_name = ? AND ns_path = ? AND name = ? AND kind = ? AND metadata_location = ?")) {
+        // Roots before rows, as createContent does.
+        JdbcLocationClaims.lockRoots(conn, claimed);
         long now = System.currentTimeMillis();
         for (MetadataSwap swap : ordered) {
           ps.setString(1, swap.next());
@@ -380,6 +446,15 @@ public final class JdbcStore extends JdbcSupport implements Store {
             conn.rollback();
             throw new Conflict(
                 "Cannot commit " + swap.namespace() + "." + swap.name() + ": its metadata changed concurrently");
+          }
+          if (swap.claims() != null) {
+            Optional<LocationConflict> conflict =
+                JdbcLocationClaims.findConflict(conn, catalog, swap.namespace(), swap.name(), swap.claims());
+            if (conflict.isPresent()) {
+              conn.rollback();
+              throw conflict.get();
+            }
+            JdbcLocationClaims.replace(conn, catalog, swap.namespace(), swap.name(), swap.claims());
           }
         }
       } catch (SQLException e) {

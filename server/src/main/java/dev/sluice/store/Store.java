@@ -52,19 +52,45 @@ public interface Store extends AutoCloseable {
   Page<String> listContents(String catalog, NamespacePath ns, ContentKind kind, PageRequest page);
 
   /** Inserts a new table or view; {@link AlreadyExists} names the kind that holds the name. */
+  default void createContent(
+      String catalog, NamespacePath ns, String name, ContentKind kind, String metadataLocation) {
+    createContent(catalog, ns, name, kind, metadataLocation, List.of());
+  }
+
+  /**
+   * Inserts a new table or view that claims {@code claims}, atomically: {@link LocationConflict}
+   * when one of them overlaps (equals, contains or lies inside) a location another table or view
+   * claims in the same storage, in any catalog. Of two concurrent creates of overlapping
+   * locations, on one replica or several, exactly one succeeds.
+   */
   void createContent(
-      String catalog, NamespacePath ns, String name, ContentKind kind, String metadataLocation);
+      String catalog, NamespacePath ns, String name, ContentKind kind, String metadataLocation, List<LocationClaim> claims);
 
   /**
    * Moves each pointer from its expected to its new location, all or none, in one
-   * transaction. {@link Conflict} when any pointer moved meanwhile or is gone.
+   * transaction. {@link Conflict} when any pointer moved meanwhile or is gone;
+   * {@link LocationConflict} when a swap's new claims overlap another table's or view's.
    */
   void swapMetadata(String catalog, List<MetadataSwap> swaps);
 
-  /** Drops a table or view and the grants on it, so a later one of the same name starts with none. */
+  /**
+   * A location among {@code claims} that another table or view than {@code name} claims an
+   * overlapping location of, or empty: a check before any file is written or any credential is
+   * vended. Not a reservation; {@link #createContent} and {@link #swapMetadata} decide.
+   */
+  java.util.Optional<LocationConflict> findLocationConflict(
+      String catalog, NamespacePath ns, String name, List<LocationClaim> claims);
+
+  /** The location keys a table or view claims (empty for one created before claims existed). */
+  List<String> claimedLocations(String catalog, NamespacePath ns, String name);
+
+  /** A location claimed in {@code catalog} that lies under none of {@code rootKeys}, if any. */
+  java.util.Optional<String> claimOutside(String catalog, List<String> rootKeys);
+
+  /** Drops a table or view, its location claims and the grants on it, so a later one of the same name starts with none. */
   boolean dropContent(String catalog, NamespacePath ns, String name, ContentKind kind);
 
-  /** Renames a table or view; its grants follow it. */
+  /** Renames a table or view; its grants and location claims follow it. */
   void renameContent(
       String catalog,
       ContentKind kind,

@@ -1,0 +1,118 @@
+package dev.sluice.store;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The SQL of location claims (see V4__location_claims.sql) for {@link JdbcStore}: locking the
+ * storage roots a transaction claims in, finding an overlapping claim of another table or view
+ * with two indexed equality lookups per location, and writing a content's claims.
+ */
+final class JdbcLocationClaims {
+  /** Roots known to have their lock row; rows are never deleted, so this only saves inserts. */
+  private final Set<String> knownRoots = ConcurrentHashMap.newKeySet();
+
+  /** Makes sure every root of {@code claims} has its lock row, each in its own auto-commit insert. */
+  void ensureRoots(Connection conn, List<LocationClaim> claims) throws SQLException {
+    for (String root : roots(claims)) {
+      if (knownRoots.contains(root)) {
+        continue;
+      }
+      try (PreparedStatement ps = conn.prepareStatement("INSERT INTO storage_roots (root_key) VALUES (?)")) {
+        ps.setString(1, root);
+        ps.executeUpdate();
+      } catch (SQLException e) {
+        if (!JdbcSupport.UNIQUE_VIOLATION.equals(e.getSQLState())) {
+          throw e;
+        }
+      }
+      knownRoots.add(root);
+    }
+  }
+
+  /** Locks the roots' rows until the transaction ends, in a fixed order so two claimers cannot deadlock. */
+  static void lockRoots(Connection conn, List<LocationClaim> claims) throws SQLException {
+    try (PreparedStatement ps = conn.prepareStatement("SELECT root_key FROM storage_roots WHERE root_key = ? FOR UPDATE")) {
+      for (String root : roots(claims)) {
+        ps.setString(1, root);
+        try (ResultSet rs = ps.executeQuery()) {
+          if (!rs.next()) {
+            throw new SQLException("Storage root lock row is missing: " + root);
+          }
+        }
+      }
+    }
+  }
+
+  /** The first claim among {@code claims} that overlaps one of another content than (catalog, ns, name). */
+  static Optional<LocationConflict> findConflict(
+      Connection conn, String catalog, NamespacePath ns, String name, List<LocationClaim> claims) throws SQLException {
+    for (LocationClaim claim : claims) {
+      // Another claim equal to this location or one of its ancestors: it covers this one.
+      String placeholders = String.join(", ", Collections.nCopies(claim.ancestry().size(), "?"));
+      List<Object> args = new ArrayList<>(claim.ancestry());
+      args.addAll(List.of(catalog, ns.key(), name));
+      Optional<String> covering = first(conn,
+          "SELECT location_key FROM location_claims WHERE location_key IN (" + placeholders + ")"
+              + " AND NOT (catalog_name = ? AND ns_path = ? AND name = ?)", args.toArray());
+      if (covering.isPresent()) {
+        return Optional.of(new LocationConflict(claim.key(), covering.get()));
+      }
+      // Another claim with this location among its ancestors: it lies inside this one.
+      Optional<String> inside = first(conn,
+          "SELECT location_key FROM location_claims WHERE prefix_key = ? AND NOT (catalog_name = ? AND ns_path = ? AND name = ?)",
+          claim.key(), catalog, ns.key(), name);
+      if (inside.isPresent()) {
+        return Optional.of(new LocationConflict(claim.key(), inside.get()));
+      }
+    }
+    return Optional.empty();
+  }
+
+  static void replace(Connection conn, String catalog, NamespacePath ns, String name, List<LocationClaim> claims)
+      throws SQLException {
+    JdbcSupport.update(conn, "DELETE FROM location_claims WHERE catalog_name = ? AND ns_path = ? AND name = ?",
+        catalog, ns.key(), name);
+    insert(conn, catalog, ns, name, claims);
+  }
+
+  static void insert(Connection conn, String catalog, NamespacePath ns, String name, List<LocationClaim> claims)
+      throws SQLException {
+    try (PreparedStatement ps = conn.prepareStatement(
+        "INSERT INTO location_claims (prefix_key, location_key, catalog_name, ns_path, name) VALUES (?, ?, ?, ?, ?)")) {
+      Set<String> seen = new TreeSet<>();
+      for (LocationClaim claim : claims) {
+        if (!seen.add(claim.key())) {
+          continue;
+        }
+        for (String prefix : claim.ancestry()) {
+          JdbcSupport.bind(ps, prefix, claim.key(), catalog, ns.key(), name);
+          ps.addBatch();
+        }
+      }
+      ps.executeBatch();
+    }
+  }
+
+  static List<String> roots(List<LocationClaim> claims) {
+    return List.copyOf(new TreeSet<>(claims.stream().map(LocationClaim::root).toList()));
+  }
+
+  private static Optional<String> first(Connection conn, String sql, Object... args) throws SQLException {
+    try (PreparedStatement ps = conn.prepareStatement(sql + " FETCH FIRST 1 ROWS ONLY")) {
+      JdbcSupport.bind(ps, args);
+      try (ResultSet rs = ps.executeQuery()) {
+        return rs.next() ? Optional.of(rs.getString(1)) : Optional.empty();
+      }
+    }
+  }
+}
