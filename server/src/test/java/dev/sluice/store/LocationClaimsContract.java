@@ -1,0 +1,160 @@
+package dev.sluice.store;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.sluice.location.StorageLocation;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The store's location claims: no two tables or views overlap in one storage, in any catalog,
+ * decided atomically. Each database runs the same cases through a subclass.
+ */
+abstract class LocationClaimsContract {
+  private static final NamespacePath NS = NamespacePath.of("ns");
+  protected Store store;
+
+  protected abstract Store openStore() throws Exception;
+
+  @BeforeEach
+  void open() throws Exception {
+    store = openStore();
+    for (String catalog : List.of("c1", "c2")) {
+      store.createCatalog(new CatalogRecord(catalog, "INTERNAL", Map.of(), "{\"storageType\":\"FILE\"}", 1, 0, 0),
+          "service_admin");
+      store.createNamespace(catalog, NS, Map.of());
+    }
+  }
+
+  @AfterEach
+  void close() {
+    store.close();
+  }
+
+  static List<LocationClaim> claims(String... locations) {
+    List<LocationClaim> out = new ArrayList<>();
+    for (String location : locations) {
+      out.add(new LocationClaim(StorageLocation.parse(location).ancestorKeys()));
+    }
+    return out;
+  }
+
+  private void create(String catalog, String name, String... locations) {
+    store.createContent(catalog, NS, name, ContentKind.TABLE, "m-" + name, claims(locations));
+  }
+
+  @Test
+  void equalContainingAndContainedLocationsAreRefusedAcrossCatalogs() {
+    create("c1", "t", "s3://b/w/ns/t");
+    for (String overlapping : List.of("s3://b/w/ns/t", "s3://b/w/ns/t/", "s3://b/w/ns", "s3://b/", "s3://b/w/ns/t/data")) {
+      assertThatThrownBy(() -> create("c2", "x", overlapping)).as(overlapping).isInstanceOf(LocationConflict.class);
+      assertThatThrownBy(() -> create("c1", "y", "s3://b/other", overlapping)).as(overlapping)
+          .isInstanceOf(LocationConflict.class);
+    }
+    // Nothing was created by the refused attempts.
+    assertThat(store.getContent("c2", NS, "x")).isEmpty();
+    assertThat(store.getContent("c1", NS, "y")).isEmpty();
+    // Segment-wise: t2 is a sibling of t, not inside it; another bucket or scheme is another storage.
+    create("c1", "t2", "s3://b/w/ns/t2");
+    create("c2", "other-bucket", "s3://b2/w/ns/t");
+    create("c2", "other-scheme", "gs://b/w/ns/t");
+    assertThat(store.claimedLocations("c1", NS, "t2")).containsExactly("s3://b/w/ns/t2/");
+  }
+
+  @Test
+  void aTablesOwnLocationsMayNestAndAreCheckedBeforeWriting() {
+    create("c1", "t", "file:/w/ns/t", "file:///w/ns/t/data", "/w/ns/t/metadata");
+    assertThat(store.claimedLocations("c1", NS, "t"))
+        .containsExactly("file:///w/ns/t/", "file:///w/ns/t/data/", "file:///w/ns/t/metadata/");
+    assertThat(store.findLocationConflict("c1", NS, "t", claims("file:/w/ns/t/x"))).isEmpty();
+    LocationConflict conflict = store.findLocationConflict("c1", NS, "u", claims("file:/w/ns")).orElseThrow();
+    assertThat(conflict.location()).isEqualTo("file:///w/ns/");
+    assertThat(conflict.claimed()).startsWith("file:///w/ns/t/");
+    assertThat(conflict.getMessage()).doesNotContain("ns/t");
+  }
+
+  @Test
+  void dropFreesRenameKeepsAndSwapReplacesClaims() {
+    create("c1", "t", "file:/w/ns/t");
+    store.renameContent("c1", ContentKind.TABLE, NS, "t", NS, "renamed");
+    assertThat(store.claimedLocations("c1", NS, "renamed")).containsExactly("file:///w/ns/t/");
+    assertThatThrownBy(() -> create("c1", "u", "file:/w/ns/t/x")).isInstanceOf(LocationConflict.class);
+
+    // A swap that moves the table gives up the old location and takes the new one, atomically.
+    store.swapMetadata("c1", List.of(new MetadataSwap(NS, "renamed", ContentKind.TABLE, "m-t", "m2", claims("file:/w/ns/moved"))));
+    create("c1", "u", "file:/w/ns/t/x");
+    assertThatThrownBy(
+            () -> store.swapMetadata("c1",
+                List.of(new MetadataSwap(NS, "renamed", ContentKind.TABLE, "m2", "m3", claims("file:/w/ns/t")))))
+        .isInstanceOf(LocationConflict.class);
+    // The refused swap changed neither the pointer nor the claims.
+    assertThat(store.getContent("c1", NS, "renamed").orElseThrow().metadataLocation()).isEqualTo("m2");
+    assertThat(store.claimedLocations("c1", NS, "renamed")).containsExactly("file:///w/ns/moved/");
+    // A swap without claims leaves them.
+    store.swapMetadata("c1", List.of(new MetadataSwap(NS, "renamed", ContentKind.TABLE, "m2", "m3")));
+    assertThat(store.claimedLocations("c1", NS, "renamed")).containsExactly("file:///w/ns/moved/");
+
+    assertThat(store.dropContent("c1", NS, "renamed", ContentKind.TABLE)).isTrue();
+    assertThat(store.claimedLocations("c1", NS, "renamed")).isEmpty();
+    create("c1", "again", "file:/w/ns/moved");
+  }
+
+  @Test
+  void claimOutsideFindsALocationNoRootCovers() {
+    create("c1", "t", "file:/w/a/t");
+    create("c1", "u", "file:/w/b/u", "file:/x/u-data");
+    List<String> both = List.of(StorageLocation.parse("file:/w").key(), StorageLocation.parse("file:/x").key());
+    assertThat(store.claimOutside("c1", both)).isEmpty();
+    assertThat(store.claimOutside("c1", List.of(StorageLocation.parse("file:/w").key()))).contains("file:///x/u-data/");
+    assertThat(store.claimOutside("c1", List.of(StorageLocation.parse("file:/w/a").key()))).isPresent();
+    assertThat(store.claimOutside("c2", List.of(StorageLocation.parse("file:/nowhere").key()))).isEmpty();
+  }
+
+  /** Of many concurrent creates of nested locations (every pair overlaps), exactly one wins, every round. */
+  @Test
+  void concurrentOverlappingCreatesHaveExactlyOneWinner() throws Exception {
+    int writers = 16;
+    ExecutorService pool = Executors.newFixedThreadPool(writers);
+    try {
+      for (int round = 0; round < 20; round++) {
+        CountDownLatch go = new CountDownLatch(1);
+        List<Future<Boolean>> results = new ArrayList<>();
+        for (int i = 0; i < writers; i++) {
+          String name = "r" + round + "-" + i;
+          String location = "s3://race/r" + round + "/a" + "/a".repeat(i);
+          results.add(pool.submit(() -> {
+            go.await();
+            try {
+              create(i2catalog(name), name, location);
+              return true;
+            } catch (LocationConflict e) {
+              return false;
+            }
+          }));
+        }
+        go.countDown();
+        int winners = 0;
+        for (Future<Boolean> result : results) {
+          winners += result.get() ? 1 : 0;
+        }
+        assertThat(winners).as("round " + round).isEqualTo(1);
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+
+  /** Half the racers in each catalog: the rule holds across catalogs on one storage. */
+  private static String i2catalog(String name) {
+    return name.hashCode() % 2 == 0 ? "c1" : "c2";
+  }
+}
