@@ -95,6 +95,11 @@ public final class ManagementRoutes {
     return Reply.status(201, render(created));
   }
 
+  /**
+   * CATALOG_WRITE_PROPERTIES updates properties; where credentials come from and where tables
+   * may live (storageConfigInfo, {@link CatalogAdmin#ADMIN_PROPERTIES}) is the service admin's
+   * alone, and every such change is audited with the old and new values, secrets redacted.
+   */
   private Reply updateCatalog(Exchange x) {
     onCatalog(x, "updateCatalog", Privilege.CATALOG_WRITE_PROPERTIES);
     JsonNode body = x.jsonBody();
@@ -106,12 +111,20 @@ public final class ManagementRoutes {
       throw new BadRequestException("Invalid currentEntityVersion: must be an integer");
     }
     JsonNode properties = body.get("properties");
-    CatalogRecord updated =
-        catalogs.update(
-            x.path("name"),
-            version == null ? null : version.asLong(),
+    String name = x.path("name");
+    CatalogAdmin.Change change =
+        catalogs.plan(
+            name,
             properties == null || properties.isNull() ? null : stringMap(properties, "properties"),
             body.get("storageConfigInfo"));
+    Caller caller = caller(x);
+    if (!change.restricted().isEmpty()) {
+      authz.requireServiceAdmin(caller, "updateCatalogStorage", "catalog " + name + " " + change.restricted());
+    }
+    CatalogRecord updated = catalogs.apply(change, version == null ? null : version.asLong());
+    if (!change.restricted().isEmpty()) {
+      StorageChangeAudit.record(authz, caller, change, updated);
+    }
     onChange.run();
     return Reply.okPlain(render(updated));
   }

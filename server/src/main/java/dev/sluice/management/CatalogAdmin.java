@@ -10,10 +10,14 @@ import dev.sluice.store.Conflict;
 import dev.sluice.store.NotEmpty;
 import dev.sluice.store.NotFound;
 import dev.sluice.store.Store;
+import dev.sluice.location.StorageLocation;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import org.apache.iceberg.exceptions.AlreadyExistsException;
+import org.apache.iceberg.exceptions.BadRequestException;
 import org.apache.iceberg.exceptions.CommitFailedException;
 import org.apache.iceberg.exceptions.NamespaceNotEmptyException;
 import org.apache.iceberg.exceptions.NotFoundException;
@@ -58,25 +62,73 @@ public final class CatalogAdmin {
   }
 
   /**
-   * Replaces properties and/or storage configuration. {@code expectedVersion}, when given,
-   * must match the stored entity version (optimistic concurrency, as in Polaris).
+   * What an update changes that only the service admin may change: the storage identity
+   * ({@code storageConfigInfo}: type, role, credential source, endpoints, templates,
+   * allowedLocations) or a catalog property in {@link #ADMIN_PROPERTIES}. Empty when none.
    */
-  public CatalogRecord update(String name, Long expectedVersion, Map<String, String> properties, JsonNode storageConfigInfo) {
+  public record Change(CatalogRecord before, CatalogSettings after, List<String> restricted) {}
+
+  /** Catalog properties that widen where tables may live: the service admin's to change. */
+  public static final Set<String> ADMIN_PROPERTIES = Set.of(CatalogSettings.ALLOW_UNSTRUCTURED_LOCATIONS);
+
+  /**
+   * Validates an update of properties and/or storage configuration without applying it.
+   * storageType never changes, and allowedLocations cannot be narrowed while a table or view
+   * of the catalog lies outside the new set.
+   */
+  public Change plan(String name, Map<String, String> properties, JsonNode storageConfigInfo) {
     CatalogRecord current = get(name);
-    long version = expectedVersion == null ? current.version() : expectedVersion;
+    CatalogSettings before = CatalogSettings.fromRecord(current);
     Map<String, String> nextProperties = properties == null ? current.properties() : properties;
-    JsonNode nextStorage =
-        storageConfigInfo == null ? CatalogSettings.fromRecord(current).storageConfig() : storageConfigInfo;
-    CatalogSettings settings = CatalogSettings.of(name, current.type(), nextProperties, nextStorage, credentialSources, minVendDuration);
+    JsonNode nextStorage = storageConfigInfo == null ? before.storageConfig() : storageConfigInfo;
+    CatalogSettings after =
+        CatalogSettings.of(name, current.type(), nextProperties, nextStorage, credentialSources, minVendDuration);
+    List<String> restricted = new ArrayList<>();
+    if (!after.storageConfig().equals(before.storageConfig())) {
+      if (!after.storageType().equals(before.storageType())) {
+        throw new BadRequestException("Cannot change storageConfigInfo.storageType of catalog %s from %s to %s",
+            name, before.storageType(), after.storageType());
+      }
+      restricted.add("storageConfigInfo");
+    }
+    for (String key : ADMIN_PROPERTIES) {
+      if (!Objects.equals(before.properties().get(key), after.properties().get(key))) {
+        restricted.add("properties." + key);
+      }
+    }
+    if (!after.allowedLocations().equals(before.allowedLocations())) {
+      List<String> roots = after.locationPolicy().allowed().stream().map(StorageLocation::key).toList();
+      store.claimOutside(name, roots).ifPresent(outside -> {
+        throw new BadRequestException(
+            "Cannot narrow storageConfigInfo.allowedLocations of catalog %s to %s: a table or view lies at %s",
+            name, after.allowedLocations(), outside);
+      });
+    }
+    return new Change(current, after, List.copyOf(restricted));
+  }
+
+  /**
+   * Applies a planned update. {@code expectedVersion}, when given, must match the stored entity
+   * version (optimistic concurrency, as in Polaris); without it, the planned-from version must.
+   */
+  public CatalogRecord apply(Change change, Long expectedVersion) {
+    String name = change.before().name();
+    long version = expectedVersion == null ? change.before().version() : expectedVersion;
+    CatalogSettings settings = change.after();
     try {
       return store.updateCatalog(
-          new CatalogRecord(name, current.type(), settings.properties(), settings.storageConfigJson(), version, 0, 0),
+          new CatalogRecord(name, change.before().type(), settings.properties(), settings.storageConfigJson(), version, 0, 0),
           version);
     } catch (NotFound e) {
       throw new NotFoundException("Catalog not found: %s", name);
     } catch (Conflict e) {
       throw new CommitFailedException("%s", e.getMessage());
     }
+  }
+
+  /** Replaces properties and/or storage configuration, without the service-admin check (for tools and tests). */
+  public CatalogRecord update(String name, Long expectedVersion, Map<String, String> properties, JsonNode storageConfigInfo) {
+    return apply(plan(name, properties, storageConfigInfo), expectedVersion);
   }
 
   public void delete(String name) {

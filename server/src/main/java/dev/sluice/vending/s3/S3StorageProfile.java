@@ -92,7 +92,7 @@ public record S3StorageProfile(
       throw new IllegalArgumentException(
           KEY + "durationSeconds must be between " + minDuration + " and " + MAX_DURATION + ", got " + duration);
     }
-    String endpoint = text(info, "endpoint");
+    String endpoint = url(info, "endpoint");
     String vend = text(info, "vendCredentials");
     if (vend != null && !vend.equals("always") && !vend.equals("on-request")) {
       throw new IllegalArgumentException(KEY + "vendCredentials must be always or on-request, got " + vend);
@@ -104,7 +104,7 @@ public record S3StorageProfile(
         text(info, "externalId"),
         region,
         endpoint,
-        text(info, "stsEndpoint"),
+        url(info, "stsEndpoint"),
         bool(info, "pathStyleAccess", false),
         source,
         duration,
@@ -157,6 +157,31 @@ public record S3StorageProfile(
       throw new IllegalArgumentException(KEY + field + " must be a non-empty string");
     }
     return node.asText();
+  }
+
+  /**
+   * An endpoint the server sends signed requests to: an absolute http(s) URL with a host and
+   * nothing that could smuggle another target (user info, query, fragment).
+   */
+  private static String url(JsonNode info, String field) {
+    String text = text(info, field);
+    if (text == null) {
+      return null;
+    }
+    java.net.URI uri;
+    try {
+      uri = new java.net.URI(text);
+    } catch (java.net.URISyntaxException e) {
+      throw new IllegalArgumentException(KEY + field + " is not a valid URL");
+    }
+    String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
+    if (!scheme.equals("http") && !scheme.equals("https")) {
+      throw new IllegalArgumentException(KEY + field + " must be an http or https URL, got scheme '" + scheme + "'");
+    }
+    if (uri.getHost() == null || uri.getRawUserInfo() != null || uri.getRawQuery() != null || uri.getRawFragment() != null) {
+      throw new IllegalArgumentException(KEY + field + " must be http(s)://host[:port][/path], without user info, query or fragment");
+    }
+    return text;
   }
 
   private static boolean bool(JsonNode info, String field, boolean fallback) {

@@ -1,0 +1,74 @@
+package dev.sluice.http;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.sluice.authz.Authorizer;
+import dev.sluice.authz.Caller;
+import dev.sluice.management.CatalogAdmin;
+import dev.sluice.store.CatalogRecord;
+import java.util.Iterator;
+import java.util.Locale;
+import java.util.Map;
+import java.util.regex.Pattern;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The audit record of a change to where a catalog's credentials come from or where its tables
+ * may live: who, which catalog, and the restricted values before and after, with anything that
+ * looks like a secret replaced by {@code <redacted>}.
+ */
+final class StorageChangeAudit {
+  private static final Logger LOG = LoggerFactory.getLogger(StorageChangeAudit.class);
+  private static final Pattern SECRET = Pattern.compile(".*(secret|password|token|externalid|key)$");
+  static final String ACTION = "changeCatalogStorage";
+
+  private StorageChangeAudit() {}
+
+  static void record(Authorizer authz, Caller caller, CatalogAdmin.Change change, CatalogRecord updated) {
+    String detail = describe(change);
+    LOG.info("Catalog {} storage identity changed by {} (request {}): {}",
+        updated.name(), caller.principal(), caller.requestId(), detail);
+    authz.record(caller, ACTION, updated.name(), "catalog " + updated.name() + " " + detail, true);
+  }
+
+  /** {@code {"before":{...},"after":{...}}} of the restricted values only, secrets redacted. */
+  static String describe(CatalogAdmin.Change change) {
+    ObjectNode out = Json.plain().createObjectNode();
+    ObjectNode before = out.putObject("before");
+    ObjectNode after = out.putObject("after");
+    for (String field : change.restricted()) {
+      if (field.equals("storageConfigInfo")) {
+        before.set(field, redacted(readTree(change.before().storageConfig())));
+        after.set(field, redacted(change.after().storageConfig().deepCopy()));
+      } else {
+        String key = field.substring("properties.".length());
+        before.put(field, change.before().properties().get(key));
+        after.put(field, change.after().properties().get(key));
+      }
+    }
+    return out.toString();
+  }
+
+  private static JsonNode readTree(String json) {
+    try {
+      return Json.plain().readTree(json);
+    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+      throw new IllegalStateException("Corrupt storage configuration", e);
+    }
+  }
+
+  private static JsonNode redacted(JsonNode node) {
+    if (node instanceof ObjectNode object) {
+      for (Iterator<Map.Entry<String, JsonNode>> it = object.fields(); it.hasNext(); ) {
+        Map.Entry<String, JsonNode> field = it.next();
+        if (SECRET.matcher(field.getKey().toLowerCase(Locale.ROOT)).matches()) {
+          field.setValue(object.textNode("<redacted>"));
+        } else {
+          redacted(field.getValue());
+        }
+      }
+    }
+    return node;
+  }
+}
