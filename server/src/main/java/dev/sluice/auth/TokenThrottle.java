@@ -154,7 +154,12 @@ public final class TokenThrottle {
 
     synchronized long waitSeconds(long now, double burst, double perNano) {
       refill(now, burst, perNano);
-      return tokens >= 1 ? 0 : (long) Math.ceil((1 - tokens) / perNano / 1e9);
+      // The epsilons absorb floating-point error in the refill: a bucket refilled to 0.9999999999
+      // is full enough, and 6.000000001 s to wait is 6 s.
+      if (tokens >= 1 - 1e-9) {
+        return 0;
+      }
+      return Math.max(1, (long) Math.ceil((1 - tokens) / perNano / 1e9 - 1e-6));
     }
 
     synchronized void drain(long now, double burst, double perNano) {
