@@ -192,7 +192,8 @@ class TokenEndpointSecurityTest {
     assertThat(post(server, exchangeForm(root, null) + "&client_id=" + TestServer.CLIENT_ID).statusCode()).isEqualTo(200);
 
     assertThat(securables(events(server, "principal=" + enc("<unknown>") + "&decision=DENY"), "getToken"))
-        .contains("oauth " + EXCHANGE + ": invalid subject token", "oauth " + EXCHANGE + ": actor token");
+        .contains("oauth " + EXCHANGE + ": invalid subject token", "oauth " + EXCHANGE + ": actor token",
+            "oauth: body is not form-encoded");
   }
 
   @Test

@@ -84,6 +84,13 @@ public final class TokenEndpoint {
     };
   }
 
+  /** Records a request whose body could not be read as a form; returns what to throw. */
+  public TokenRefused malformed(String requestId) {
+    audit.record(new AuditEvent(0, System.currentTimeMillis(), UNKNOWN, List.of(), ACTION, null,
+        "oauth: body is not form-encoded", false, requestId));
+    return new TokenRefused(400, "invalid_request", "the body is not form-encoded (or repeats a parameter)", 0);
+  }
+
   private Issued clientCredentials(Request r) {
     boolean basic = r.basicClientId() != null;
     String clientId = basic ? r.basicClientId() : r.param("client_id");

@@ -30,14 +30,14 @@ public final class OAuthRoutes {
   }
 
   private Reply token(Exchange x) {
-    Map<String, String> form;
     try {
-      form = RESTUtil.decodeFormData(x.bodyText());
-    } catch (RuntimeException e) {
-      return oauthError(400, "invalid_request", "the body is not form-encoded");
-    }
-    String[] basic = basicAuth(x.header("Authorization"));
-    try {
+      Map<String, String> form;
+      try {
+        form = RESTUtil.decodeFormData(x.bodyText());
+      } catch (RuntimeException e) {
+        throw endpoint.malformed(x.requestId());
+      }
+      String[] basic = basicAuth(x.header("Authorization"));
       TokenEndpoint.Issued issued = endpoint.grant(new TokenEndpoint.Request(
           form, basic == null ? null : basic[0], basic == null ? null : basic[1],
           TokenThrottle.addressKey(x.peerAddress()), x.requestId()));
