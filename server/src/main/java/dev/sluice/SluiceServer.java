@@ -6,7 +6,9 @@ import dev.sluice.audit.AuditLog;
 import dev.sluice.auth.Authenticator;
 import dev.sluice.auth.ExternalJwtVerifier;
 import dev.sluice.authz.Authorizer;
+import dev.sluice.auth.TokenEndpoint;
 import dev.sluice.auth.TokenService;
+import dev.sluice.auth.TokenThrottle;
 import dev.sluice.catalog.CatalogRegistry;
 import dev.sluice.config.ServerConfig;
 import dev.sluice.http.AccessRoutes;
@@ -21,6 +23,7 @@ import dev.sluice.management.CatalogAdmin;
 import dev.sluice.store.JdbcStore;
 import dev.sluice.store.Store;
 import dev.sluice.vending.VendingService;
+import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.IOException;
@@ -79,7 +82,12 @@ public final class SluiceServer implements AutoCloseable {
           new VendingService(config.credentialSources(), config.vendingCacheTtlCap(), config.vendingCacheMaxEntries(), metrics);
       closeables.add(vending);
       new HealthRoutes(store, metrics).register(routes);
-      new OAuthRoutes(authenticator).register(routes);
+      TokenEndpoint tokenEndpoint =
+          new TokenEndpoint(store, authenticator, new TokenThrottle(config.tokenThrottle()), audit, metrics);
+      new OAuthRoutes(tokenEndpoint).register(routes);
+      FunctionCounter.builder("sluice.auth.signing.key.reads", tokens, TokenService::keyReads)
+          .description("Reads of the token signing keys from the store (start, refresh, unknown key id)")
+          .register(metrics);
       CatalogRegistry catalogs = new CatalogRegistry(store, config.credentialSources());
       new IcebergRoutes(catalogs, authz, vending, metrics).register(routes);
       Runnable catalogsChanged = () -> {

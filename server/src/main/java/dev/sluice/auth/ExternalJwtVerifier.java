@@ -55,6 +55,7 @@ public final class ExternalJwtVerifier {
   private static final int JWKS_SIZE_LIMIT_BYTES = 256 * 1024;
   private static final long JWKS_CACHE_TTL_MS = 5 * 60_000;
   private static final long JWKS_CACHE_REFRESH_TIMEOUT_MS = 5_000;
+  private static final long JWKS_RATE_LIMIT_INTERVAL_MS = 30_000;
 
   // Explicit list rather than JWSAlgorithm.Family: ES256K needs a curve the JDK no longer ships,
   // and EdDSA needs an optional dependency we do not carry.
@@ -150,9 +151,9 @@ public final class ExternalJwtVerifier {
     this.settings = requireNonNull(settings, "settings");
     this.clock = requireNonNull(clock, "clock");
     // Refresh-ahead is off because it would start a non-daemon executor we have no lifecycle
-    // to shut down; an expired cache is simply refetched on the next request. Rate limiting
-    // (nimbus default, one refresh per 30 s) keeps a flood of unknown-kid tokens from
-    // hammering the IdP.
+    // to shut down; an expired cache is simply refetched on the next request. The rate limit
+    // (nimbus lets at most two fetches through per interval) keeps a flood of unknown-kid
+    // tokens from hammering the IdP: ExternalJwtVerifierTest counts the fetches.
     JWKSource<SecurityContext> keys =
         JWKSourceBuilder.<SecurityContext>create(
                 settings.jwksUrlAsUrl(),
@@ -160,6 +161,7 @@ public final class ExternalJwtVerifier {
                     HTTP_CONNECT_TIMEOUT_MS, HTTP_READ_TIMEOUT_MS, JWKS_SIZE_LIMIT_BYTES))
             .cache(JWKS_CACHE_TTL_MS, JWKS_CACHE_REFRESH_TIMEOUT_MS)
             .refreshAheadCache(false)
+            .rateLimited(JWKS_RATE_LIMIT_INTERVAL_MS)
             .build();
     this.keySelector = new JWSVerificationKeySelector<>(ALLOWED_ALGORITHMS, keys);
   }

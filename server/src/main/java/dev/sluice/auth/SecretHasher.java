@@ -15,6 +15,9 @@ public final class SecretHasher {
   private static final String ALGORITHM = "PBKDF2WithHmacSHA256";
   private static final int ITERATIONS = 100_000;
   private static final SecureRandom RANDOM = new SecureRandom();
+  // A hash nobody knows the secret of, made with the same parameters as real ones: checking a
+  // secret against it costs what checking a real one costs (see verifyOrDummy).
+  private static final String DUMMY = hash(randomToken(16));
 
   private SecretHasher() {}
 
@@ -33,6 +36,19 @@ public final class SecretHasher {
     byte[] salt = Base64.getDecoder().decode(parts[2]);
     byte[] expected = Base64.getDecoder().decode(parts[3]);
     return MessageDigest.isEqual(expected, derive(secret, salt, iterations));
+  }
+
+  /**
+   * {@link #verify} against {@code stored}, or, when there is none (no such client), the same
+   * work against a dummy hash and false: the answer's timing does not tell whether a client id
+   * exists.
+   */
+  public static boolean verifyOrDummy(String secret, String stored) {
+    if (stored == null) {
+      verify(secret, DUMMY);
+      return false;
+    }
+    return verify(secret, stored);
   }
 
   /** A new random secret or identifier: {@code bytes} of entropy, hex-encoded. */

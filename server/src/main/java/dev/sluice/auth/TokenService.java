@@ -22,6 +22,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.atomic.LongAdder;
 import org.apache.iceberg.exceptions.NotAuthorizedException;
 
 /**
@@ -40,6 +41,12 @@ public final class TokenService {
   private final Clock clock;
   /** How often a replica re-reads the keys, so a rotation made elsewhere is used within this. */
   static final long REFRESH_MS = 30_000;
+  /**
+   * At most one re-read of the keys per this interval for tokens naming a key we do not know:
+   * such a token costs no database read (an unauthenticated flood of them cannot hammer the
+   * store), and a key rotated on another replica is still found at once, or within this.
+   */
+  static final long UNKNOWN_KID_RELOAD_MS = 5_000;
 
   // Verifying is a pure function of the token and its key, and keys are never retired, so a
   // token seen valid stays valid until it expires (checked on every call). Saves the HMAC and
@@ -49,6 +56,9 @@ public final class TokenService {
   private volatile Map<String, byte[]> keys;
   private volatile String activeKid;
   private volatile long loadedAtMs;
+  private final Object unknownKidLock = new Object();
+  private long unknownKidReloadAtMs = Long.MIN_VALUE / 2; // guarded by unknownKidLock; no overflow in now - it
+  private final LongAdder keyReads = new LongAdder();
 
   public TokenService(Store store, Duration lifetime, Clock clock) {
     this.store = requireNonNull(store, "store");
@@ -58,7 +68,8 @@ public final class TokenService {
 
   /** Ensures a signing key exists (the first replica to start creates it) and loads all keys. */
   public void start() {
-    load(store.signingKeys().isEmpty() ? store.ensureSigningKey(newKey()) : store.signingKeys());
+    List<SigningKey> existing = readKeys();
+    load(existing.isEmpty() ? store.ensureSigningKey(newKey()) : existing);
   }
 
   /**
@@ -78,10 +89,20 @@ public final class TokenService {
     return new SigningKey("k-" + UUID.randomUUID(), Base64.getEncoder().encodeToString(material), clock.millis());
   }
 
+  /** How many times this service has read the signing keys from the store. */
+  public long keyReads() {
+    return keyReads.sum();
+  }
+
+  private List<SigningKey> readKeys() {
+    keyReads.increment();
+    return store.signingKeys();
+  }
+
   private void refreshIfStale() {
     if (clock.millis() - loadedAtMs > REFRESH_MS) {
       try {
-        load(store.signingKeys());
+        load(readKeys());
       } catch (RuntimeException e) {
         loadedAtMs = clock.millis(); // keep the keys we have while the database is away
       }
@@ -193,10 +214,19 @@ public final class TokenService {
       return null;
     }
     byte[] key = keys.get(kid);
-    if (key == null) {
-      // A key added by another replica after this one started.
-      load(store.signingKeys());
+    if (key != null) {
+      return key;
+    }
+    // Maybe a key added by another replica after our last read. Threads that miss together
+    // wait for one read rather than each doing their own.
+    synchronized (unknownKidLock) {
       key = keys.get(kid);
+      long now = clock.millis();
+      if (key == null && now - unknownKidReloadAtMs >= UNKNOWN_KID_RELOAD_MS) {
+        unknownKidReloadAtMs = now;
+        load(readKeys());
+        key = keys.get(kid);
+      }
     }
     return key;
   }

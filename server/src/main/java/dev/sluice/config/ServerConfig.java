@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import dev.sluice.auth.ExternalJwtVerifier;
+import dev.sluice.auth.TokenThrottle;
 import dev.sluice.store.DatabaseConfig;
 import dev.sluice.vending.s3.CredentialSource;
 import java.io.IOException;
@@ -14,6 +15,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Iterator;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.function.Function;
 import java.util.regex.Matcher;
@@ -30,6 +32,8 @@ import java.util.regex.Pattern;
  * database: { url: "jdbc:postgresql://db/sluice", user: sluice, password: "${PGPASSWORD}",
  *             maxPoolSize: 10, connectionTimeoutMs: 5000 }
  * auth:     { tokenLifetimeSeconds: 3600,
+ *             tokenThrottle: { enabled: true, clientBurst: 10, clientFailuresPerMinute: 10,
+ *                              addressBurst: 50, addressFailuresPerMinute: 50, maxTrackedKeys: 100000 },
  *             oidc: { issuer: https://idp/, audience: sluice, jwksUrl: https://idp/jwks,
  *                     principalClaim: sub, rolesClaim: roles } }   # optional
  * bootstrap: { quickstartCatalog: true }
@@ -54,7 +58,8 @@ public record ServerConfig(
     Map<String, CredentialSource> credentialSources,
     Duration vendingCacheTtlCap,
     long vendingCacheMaxEntries,
-    int vendingMinDurationSeconds) {
+    int vendingMinDurationSeconds,
+    TokenThrottle.Limits tokenThrottle) {
 
   private static final Pattern VAR = Pattern.compile("\\$\\{([A-Za-z_][A-Za-z0-9_]*)}");
   private static final Map<String, Set<String>> KNOWN =
@@ -65,7 +70,9 @@ public record ServerConfig(
           "storage.credentialSources.*", Set.of("type", "accessKeyId", "secretAccessKey", "roleArn", "webIdentityTokenFile"),
           "server", Set.of("host", "port", "maxRequestBytes"),
           "database", Set.of("url", "user", "password", "maxPoolSize", "connectionTimeoutMs"),
-          "auth", Set.of("tokenLifetimeSeconds", "oidc"),
+          "auth", Set.of("tokenLifetimeSeconds", "oidc", "tokenThrottle"),
+          "auth.tokenThrottle", Set.of("enabled", "clientBurst", "clientFailuresPerMinute", "addressBurst",
+              "addressFailuresPerMinute", "maxTrackedKeys"),
           "auth.oidc", Set.of("issuer", "audience", "jwksUrl", "principalClaim", "rolesClaim"),
           "bootstrap", Set.of("quickstartCatalog"));
 
@@ -94,6 +101,7 @@ public record ServerConfig(
     if (tokenLifetime.toSeconds() < 60 || tokenLifetime.toSeconds() > 86_400) {
       throw new ConfigException("auth.tokenLifetimeSeconds must be between 60 and 86400, got " + tokenLifetime.toSeconds());
     }
+    Objects.requireNonNull(tokenThrottle, "tokenThrottle");
   }
 
   /** Loads a config file (or the defaults when {@code file} is null), applying command-line overrides. */
@@ -156,7 +164,24 @@ public record ServerConfig(
         Duration.ofSeconds(integer(section(section(root, "storage"), "vendingCache"), "ttlCapSeconds",
             "storage.vendingCache.ttlCapSeconds", 1800)),
         integer(section(section(root, "storage"), "vendingCache"), "maxEntries", "storage.vendingCache.maxEntries", 10_000),
-        integer(section(root, "storage"), "vendingMinDurationSeconds", "storage.vendingMinDurationSeconds", 900));
+        integer(section(root, "storage"), "vendingMinDurationSeconds", "storage.vendingMinDurationSeconds", 900),
+        tokenThrottle(section(auth, "tokenThrottle")));
+  }
+
+  private static TokenThrottle.Limits tokenThrottle(JsonNode node) {
+    TokenThrottle.Limits d = TokenThrottle.Limits.DEFAULT;
+    String key = "auth.tokenThrottle.";
+    try {
+      return new TokenThrottle.Limits(
+          bool(node, "enabled", key + "enabled", d.enabled()),
+          integer(node, "clientBurst", key + "clientBurst", d.clientBurst()),
+          integer(node, "clientFailuresPerMinute", key + "clientFailuresPerMinute", d.clientPerMinute()),
+          integer(node, "addressBurst", key + "addressBurst", d.addressBurst()),
+          integer(node, "addressFailuresPerMinute", key + "addressFailuresPerMinute", d.addressPerMinute()),
+          integer(node, "maxTrackedKeys", key + "maxTrackedKeys", (int) d.maxTrackedKeys()));
+    } catch (IllegalArgumentException e) {
+      throw new ConfigException(e.getMessage());
+    }
   }
 
   private static Map<String, CredentialSource> credentialSources(JsonNode node) {

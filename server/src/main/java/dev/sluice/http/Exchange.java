@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.sluice.auth.AuthenticatedPrincipal;
 import java.io.IOException;
+import java.net.InetAddress;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
@@ -25,6 +26,7 @@ public final class Exchange {
   private final byte[] body;
   private final String requestId;
   private AuthenticatedPrincipal principal;
+  private InetAddress peerAddress;
 
   Exchange(
       String method,
@@ -59,6 +61,18 @@ public final class Exchange {
 
   void authenticatedAs(AuthenticatedPrincipal principal) {
     this.principal = principal;
+  }
+
+  /**
+   * The TCP peer's address (a proxy's, behind one: forwarding headers are not trusted), or
+   * null when the connection has none.
+   */
+  public InetAddress peerAddress() {
+    return peerAddress;
+  }
+
+  void connectedFrom(InetAddress peerAddress) {
+    this.peerAddress = peerAddress;
   }
 
   /** A path parameter, percent-decoded. */

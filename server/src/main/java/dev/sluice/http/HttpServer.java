@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import dev.sluice.auth.Authenticator;
 import java.io.IOException;
 import java.io.InputStream;
+import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -120,6 +121,9 @@ public final class HttpServer implements AutoCloseable {
         } else {
           exchange =
               new Exchange(method, params, request.getHttpURI().getQuery(), request.getHeaders()::get, readBody(request), requestId);
+          if (request.getConnectionMetaData().getRemoteSocketAddress() instanceof InetSocketAddress peer) {
+            exchange.connectedFrom(peer.getAddress());
+          }
           if (matched.authenticated()) {
             exchange.authenticatedAs(authenticator.authenticate(request.getHeaders().get(HttpHeader.AUTHORIZATION)));
             MDC.put("principal", exchange.principal().name());
@@ -199,6 +203,7 @@ public final class HttpServer implements AutoCloseable {
       }
       response.setStatus(reply.status());
       response.getHeaders().put("X-Request-ID", requestId);
+      reply.headers().forEach(response.getHeaders()::put);
       if (reply.status() == 401) {
         response.getHeaders().put(HttpHeader.WWW_AUTHENTICATE, "Bearer");
       }

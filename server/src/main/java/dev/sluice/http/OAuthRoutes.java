@@ -3,25 +3,26 @@ package dev.sluice.http;
 import static java.util.Objects.requireNonNull;
 
 import dev.sluice.auth.Authenticator;
+import dev.sluice.auth.TokenEndpoint;
+import dev.sluice.auth.TokenRefused;
+import dev.sluice.auth.TokenThrottle;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.Optional;
-import org.apache.iceberg.exceptions.BadRequestException;
-import org.apache.iceberg.exceptions.NotAuthorizedException;
 import org.apache.iceberg.rest.RESTUtil;
 
 /**
  * {@code POST /api/catalog/v1/oauth/tokens}: OAuth2 client credentials (and token exchange,
- * which Iceberg clients use to refresh). Errors use OAuth's own shape,
- * {@code {"error": ..., "error_description": ...}}, which Iceberg's client parses.
+ * which Iceberg clients use to refresh); the decisions are {@link TokenEndpoint}'s. Errors use
+ * OAuth's own shape, {@code {"error": ..., "error_description": ...}}, which Iceberg's client
+ * parses; a throttled request is 429 with {@code Retry-After} (seconds).
  */
 public final class OAuthRoutes {
-  private final Authenticator authenticator;
+  private final TokenEndpoint endpoint;
 
-  public OAuthRoutes(Authenticator authenticator) {
-    this.authenticator = requireNonNull(authenticator, "authenticator");
+  public OAuthRoutes(TokenEndpoint endpoint) {
+    this.endpoint = requireNonNull(endpoint, "endpoint");
   }
 
   public void register(HttpServer.Routes routes) {
@@ -34,50 +35,47 @@ public final class OAuthRoutes {
       try {
         form = RESTUtil.decodeFormData(x.bodyText());
       } catch (RuntimeException e) {
-        throw new BadRequestException("invalid_request: the body is not form-encoded");
+        throw endpoint.malformed(x.requestId());
       }
-      String token = authenticator.grant(form, basicAuth(x.header("Authorization")));
+      String[] basic = basicAuth(x.header("Authorization"));
+      TokenEndpoint.Issued issued = endpoint.grant(new TokenEndpoint.Request(
+          form, basic == null ? null : basic[0], basic == null ? null : basic[1],
+          TokenThrottle.addressKey(x.peerAddress()), x.requestId()));
       Map<String, Object> body = new LinkedHashMap<>();
-      body.put("access_token", token);
+      body.put("access_token", issued.accessToken());
       body.put("token_type", "bearer");
-      body.put("expires_in", authenticator.tokens().lifetime().toSeconds());
+      body.put("expires_in", issued.expiresInSeconds());
       body.put("issued_token_type", Authenticator.ACCESS_TOKEN_TYPE);
       return Reply.okPlain(body);
-    } catch (NotAuthorizedException e) {
-      return oauthError(401, e.getMessage(), "invalid_client");
-    } catch (BadRequestException e) {
-      return oauthError(400, e.getMessage(), "invalid_request");
+    } catch (TokenRefused e) {
+      Reply reply = oauthError(e.status(), e.error(), e.description());
+      return e.retryAfterSeconds() > 0 ? reply.withHeader("Retry-After", Long.toString(e.retryAfterSeconds())) : reply;
     }
   }
 
-  private static Reply oauthError(int status, String message, String fallbackCode) {
-    String code = fallbackCode;
-    String description = message;
-    int colon = message.indexOf(':');
-    if (colon > 0 && message.substring(0, colon).matches("[a-z_]+")) {
-      code = message.substring(0, colon);
-      description = message.substring(colon + 1).trim();
-    }
+  private static Reply oauthError(int status, String code, String description) {
     Map<String, String> body = new LinkedHashMap<>();
     body.put("error", code);
     body.put("error_description", description);
     return Reply.status(status, body);
   }
 
-  private static Optional<String[]> basicAuth(String header) {
+  /** The client id and secret of an HTTP Basic header (each form-url-decoded), or null. */
+  private static String[] basicAuth(String header) {
     if (header == null || !header.regionMatches(true, 0, "Basic ", 0, 6)) {
-      return Optional.empty();
+      return null;
     }
     try {
       String decoded = new String(Base64.getDecoder().decode(header.substring(6).trim()), StandardCharsets.UTF_8);
       int colon = decoded.indexOf(':');
       if (colon < 0) {
-        return Optional.empty();
+        return null;
       }
-      return Optional.of(new String[] {
-          RESTUtil.decodeString(decoded.substring(0, colon)), RESTUtil.decodeString(decoded.substring(colon + 1))});
+      return new String[] {
+          RESTUtil.decodeString(decoded.substring(0, colon)),
+          RESTUtil.decodeString(decoded.substring(colon + 1))};
     } catch (IllegalArgumentException e) {
-      return Optional.empty();
+      return null;
     }
   }
 }

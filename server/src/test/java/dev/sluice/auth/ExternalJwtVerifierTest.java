@@ -253,6 +253,19 @@ class ExternalJwtVerifierTest {
   }
 
   @Test
+  void aFloodOfUnknownKidsFetchesTheJwksAtMostTwicePerRateLimitInterval() throws Exception {
+    verifier.verify(sign(rsaKey, validClaims().build()));
+    assertThat(jwksFetches.get()).isEqualTo(1);
+    RSASSASigner signer = new RSASSASigner(unpublishedKey);
+    for (int i = 0; i < 200; i++) {
+      assertRefused(sign(signer, JWSAlgorithm.RS256, "flood-" + i, validClaims().build()), "No signing key");
+    }
+    // nimbus's rate limiter lets two fetches through per interval: the first one (above) and
+    // at most one refetch for all 200 unknown kids.
+    assertThat(jwksFetches.get()).isLessThanOrEqualTo(2);
+  }
+
+  @Test
   void refusesUnsignedToken() {
     String token = new PlainJWT(validClaims().build()).serialize();
 

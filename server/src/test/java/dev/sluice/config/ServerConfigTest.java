@@ -60,6 +60,32 @@ class ServerConfigTest {
   }
 
   @Test
+  void tokenThrottleHasDefaultsAndIsValidated() throws Exception {
+    ServerConfig defaults = ServerConfig.load(null, ServerConfig.Overrides.NONE, k -> null);
+    assertThat(defaults.tokenThrottle()).isEqualTo(dev.sluice.auth.TokenThrottle.Limits.DEFAULT);
+    assertThat(defaults.tokenThrottle().enabled()).isTrue();
+
+    ServerConfig custom = load("auth:\n  tokenThrottle:\n    clientBurst: 5\n    clientFailuresPerMinute: 2\n"
+        + "    addressBurst: 200\n    addressFailuresPerMinute: 120\n    maxTrackedKeys: 5000\n", Map.of());
+    assertThat(custom.tokenThrottle())
+        .isEqualTo(new dev.sluice.auth.TokenThrottle.Limits(true, 5, 2, 200, 120, 5000));
+    assertThat(load("auth:\n  tokenThrottle:\n    enabled: false\n", Map.of()).tokenThrottle().enabled()).isFalse();
+
+    assertThatThrownBy(() -> load("auth:\n  tokenThrottle:\n    clientBurst: 0\n", Map.of()))
+        .isInstanceOf(ConfigException.class).hasMessageContaining("auth.tokenThrottle.clientBurst");
+    assertThatThrownBy(() -> load("auth:\n  tokenThrottle:\n    addressFailuresPerMinute: lots\n", Map.of()))
+        .isInstanceOf(ConfigException.class).hasMessageContaining("auth.tokenThrottle.addressFailuresPerMinute");
+    assertThatThrownBy(() -> load("auth:\n  tokenThrottle:\n    maxTrackedKeys: 10\n", Map.of()))
+        .isInstanceOf(ConfigException.class).hasMessageContaining("auth.tokenThrottle.maxTrackedKeys");
+    assertThatThrownBy(() -> load("auth:\n  tokenThrottle:\n    enabled: sometimes\n", Map.of()))
+        .isInstanceOf(ConfigException.class).hasMessageContaining("auth.tokenThrottle.enabled");
+    assertThatThrownBy(() -> load("auth:\n  tokenThrottle:\n    burst: 3\n", Map.of()))
+        .isInstanceOf(ConfigException.class).hasMessageContaining("auth.tokenThrottle.burst");
+    assertThatThrownBy(() -> load("auth:\n  tokenThrottle: 3\n", Map.of()))
+        .isInstanceOf(ConfigException.class).hasMessageContaining("auth.tokenThrottle");
+  }
+
+  @Test
   void storageCredentialSourcesAreValidatedAndNeverPrinted() throws Exception {
     ServerConfig config = load("storage:\n  credentialSources:\n    rgw: { type: static, accessKeyId: \"${K}\", secretAccessKey: \"${S}\" }\n"
         + "    aws: { type: default-chain }\n", Map.of("K", "AKIAEXAMPLE", "S", "very-secret-value"));
