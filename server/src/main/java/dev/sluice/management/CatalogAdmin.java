@@ -9,8 +9,9 @@ import dev.sluice.store.CatalogRecord;
 import dev.sluice.store.Conflict;
 import dev.sluice.store.NotEmpty;
 import dev.sluice.store.NotFound;
+import dev.sluice.store.Page;
+import dev.sluice.store.PageRequest;
 import dev.sluice.store.Store;
-import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.apache.iceberg.exceptions.AlreadyExistsException;
@@ -53,8 +54,8 @@ public final class CatalogAdmin {
     return store.getCatalog(name).orElseThrow(() -> new NotFoundException("Catalog not found: %s", name));
   }
 
-  public List<CatalogRecord> list() {
-    return store.listCatalogs();
+  public Page<CatalogRecord> list(PageRequest page) {
+    return store.listCatalogs(page);
   }
 
   /**
