@@ -13,7 +13,6 @@ import dev.sluice.store.AuditEvent;
 import dev.sluice.store.AuditFilter;
 import dev.sluice.store.GrantRecord;
 import dev.sluice.store.NamespacePath;
-import dev.sluice.store.Page;
 import dev.sluice.store.PageRequest;
 import dev.sluice.store.PrincipalRecord;
 import dev.sluice.store.RoleRecord;
