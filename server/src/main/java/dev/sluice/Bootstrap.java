@@ -66,7 +66,7 @@ final class Bootstrap {
       console.println("  secret:    " + secret);
       console.println("  credential=" + clientId + ":" + secret);
     }
-    if (quickstart && new CatalogAdmin(store, java.util.Set.of(), 900).list().stream().noneMatch(c -> c.name().equals(QUICKSTART))) {
+    if (quickstart && store.getCatalog(QUICKSTART).isEmpty()) {
       String location = warehouse.toUri().toString().replaceFirst("^file:///", "file:/");
       ObjectNode storage = JsonNodeFactory.instance.objectNode();
       storage.put("storageType", "FILE");

@@ -69,7 +69,8 @@ public final class SluiceServer implements AutoCloseable {
       ExternalJwtVerifier oidc =
           config.oidc() == null ? null : new ExternalJwtVerifier(config.oidc(), Clock.systemUTC());
       Authenticator authenticator = new Authenticator(store, tokens, oidc);
-      AuditLog audit = new AuditLog(store.access());
+      PrometheusMeterRegistry metrics = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+      AuditLog audit = new AuditLog(store.access(), metrics);
       closeables.add(audit);
       Authorizer authz = new Authorizer(store.access(), audit);
       Runnable accessChanged = () -> {
@@ -77,7 +78,6 @@ public final class SluiceServer implements AutoCloseable {
         authenticator.invalidate();
       };
       HttpServer.Routes routes = new HttpServer.Routes();
-      PrometheusMeterRegistry metrics = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
       VendingService vending =
           new VendingService(config.credentialSources(), config.vendingCacheTtlCap(), config.vendingCacheMaxEntries(), metrics);
       closeables.add(vending);

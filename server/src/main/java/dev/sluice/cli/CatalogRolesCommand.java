@@ -48,7 +48,7 @@ public final class CatalogRolesCommand extends CommandGroup {
       String path = principalRole == null
           ? ApiPath.of("catalogs", catalog, "catalog-roles")
           : ApiPath.of("principal-roles", principalRole, "catalog-roles", catalog);
-      JsonNode response = client.get(path);
+      JsonNode response = client.list(path, "roles");
       console.show(response, out -> RoleLists.print(out, response, "no catalog roles"));
     }
   }

@@ -64,7 +64,7 @@ public final class CatalogsCommand extends CommandGroup {
   static final class ListCatalogs extends AdminCommand {
     @Override
     void run(ManagementClient client, Console console) {
-      JsonNode response = client.get(ApiPath.of("catalogs"));
+      JsonNode response = client.list(ApiPath.of("catalogs"), "catalogs");
       console.show(response, out -> {
         TextTable table = new TextTable("NAME", "TYPE", "STORAGE", "DEFAULT BASE LOCATION");
         for (JsonNode catalog : Lists.items(response, "catalogs")) {

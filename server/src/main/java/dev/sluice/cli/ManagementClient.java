@@ -2,16 +2,21 @@ package dev.sluice.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
+import java.net.URLEncoder;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.util.HashSet;
+import java.util.Set;
 
 /**
  * JSON calls to {@code /api/management/v1}. Authenticates on the first call and reuses the
- * token for the rest of the command (a command makes at most a handful of calls).
+ * token for the rest of the command (a command makes a handful of calls, and one per page of a list).
  */
 final class ManagementClient {
   static final String MANAGEMENT_PATH = "/api/management/v1";
@@ -32,6 +37,33 @@ final class ManagementClient {
   /** The response body, or null when the server sent none (204, or an empty 201). */
   JsonNode get(String path) {
     return call("GET", path, null);
+  }
+
+  /**
+   * A whole listing: follows {@code nextPageToken} from page to page (the server answers a
+   * default page when no size is asked for) and returns the first page's document with every
+   * page's items under {@code field} and no token, as if the server had sent it in one piece.
+   */
+  JsonNode list(String path, String field) {
+    JsonNode first = get(path);
+    ArrayNode all = mapper.createArrayNode();
+    Set<String> seen = new HashSet<>();
+    JsonNode page = first;
+    while (true) {
+      Lists.items(page, field).forEach(all::add);
+      String token = page.path("nextPageToken").asText("");
+      if (token.isEmpty()) {
+        break;
+      }
+      if (!seen.add(token)) {
+        throw new AdminFailure("the server sent the same page token twice while listing " + path);
+      }
+      page = get(path + "?pageToken=" + URLEncoder.encode(token, StandardCharsets.UTF_8));
+    }
+    ObjectNode whole = ((ObjectNode) first).deepCopy();
+    whole.set(field, all);
+    whole.remove("nextPageToken");
+    return whole;
   }
 
   JsonNode post(String path, JsonNode body) {

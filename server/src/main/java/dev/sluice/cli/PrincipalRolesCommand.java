@@ -40,7 +40,7 @@ public final class PrincipalRolesCommand extends CommandGroup {
       String path = principal == null
           ? ApiPath.of("principal-roles")
           : ApiPath.of("principals", principal, "principal-roles");
-      JsonNode response = client.get(path);
+      JsonNode response = client.list(path, "roles");
       console.show(response, out -> RoleLists.print(out, response, "no principal roles"));
     }
   }

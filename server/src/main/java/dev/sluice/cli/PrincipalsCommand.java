@@ -51,7 +51,7 @@ public final class PrincipalsCommand extends CommandGroup {
   static final class ListPrincipals extends AdminCommand {
     @Override
     void run(ManagementClient client, Console console) {
-      JsonNode response = client.get(ApiPath.of("principals"));
+      JsonNode response = client.list(ApiPath.of("principals"), "principals");
       console.show(response, out -> {
         TextTable table = new TextTable("NAME", "CLIENT ID");
         for (JsonNode principal : Lists.items(response, "principals")) {

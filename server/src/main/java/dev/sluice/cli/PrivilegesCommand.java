@@ -65,7 +65,7 @@ public final class PrivilegesCommand extends CommandGroup {
   static final class ListGrants extends AdminCommand {
     @Override
     void run(ManagementClient client, Console console) {
-      JsonNode response = client.get(enclosing(spec).grantsPath());
+      JsonNode response = client.list(enclosing(spec).grantsPath(), "grants");
       console.show(response, out -> {
         TextTable table = new TextTable("TYPE", "SECURABLE", "PRIVILEGE");
         for (JsonNode grant : Lists.items(response, "grants")) {

@@ -13,7 +13,6 @@ import dev.sluice.store.AuditEvent;
 import dev.sluice.store.AuditFilter;
 import dev.sluice.store.GrantRecord;
 import dev.sluice.store.NamespacePath;
-import dev.sluice.store.Page;
 import dev.sluice.store.PageRequest;
 import dev.sluice.store.PrincipalRecord;
 import dev.sluice.store.RoleRecord;
@@ -55,7 +54,7 @@ public final class AccessRoutes {
         .add("POST", BASE + "/principals", this::createPrincipal)
         .add("GET", BASE + "/principals", x -> {
           serviceAdmin(x, "listPrincipals", "principals");
-          return Reply.okPlain(Map.of("principals", admin.principals().stream().map(AccessRoutes::principal).toList()));
+          return Reply.okPlain(Paging.body("principals", admin.principals(Paging.request(x)), AccessRoutes::principal));
         })
         .add("GET", principal, x -> {
           selfOrServiceAdmin(x, "getPrincipal");
@@ -76,8 +75,8 @@ public final class AccessRoutes {
         })
         .add("GET", principal + "/principal-roles", x -> {
           selfOrServiceAdmin(x, "listPrincipalRolesOfPrincipal");
-          return Reply.okPlain(Map.of("roles", admin.rolesOfPrincipal(x.path("principal")).stream()
-              .map(r -> role(admin.principalRole(r))).toList()));
+          return Reply.okPlain(
+              Paging.body("roles", admin.rolesOfPrincipal(x.path("principal"), Paging.request(x)), AccessRoutes::role));
         })
         .add("PUT", principal + "/principal-roles", x -> {
           serviceAdmin(x, "assignPrincipalRole", x.path("principal"));
@@ -96,7 +95,7 @@ public final class AccessRoutes {
         })
         .add("GET", BASE + "/principal-roles", x -> {
           serviceAdmin(x, "listPrincipalRoles", "principal-roles");
-          return Reply.okPlain(Map.of("roles", admin.principalRoles().stream().map(AccessRoutes::role).toList()));
+          return Reply.okPlain(Paging.body("roles", admin.principalRoles(Paging.request(x)), AccessRoutes::role));
         })
         .add("GET", principalRole, x -> {
           serviceAdmin(x, "getPrincipalRole", x.path("role"));
@@ -109,13 +108,13 @@ public final class AccessRoutes {
         })
         .add("GET", principalRole + "/principals", x -> {
           serviceAdmin(x, "listPrincipalsWithRole", x.path("role"));
-          return Reply.okPlain(Map.of("principals", admin.principalsWithRole(x.path("role")).stream()
-              .map(p -> principal(admin.principal(p))).toList()));
+          return Reply.okPlain(
+              Paging.body("principals", admin.principalsWithRole(x.path("role"), Paging.request(x)), AccessRoutes::principal));
         })
         .add("GET", principalRole + "/catalog-roles/{catalog}", x -> {
           manageAccess(x, "listCatalogRolesOfPrincipalRole", x.path("catalog"));
-          return Reply.okPlain(Map.of("roles", admin.catalogRolesOf(x.path("role"), x.path("catalog")).stream()
-              .map(r -> role(admin.catalogRole(x.path("catalog"), r))).toList()));
+          return Reply.okPlain(Paging.body("roles",
+              admin.catalogRolesOf(x.path("role"), x.path("catalog"), Paging.request(x)), AccessRoutes::role));
         })
         .add("PUT", principalRole + "/catalog-roles/{catalog}", x -> {
           manageAccess(x, "grantCatalogRole", x.path("catalog"));
@@ -134,7 +133,7 @@ public final class AccessRoutes {
         })
         .add("GET", BASE + "/catalogs/{catalog}/catalog-roles", x -> {
           manageAccess(x, "listCatalogRoles", x.path("catalog"));
-          return Reply.okPlain(Map.of("roles", admin.catalogRoles(x.path("catalog")).stream().map(AccessRoutes::role).toList()));
+          return Reply.okPlain(Paging.body("roles", admin.catalogRoles(x.path("catalog"), Paging.request(x)), AccessRoutes::role));
         })
         .add("GET", catalogRole, x -> {
           manageAccess(x, "getCatalogRole", x.path("catalog"));
@@ -147,13 +146,13 @@ public final class AccessRoutes {
         })
         .add("GET", catalogRole + "/principal-roles", x -> {
           manageAccess(x, "listPrincipalRolesWithCatalogRole", x.path("catalog"));
-          return Reply.okPlain(Map.of("roles", admin.principalRolesWith(x.path("catalog"), x.path("role")).stream()
-              .map(r -> role(admin.principalRole(r))).toList()));
+          return Reply.okPlain(Paging.body("roles",
+              admin.principalRolesWith(x.path("catalog"), x.path("role"), Paging.request(x)), AccessRoutes::role));
         })
         .add("GET", catalogRole + "/grants", x -> {
           manageAccess(x, "listGrants", x.path("catalog"));
-          return Reply.okPlain(Map.of("grants", admin.grants(x.path("catalog"), x.path("role")).stream()
-              .map(AccessRoutes::grant).toList()));
+          return Reply.okPlain(
+              Paging.body("grants", admin.grants(x.path("catalog"), x.path("role"), Paging.request(x)), AccessRoutes::grant));
         })
         .add("PUT", catalogRole + "/grants", x -> {
           manageAccess(x, "addGrant", x.path("catalog"));
@@ -204,12 +203,11 @@ public final class AccessRoutes {
     AuditFilter filter =
         new AuditFilter(x.query("principal"), x.query("catalog"), x.query("securable"), allowed,
             longQuery(x, "from"), longQuery(x, "to"), visible);
+    PageRequest request = Paging.byId(x);
+    // Bounded: while the database refuses writes this answers what is stored (or 503 if the
+    // database is down for reads too), never waits on queued events.
     audit.flush();
-    Page<AuditEvent> page = access.events(filter, PageRequest.of(x.query("pageToken"), x.queryInt("pageSize")));
-    Map<String, Object> out = new LinkedHashMap<>();
-    out.put("events", page.items().stream().map(AccessRoutes::event).toList());
-    out.put("nextPageToken", page.nextToken());
-    return Reply.okPlain(out);
+    return Reply.okPlain(Paging.body("events", access.events(filter, request), AccessRoutes::event));
   }
 
   // ---------------------------------------------------------------- authorization

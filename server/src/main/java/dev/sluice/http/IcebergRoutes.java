@@ -516,6 +516,6 @@ public final class IcebergRoutes {
   }
 
   private static PageRequest pageRequest(Exchange x) {
-    return PageRequest.of(x.query("pageToken"), x.queryInt("pageSize"));
+    return Paging.request(x);
   }
 }

@@ -9,6 +9,7 @@ import dev.sluice.authz.Caller;
 import dev.sluice.authz.Privilege;
 import dev.sluice.management.CatalogAdmin;
 import dev.sluice.store.CatalogRecord;
+import dev.sluice.store.Page;
 import dev.sluice.store.SecurableRef;
 import java.util.HashSet;
 import java.util.List;
@@ -48,19 +49,23 @@ public final class ManagementRoutes {
         });
   }
 
-  /** The service admin sees every catalog; anyone else, the catalogs they hold a role in. */
+  /**
+   * The service admin sees every catalog; anyone else, the catalogs they hold a role in. Paged
+   * like every list; for others a page is filtered, so it may hold fewer items than asked for
+   * (the token still leads on), as Iceberg's filtered listings do.
+   */
   private Reply listCatalogs(Exchange x) {
     Caller caller = caller(x);
     authz.record(caller, "listCatalogs", null, "catalogs", true);
-    List<CatalogRecord> all = catalogs.list();
+    Page<CatalogRecord> page = catalogs.list(Paging.request(x));
     List<CatalogRecord> visible;
     if (caller.isServiceAdmin()) {
-      visible = all;
+      visible = page.items();
     } else {
       Set<String> mine = new HashSet<>(authz.catalogsOf(caller));
-      visible = all.stream().filter(c -> mine.contains(c.name())).toList();
+      visible = page.items().stream().filter(c -> mine.contains(c.name())).toList();
     }
-    return Reply.okPlain(Map.of("catalogs", visible.stream().map(ManagementRoutes::render).toList()));
+    return Reply.okPlain(Paging.body("catalogs", visible.stream().map(ManagementRoutes::render).toList(), page.nextToken()));
   }
 
   /** The service admin may act on any catalog; others need {@code privilege} on it. */

@@ -9,6 +9,8 @@ import dev.sluice.store.AccessStore;
 import dev.sluice.store.AlreadyExists;
 import dev.sluice.store.GrantRecord;
 import dev.sluice.store.NotFound;
+import dev.sluice.store.Page;
+import dev.sluice.store.PageRequest;
 import dev.sluice.store.PrincipalRecord;
 import dev.sluice.store.RoleRecord;
 import dev.sluice.store.Store;
@@ -67,8 +69,8 @@ public final class AccessAdmin {
     return access.getPrincipal(name).orElseThrow(() -> new NotFoundException("Principal not found: %s", name));
   }
 
-  public List<PrincipalRecord> principals() {
-    return access.listPrincipals();
+  public Page<PrincipalRecord> principals(PageRequest page) {
+    return access.listPrincipals(page);
   }
 
   public PrincipalRecord updatePrincipal(String name, Map<String, String> properties) {
@@ -116,8 +118,8 @@ public final class AccessAdmin {
     return access.getPrincipalRole(name).orElseThrow(() -> new NotFoundException("Principal role not found: %s", name));
   }
 
-  public List<RoleRecord> principalRoles() {
-    return access.listPrincipalRoles();
+  public Page<RoleRecord> principalRoles(PageRequest page) {
+    return access.listPrincipalRoles(page);
   }
 
   public void deletePrincipalRole(String name) {
@@ -147,14 +149,14 @@ public final class AccessAdmin {
     changed();
   }
 
-  public List<String> rolesOfPrincipal(String principal) {
+  public Page<RoleRecord> rolesOfPrincipal(String principal, PageRequest page) {
     principal(principal);
-    return access.principalRolesOf(principal);
+    return access.principalRolesOf(principal, page);
   }
 
-  public List<String> principalsWithRole(String role) {
+  public Page<PrincipalRecord> principalsWithRole(String role, PageRequest page) {
     principalRole(role);
-    return access.principalsWithRole(role);
+    return access.principalsWithRole(role, page);
   }
 
   // ---------------------------------------------------------------- catalog roles
@@ -177,9 +179,9 @@ public final class AccessAdmin {
         .orElseThrow(() -> new NotFoundException("Catalog role not found: %s in catalog %s", name, catalog));
   }
 
-  public List<RoleRecord> catalogRoles(String catalog) {
+  public Page<RoleRecord> catalogRoles(String catalog, PageRequest page) {
     requireCatalog(catalog);
-    return access.listCatalogRoles(catalog);
+    return access.listCatalogRoles(catalog, page);
   }
 
   public void deleteCatalogRole(String catalog, String name) {
@@ -205,15 +207,15 @@ public final class AccessAdmin {
     changed();
   }
 
-  public List<String> catalogRolesOf(String principalRole, String catalog) {
+  public Page<RoleRecord> catalogRolesOf(String principalRole, String catalog, PageRequest page) {
     principalRole(principalRole);
     requireCatalog(catalog);
-    return access.catalogRolesOf(principalRole, catalog);
+    return access.catalogRolesOf(principalRole, catalog, page);
   }
 
-  public List<String> principalRolesWith(String catalog, String catalogRole) {
+  public Page<RoleRecord> principalRolesWith(String catalog, String catalogRole, PageRequest page) {
     catalogRole(catalog, catalogRole);
-    return access.principalRolesWith(catalog, catalogRole);
+    return access.principalRolesWith(catalog, catalogRole, page);
   }
 
   // ---------------------------------------------------------------- grants
@@ -234,9 +236,9 @@ public final class AccessAdmin {
     changed();
   }
 
-  public List<GrantRecord> grants(String catalog, String catalogRole) {
+  public Page<GrantRecord> grants(String catalog, String catalogRole, PageRequest page) {
     catalogRole(catalog, catalogRole);
-    return access.grantsOf(catalog, catalogRole);
+    return access.grantsOf(catalog, catalogRole, page);
   }
 
   public void requireCatalog(String catalog) {

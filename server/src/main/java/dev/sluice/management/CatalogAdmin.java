@@ -4,13 +4,15 @@ import static java.util.Objects.requireNonNull;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.sluice.catalog.CatalogSettings;
+import dev.sluice.location.StorageLocation;
 import dev.sluice.store.AlreadyExists;
 import dev.sluice.store.CatalogRecord;
 import dev.sluice.store.Conflict;
 import dev.sluice.store.NotEmpty;
 import dev.sluice.store.NotFound;
+import dev.sluice.store.Page;
+import dev.sluice.store.PageRequest;
 import dev.sluice.store.Store;
-import dev.sluice.location.StorageLocation;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -57,8 +59,8 @@ public final class CatalogAdmin {
     return store.getCatalog(name).orElseThrow(() -> new NotFoundException("Catalog not found: %s", name));
   }
 
-  public List<CatalogRecord> list() {
-    return store.listCatalogs();
+  public Page<CatalogRecord> list(PageRequest page) {
+    return store.listCatalogs(page);
   }
 
   /**

@@ -16,7 +16,8 @@ public interface AccessStore {
 
   Optional<PrincipalRecord> getPrincipalByClientId(String clientId);
 
-  List<PrincipalRecord> listPrincipals();
+  /** Principals by name, one page. */
+  Page<PrincipalRecord> listPrincipals(PageRequest page);
 
   boolean deletePrincipal(String name);
 
@@ -30,7 +31,7 @@ public interface AccessStore {
 
   Optional<RoleRecord> getPrincipalRole(String name);
 
-  List<RoleRecord> listPrincipalRoles();
+  Page<RoleRecord> listPrincipalRoles(PageRequest page);
 
   boolean deletePrincipalRole(String name);
 
@@ -38,16 +39,20 @@ public interface AccessStore {
 
   boolean unassignPrincipalRole(String principal, String role);
 
+  /** Every principal role {@code principal} holds: the input of a decision (one principal's roles, not a table). */
   List<String> principalRolesOf(String principal);
 
-  List<String> principalsWithRole(String role);
+  /** The principal roles {@code principal} holds, one page. */
+  Page<RoleRecord> principalRolesOf(String principal, PageRequest page);
+
+  Page<PrincipalRecord> principalsWithRole(String role, PageRequest page);
 
   // --- catalog roles ---
   void createCatalogRole(RoleRecord role);
 
   Optional<RoleRecord> getCatalogRole(String catalog, String name);
 
-  List<RoleRecord> listCatalogRoles(String catalog);
+  Page<RoleRecord> listCatalogRoles(String catalog, PageRequest page);
 
   boolean deleteCatalogRole(String catalog, String name);
 
@@ -55,9 +60,11 @@ public interface AccessStore {
 
   boolean unassignCatalogRole(String catalog, String catalogRole, String principalRole);
 
-  List<String> catalogRolesOf(String principalRole, String catalog);
+  /** The catalog roles of {@code catalog} granted to {@code principalRole}, one page. */
+  Page<RoleRecord> catalogRolesOf(String principalRole, String catalog, PageRequest page);
 
-  List<String> principalRolesWith(String catalog, String catalogRole);
+  /** The principal roles {@code catalogRole} is granted to, one page. */
+  Page<RoleRecord> principalRolesWith(String catalog, String catalogRole, PageRequest page);
 
   // --- privileges ---
   /** Idempotent: granting what is already granted changes nothing. */
@@ -65,7 +72,8 @@ public interface AccessStore {
 
   boolean revokePrivilege(GrantRecord grant);
 
-  List<GrantRecord> grantsOf(String catalog, String catalogRole);
+  /** The grants of one catalog role, one page, by (securable type, namespace, name, privilege). */
+  Page<GrantRecord> grantsOf(String catalog, String catalogRole, PageRequest page);
 
   /** Every grant that reaches any of {@code principalRoles} in {@code catalog}: the input of a decision. */
   List<GrantRecord> grantsFor(String catalog, Collection<String> principalRoles);
@@ -74,6 +82,7 @@ public interface AccessStore {
   List<String> catalogsFor(Collection<String> principalRoles);
 
   // --- audit ---
+  /** Stores {@code events} all or none; field lengths must fit the columns ({@code dev.sluice.audit.AuditFields}). */
   void appendEvents(List<AuditEvent> events);
 
   /** Events newest first, keyset-paged by id. */

@@ -56,8 +56,9 @@ final class JdbcAccessStore extends JdbcSupport implements AccessStore {
   }
 
   @Override
-  public List<PrincipalRecord> listPrincipals() {
-    return queryList("SELECT " + PRINCIPAL_COLUMNS + " FROM principals ORDER BY name", JdbcAccessStore::principalRow);
+  public Page<PrincipalRecord> listPrincipals(PageRequest page) {
+    return pageOf("SELECT " + PRINCIPAL_COLUMNS + " FROM principals WHERE 1 = 1", List.of("name"),
+        JdbcAccessStore::principalRow, p -> List.of(p.name()), page);
   }
 
   @Override
@@ -98,9 +99,9 @@ final class JdbcAccessStore extends JdbcSupport implements AccessStore {
   }
 
   @Override
-  public List<RoleRecord> listPrincipalRoles() {
-    return queryList("SELECT name, properties, created_at FROM principal_roles ORDER BY name",
-        rs -> new RoleRecord(null, rs.getString(1), fromJson(rs.getString(2)), rs.getLong(3)));
+  public Page<RoleRecord> listPrincipalRoles(PageRequest page) {
+    return pageOf("SELECT name, properties, created_at FROM principal_roles WHERE 1 = 1", List.of("name"),
+        rs -> roleRow(null, rs), r -> List.of(r.name()), page);
   }
 
   @Override
@@ -142,9 +143,17 @@ final class JdbcAccessStore extends JdbcSupport implements AccessStore {
   }
 
   @Override
-  public List<String> principalsWithRole(String role) {
-    return queryList("SELECT principal_name FROM principal_role_assignments WHERE role_name = ? ORDER BY principal_name",
-        rs -> rs.getString(1), role);
+  public Page<RoleRecord> principalRolesOf(String principal, PageRequest page) {
+    return pageOf("SELECT r.name, r.properties, r.created_at FROM principal_roles r JOIN principal_role_assignments a"
+            + " ON a.role_name = r.name WHERE a.principal_name = ?",
+        List.of("r.name"), rs -> roleRow(null, rs), r -> List.of(r.name()), page, principal);
+  }
+
+  @Override
+  public Page<PrincipalRecord> principalsWithRole(String role, PageRequest page) {
+    return pageOf("SELECT p." + PRINCIPAL_COLUMNS.replace(", ", ", p.") + " FROM principals p JOIN principal_role_assignments a"
+            + " ON a.principal_name = p.name WHERE a.role_name = ?",
+        List.of("p.name"), JdbcAccessStore::principalRow, p -> List.of(p.name()), page, role);
   }
 
   // ---------------------------------------------------------------- catalog roles
@@ -170,9 +179,9 @@ final class JdbcAccessStore extends JdbcSupport implements AccessStore {
   }
 
   @Override
-  public List<RoleRecord> listCatalogRoles(String catalog) {
-    return queryList("SELECT name, properties, created_at FROM catalog_roles WHERE catalog_name = ? ORDER BY name",
-        rs -> new RoleRecord(catalog, rs.getString(1), fromJson(rs.getString(2)), rs.getLong(3)), catalog);
+  public Page<RoleRecord> listCatalogRoles(String catalog, PageRequest page) {
+    return pageOf("SELECT name, properties, created_at FROM catalog_roles WHERE catalog_name = ?", List.of("name"),
+        rs -> roleRow(catalog, rs), r -> List.of(r.name()), page, catalog);
   }
 
   @Override
@@ -208,17 +217,18 @@ final class JdbcAccessStore extends JdbcSupport implements AccessStore {
   }
 
   @Override
-  public List<String> catalogRolesOf(String principalRole, String catalog) {
-    return queryList(
-        "SELECT catalog_role FROM catalog_role_assignments WHERE principal_role = ? AND catalog_name = ? ORDER BY catalog_role",
-        rs -> rs.getString(1), principalRole, catalog);
+  public Page<RoleRecord> catalogRolesOf(String principalRole, String catalog, PageRequest page) {
+    return pageOf("SELECT r.name, r.properties, r.created_at FROM catalog_roles r JOIN catalog_role_assignments a"
+            + " ON a.catalog_name = r.catalog_name AND a.catalog_role = r.name"
+            + " WHERE a.principal_role = ? AND a.catalog_name = ?",
+        List.of("r.name"), rs -> roleRow(catalog, rs), r -> List.of(r.name()), page, principalRole, catalog);
   }
 
   @Override
-  public List<String> principalRolesWith(String catalog, String catalogRole) {
-    return queryList(
-        "SELECT principal_role FROM catalog_role_assignments WHERE catalog_name = ? AND catalog_role = ? ORDER BY principal_role",
-        rs -> rs.getString(1), catalog, catalogRole);
+  public Page<RoleRecord> principalRolesWith(String catalog, String catalogRole, PageRequest page) {
+    return pageOf("SELECT r.name, r.properties, r.created_at FROM principal_roles r JOIN catalog_role_assignments a"
+            + " ON a.principal_role = r.name WHERE a.catalog_name = ? AND a.catalog_role = ?",
+        List.of("r.name"), rs -> roleRow(null, rs), r -> List.of(r.name()), page, catalog, catalogRole);
   }
 
   // ---------------------------------------------------------------- privileges
@@ -259,11 +269,13 @@ final class JdbcAccessStore extends JdbcSupport implements AccessStore {
   }
 
   @Override
-  public List<GrantRecord> grantsOf(String catalog, String catalogRole) {
-    return queryList(
+  public Page<GrantRecord> grantsOf(String catalog, String catalogRole, PageRequest page) {
+    return pageOf(
         "SELECT catalog_name, catalog_role, securable_type, securable_ns, securable_name, privilege FROM privilege_grants"
-            + " WHERE catalog_name = ? AND catalog_role = ? ORDER BY securable_type, securable_ns, securable_name, privilege",
-        JdbcAccessStore::grantRow, catalog, catalogRole);
+            + " WHERE catalog_name = ? AND catalog_role = ?",
+        List.of("securable_type", "securable_ns", "securable_name", "privilege"), JdbcAccessStore::grantRow,
+        g -> List.of(g.securable().type().name(), g.securable().namespace().key(), g.securable().name(), g.privilege()),
+        page, catalog, catalogRole);
   }
 
   @Override
@@ -301,6 +313,18 @@ final class JdbcAccessStore extends JdbcSupport implements AccessStore {
     if (events.isEmpty()) {
       return;
     }
+    try {
+      insertEvents(events);
+    } catch (StoreUnavailable e) {
+      // The audit writer retries an outage but must not retry rows the database refuses.
+      if (e.getCause() instanceof SQLException sql && !outage(sql)) {
+        throw new RowsRefused("The database refused audit events (SQLState " + sql.getSQLState() + ")", sql);
+      }
+      throw e;
+    }
+  }
+
+  private void insertEvents(List<AuditEvent> events) {
     inTransaction(conn -> {
       try (PreparedStatement ps = conn.prepareStatement(
           "INSERT INTO audit_events (event_time, principal, roles, action, catalog_name, securable, decision, request_id,"
@@ -335,16 +359,13 @@ final class JdbcAccessStore extends JdbcSupport implements AccessStore {
       sql.append(" AND catalog_name IN (").append(String.join(", ", Collections.nCopies(f.catalogsVisible().size(), "?"))).append(")");
       args.addAll(f.catalogsVisible());
     }
-    if (page.after() != null) {
-      try {
-        args.add(Long.parseLong(page.after()));
-      } catch (NumberFormatException e) {
-        throw new IllegalArgumentException("Invalid pageToken");
-      }
+    Long afterId = page.afterId();
+    if (afterId != null) {
+      args.add(afterId);
       sql.append(" AND id < ?");
     }
     sql.append(" ORDER BY id DESC");
-    boolean bounded = page.size() != Integer.MAX_VALUE;
+    boolean bounded = page.bounded();
     if (bounded) {
       sql.append(" FETCH FIRST ").append(page.size() + 1).append(" ROWS ONLY");
     }
@@ -382,6 +403,10 @@ final class JdbcAccessStore extends JdbcSupport implements AccessStore {
       }
       throw unavailable(e);
     }
+  }
+
+  private static RoleRecord roleRow(String catalog, ResultSet rs) throws SQLException {
+    return new RoleRecord(catalog, rs.getString(1), fromJson(rs.getString(2)), rs.getLong(3));
   }
 
   private static PrincipalRecord principalRow(ResultSet rs) throws SQLException {

@@ -109,10 +109,10 @@ public final class JdbcStore extends JdbcSupport implements Store {
   }
 
   @Override
-  public List<CatalogRecord> listCatalogs() {
-    return queryList(
-        "SELECT name, catalog_type, properties, storage_config, entity_version, created_at, updated_at FROM catalogs ORDER BY name",
-        JdbcStore::catalogRow);
+  public Page<CatalogRecord> listCatalogs(PageRequest page) {
+    return pageOf(
+        "SELECT name, catalog_type, properties, storage_config, entity_version, created_at, updated_at FROM catalogs WHERE 1 = 1",
+        List.of("name"), JdbcStore::catalogRow, c -> List.of(c.name()), page);
   }
 
   @Override

@@ -100,6 +100,38 @@ abstract class JdbcSupport {
   }
 
 
+  /**
+   * Whether {@code e} says the database could not be reached or could not work (connection
+   * lost or refused, shutting down, out of resources, a transaction to retry), as opposed to
+   * refusing the statement itself (a value too long, a constraint, bad input).
+   */
+  protected static boolean outage(SQLException e) {
+    int depth = 0;
+    for (Throwable t = e; t != null && depth++ < 20; t = next(t)) {
+      if (t instanceof java.sql.SQLTransientException || t instanceof java.sql.SQLRecoverableException
+          || t instanceof java.sql.SQLNonTransientConnectionException || t instanceof java.io.IOException) {
+        return true;
+      }
+      if (t instanceof SQLException sql && sql.getSQLState() != null) {
+        String state = sql.getSQLState();
+        // 08 connection, 40 rollback (serialization, deadlock), 53 resources, 57 shutdown, 58 system;
+        // H2: database closed (90098), closing (90121), file I/O (90028, 90031).
+        if (state.startsWith("08") || state.startsWith("40") || state.startsWith("53") || state.startsWith("57")
+            || state.startsWith("58") || java.util.Set.of("90098", "90121", "90028", "90031").contains(state)) {
+          return true;
+        }
+      }
+    }
+    return false;
+  }
+
+  private static Throwable next(Throwable t) {
+    if (t instanceof SQLException sql && sql.getNextException() != null && sql.getNextException() != t) {
+      return sql.getNextException();
+    }
+    return t.getCause() == t ? null : t.getCause();
+  }
+
   protected static boolean exists(Connection conn, String sql, Object... args) throws SQLException {
     try (PreparedStatement ps = conn.prepareStatement(sql + " FETCH FIRST 1 ROWS ONLY")) {
       bind(ps, args);
@@ -140,26 +172,39 @@ abstract class JdbcSupport {
 
   /** Keyset pagination over one string key column; fetches one extra row to learn if more follow. */
   protected Page<String> pageOf(String baseSql, String keyColumn, PageRequest page, Object... args) {
-    StringBuilder sql = new StringBuilder(baseSql);
-    List<Object> params = new ArrayList<>(List.of(args));
-    if (page.after() != null) {
-      sql.append(" AND ").append(keyColumn).append(" > ?");
-      params.add(page.after());
-    }
-    sql.append(" ORDER BY ").append(keyColumn);
-    boolean bounded = page.size() != Integer.MAX_VALUE;
-    if (bounded) {
-      sql.append(" FETCH FIRST ").append(page.size() + 1).append(" ROWS ONLY");
-    }
-    List<String> keys = queryList(sql.toString(), rs -> rs.getString(1), params.toArray());
-    if (bounded && keys.size() > page.size()) {
-      List<String> items = keys.subList(0, page.size());
-      return new Page<>(items, PageRequest.tokenFor(items.get(items.size() - 1)));
-    }
-    return new Page<>(keys, null);
+    return pageOf(baseSql, List.of(keyColumn), rs -> rs.getString(1), List::of, page, args);
   }
 
-
+  /**
+   * Keyset pagination over rows ordered by {@code keyColumns} (strings; {@code baseSql} ends in
+   * a WHERE clause), after the key the page token carries: {@code (a, b) > (?, ?)}, which H2
+   * and PostgreSQL both compare as a row. Fetches one extra row to learn if more follow; the
+   * token is the last row's key, as {@code keyOf} gives it.
+   */
+  protected <T> Page<T> pageOf(String baseSql, List<String> keyColumns, RowMapper<T> mapper,
+      java.util.function.Function<T, List<String>> keyOf, PageRequest page, Object... args) {
+    StringBuilder sql = new StringBuilder(baseSql);
+    List<Object> params = new ArrayList<>(List.of(args));
+    boolean single = keyColumns.size() == 1;
+    List<String> after = page.after() == null ? null : single ? List.of(page.after()) : page.afterKeys(keyColumns.size());
+    if (after != null) {
+      String columns = String.join(", ", keyColumns);
+      String marks = String.join(", ", java.util.Collections.nCopies(keyColumns.size(), "?"));
+      sql.append(single ? " AND " + columns + " > ?" : " AND (" + columns + ") > (" + marks + ")");
+      params.addAll(after);
+    }
+    sql.append(" ORDER BY ").append(String.join(", ", keyColumns));
+    if (page.bounded()) {
+      sql.append(" FETCH FIRST ").append(page.size() + 1).append(" ROWS ONLY");
+    }
+    List<T> rows = queryList(sql.toString(), mapper, params.toArray());
+    if (page.bounded() && rows.size() > page.size()) {
+      List<T> items = rows.subList(0, page.size());
+      List<String> last = keyOf.apply(items.get(items.size() - 1));
+      return new Page<>(items, single ? PageRequest.tokenFor(last.get(0)) : PageRequest.tokenFor(last));
+    }
+    return new Page<>(rows, null);
+  }
 
   protected static void rollbackQuietly(Connection conn) {
     try {

@@ -24,7 +24,8 @@ public interface Store extends AutoCloseable {
 
   Optional<CatalogRecord> getCatalog(String name);
 
-  List<CatalogRecord> listCatalogs();
+  /** Catalogs by name, one page. */
+  Page<CatalogRecord> listCatalogs(PageRequest page);
 
   /** Replaces a catalog's definition if its version is still {@code expectedVersion}. */
   CatalogRecord updateCatalog(CatalogRecord updated, long expectedVersion);

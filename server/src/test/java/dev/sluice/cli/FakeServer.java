@@ -27,7 +27,8 @@ final class FakeServer implements AutoCloseable {
   static final String MANAGEMENT = "/api/management/v1";
   private static final ObjectMapper MAPPER = new ObjectMapper();
 
-  record Request(String method, String path, String authorization, String contentType, String body) {
+  /** One request; {@code query} is the raw query string, or null. */
+  record Request(String method, String path, String authorization, String contentType, String body, String query) {
     JsonNode json() {
       return FakeServer.json(body);
     }
@@ -69,7 +70,10 @@ final class FakeServer implements AutoCloseable {
     return "http://127.0.0.1:" + server.getAddress().getPort();
   }
 
-  /** Answers {@code method MANAGEMENT+path} (raw, percent-encoded path) with a status and body. */
+  /**
+   * Answers {@code method MANAGEMENT+path} (raw, percent-encoded path) with a status and body;
+   * a path with {@code ?query} answers only that query, before the answer for the bare path.
+   */
   FakeServer answer(String method, String path, int status, String body) {
     synchronized (this) {
       answers.put(method + " " + MANAGEMENT + path, new Answer(status, body));
@@ -92,7 +96,8 @@ final class FakeServer implements AutoCloseable {
   synchronized List<Request> calls() {
     return requests.stream()
         .filter(r -> r.path().startsWith(MANAGEMENT))
-        .map(r -> new Request(r.method(), r.path().substring(MANAGEMENT.length()), r.authorization(), r.contentType(), r.body()))
+        .map(r -> new Request(r.method(), r.path().substring(MANAGEMENT.length()), r.authorization(), r.contentType(), r.body(),
+            r.query()))
         .toList();
   }
 
@@ -117,13 +122,15 @@ final class FakeServer implements AutoCloseable {
     String body = new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
     String path = exchange.getRequestURI().getRawPath();
     String method = exchange.getRequestMethod();
+    String query = exchange.getRequestURI().getRawQuery();
     Answer answer;
     synchronized (this) {
       requests.add(new Request(method, path, exchange.getRequestHeaders().getFirst("Authorization"),
-          exchange.getRequestHeaders().getFirst("Content-Type"), body));
+          exchange.getRequestHeaders().getFirst("Content-Type"), body, query));
+      Answer forQuery = query == null ? null : answers.get(method + " " + path + "?" + query);
       answer = path.equals(TOKEN_PATH)
           ? tokenAnswer
-          : answers.getOrDefault(method + " " + path,
+          : forQuery != null ? forQuery : answers.getOrDefault(method + " " + path,
               new Answer(404, "{\"error\":{\"message\":\"no canned answer for " + method + " " + path
                   + "\",\"type\":\"NotFoundException\",\"code\":404}}"));
     }

@@ -29,8 +29,9 @@ class MigrationTest {
     }
     try (JdbcStore store = JdbcStore.open(new DatabaseConfig(url, null, null, 2, 5000))) {
       assertThat(store.access().principalRolesOf("root")).containsExactly("service_admin");
-      assertThat(store.access().principalRolesWith("old", "catalog_admin")).containsExactly("service_admin");
-      assertThat(store.access().grantsOf("old", "catalog_admin"))
+      assertThat(store.access().principalRolesWith("old", "catalog_admin", PageRequest.first(10)).items())
+          .extracting(RoleRecord::name).containsExactly("service_admin");
+      assertThat(store.access().grantsOf("old", "catalog_admin", PageRequest.first(10)).items())
           .extracting(GrantRecord::privilege)
           .containsExactlyInAnyOrder("CATALOG_MANAGE_ACCESS", "CATALOG_MANAGE_CONTENT");
       assertThat(store.access().getPrincipal("root").orElseThrow().credentialVersion()).isEqualTo(1);

@@ -45,7 +45,7 @@ public class AuthorizeBench {
   public void setUp() {
     fixture = StoreFixture.open();
     fixture.grantAnalyst();
-    audit = new AuditLog(DiscardingAuditStore.create(audited));
+    audit = new AuditLog(DiscardingAuditStore.create(audited), new io.micrometer.core.instrument.simple.SimpleMeterRegistry());
     authz = new Authorizer(fixture.store.access(), audit);
     long version = fixture.store.access().getPrincipal(StoreFixture.PRINCIPAL).orElseThrow().credentialVersion();
     // What the Authenticator makes of the analyst's bearer token (Iceberg clients ask for scope "catalog").

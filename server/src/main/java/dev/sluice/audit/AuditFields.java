@@ -1,0 +1,128 @@
+package dev.sluice.audit;
+
+import dev.sluice.store.AuditEvent;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Makes an event storable whatever a request put in it: every text field fits its column of
+ * {@code audit_events} (a longer value keeps a prefix and ends with
+ * {@code …[truncated N chars]}), and characters a database may refuse (NUL and other control
+ * characters, unpaired surrogates) become U+FFFD. So no input can make the database refuse an
+ * event, and an event's size in the queue is bounded.
+ */
+final class AuditFields {
+  // The column sizes of audit_events in V2__rbac_and_audit.sql, in characters: the one place
+  // they are known outside SQL (AuditFieldsTest compares them with the live schema).
+  static final int PRINCIPAL = 256;
+  static final int ROLES = 4096;
+  static final int ACTION = 64;
+  static final int CATALOG = 256;
+  static final int SECURABLE = 4096;
+  static final int REQUEST_ID = 128;
+
+  /** Column name → size, for the schema check. */
+  static final Map<String, Integer> COLUMNS = Map.of(
+      "principal", PRINCIPAL, "roles", ROLES, "action", ACTION, "catalog_name", CATALOG,
+      "securable", SECURABLE, "request_id", REQUEST_ID);
+
+  /** What a refused event keeps of each text field: printable ASCII, short. */
+  private static final int SAFE_LENGTH = 64;
+  private static final char REPLACEMENT = '\uFFFD';
+
+  private AuditFields() {}
+
+  /** {@code e} with every field storable; {@code e} itself when it already is (the common case). */
+  static AuditEvent fit(AuditEvent e) {
+    String principal = fit(e.principal(), PRINCIPAL);
+    List<String> roles = fitRoles(e.roles());
+    String action = fit(e.action(), ACTION);
+    String catalog = e.catalog() == null ? null : fit(e.catalog(), CATALOG);
+    String securable = fit(e.securable(), SECURABLE);
+    String requestId = fit(e.requestId(), REQUEST_ID);
+    if (principal == e.principal() && roles == e.roles() && action == e.action() && catalog == e.catalog()
+        && securable == e.securable() && requestId == e.requestId()) {
+      return e;
+    }
+    return new AuditEvent(e.id(), e.time(), principal, roles, action, catalog, securable, e.allowed(), requestId,
+        e.count(), e.lastTime());
+  }
+
+  /**
+   * The form in which an event the database refused anyway is stored: its decision, times and
+   * count, its names reduced to short printable ASCII, and {@code reason} in the securable.
+   */
+  static AuditEvent safeForm(AuditEvent e, String reason) {
+    return new AuditEvent(e.id(), e.time(), ascii(e.principal(), SAFE_LENGTH), List.of(), ascii(e.action(), SAFE_LENGTH),
+        e.catalog() == null ? null : ascii(e.catalog(), SAFE_LENGTH),
+        ascii("[stored in safe form: " + reason + "] " + e.securable(), 4 * SAFE_LENGTH), e.allowed(),
+        ascii(e.requestId(), SAFE_LENGTH), e.count(), e.lastTime());
+  }
+
+  /** {@code value} storable in {@code limit} characters; the same instance when it already is. */
+  static String fit(String value, int limit) {
+    String clean = clean(value);
+    if (clean.length() <= limit) {
+      return clean;
+    }
+    // The marker for the whole length has the most digits: with it the result always fits.
+    int keep = limit - marker(clean.length()).length();
+    if (keep > 0 && Character.isHighSurrogate(clean.charAt(keep - 1))) {
+      keep--; // never split a surrogate pair
+    }
+    return clean.substring(0, keep) + marker(clean.length() - keep);
+  }
+
+  static String marker(int truncated) {
+    return "…[truncated " + truncated + " chars]";
+  }
+
+  /** Roles are stored joined by commas in one column: fit the joined text, keep the list shape. */
+  private static List<String> fitRoles(List<String> roles) {
+    String joined = String.join(",", roles);
+    String fitted = fit(joined, ROLES);
+    if (fitted == joined) {
+      return roles;
+    }
+    return fitted.isEmpty() ? List.of() : List.of(fitted.split(",", -1));
+  }
+
+  /** Control characters and unpaired surrogates replaced; the same instance when there are none. */
+  private static String clean(String value) {
+    StringBuilder out = null;
+    for (int i = 0; i < value.length(); i++) {
+      char c = value.charAt(i);
+      boolean pair = Character.isHighSurrogate(c) && i + 1 < value.length() && Character.isLowSurrogate(value.charAt(i + 1));
+      boolean bad = Character.isISOControl(c) || (Character.isSurrogate(c) && !pair);
+      if (bad && out == null) {
+        out = new StringBuilder(value.length()).append(value, 0, i);
+      }
+      if (out != null) {
+        out.append(bad ? REPLACEMENT : c);
+        if (pair) {
+          out.append(value.charAt(i + 1));
+        }
+      }
+      if (pair) {
+        i++;
+      }
+    }
+    return out == null ? value : out.toString();
+  }
+
+  /** Printable ASCII only, at most {@code limit} characters, truncation marked. */
+  private static String ascii(String value, int limit) {
+    int n = Math.min(value.length(), limit);
+    StringBuilder out = new StringBuilder(n);
+    for (int i = 0; i < n; i++) {
+      char c = value.charAt(i);
+      out.append(c >= 0x20 && c < 0x7F ? c : '?');
+    }
+    if (value.length() > limit) {
+      String marker = "...[truncated]";
+      out.setLength(limit - marker.length());
+      out.append(marker);
+    }
+    return out.toString();
+  }
+}
