@@ -1,0 +1,31 @@
+package dev.sluice.location;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.api.Test;
+
+class StorageLocationKeyTest {
+  @Test
+  void spellingsOfOnePlaceShareAKeyAndAncestorsRunFromTheRoot() {
+    assertThat(StorageLocation.parse("file:/w/a").key()).isEqualTo("file:///w/a/");
+    assertThat(StorageLocation.parse("file:///w/a/").key()).isEqualTo("file:///w/a/");
+    assertThat(StorageLocation.parse("/w//a").key()).isEqualTo("file:///w/a/");
+    assertThat(StorageLocation.parse("S3://bkt/x").key()).isEqualTo("s3://bkt/x/");
+    assertThat(StorageLocation.parse("s3://bkt").key()).isEqualTo("s3://bkt/");
+    assertThat(StorageLocation.parse("s3://bkt/x/y").ancestorKeys()).containsExactly("s3://bkt/", "s3://bkt/x/", "s3://bkt/x/y/");
+    assertThat(StorageLocation.parse("s3://bkt/x/y").rootKey()).isEqualTo("s3://bkt/");
+  }
+
+  @Test
+  void keysCompareSegmentWise() {
+    // t is not a prefix of t2 once keys end in a slash.
+    assertThat(StorageLocation.parse("s3://b/t2").key()).doesNotStartWith(StorageLocation.parse("s3://b/t").key());
+    assertThat(StorageLocation.parse("s3://b/t/x").key()).startsWith(StorageLocation.parse("s3://b/t").key());
+  }
+
+  @Test
+  void overlongLocationsAreRefused() {
+    assertThat(LocationSafety.escapes("s3://b/" + "x".repeat(2000))).contains("longer than 2000 bytes");
+    assertThat(LocationSafety.escapes("s3://b/" + "x".repeat(1900))).isEmpty();
+  }
+}
