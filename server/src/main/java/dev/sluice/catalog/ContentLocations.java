@@ -46,12 +46,7 @@ record ContentLocations(List<StorageLocation> all) {
   }
 
   boolean covers(String path) {
-    try {
-      StorageLocation parsed = StorageLocation.parse(path);
-      return all.stream().anyMatch(l -> l.covers(parsed));
-    } catch (IllegalArgumentException e) {
-      return false;
-    }
+    return StorageLocation.anyCovers(all, path);
   }
 
   List<LocationClaim> claims() {

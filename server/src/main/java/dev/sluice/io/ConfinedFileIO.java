@@ -41,12 +41,7 @@ public final class ConfinedFileIO implements FileIO, SupportsBulkOperations {
 
   /** True when {@code path} parses and lies inside one of the roots. */
   public boolean confines(String path) {
-    try {
-      StorageLocation parsed = StorageLocation.parse(path);
-      return roots.stream().anyMatch(root -> root.covers(parsed));
-    } catch (IllegalArgumentException e) {
-      return false;
-    }
+    return StorageLocation.anyCovers(roots, path);
   }
 
   @Override

@@ -1,5 +1,6 @@
 package dev.sluice.io;
 
+import dev.sluice.location.StorageLocation;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
@@ -13,7 +14,6 @@ import java.nio.file.StandardOpenOption;
 import java.util.Iterator;
 import java.util.List;
 import java.util.stream.Stream;
-import dev.sluice.location.StorageLocation;
 import org.apache.iceberg.exceptions.AlreadyExistsException;
 import org.apache.iceberg.exceptions.ForbiddenException;
 import org.apache.iceberg.exceptions.NotFoundException;
@@ -39,13 +39,7 @@ public final class LocalFileIO implements SupportsPrefixOperations {
   /** The local path of {@code location}, which must lie inside the allowed locations. */
   private Path confined(String location) {
     Path path = toPath(location);
-    StorageLocation parsed;
-    try {
-      parsed = StorageLocation.parse(location);
-    } catch (IllegalArgumentException e) {
-      throw new ForbiddenException("Invalid local location: %s", e.getMessage());
-    }
-    if (allowed.stream().noneMatch(root -> root.covers(parsed))) {
+    if (!StorageLocation.anyCovers(allowed, location)) {
       throw new ForbiddenException("Location %s is outside the catalog's allowed locations", location);
     }
     return path;

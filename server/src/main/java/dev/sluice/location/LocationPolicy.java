@@ -33,12 +33,7 @@ public final class LocationPolicy {
 
   /** True when {@code location} parses and an allowed location covers it. */
   public boolean allows(String location) {
-    try {
-      StorageLocation parsed = StorageLocation.parse(location);
-      return allowed.stream().anyMatch(root -> root.covers(parsed));
-    } catch (IllegalArgumentException e) {
-      return false;
-    }
+    return StorageLocation.anyCovers(allowed, location);
   }
 
   /** Refuses {@code location} unless an allowed location covers it and it tries no escape. */

@@ -90,6 +90,17 @@ public record StorageLocation(String scheme, String authority, List<String> segm
     return key.toString();
   }
 
+  /** True when {@code path} parses and one of {@code roots} covers it; an unparsable path is covered by none. */
+  public static boolean anyCovers(List<StorageLocation> roots, String path) {
+    StorageLocation parsed;
+    try {
+      parsed = parse(path);
+    } catch (IllegalArgumentException e) {
+      return false;
+    }
+    return roots.stream().anyMatch(root -> root.covers(parsed));
+  }
+
   /** True when {@code other} is this location or lies below it. */
   public boolean covers(StorageLocation other) {
     return scheme.equals(other.scheme)
