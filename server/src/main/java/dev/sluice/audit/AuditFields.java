@@ -20,11 +20,12 @@ final class AuditFields {
   static final int CATALOG = 256;
   static final int SECURABLE = 4096;
   static final int REQUEST_ID = 128;
+  static final int DETAIL = 16384; // V5__audit_event_detail.sql
 
   /** Column name → size, for the schema check. */
   static final Map<String, Integer> COLUMNS = Map.of(
       "principal", PRINCIPAL, "roles", ROLES, "action", ACTION, "catalog_name", CATALOG,
-      "securable", SECURABLE, "request_id", REQUEST_ID);
+      "securable", SECURABLE, "request_id", REQUEST_ID, "detail", DETAIL);
 
   /** What a refused event keeps of each text field: printable ASCII, short. */
   private static final int SAFE_LENGTH = 64;
@@ -40,12 +41,13 @@ final class AuditFields {
     String catalog = e.catalog() == null ? null : fit(e.catalog(), CATALOG);
     String securable = fit(e.securable(), SECURABLE);
     String requestId = fit(e.requestId(), REQUEST_ID);
+    String detail = e.detail() == null ? null : fit(e.detail(), DETAIL);
     if (principal == e.principal() && roles == e.roles() && action == e.action() && catalog == e.catalog()
-        && securable == e.securable() && requestId == e.requestId()) {
+        && securable == e.securable() && requestId == e.requestId() && detail == e.detail()) {
       return e;
     }
     return new AuditEvent(e.id(), e.time(), principal, roles, action, catalog, securable, e.allowed(), requestId,
-        e.count(), e.lastTime());
+        e.count(), e.lastTime(), detail);
   }
 
   /**

@@ -237,7 +237,8 @@ public final class AuditLog implements AutoCloseable {
     return "refused, " + e.getClass().getSimpleName();
   }
 
-  private record DecisionKey(String principal, List<String> roles, String action, String catalog, String securable) {}
+  private record DecisionKey(
+      String principal, List<String> roles, String action, String catalog, String securable, String detail) {}
 
   /** {@code batch} with identical allowed decisions folded into the first of them, order kept. */
   static List<AuditEvent> coalesce(List<AuditEvent> batch) {
@@ -248,7 +249,7 @@ public final class AuditLog implements AutoCloseable {
         out.add(e);
         continue;
       }
-      DecisionKey key = new DecisionKey(e.principal(), e.roles(), e.action(), e.catalog(), e.securable());
+      DecisionKey key = new DecisionKey(e.principal(), e.roles(), e.action(), e.catalog(), e.securable(), e.detail());
       Integer at = first.putIfAbsent(key, out.size());
       if (at == null) {
         out.add(e);

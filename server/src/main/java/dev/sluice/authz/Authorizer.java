@@ -119,8 +119,13 @@ public final class Authorizer {
 
   /** Records a decision made elsewhere (e.g. a listing that was filtered). */
   public void record(Caller caller, String action, String catalog, String securable, boolean allowed) {
+    record(caller, action, catalog, securable, allowed, null);
+  }
+
+  /** As above, with what an allowed change changed ({@link AuditEvent#detail()}). */
+  public void record(Caller caller, String action, String catalog, String securable, boolean allowed, String detail) {
     audit.record(new AuditEvent(0, System.currentTimeMillis(), caller.principal(), caller.activeRoles(), action, catalog,
-        securable, allowed, caller.requestId()));
+        securable, allowed, caller.requestId()).withDetail(detail));
   }
 
   /** The catalogs in which the caller holds any catalog role. */

@@ -374,6 +374,9 @@ public final class AccessRoutes {
     out.put("requestId", e.requestId());
     out.put("count", e.count());
     out.put("lastTimestamp", e.lastTime());
+    if (e.detail() != null) {
+      out.put("detail", e.detail());
+    }
     return out;
   }
 }

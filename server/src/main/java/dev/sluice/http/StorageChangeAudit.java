@@ -29,7 +29,7 @@ final class StorageChangeAudit {
     String detail = describe(change);
     LOG.info("Catalog {} storage identity changed by {} (request {}): {}",
         updated.name(), caller.principal(), caller.requestId(), detail);
-    authz.record(caller, ACTION, updated.name(), "catalog " + updated.name() + " " + detail, true);
+    authz.record(caller, ACTION, updated.name(), "catalog " + updated.name(), true, detail);
   }
 
   /** {@code {"before":{...},"after":{...}}} of the restricted values only, secrets redacted. */

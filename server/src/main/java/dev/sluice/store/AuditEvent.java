@@ -7,7 +7,8 @@ import java.util.List;
 /**
  * An authorization decision, or {@code count} identical allowed ones between {@code time} and
  * {@code lastTime} (see {@code AuditLog}); {@code requestId} is the first one's. Carries names
- * and decisions only, never a secret.
+ * and decisions only, never a secret; {@code detail}, usually null, says what an allowed change
+ * changed (secrets redacted).
  */
 public record AuditEvent(
     long id,
@@ -20,7 +21,8 @@ public record AuditEvent(
     boolean allowed,
     String requestId,
     int count,
-    long lastTime) {
+    long lastTime,
+    String detail) {
   public AuditEvent {
     requireNonNull(principal, "principal");
     roles = List.copyOf(roles);
@@ -32,6 +34,11 @@ public record AuditEvent(
     }
   }
 
+  public AuditEvent(long id, long time, String principal, List<String> roles, String action, String catalog,
+      String securable, boolean allowed, String requestId, int count, long lastTime) {
+    this(id, time, principal, roles, action, catalog, securable, allowed, requestId, count, lastTime, null);
+  }
+
   /** One decision. */
   public AuditEvent(long id, long time, String principal, List<String> roles, String action, String catalog,
       String securable, boolean allowed, String requestId) {
@@ -41,6 +48,11 @@ public record AuditEvent(
   /** This event with {@code later} folded in. */
   public AuditEvent plus(AuditEvent later) {
     return new AuditEvent(id, time, principal, roles, action, catalog, securable, allowed, requestId,
-        count + later.count, Math.max(lastTime, later.lastTime));
+        count + later.count, Math.max(lastTime, later.lastTime), detail);
+  }
+
+  /** This event with what it changed, e.g. the values before and after. */
+  public AuditEvent withDetail(String text) {
+    return new AuditEvent(id, time, principal, roles, action, catalog, securable, allowed, requestId, count, lastTime, text);
   }
 }

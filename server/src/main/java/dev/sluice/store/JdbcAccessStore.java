@@ -328,10 +328,10 @@ final class JdbcAccessStore extends JdbcSupport implements AccessStore {
     inTransaction(conn -> {
       try (PreparedStatement ps = conn.prepareStatement(
           "INSERT INTO audit_events (event_time, principal, roles, action, catalog_name, securable, decision, request_id,"
-              + " decision_count, last_event_time) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
+              + " decision_count, last_event_time, detail) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
         for (AuditEvent e : events) {
           bind(ps, e.time(), e.principal(), String.join(",", e.roles()), e.action(), e.catalog(), e.securable(),
-              e.allowed() ? "ALLOW" : "DENY", e.requestId(), e.count(), e.lastTime());
+              e.allowed() ? "ALLOW" : "DENY", e.requestId(), e.count(), e.lastTime(), e.detail());
           ps.addBatch();
         }
         ps.executeBatch();
@@ -344,7 +344,7 @@ final class JdbcAccessStore extends JdbcSupport implements AccessStore {
   public Page<AuditEvent> events(AuditFilter f, PageRequest page) {
     StringBuilder sql = new StringBuilder(
         "SELECT id, event_time, principal, roles, action, catalog_name, securable, decision, request_id, decision_count,"
-            + " last_event_time FROM audit_events WHERE 1 = 1");
+            + " last_event_time, detail FROM audit_events WHERE 1 = 1");
     List<Object> args = new ArrayList<>();
     addFilter(sql, args, "principal = ?", f.principal());
     addFilter(sql, args, "catalog_name = ?", f.catalog());
@@ -425,6 +425,6 @@ final class JdbcAccessStore extends JdbcSupport implements AccessStore {
     return new AuditEvent(rs.getLong(1), rs.getLong(2), rs.getString(3),
         roles.isEmpty() ? List.of() : List.of(roles.split(",")), rs.getString(5), rs.getString(6), rs.getString(7),
         "ALLOW".equals(rs.getString(8)), rs.getString(9), rs.getInt(10),
-        rs.getObject(11) == null ? rs.getLong(2) : rs.getLong(11));
+        rs.getObject(11) == null ? rs.getLong(2) : rs.getLong(11), rs.getString(12));
   }
 }
