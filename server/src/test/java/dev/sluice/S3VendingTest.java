@@ -231,6 +231,12 @@ class S3VendingTest {
       try (S3Client vended = vendedClient(loaded)) {
         assertThat(CephRgw.put(vended, bucket, key(location, "/data/after"), new byte[] {1})).isEqualTo(200);
       }
+      // The folder stays the renamed table's: a new table under the old name would default to it.
+      HttpResponse<String> again = server.sendAs(server.token(writer[0], writer[1]), "POST",
+          "/api/catalog/v1/" + catalog + "/namespaces/sales/tables",
+          "{\"name\": \"before\", \"schema\": " + AuthorizationMatrixTest.SCHEMA + "}");
+      assertThat(again.statusCode()).as(again.body()).isEqualTo(403);
+      assertThat(again.body()).doesNotContain("s3.session-token");
     }
   }
 
