@@ -92,7 +92,11 @@ class S3ScopeIntegrityTest {
   private static List<String> foreign() {
     return List.of(
         "s3://" + bucket + "/", "s3://" + bucket, bed.s3("wh"), bed.s3("wh/att"), bed.s3("wh/vic"),
-        bed.s3("wh/vic/secret"), bed.s3("wh/vic/secret/data"), bed.s3("wh/att/t2"), bed.s3("wh/att/t2/metadata"));
+        bed.s3("wh/vic/secret"), bed.s3("wh/vic/secret/data"), bed.s3("wh/att/t2"), bed.s3("wh/att/t2/metadata"),
+        // other spellings of the same prefixes
+        bed.s3("wh/att/t2/"), bed.s3("wh/att//t2"), "s3://" + bucket + "//wh/att/t2", "S3://" + bucket + "/wh/att/t2",
+        "s3a://" + bucket + "/wh/att/t2", "s3://" + bucket.toUpperCase(java.util.Locale.ROOT) + "/wh/att/t2",
+        bed.s3("wh/att/t2%2Fdata"), bed.s3("wh/vic/../att/t2"));
   }
 
   @Test
@@ -197,6 +201,76 @@ class S3ScopeIntegrityTest {
     assertThat(twin.get("storage-credentials").get(0).get("prefix").asText()).isEqualTo(bed.s3("wh/vic/fresh"));
     JsonNode loose = TestServer.json(createAsAttacker("loose", "att", "fine", false, bed.s3("elsewhere/fine"), Map.of()).body());
     assertThat(loose.get("storage-credentials").get(0).get("prefix").asText()).isEqualTo(bed.s3("elsewhere/fine"));
+  }
+
+  /**
+   * Spellings the rules accept because they are other keys than the sibling's ("t2 " and
+   * "%74%32" are not "t2" to S3): the credential vended for them must not reach t2 at RGW.
+   */
+  /**
+   * Other spellings of the sibling "t2" are other keys to S3 (RGW neither decodes percent-escapes
+   * in a session policy nor folds case), so the rules accept them; the credential vended for each
+   * works on its own literal prefix and RGW refuses it on t2's.
+   */
+  @Test
+  void otherSpellingsOfASiblingNeverReachIt() throws Exception {
+    List<String> spellings = List.of("wh/att/%74%32", "wh/att/t%32", "wh/att/%2574%2532", "wh/att/t2%20", "wh/att/T2",
+        "wh/att/t2\u00a0", "wh/att/t2\ufeff", "wh/att/t2+");
+    int vended = 0;
+    for (int i = 0; i < spellings.size(); i++) {
+      String spelling = spellings.get(i);
+      HttpResponse<String> created = createAsAttacker(LAKE, "att", "alias" + i, false, bed.s3(spelling), Map.of());
+      if (created.statusCode() == 403) {
+        assertVendsNothing(created, spelling);
+        continue;
+      }
+      assertThat(created.statusCode()).as(spelling + " -> " + created.body()).isEqualTo(200);
+      JsonNode response = TestServer.json(created.body());
+      assertThat(response.get("storage-credentials")).as(spelling).hasSize(1);
+      assertThat(response.get("storage-credentials").get(0).get("prefix").asText()).isEqualTo(bed.s3(spelling));
+      vended++;
+      try (S3Client rw = bed.vendedClient(response)) {
+        assertThat(CephRgw.put(rw, bucket, spelling + "/data/own.bin", new byte[] {1})).as(spelling).isEqualTo(200);
+        assertS3Status(403, () -> CephRgw.get(rw, bucket, "wh/att/t2/data/v.parquet"));
+        assertS3Status(403, () -> CephRgw.put(rw, bucket, "wh/att/t2/data/evil.bin", new byte[] {6}));
+        assertS3Status(403, () -> CephRgw.list(rw, bucket, "wh/att/t2/"));
+      }
+    }
+    assertThat(vended).isGreaterThanOrEqualTo(6);
+  }
+
+  /**
+   * Ceph RGW reads a space in a session policy as '+': a credential for "v w" would be one for
+   * "v+w", another table's folder (measured: read, write and list). A location with a space is
+   * therefore served without credentials; '+' itself is vended for as written.
+   */
+  @Test
+  void aSpaceNeverScopesACredentialToAnotherTablesPlus() throws Exception {
+    HttpResponse<String> victim = server.send("POST", API + LAKE + "/namespaces/att/tables", "{\"name\": \"plus\","
+        + " \"location\": \"" + bed.s3("wh/att/v+w") + "\", \"schema\": " + AuthorizationMatrixTest.SCHEMA + "}");
+    assertThat(victim.statusCode()).as(victim.body()).isEqualTo(200);
+    try (S3Client admin = bed.rgw().adminClient()) {
+      CephRgw.put(admin, bucket, "wh/att/v+w/data/v.parquet", "victim plus".getBytes(StandardCharsets.UTF_8));
+    }
+    HttpResponse<String> spaced = createAsAttacker(LAKE, "att", "spaced", false, bed.s3("wh/att/v w"), Map.of());
+    HttpResponse<String> spacedData = createAsAttacker(LAKE, "att", "spaced_data", false, null,
+        Map.of("write.data.path", bed.s3("wh/att/v w")));
+    for (HttpResponse<String> response : List.of(spaced, spacedData)) {
+      assertThat(response.statusCode()).as(response.body()).isIn(200, 403);
+      assertThat(response.body()).doesNotContain("s3.session-token", "s3.access-key-id");
+      assertThat(TestServer.json(response.body()).path("storage-credentials").size()).isZero();
+    }
+    for (String table : List.of("spaced", "spaced_data")) {
+      HttpResponse<String> loaded = bed.send(attacker, "GET", API + LAKE + "/namespaces/att/tables/" + table, null, true);
+      assertThat(loaded.statusCode()).isIn(200, 404);
+      assertThat(loaded.body()).doesNotContain("s3.session-token");
+    }
+    // Control: the '+' table's own credential is scoped to it as written.
+    try (S3Client own = bed.vendedClient(bed.load(server.rootToken(), LAKE, "att", "plus", true))) {
+      assertThat(new String(CephRgw.getBytes(own, bucket, "wh/att/v+w/data/v.parquet"), StandardCharsets.UTF_8))
+          .isEqualTo("victim plus");
+      assertS3Status(403, () -> CephRgw.get(own, bucket, "wh/att/t2/data/v.parquet"));
+    }
   }
 
   /** RGW, not Sluice, refuses a vended credential everywhere but its own table's prefix. */
