@@ -6,8 +6,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.sluice.testing.Admin;
 import dev.sluice.testing.CephRgw;
+import dev.sluice.testing.RgwVendingBed;
 import dev.sluice.testing.TestServer;
-import java.io.OutputStream;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -21,16 +21,10 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import org.apache.iceberg.DataFile;
-import org.apache.iceberg.DataFiles;
-import org.apache.iceberg.FileFormat;
-import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
-import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.TableIdentifier;
-import org.apache.iceberg.io.OutputFile;
 import org.apache.iceberg.rest.RESTCatalog;
-import org.apache.iceberg.types.Types;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -43,8 +37,8 @@ import software.amazon.awssdk.services.s3.model.S3Exception;
  * credential may touch.
  */
 class S3VendingTest {
-  private static final Schema SCHEMA = new Schema(Types.NestedField.required(1, "id", Types.LongType.get()));
-  private static final HttpClient HTTP = HttpClient.newHttpClient();
+  private static final Schema SCHEMA = RgwVendingBed.SCHEMA;
+  private static RgwVendingBed bed;
   private static CephRgw rgw;
   private static TestServer server;
   private static Admin admin;
@@ -57,21 +51,17 @@ class S3VendingTest {
 
   @BeforeAll
   static void start() throws Exception {
-    rgw = CephRgw.bed();
-    bucket = rgw.newBucket("vend");
+    bed = RgwVendingBed.start("vend");
+    rgw = bed.rgw();
+    server = bed.server();
+    admin = bed.admin();
+    bucket = bed.bucket();
     otherBucket = rgw.newBucket("other");
-    server = TestServer.start(null,
-        "storage:\n  credentialSources:\n    rgw:\n      type: static\n"
-            + "      accessKeyId: ${SLUICE_TEST_RGW_ACCESS_KEY}\n      secretAccessKey: ${SLUICE_TEST_RGW_SECRET_KEY}\n"
-            // The bed's STS allows 1-second sessions, so expiry and refresh are testable.
-            + "  vendingMinDurationSeconds: 1\n");
-    admin = new Admin(server);
     HttpResponse<String> created = server.send("POST", "/api/management/v1/catalogs", catalogJson(catalog, rgw.endpoint()));
     assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
     assertThat(created.body()).doesNotContain(rgw.secretKey());
     for (String ns : List.of("sales", "hr")) {
-      assertThat(server.send("POST", "/api/catalog/v1/" + catalog + "/namespaces", "{\"namespace\": [\"" + ns + "\"]}")
-          .statusCode()).isEqualTo(200);
+      bed.createNamespace(catalog, ns);
     }
     writer = admin.principal("writer", "writers");
     reader = admin.principal("reader", "readers");
@@ -91,24 +81,16 @@ class S3VendingTest {
 
   @AfterAll
   static void stop() throws Exception {
-    server.close();
+    bed.close();
   }
 
   static String catalogJson(String name, String stsEndpoint) {
-    return "{\"catalog\": {\"name\": \"" + name + "\", \"type\": \"INTERNAL\","
-        + " \"properties\": {\"default-base-location\": \"s3://" + bucket + "/wh\"},"
-        + " \"storageConfigInfo\": {\"storageType\": \"S3\", \"allowedLocations\": [\"s3://" + bucket + "/wh\"],"
-        + " \"roleArn\": \"" + rgw.roleArn() + "\", \"region\": \"" + rgw.region() + "\","
-        + " \"endpoint\": \"" + rgw.endpoint() + "\", \"stsEndpoint\": \"" + stsEndpoint + "\","
-        + " \"pathStyleAccess\": true, \"credentialSource\": \"rgw\", \"durationSeconds\": 900}}}";
+    return bed.catalogJson(name, stsEndpoint);
   }
 
   /** The real client, configured with no storage keys at all. */
   private static RESTCatalog client(String[] credentials) {
-    RESTCatalog client = new RESTCatalog();
-    client.initialize("sluice", Map.of(
-        "uri", server.catalogUri(), "warehouse", catalog, "credential", credentials[0] + ":" + credentials[1]));
-    return client;
+    return bed.client(catalog, credentials);
   }
 
   private static JsonNode load(String token, String ns, String table, boolean askForCredentials) throws Exception {
@@ -117,34 +99,19 @@ class S3VendingTest {
 
   private static JsonNode load(String token, String catalogName, String ns, String table, boolean askForCredentials)
       throws Exception {
-    HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(
-        server.baseUrl() + "/api/catalog/v1/" + catalogName + "/namespaces/" + ns + "/tables/" + table))
-        .header("Authorization", "Bearer " + token);
-    if (askForCredentials) {
-      request.header("X-Iceberg-Access-Delegation", "vended-credentials");
-    }
-    HttpResponse<String> response = HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString());
-    assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
-    return TestServer.json(response.body());
+    return bed.load(token, catalogName, ns, table, askForCredentials);
   }
 
   private static S3Client vendedClient(JsonNode loaded) {
-    JsonNode config = loaded.get("storage-credentials").get(0).get("config");
-    return rgw.clientWith(config.get("s3.access-key-id").asText(), config.get("s3.secret-access-key").asText(),
-        config.get("s3.session-token").asText());
+    return bed.vendedClient(loaded);
   }
 
   private static String key(String location, String suffix) {
-    return location.replace("s3://" + bucket + "/", "") + suffix;
+    return bed.key(location, suffix);
   }
 
   private static DataFile writeDataFile(Table table, String name, String content) throws Exception {
-    OutputFile out = table.io().newOutputFile(table.location() + "/data/" + name);
-    try (OutputStream stream = out.create()) {
-      stream.write(content.getBytes(StandardCharsets.UTF_8));
-    }
-    return DataFiles.builder(PartitionSpec.unpartitioned()).withPath(out.location()).withFormat(FileFormat.PARQUET)
-        .withFileSizeInBytes(content.length()).withRecordCount(1).build();
+    return RgwVendingBed.writeDataFile(table, name, content);
   }
 
   @Test
@@ -264,6 +231,12 @@ class S3VendingTest {
       try (S3Client vended = vendedClient(loaded)) {
         assertThat(CephRgw.put(vended, bucket, key(location, "/data/after"), new byte[] {1})).isEqualTo(200);
       }
+      // The folder stays the renamed table's: a new table under the old name would default to it.
+      HttpResponse<String> again = server.sendAs(server.token(writer[0], writer[1]), "POST",
+          "/api/catalog/v1/" + catalog + "/namespaces/sales/tables",
+          "{\"name\": \"before\", \"schema\": " + AuthorizationMatrixTest.SCHEMA + "}");
+      assertThat(again.statusCode()).as(again.body()).isEqualTo(403);
+      assertThat(again.body()).doesNotContain("s3.session-token");
     }
   }
 
@@ -353,7 +326,9 @@ class S3VendingTest {
       "s3://%1$s/wh/%%2E%%2E/x", "s3://%1$s/wh/.%%2e/x", "s3://%1$s/wh/%%252e%%252e/x", "s3://%1$s/wh/ns%%2f..%%2fx",
       "s3://%1$s/wh/ns%%2Ft", "s3://%1$s/wh/t?x=1", "s3://%1$s/wh/t?", "s3://%1$s/wh/t#frag", "s3://%1$s/wh/t%%0a",
       "s3://%1$s/wh/t%%00", "s3://%1$s/wh\\..\\x", "s3://%1$s/wh/t%%5c..", "s3://%1$s/wh/%%zz",
-      "s3://%1$s/wh/*", "s3://%1$s/wh/t*", "s3://%1$s/wh/${aws:username}", "s3://%1$s/wh/$t", "s3://*/wh/t",
+      // IAM-special characters, inside the namespace (structured locations) so they are creatable:
+      "s3://%1$s/wh/sales/*", "s3://%1$s/wh/sales/t*", "s3://%1$s/wh/sales/${aws:username}", "s3://%1$s/wh/sales/$t",
+      "s3://%1$s/wh/*", "s3://*/wh/t",
       "s3://%1$s/wh/sub/../../x", "s3a://%1$s/wh2/t", "s3://%1$s/WH/t");
 
   /**
@@ -405,6 +380,8 @@ class S3VendingTest {
     }
     assertThat(refused + servedWithout).isEqualTo(ESCAPES.size()).isGreaterThanOrEqualTo(30);
     assertThat(refused).isGreaterThanOrEqualTo(25);
+    // the four IAM-special locations inside the namespace: created, never vended for
+    assertThat(servedWithout).isEqualTo(4);
   }
 
   @Test
@@ -496,20 +473,39 @@ class S3VendingTest {
         (double) warm[150] / baseline[150]);
   }
 
+  /**
+   * Register as a user does it under the location rules: the table's files stay where they
+   * are, the catalog entry that claimed them is gone (dropped without purge), and the file is
+   * registered under a new name in the namespace that holds it. While the original still claims
+   * the files, registering them again is refused: the copy's credential would cover its files.
+   */
   @Test
   void registerVendsForTheRegisteredTable() throws Exception {
     try (RESTCatalog client = client(writer)) {
-      client.createTable(TableIdentifier.of("sales", "original"), SCHEMA);
+      client.createTable(TableIdentifier.of("hr", "original"), SCHEMA);
     }
     String token = server.token(writer[0], writer[1]);
-    JsonNode original = load(token, "sales", "original", false);
-    HttpResponse<String> registered = server.sendAs(token, "POST", "/api/catalog/v1/" + catalog + "/namespaces/hr/register",
-        "{\"name\": \"copy\", \"metadata-location\": \"" + original.get("metadata-location").asText() + "\"}");
+    JsonNode original = load(token, "hr", "original", false);
+    String register = "/api/catalog/v1/" + catalog + "/namespaces/hr/register";
+    String request = "{\"name\": \"copy\", \"metadata-location\": \"" + original.get("metadata-location").asText() + "\"}";
+    HttpResponse<String> whileClaimed = server.sendAs(token, "POST", register, request);
+    assertThat(whileClaimed.statusCode()).as(whileClaimed.body()).isEqualTo(403);
+    assertThat(whileClaimed.body()).doesNotContain("s3.session-token");
+    assertThat(server.sendAs(token, "HEAD", "/api/catalog/v1/" + catalog + "/namespaces/hr/tables/copy", null).statusCode())
+        .isEqualTo(404);
+    try (RESTCatalog client = client(writer)) {
+      assertThat(client.dropTable(TableIdentifier.of("hr", "original"), false)).isTrue();
+    }
+    HttpResponse<String> registered = server.sendAs(token, "POST", register, request);
     assertThat(registered.statusCode()).as(registered.body()).isEqualTo(200);
     JsonNode body = TestServer.json(registered.body());
     assertThat(body.get("storage-credentials").get(0).get("prefix").asText())
         .isEqualTo(original.get("metadata").get("location").asText());
     assertThat(body.get("config").get("client.refresh-credentials-endpoint").asText())
         .isEqualTo("v1/" + catalog + "/namespaces/hr/tables/copy/credentials");
+    try (S3Client vended = vendedClient(body)) {
+      assertThat(CephRgw.put(vended, bucket, key(original.get("metadata").get("location").asText(), "/data/x"),
+          new byte[] {1})).isEqualTo(200);
+    }
   }
 }

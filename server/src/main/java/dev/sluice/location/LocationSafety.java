@@ -7,7 +7,7 @@ import java.util.Optional;
 /**
  * Whether a location can be expressed safely in a credential's scope (the CVE-2026-42812
  * class: a location that escapes validation). A location is unsafe when it holds an IAM
- * wildcard ({@code *} {@code ?}), a policy variable ({@code $}), a control character, a query
+ * wildcard ({@code *} {@code ?}), a policy variable ({@code $}), a space, a control character, a query
  * or fragment, a backslash, a {@code .} or {@code ..} segment (also percent-encoded), or lies
  * outside the catalog's allowedLocations. No credential is ever vended for an unsafe location.
  */
@@ -30,6 +30,9 @@ public final class LocationSafety {
       }
       if (c == '$') {
         return Optional.of("policy variable ($)");
+      }
+      if (c == ' ') { // Ceph RGW reads a space in a session policy as '+': "a b" would scope to "a+b"
+        return Optional.of("space");
       }
     }
     if (!policy.allows(location)) {
