@@ -154,6 +154,15 @@ class ScopeIntegrityFilesTest {
   }
 
   @Test
+  void registerOfAFileThatIsNotMetadataIsBadInput() throws Exception {
+    String name = fx.fresh("garbage");
+    Path file = inAttacker(name + "/metadata/00000-garbage.metadata.json");
+    Files.createDirectories(file.getParent());
+    Files.writeString(file, "{\"not\": \"metadata\"}");
+    fx.refusedAndUnchanged(Set.of(400, 422), () -> register("attacker", name, file.toUri().toString()));
+  }
+
+  @Test
   void registerOwnProperFileWorks() throws Exception {
     String name = fx.fresh("registered");
     String location = attackerNs() + "/" + name;

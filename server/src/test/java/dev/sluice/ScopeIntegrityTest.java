@@ -212,6 +212,60 @@ class ScopeIntegrityTest {
         json(Map.of("table-changes", List.of(evil)))));
   }
 
+  static Stream<Arguments> stagedCommitTargets() {
+    return Stream.of(
+        Arguments.of(at("victim.t1"), Map.of()),
+        Arguments.of(at("outside secret"), Map.of()),
+        Arguments.of(at("attacker.own"), Map.of()),
+        Arguments.of(spelled("victim.t1 via %2E%2E", fx -> fx.at("attacker namespace") + "/%2E%2E/victim/t1"), Map.of()),
+        Arguments.of(spelled("own staged location, write.data.path into victim.t1",
+            fx -> fx.at("attacker namespace") + "/staged-ok"), Map.of("write.data.path", "victim.t1")));
+  }
+
+  /**
+   * Stage-create at an innocent location, then the create commit (assert-create) moves the
+   * table or its data path elsewhere: the commit that creates the table is checked too.
+   */
+  @ParameterizedTest(name = "stage-create, then create commit at {0} {1}")
+  @MethodSource("stagedCommitTargets")
+  void stagedCreateCommittedElsewhereIsRefused(Target target, Map<String, String> properties) throws Exception {
+    String name = fx.fresh("staged");
+    assertOk(fx.asAttacker("POST", fx.api(fx.a) + "/namespaces/attacker/tables",
+        createBody(name, fx.at("attacker namespace") + "/" + name, Map.of(), true)));
+    String location = target.location().apply(fx);
+    Map<String, String> resolved = new java.util.HashMap<>();
+    properties.forEach((k, v) -> resolved.put(k, fx.at(v) + "/data"));
+    fx.refusedAndUnchanged(target.statuses(), () -> fx.asAttacker("POST",
+        fx.api(fx.a) + "/namespaces/attacker/tables/" + name, createCommit(location, resolved)));
+  }
+
+  @Test
+  void stagedCreateCommittedAtItsOwnLocationWorks() throws Exception {
+    String name = fx.fresh("staged");
+    String location = fx.at("attacker namespace") + "/" + name;
+    assertOk(fx.asAttacker("POST", fx.api(fx.a) + "/namespaces/attacker/tables", createBody(name, location, Map.of(), true)));
+    JsonNode created = assertOk(fx.asAttacker("POST", fx.api(fx.a) + "/namespaces/attacker/tables/" + name,
+        createCommit(location, Map.of("write.data.path", location + "/d"))));
+    assertThat(created.get("metadata").get("location").asText()).isEqualTo(location);
+  }
+
+  /** The commit an Iceberg client sends to finish a staged create. */
+  static String createCommit(String location, Map<String, String> properties) throws Exception {
+    return json(Map.of(
+        "requirements", List.of(Map.of("type", "assert-create")),
+        "updates", List.of(
+            Map.of("action", "assign-uuid", "uuid", java.util.UUID.randomUUID().toString()),
+            Map.of("action", "upgrade-format-version", "format-version", 2),
+            Map.of("action", "add-schema", "schema", ScopeFixture.JSON.readTree(ScopeFixture.SCHEMA_JSON), "last-column-id", 1),
+            Map.of("action", "set-current-schema", "schema-id", -1),
+            Map.of("action", "add-spec", "spec", Map.of("spec-id", 0, "fields", List.of())),
+            Map.of("action", "set-default-spec", "spec-id", -1),
+            Map.of("action", "add-sort-order", "sort-order", Map.of("order-id", 0, "fields", List.of())),
+            Map.of("action", "set-default-sort-order", "sort-order-id", -1),
+            setLocation(location),
+            setProperties(properties))));
+  }
+
   // ------------------------------------------------------------------ rename
 
   @Test
