@@ -97,6 +97,24 @@ class ScopeIntegrityFilesTest {
     fx.refusedAndUnchanged(FORBIDDEN, () -> register("attacker", fx.fresh("stolen"), fx.t1PreviousMetadata.get(0)));
   }
 
+  static Stream<String> victimMetadataSpellings() {
+    return Stream.of("bare path", "file:/", "file:///", "doubled slashes", "upper-case scheme");
+  }
+
+  @ParameterizedTest(name = "register victim.t1's metadata file spelled as {0}")
+  @MethodSource("victimMetadataSpellings")
+  void registerVictimsMetadataFileInAnySpellingIsRefused(String spelling) throws Exception {
+    String path = localPath(fx.t1Metadata).toString();
+    String file = switch (spelling) {
+      case "bare path" -> path;
+      case "file:/" -> "file:" + path;
+      case "file:///" -> "file://" + path;
+      case "doubled slashes" -> "file:" + path.replace("/victim/", "//victim//");
+      default -> "FILE:" + path;
+    };
+    fx.refusedAndUnchanged(Set.of(400, 403), () -> register("attacker", fx.fresh("stolen"), file));
+  }
+
   @Test
   void registerVictimsMetadataFileThroughEncodedDotDotIsRefused() throws Exception {
     String relative = fx.t1Metadata.substring(fx.t1Metadata.indexOf("/victim/"));
@@ -208,18 +226,33 @@ class ScopeIntegrityFilesTest {
     return Stream.of("victim namespace", "outside", "catalog base", "storage root");
   }
 
-  /**
-   * A top-level namespace may name any location inside the catalog's base: moving one the
-   * attacker controls onto the victim namespace's folder puts the attacker's tables among the
-   * victim's, and lets it take over a dropped (not purged) victim table's files.
-   */
-  @Test
-  void namespaceCannotBeMovedOntoAnotherNamespacesFolder() throws Exception {
-    String squat = squatNamespace();
-    fx.refusedAndUnchanged(FORBIDDEN, () -> fx.asAttacker("POST", fx.api(fx.a) + "/namespaces/" + squat + "/properties",
-        json(Map.of("removals", List.of(), "updates", Map.of("location", fx.at("victim namespace"))))));
+  static Stream<Arguments> siblingFolders() {
+    return Stream.of(Arguments.of("victim namespace", ""), Arguments.of("victim namespace", "/not-yet-used"),
+        Arguments.of("catalog base", ""));
   }
 
+  /**
+   * HOLE (fails today): a top-level namespace may name any location inside the catalog's base,
+   * so an attacker holding NAMESPACE_WRITE_PROPERTIES on its own namespace moves it onto the
+   * victim namespace's folder (or a folder inside it, or the base itself, which covers every
+   * sibling) and its tables then live among the victim's. See the two tests below for what that
+   * buys it.
+   */
+  @ParameterizedTest(name = "move own namespace onto {0}{1}")
+  @MethodSource("siblingFolders")
+  void namespaceCannotBeMovedOntoAnotherNamespacesFolder(String target, String suffix) throws Exception {
+    String squat = squatNamespace();
+    String location = fx.at(target) + suffix;
+    fx.refusedAndUnchanged(FORBIDDEN, () -> fx.asAttacker("POST", fx.api(fx.a) + "/namespaces/" + squat + "/properties",
+        json(Map.of("removals", List.of(), "updates", Map.of("location", location)))));
+  }
+
+  /**
+   * HOLE (fails today): root drops victim.gone without purge (its files stay, as Spark's DROP
+   * TABLE leaves them); the attacker moves its namespace onto victim's folder and registers
+   * gone's metadata file: it now owns a table over the victim's files (credentials for them, and
+   * a purge deletes them).
+   */
   @Test
   void droppedVictimTableCannotBeTakenOverThroughAMovedNamespace() throws Exception {
     String gone = fx.fresh("gone");
@@ -227,15 +260,35 @@ class ScopeIntegrityFilesTest {
     String goneMetadata = assertOk(fx.server.send("GET", fx.api(fx.a) + "/namespaces/victim/tables/" + gone, null))
         .get("metadata-location").asText();
     assertOk(fx.server.send("DELETE", fx.api(fx.a) + "/namespaces/victim/tables/" + gone, null));
+    String squat = movedOntoVictim();
+    fx.refusedAndUnchanged(FORBIDDEN, () -> register(squat, gone, goneMetadata));
+  }
+
+  /**
+   * HOLE (fails today): the attacker's namespace moved onto victim's folder, it creates
+   * {@code future} there; root's later {@code victim.future} is refused as an overlap.
+   */
+  @Test
+  void victimsFutureTableCannotBeSquattedThroughAMovedNamespace() throws Exception {
+    String future = fx.fresh("future");
+    String squat = movedOntoVictim();
+    HttpResponse<String> squatted =
+        fx.asAttacker("POST", fx.api(fx.a) + "/namespaces/" + squat + "/tables", createBody(future, null, Map.of(), false));
+    if (squatted.statusCode() != 200) {
+      assertError(squatted, FORBIDDEN);
+    }
+    assertOk(fx.server.send("POST", fx.api(fx.a) + "/namespaces/victim/tables", createBody(future, null, Map.of(), false)));
+  }
+
+  /** A squat namespace the attacker tried to move onto victim's folder (the move is refused when the hole is closed). */
+  private String movedOntoVictim() throws Exception {
     String squat = squatNamespace();
     HttpResponse<String> moved = fx.asAttacker("POST", fx.api(fx.a) + "/namespaces/" + squat + "/properties",
         json(Map.of("removals", List.of(), "updates", Map.of("location", fx.at("victim namespace")))));
-    if (moved.statusCode() == 200) {
-      fx.refusedAndUnchanged(FORBIDDEN, () -> register(squat, gone, goneMetadata));
-    } else {
+    if (moved.statusCode() != 200) {
       assertError(moved, FORBIDDEN);
-      fx.refusedAndUnchanged(FORBIDDEN, () -> register(squat, gone, goneMetadata));
     }
+    return squat;
   }
 
   /** A fresh top-level namespace on which the attacker holds what it holds on {@code attacker}. */

@@ -352,6 +352,45 @@ class ScopeIntegrityTest {
         at("warehouse root"), at("storage root"), at("victim.v"));
   }
 
+  // ------------------------------------------------------------------ races
+
+  static Stream<Arguments> racingLocations() {
+    return Stream.of(Arguments.of("one location", List.of("", "", "", "", "", "")),
+        Arguments.of("nested locations", List.of("", "/x", "/x/y", "/x/y/z", "/x/y/z/w", "/x/y/z/w/v")));
+  }
+
+  /** Concurrent creates of overlapping locations: the store decides atomically, so exactly one wins. */
+  @ParameterizedTest(name = "concurrent creates at {0}")
+  @MethodSource("racingLocations")
+  void concurrentOverlappingCreatesLetExactlyOneWin(String label, List<String> suffixes) throws Exception {
+    String base = fx.at("attacker namespace") + "/" + fx.fresh("race");
+    java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(suffixes.size());
+    try {
+      java.util.concurrent.CountDownLatch go = new java.util.concurrent.CountDownLatch(1);
+      List<java.util.concurrent.Future<java.net.http.HttpResponse<String>>> answers = new java.util.ArrayList<>();
+      for (String suffix : suffixes) {
+        String body = createBody(fx.fresh("racer"), base + suffix, Map.of(), false);
+        answers.add(pool.submit(() -> {
+          go.await();
+          return fx.asAttacker("POST", fx.api(fx.a) + "/namespaces/attacker/tables", body);
+        }));
+      }
+      go.countDown();
+      int won = 0;
+      for (java.util.concurrent.Future<java.net.http.HttpResponse<String>> answer : answers) {
+        java.net.http.HttpResponse<String> response = answer.get();
+        if (response.statusCode() == 200) {
+          won++;
+        } else {
+          ScopeFixture.assertError(response, FORBIDDEN);
+        }
+      }
+      assertThat(won).as("creates that won").isEqualTo(1);
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+
   // ------------------------------------------------------------------ positive controls
 
   @Test
