@@ -34,7 +34,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * must be refused (403 for a location rule, a well-formed ErrorResponse) and change nothing,
  * neither in the store nor on disk. Positive controls show the same calls work inside the
  * attacker's own area. Register, namespaces, names and server-side deletes are in
- * {@link ScopeIntegrityMoreTest}'s cases, run from here too (one server per database).
+ * {@link ScopeIntegrityFilesTest}; both set up the scene of {@link ScopeFixture}.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class ScopeIntegrityTest {
