@@ -1,0 +1,12 @@
+package dev.sluice;
+
+import dev.sluice.testing.PostgresTestDatabase;
+import dev.sluice.testing.TestServer;
+
+/** {@link ScopeIntegrityTest} with the server on a real PostgreSQL. */
+class ScopeIntegrityPostgresTest extends ScopeIntegrityTest {
+  @Override
+  protected TestServer startSluice() throws Exception {
+    return TestServer.start(PostgresTestDatabase.fresh());
+  }
+}
