@@ -4,6 +4,8 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.sluice.auth.AuthenticatedPrincipal;
+import dev.sluice.authz.Authorizer;
+import dev.sluice.authz.Caller;
 import java.io.IOException;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
@@ -25,6 +27,7 @@ public final class Exchange {
   private final byte[] body;
   private final String requestId;
   private AuthenticatedPrincipal principal;
+  private Caller caller;
 
   Exchange(
       String method,
@@ -59,6 +62,14 @@ public final class Exchange {
 
   void authenticatedAs(AuthenticatedPrincipal principal) {
     this.principal = principal;
+  }
+
+  /** The caller as {@code authz} sees it (roles held now, narrowed by the token), worked out once per request. */
+  public Caller caller(Authorizer authz) {
+    if (caller == null) {
+      caller = authz.caller(principal, requestId);
+    }
+    return caller;
   }
 
   /** A path parameter, percent-decoded. */
