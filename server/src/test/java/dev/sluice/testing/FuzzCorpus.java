@@ -8,8 +8,9 @@ import java.util.List;
  * and bodies name their targets with placeholders the fuzzer fills per request:
  * {@code {c}} catalog, {@code {ns}} namespace, {@code {t}} table, {@code {v}} view, {@code {p}}
  * principal, {@code {pr}} principal role, {@code {cr}} catalog role, {@code {new}} a fresh name,
- * {@code {loc}} a location the catalog allows, {@code {meta}} a metadata file, {@code {uuid}} /
- * {@code {vuuid}} the table's / view's uuid.
+ * {@code {loc}} a location the catalog allows, {@code {wh}} the scratch warehouse, {@code {meta}}
+ * a metadata file, {@code {uuid}} / {@code {vuuid}} the table's / view's uuid, {@code {clientId}},
+ * {@code {secret}}, {@code {token}} credentials of one of the callers (or wrong ones).
  */
 public final class FuzzCorpus {
   /** One route's valid request; {@code form} marks the OAuth token endpoint's form body. */
@@ -116,7 +117,9 @@ public final class FuzzCorpus {
         + "\"storageConfigInfo\":{\"storageType\":\"FILE\",\"allowedLocations\":[\"{loc}\"]}}}"));
     s.add(get(M + "/catalogs", null));
     s.add(get(M + "/catalogs/{c}", null));
-    s.add(json("PUT", M + "/catalogs/{c}", "{\"currentEntityVersion\":1,\"properties\":{\"k\":\"v\"}}"));
+    s.add(json("PUT", M + "/catalogs/{c}", "{\"properties\":{\"default-base-location\":\"{loc}\",\"k\":\"v\"}}"));
+    s.add(json("PUT", M + "/catalogs/{c}", "{\"currentEntityVersion\":2,\"storageConfigInfo\":{\"storageType\":\"FILE\","
+        + "\"allowedLocations\":[\"{wh}\"]}}"));
     s.add(new Seed("DELETE", M + "/catalogs/{c}", null, null, false));
     // principals
     s.add(json("POST", M + "/principals", "{\"principal\":{\"name\":\"{new}\",\"properties\":{\"team\":\"x\"}}}"));

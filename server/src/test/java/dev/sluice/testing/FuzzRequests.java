@@ -162,6 +162,7 @@ public final class FuzzRequests {
             : confined ? m.pick(new String[] {"scratch_cr", fresh}) : m.pick(new String[] {"scratch_cr", "scratch_writer", fresh})),
         Map.entry("new", fresh),
         Map.entry("loc", world.scratchLocation() + "sns/fz" + m.random().nextInt(1000)),
+        Map.entry("wh", world.scratchLocation()),
         Map.entry("meta", m.pick(new String[] {world.fixtureMetadata(), world.scratchMetadata()})),
         Map.entry("uuid", fixture ? world.fixtureUuid() : world.scratchUuid()),
         Map.entry("vuuid", fixture ? world.fixtureViewUuid() : world.scratchViewUuid()),
