@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.sluice.audit.AuditLog;
 import dev.sluice.authz.Authorizer;
 import dev.sluice.authz.Caller;
+import dev.sluice.authz.CatalogVisibility;
 import dev.sluice.authz.Privilege;
 import dev.sluice.management.AccessAdmin;
 import dev.sluice.store.AccessStore;
@@ -36,12 +37,14 @@ public final class AccessRoutes {
 
   private final AccessAdmin admin;
   private final Authorizer authz;
+  private final CatalogVisibility visibility;
   private final AccessStore access;
   private final AuditLog audit;
 
   public AccessRoutes(AccessAdmin admin, Authorizer authz, AccessStore access, AuditLog audit) {
     this.admin = requireNonNull(admin, "admin");
     this.authz = requireNonNull(authz, "authz");
+    this.visibility = new CatalogVisibility(authz);
     this.access = requireNonNull(access, "access");
     this.audit = requireNonNull(audit, "audit");
   }
@@ -229,10 +232,13 @@ public final class AccessRoutes {
     authz.requireServiceAdmin(caller, action, "principal " + x.path("principal"));
   }
 
+  /** CATALOG_MANAGE_ACCESS on {@code catalog}; a caller with no standing in it cannot tell whether it exists. */
   private void manageAccess(Exchange x, String action, String catalog) {
     Caller caller = caller(x);
     if (caller.isServiceAdmin()) {
       admin.requireCatalog(catalog); // the service admin may learn that a catalog does not exist
+    } else {
+      visibility.require(caller, action, catalog);
     }
     authz.require(caller, action, catalog, SecurableRef.CATALOG, Privilege.CATALOG_MANAGE_ACCESS);
   }

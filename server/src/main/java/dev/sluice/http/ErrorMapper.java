@@ -1,5 +1,9 @@
 package dev.sluice.http;
 
+import dev.sluice.store.AlreadyExists;
+import dev.sluice.store.Conflict;
+import dev.sluice.store.NotEmpty;
+import dev.sluice.store.NotFound;
 import dev.sluice.store.StoreUnavailable;
 import dev.sluice.vending.VendingException;
 import java.util.Map;
@@ -47,7 +51,21 @@ final class ErrorMapper {
           Map.entry(CommitStateUnknownException.class, 500),
           Map.entry(ServiceUnavailableException.class, 503),
           Map.entry(StoreUnavailable.class, 503),
+          // A store outcome no layer above translated (e.g. the principal was deleted between
+          // the route's check and its update): still the client's answer, not a server error.
+          Map.entry(NotFound.class, 404),
+          Map.entry(AlreadyExists.class, 409),
+          Map.entry(Conflict.class, 409),
+          Map.entry(NotEmpty.class, 409),
           Map.entry(VendingException.class, 503));
+
+  /** Iceberg's names for the store's outcomes, which Iceberg clients map to their exceptions. */
+  private static final Map<Class<? extends Exception>, String> STORE_TYPES =
+      Map.of(
+          NotFound.class, "NotFoundException",
+          AlreadyExists.class, "AlreadyExistsException",
+          Conflict.class, "CommitFailedException",
+          NotEmpty.class, "NamespaceNotEmptyException");
 
   private ErrorMapper() {}
 
@@ -76,6 +94,9 @@ final class ErrorMapper {
     } else if (status == 500 && !(error instanceof CommitStateUnknownException)) {
       type = "InternalServerError";
       message = "Internal error; see the server log";
+    } else if (STORE_TYPES.containsKey(error.getClass())) {
+      type = STORE_TYPES.get(error.getClass());
+      message = error.getMessage() == null ? type : error.getMessage();
     } else {
       type = error.getClass().getSimpleName();
       message = error.getMessage() == null ? type : error.getMessage();

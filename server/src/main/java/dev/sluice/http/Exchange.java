@@ -4,6 +4,8 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.sluice.auth.AuthenticatedPrincipal;
+import dev.sluice.authz.Authorizer;
+import dev.sluice.authz.Caller;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.URLDecoder;
@@ -27,6 +29,7 @@ public final class Exchange {
   private final String requestId;
   private AuthenticatedPrincipal principal;
   private InetAddress peerAddress;
+  private Caller caller;
 
   Exchange(
       String method,
@@ -73,6 +76,14 @@ public final class Exchange {
 
   void connectedFrom(InetAddress peerAddress) {
     this.peerAddress = peerAddress;
+  }
+
+  /** The caller as {@code authz} sees it (roles held now, narrowed by the token), worked out once per request. */
+  public Caller caller(Authorizer authz) {
+    if (caller == null) {
+      caller = authz.caller(principal, requestId);
+    }
+    return caller;
   }
 
   /** A path parameter, percent-decoded. */

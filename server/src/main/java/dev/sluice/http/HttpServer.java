@@ -66,6 +66,8 @@ public final class HttpServer implements AutoCloseable {
     server.addConnector(connector);
     // On stop, stop accepting and let in-flight requests finish (up to the stop timeout).
     server.setHandler(new GracefulHandler(new Dispatch()));
+    // Requests Jetty refuses before routing (bad percent-escapes, oversize headers) get an ErrorResponse too.
+    server.setErrorHandler(new JettyErrors());
     server.setStopTimeout(10_000);
   }
 
@@ -135,7 +137,8 @@ public final class HttpServer implements AutoCloseable {
       } catch (Throwable t) {
         ErrorResponse error = ErrorMapper.toResponse(t);
         if (error.code() == 503) {
-          LOG.warn("Request failed: {} {}: {}", method, matched == null ? rawPath : matched.template(), error.message());
+          // The cause's own message (e.g. the database's), which the client is not shown.
+          LOG.warn("Request failed: {} {}: {}", method, matched == null ? rawPath : matched.template(), t.getMessage());
         } else if (error.code() >= 500) {
           LOG.error("Request failed: {} {}", method, matched == null ? rawPath : matched.template(), t);
         }

@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.sluice.authz.Authorizer;
 import dev.sluice.authz.Caller;
+import dev.sluice.authz.CatalogVisibility;
 import dev.sluice.authz.CommitPrivileges;
 import dev.sluice.authz.Privilege;
 import dev.sluice.catalog.CatalogRegistry;
@@ -93,12 +94,14 @@ public final class IcebergRoutes {
 
   private final CatalogRegistry catalogs;
   private final Authorizer authz;
+  private final CatalogVisibility visibility;
   private final TableCredentials credentials;
   private final LoadTableBody loadTableBody = new LoadTableBody(64L << 20, Duration.ofMinutes(10));
 
   public IcebergRoutes(CatalogRegistry catalogs, Authorizer authz, VendingService vending, MeterRegistry metrics) {
     this.catalogs = requireNonNull(catalogs, "catalogs");
     this.authz = requireNonNull(authz, "authz");
+    this.visibility = new CatalogVisibility(authz);
     this.credentials = new TableCredentials(authz, vending, metrics);
   }
 
@@ -147,8 +150,9 @@ public final class IcebergRoutes {
     if (warehouse == null || warehouse.isEmpty()) {
       throw new BadRequestException("Missing query parameter: warehouse (the catalog name)");
     }
-    SluiceCatalog catalog = catalogs.resolve(warehouse);
     Caller caller = caller(x);
+    visibility.require(caller, "getConfig", warehouse); // before the lookup: no 404 for those who may not know
+    SluiceCatalog catalog = catalogs.resolve(warehouse);
     boolean allowed = authz.seesAnythingAt(caller, catalog.name(), SecurableRef.CATALOG);
     authz.record(caller, "getConfig", catalog.name(), "catalog", allowed);
     if (!allowed) {
@@ -473,11 +477,17 @@ public final class IcebergRoutes {
   }
 
   private Caller caller(Exchange x) {
-    return authz.caller(x.principal(), x.requestId());
+    return x.caller(authz);
   }
 
+  /**
+   * The prefix's catalog. A caller who may not learn whether it exists is refused here, with
+   * the same 403 for a catalog that exists and one that does not; others get the precise 404.
+   */
   private SluiceCatalog catalog(Exchange x) {
-    return catalogs.resolve(x.path("prefix"));
+    String name = x.path("prefix");
+    visibility.require(caller(x), "accessCatalog", name);
+    return catalogs.resolve(name);
   }
 
   private static TableIdentifier table(Exchange x) {

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.sluice.authz.Authorizer;
 import dev.sluice.authz.Caller;
+import dev.sluice.authz.CatalogVisibility;
 import dev.sluice.authz.Privilege;
 import dev.sluice.management.CatalogAdmin;
 import dev.sluice.store.CatalogRecord;
@@ -24,11 +25,13 @@ public final class ManagementRoutes {
 
   private final CatalogAdmin catalogs;
   private final Authorizer authz;
+  private final CatalogVisibility visibility;
   private final Runnable onChange;
 
   public ManagementRoutes(CatalogAdmin catalogs, Authorizer authz, Runnable onChange) {
     this.catalogs = requireNonNull(catalogs, "catalogs");
     this.authz = requireNonNull(authz, "authz");
+    this.visibility = new CatalogVisibility(authz);
     this.onChange = requireNonNull(onChange, "onChange");
   }
 
@@ -68,15 +71,20 @@ public final class ManagementRoutes {
     return Reply.okPlain(Paging.body("catalogs", visible.stream().map(ManagementRoutes::render).toList(), page.nextToken()));
   }
 
-  /** The service admin may act on any catalog; others need {@code privilege} on it. */
+  /**
+   * The service admin may act on any catalog (and learns that one does not exist); others need
+   * {@code privilege} on it, and without any standing in it get the same 403 whether it exists or not.
+   */
   private void onCatalog(Exchange x, String action, Privilege privilege) {
     Caller caller = caller(x);
+    String name = x.path("name");
     if (caller.isServiceAdmin()) {
-      authz.record(caller, action, x.path("name"), "catalog", true);
+      authz.record(caller, action, name, "catalog", true);
       return;
     }
-    catalogs.get(x.path("name"));
-    authz.require(caller, action, x.path("name"), SecurableRef.CATALOG, privilege);
+    visibility.require(caller, action, name);
+    catalogs.get(name);
+    authz.require(caller, action, name, SecurableRef.CATALOG, privilege);
   }
 
   private Caller caller(Exchange x) {
