@@ -25,3 +25,19 @@ CREATE INDEX location_claims_by_content ON location_claims (catalog_name, ns_pat
 CREATE TABLE storage_roots (
     root_key          VARCHAR(2100) NOT NULL PRIMARY KEY
 );
+
+-- A namespace claims its location too (its "location" property, else its parent's location
+-- plus its name): no namespace may equal, contain or lie inside another namespace's location
+-- outside its own ancestry, nor a table's or view's; and no table or view may lie inside a
+-- namespace that is not one of its own namespace's ancestors. Without this, a namespace moved
+-- onto another namespace's folder would put its tables among that namespace's.
+CREATE TABLE namespace_claims (
+    prefix_key        VARCHAR(2100) NOT NULL,
+    location_key      VARCHAR(2100) NOT NULL,
+    catalog_name      VARCHAR(256)  NOT NULL,
+    ns_path           VARCHAR(2048) NOT NULL,
+    FOREIGN KEY (catalog_name, ns_path) REFERENCES namespaces (catalog_name, ns_path) ON DELETE CASCADE
+);
+CREATE INDEX namespace_claims_by_prefix ON namespace_claims (prefix_key);
+CREATE INDEX namespace_claims_by_location ON namespace_claims (location_key);
+CREATE INDEX namespace_claims_by_namespace ON namespace_claims (catalog_name, ns_path);

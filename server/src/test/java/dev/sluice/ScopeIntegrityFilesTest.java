@@ -232,11 +232,11 @@ class ScopeIntegrityFilesTest {
   }
 
   /**
-   * HOLE (fails today): a top-level namespace may name any location inside the catalog's base,
-   * so an attacker holding NAMESPACE_WRITE_PROPERTIES on its own namespace moves it onto the
-   * victim namespace's folder (or a folder inside it, or the base itself, which covers every
-   * sibling) and its tables then live among the victim's. See the two tests below for what that
-   * buys it.
+   * Found by this suite: a top-level namespace could name any location inside the catalog's
+   * base, so an attacker holding NAMESPACE_WRITE_PROPERTIES on its own namespace moved it onto
+   * the victim namespace's folder (or a folder inside it, or the base itself, which covers every
+   * sibling) and its tables then lived among the victim's. Namespaces now claim their locations
+   * (no overlap outside their own ancestry); the two tests below show what the move bought.
    */
   @ParameterizedTest(name = "move own namespace onto {0}{1}")
   @MethodSource("siblingFolders")
@@ -248,10 +248,10 @@ class ScopeIntegrityFilesTest {
   }
 
   /**
-   * HOLE (fails today): root drops victim.gone without purge (its files stay, as Spark's DROP
-   * TABLE leaves them); the attacker moves its namespace onto victim's folder and registers
-   * gone's metadata file: it now owns a table over the victim's files (credentials for them, and
-   * a purge deletes them).
+   * Root drops victim.gone without purge (its files stay, as Spark's DROP TABLE leaves them);
+   * the attacker tries to move its namespace onto victim's folder and register gone's metadata
+   * file, which would give it a table over the victim's files (credentials for them, and a purge
+   * that deletes them): both are refused.
    */
   @Test
   void droppedVictimTableCannotBeTakenOverThroughAMovedNamespace() throws Exception {
@@ -265,7 +265,7 @@ class ScopeIntegrityFilesTest {
   }
 
   /**
-   * HOLE (fails today): the attacker's namespace moved onto victim's folder, it creates
+   * The attacker's namespace moved onto victim's folder, it creates
    * {@code future} there; root's later {@code victim.future} is refused as an overlap.
    */
   @Test

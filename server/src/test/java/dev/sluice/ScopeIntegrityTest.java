@@ -331,12 +331,16 @@ class ScopeIntegrityTest {
   // ------------------------------------------------------------------ other catalogs on the same storage
 
   @Test
-  void tableInAnotherCatalogOverTheSameFolderIsRefused() throws Exception {
-    // Catalog b shares a's base: b.victim.t1's default location is a.victim.t1's folder. The
-    // refusal names the caller's own b.victim.t1, never catalog a or its table.
-    JsonNode error = fx.refusedAndUnchanged(FORBIDDEN, List.of(fx.a), () -> fx.asAttacker("POST",
-        fx.api(fx.b) + "/namespaces/victim/tables", createBody("t1", null, Map.of(), false)));
-    assertThat(error.get("message").asText()).contains("overlaps the location of another table or view");
+  void namespaceInAnotherCatalogOverTheSameFolderIsRefused() throws Exception {
+    // Catalog b shares a's base: b.victim would live in a.victim's folder, so its tables would
+    // sit among a.victim's. Refused even for the service admin; the refusal names b's own
+    // namespace, never catalog a.
+    JsonNode error = fx.refusedAndUnchanged(FORBIDDEN, List.of(fx.a, fx.b), () -> fx.server.send("POST",
+        fx.api(fx.b) + "/namespaces", json(Map.of("namespace", List.of("victim")))));
+    assertThat(error.get("message").asText()).contains("overlaps the location of another table or view")
+        .doesNotContain(fx.a + ".");
+    fx.refusedAndUnchanged(FORBIDDEN, List.of(fx.a, fx.b), () -> fx.server.send("POST", fx.api(fx.b) + "/namespaces",
+        json(Map.of("namespace", List.of("elsewhere"), "properties", Map.of("location", fx.at("victim.t1") + "/x")))));
   }
 
   @ParameterizedTest(name = "unstructured catalog: create at {0}")
@@ -410,7 +414,7 @@ class ScopeIntegrityTest {
     assertOk(fx.asAttacker("POST", fx.api(fx.a) + "/namespaces/attacker/views", viewBody("okview", ns + "/okview-here", Map.of())));
     assertOk(fx.asAttacker("POST", fx.api(fx.u) + "/namespaces/ns/tables",
         createBody("anywhere", fx.at("outside") + "/u-table", Map.of(), false)));
-    assertOk(fx.asAttacker("POST", fx.api(fx.b) + "/namespaces/victim/tables", createBody("t9", null, Map.of(), false)));
+    assertOk(fx.asAttacker("POST", fx.api(fx.b) + "/namespaces/bown/tables", createBody("t9", null, Map.of(), false)));
   }
 
   @Test

@@ -126,6 +126,15 @@ class StorageIdentityTest {
   }
 
   @Test
+  void theBaseLocationIsTheServiceAdminsToMove() throws Exception {
+    JsonNode before = catalog("files");
+    ObjectNode properties = ((ObjectNode) before.get("properties")).deepCopy()
+        .put("default-base-location", root.resolve("b").toUri().toString());
+    assertError(update(metadataAdminToken, "files", "{\"properties\": " + properties + "}"), 403, "service_admin");
+    assertThat(catalog("files")).isEqualTo(before);
+  }
+
+  @Test
   void storageTypeNeverChangesEvenForTheServiceAdmin() throws Exception {
     JsonNode before = catalog("files");
     assertError(update(server.rootToken(), "files", "{\"storageConfigInfo\": {\"storageType\": \"S3\", \"allowedLocations\":"

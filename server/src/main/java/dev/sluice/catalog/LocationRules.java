@@ -70,6 +70,18 @@ final class LocationRules {
     return location;
   }
 
+  /** Where a namespace lives when it has no {@code location} property: its parent's location plus its name. */
+  String defaultNamespaceLocation(Namespace namespace) {
+    Namespace parent = Namespace.of(Arrays.copyOf(namespace.levels(), namespace.length() - 1));
+    String parentLocation = parent.isEmpty() ? stripSlash(settings.defaultBaseLocation()) : namespaceLocation(parent);
+    return parentLocation + "/" + LocationNames.segment(namespace.level(namespace.length() - 1));
+  }
+
+  /** The claim of a namespace at {@code location}. */
+  static LocationClaim claimOf(String location) {
+    return new LocationClaim(StorageLocation.parse(location).ancestorKeys());
+  }
+
   String defaultLocation(TableIdentifier identifier) {
     return namespaceLocation(identifier.namespace()) + "/" + LocationNames.segment(identifier.name());
   }

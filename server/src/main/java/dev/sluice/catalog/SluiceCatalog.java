@@ -9,6 +9,8 @@ import dev.sluice.location.StorageLocation;
 import dev.sluice.store.AlreadyExists;
 import dev.sluice.store.ContentKind;
 import dev.sluice.store.ContentRecord;
+import dev.sluice.store.LocationClaim;
+import dev.sluice.store.LocationConflict;
 import dev.sluice.store.NamespacePath;
 import dev.sluice.store.NotEmpty;
 import dev.sluice.store.NotFound;
@@ -31,6 +33,7 @@ import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.SupportsNamespaces;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.exceptions.AlreadyExistsException;
+import org.apache.iceberg.exceptions.ForbiddenException;
 import org.apache.iceberg.exceptions.NamespaceNotEmptyException;
 import org.apache.iceberg.exceptions.NoSuchNamespaceException;
 import org.apache.iceberg.exceptions.NoSuchTableException;
@@ -231,8 +234,12 @@ public final class SluiceCatalog extends BaseMetastoreViewCatalog implements Sup
     if (location != null) {
       locations.checkNamespaceLocation(namespace, location);
     }
+    LocationClaim claim =
+        LocationRules.claimOf(location != null ? location : locations.defaultNamespaceLocation(namespace));
     try {
-      store.createNamespace(name(), path(namespace), metadata);
+      store.createNamespace(name(), path(namespace), metadata, claim);
+    } catch (LocationConflict e) {
+      throw LocationRules.refusal("namespace " + namespace, e);
     } catch (AlreadyExists e) {
       throw new AlreadyExistsException("Namespace already exists: %s", namespace);
     } catch (NotFound e) {
@@ -274,24 +281,44 @@ public final class SluiceCatalog extends BaseMetastoreViewCatalog implements Sup
   @Override
   public boolean setProperties(Namespace namespace, Map<String, String> properties) {
     String location = properties.get(NAMESPACE_LOCATION);
-    if (location != null) {
-      requireNamespace(namespace);
-      locations.checkNamespaceLocation(namespace, location);
+    if (location == null) {
+      return updateProperties(namespace, Set.of(), properties, null);
     }
-    return updateProperties(namespace, Set.of(), properties);
+    requireNamespace(namespace);
+    locations.checkNamespaceLocation(namespace, location);
+    return updateProperties(namespace, Set.of(), properties, location);
   }
 
   @Override
   public boolean removeProperties(Namespace namespace, Set<String> properties) {
-    return updateProperties(namespace, properties, Map.of());
+    if (!properties.contains(NAMESPACE_LOCATION) || !loadNamespaceMetadata(namespace).containsKey(NAMESPACE_LOCATION)) {
+      return updateProperties(namespace, properties, Map.of(), null);
+    }
+    return updateProperties(namespace, properties, Map.of(), locations.defaultNamespaceLocation(namespace));
   }
 
-  private boolean updateProperties(Namespace namespace, Set<String> removals, Map<String, String> updates) {
+  /**
+   * Stores a property change; {@code newLocation}, when the namespace's location changes, is
+   * claimed in the same transaction, and only an empty namespace may move: its tables would
+   * otherwise stay where they are, outside it.
+   */
+  private boolean updateProperties(
+      Namespace namespace, Set<String> removals, Map<String, String> updates, String newLocation) {
+    LocationClaim claim = null;
+    if (newLocation != null && !StorageLocation.parse(newLocation).equals(
+        StorageLocation.parse(locations.namespaceLocation(namespace)))) {
+      claim = LocationRules.claimOf(newLocation);
+    }
     try {
-      store.updateNamespaceProperties(name(), path(namespace), removals, updates);
+      store.updateNamespaceProperties(name(), path(namespace), removals, updates, claim);
       return true;
     } catch (NotFound e) {
       throw new NoSuchNamespaceException("Namespace does not exist: %s", namespace);
+    } catch (NotEmpty e) {
+      throw new ForbiddenException(
+          "Cannot change the location of namespace %s: it holds tables, views or namespaces", namespace);
+    } catch (LocationConflict e) {
+      throw LocationRules.refusal("namespace " + namespace, e);
     }
   }
 

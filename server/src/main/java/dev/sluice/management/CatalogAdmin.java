@@ -70,8 +70,12 @@ public final class CatalogAdmin {
    */
   public record Change(CatalogRecord before, CatalogSettings after, List<String> restricted) {}
 
-  /** Catalog properties that widen where tables may live: the service admin's to change. */
-  public static final Set<String> ADMIN_PROPERTIES = Set.of(CatalogSettings.ALLOW_UNSTRUCTURED_LOCATIONS);
+  /**
+   * Catalog properties that decide where tables may live: the service admin's to change. The
+   * base location moves every namespace without a location of its own.
+   */
+  public static final Set<String> ADMIN_PROPERTIES =
+      Set.of(CatalogSettings.ALLOW_UNSTRUCTURED_LOCATIONS, CatalogSettings.DEFAULT_BASE_LOCATION);
 
   /**
    * Validates an update of properties and/or storage configuration without applying it.

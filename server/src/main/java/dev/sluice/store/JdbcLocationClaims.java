@@ -53,7 +53,10 @@ final class JdbcLocationClaims {
     }
   }
 
-  /** The first claim among {@code claims} that overlaps one of another content than (catalog, ns, name). */
+  /**
+   * The first claim among {@code claims} that overlaps one of another table or view than
+   * (catalog, ns, name), or lies around or inside a namespace outside its own ancestry.
+   */
   static Optional<LocationConflict> findConflict(
       Connection conn, String catalog, NamespacePath ns, String name, List<LocationClaim> claims) throws SQLException {
     for (LocationClaim claim : claims) {
@@ -74,8 +77,99 @@ final class JdbcLocationClaims {
       if (inside.isPresent()) {
         return Optional.of(new LocationConflict(claim.key(), inside.get()));
       }
+      Optional<LocationConflict> namespace = namespaceConflictOfContent(conn, catalog, ns, claim);
+      if (namespace.isPresent()) {
+        return namespace;
+      }
     }
     return Optional.empty();
+  }
+
+  /**
+   * Whether the table or view (catalog, ns, name) may claim {@code claim} as far as namespaces
+   * go: no namespace claim may cover it except those of its own namespace and its ancestors,
+   * and none may lie inside it.
+   */
+  private static Optional<LocationConflict> namespaceConflictOfContent(
+      Connection conn, String catalog, NamespacePath ns, LocationClaim claim) throws SQLException {
+    Set<String> ancestry = ancestryKeys(ns);
+    for (String[] covering : coveringNamespaces(conn, claim)) {
+      if (!covering[0].equals(catalog) || !ancestry.contains(covering[1])) {
+        return Optional.of(new LocationConflict(claim.key(), covering[2]));
+      }
+    }
+    return first(conn, "SELECT location_key FROM namespace_claims WHERE prefix_key = ?", claim.key())
+        .map(inside -> new LocationConflict(claim.key(), inside));
+  }
+
+  /**
+   * Whether namespace (catalog, path), which holds nothing, may claim {@code claim}: no other
+   * namespace's claim may cover it or lie inside it except its own ancestors', and no table's
+   * or view's may either.
+   */
+  static Optional<LocationConflict> findNamespaceConflict(Connection conn, String catalog, NamespacePath path,
+      LocationClaim claim) throws SQLException {
+    Set<String> ancestry = ancestryKeys(path);
+    for (String[] covering : coveringNamespaces(conn, claim)) {
+      if (!covering[0].equals(catalog) || !ancestry.contains(covering[1])) {
+        return Optional.of(new LocationConflict(claim.key(), covering[2]));
+      }
+    }
+    List<Object> args = new ArrayList<>(List.of(claim.key(), catalog));
+    args.addAll(ancestry);
+    Optional<String> inside = first(conn,
+        "SELECT location_key FROM namespace_claims WHERE prefix_key = ? AND NOT (catalog_name = ? AND ns_path IN ("
+            + String.join(", ", Collections.nCopies(ancestry.size(), "?")) + "))", args.toArray());
+    if (inside.isPresent()) {
+      return Optional.of(new LocationConflict(claim.key(), inside.get()));
+    }
+    List<Object> keys = new ArrayList<>(claim.ancestry());
+    Optional<String> table = first(conn,
+        "SELECT location_key FROM location_claims WHERE prefix_key = location_key AND location_key IN ("
+            + String.join(", ", Collections.nCopies(keys.size(), "?")) + ")", keys.toArray());
+    if (table.isEmpty()) {
+      table = first(conn, "SELECT location_key FROM location_claims WHERE prefix_key = ?", claim.key());
+    }
+    return table.map(t -> new LocationConflict(claim.key(), t));
+  }
+
+  /** The namespace claims (catalog, ns_path, location) equal to {@code claim}'s location or an ancestor of it. */
+  private static List<String[]> coveringNamespaces(Connection conn, LocationClaim claim) throws SQLException {
+    String placeholders = String.join(", ", Collections.nCopies(claim.ancestry().size(), "?"));
+    List<String[]> out = new ArrayList<>();
+    try (PreparedStatement ps = conn.prepareStatement(
+        "SELECT catalog_name, ns_path, location_key FROM namespace_claims"
+            + " WHERE prefix_key = location_key AND location_key IN (" + placeholders + ")")) {
+      JdbcSupport.bind(ps, claim.ancestry().toArray());
+      try (ResultSet rs = ps.executeQuery()) {
+        while (rs.next()) {
+          out.add(new String[] {rs.getString(1), rs.getString(2), rs.getString(3)});
+        }
+      }
+    }
+    return out;
+  }
+
+  /** The store keys of a namespace and all its ancestors. */
+  private static Set<String> ancestryKeys(NamespacePath path) {
+    Set<String> keys = new TreeSet<>();
+    for (int depth = 1; depth <= path.levels().size(); depth++) {
+      keys.add(new NamespacePath(path.levels().subList(0, depth)).key());
+    }
+    return keys;
+  }
+
+  static void replaceNamespaceClaim(Connection conn, String catalog, NamespacePath path, LocationClaim claim)
+      throws SQLException {
+    JdbcSupport.update(conn, "DELETE FROM namespace_claims WHERE catalog_name = ? AND ns_path = ?", catalog, path.key());
+    try (PreparedStatement ps = conn.prepareStatement(
+        "INSERT INTO namespace_claims (prefix_key, location_key, catalog_name, ns_path) VALUES (?, ?, ?, ?)")) {
+      for (String prefix : claim.ancestry()) {
+        JdbcSupport.bind(ps, prefix, claim.key(), catalog, path.key());
+        ps.addBatch();
+      }
+      ps.executeBatch();
+    }
   }
 
   static void replace(Connection conn, String catalog, NamespacePath ns, String name, List<LocationClaim> claims)

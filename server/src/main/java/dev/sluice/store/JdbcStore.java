@@ -158,9 +158,14 @@ public final class JdbcStore extends JdbcSupport implements Store {
   // ---------------------------------------------------------------- namespaces
 
   @Override
-  public void createNamespace(String catalog, NamespacePath path, Map<String, String> properties) {
+  public void createNamespace(String catalog, NamespacePath path, Map<String, String> properties, LocationClaim claim) {
+    List<LocationClaim> claims = claim == null ? List.of() : List.of(claim);
+    if (claim != null) {
+      ensureRoots(claims);
+    }
     inTransaction(
         conn -> {
+          JdbcLocationClaims.lockRoots(conn, claims);
           if (!path.parent().isRoot() && !lockNamespace(conn, catalog, path.parent())) {
             throw new NotFound("Namespace does not exist: " + path.parent());
           }
@@ -185,8 +190,20 @@ public final class JdbcStore extends JdbcSupport implements Store {
             }
             throw e;
           }
+          if (claim != null) {
+            claimNamespace(conn, catalog, path, claim);
+          }
           return null;
         });
+  }
+
+  private static void claimNamespace(Connection conn, String catalog, NamespacePath path, LocationClaim claim)
+      throws SQLException {
+    Optional<LocationConflict> conflict = JdbcLocationClaims.findNamespaceConflict(conn, catalog, path, claim);
+    if (conflict.isPresent()) {
+      throw conflict.get();
+    }
+    JdbcLocationClaims.replaceNamespaceClaim(conn, catalog, path, claim);
   }
 
   @Override
@@ -244,9 +261,14 @@ public final class JdbcStore extends JdbcSupport implements Store {
 
   @Override
   public Map<String, String> updateNamespaceProperties(
-      String catalog, NamespacePath path, Set<String> removals, Map<String, String> updates) {
+      String catalog, NamespacePath path, Set<String> removals, Map<String, String> updates, LocationClaim newClaim) {
+    List<LocationClaim> claims = newClaim == null ? List.of() : List.of(newClaim);
+    if (newClaim != null) {
+      ensureRoots(claims);
+    }
     return inTransaction(
         conn -> {
+          JdbcLocationClaims.lockRoots(conn, claims);
           Map<String, String> current;
           try (PreparedStatement ps =
               conn.prepareStatement(
@@ -259,6 +281,14 @@ public final class JdbcStore extends JdbcSupport implements Store {
               }
               current = fromJson(rs.getString(1));
             }
+          }
+          if (newClaim != null) {
+            // A namespace that moves leaves its tables where they are: only an empty one may move.
+            if (exists(conn, "SELECT 1 FROM namespaces WHERE catalog_name = ? AND parent_path = ?", catalog, path.key())
+                || exists(conn, "SELECT 1 FROM contents WHERE catalog_name = ? AND ns_path = ?", catalog, path.key())) {
+              throw new NotEmpty("Namespace " + path + " holds tables, views or namespaces");
+            }
+            claimNamespace(conn, catalog, path, newClaim);
           }
           Map<String, String> next = new TreeMap<>(current);
           removals.forEach(next::remove);

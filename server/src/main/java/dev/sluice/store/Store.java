@@ -34,7 +34,16 @@ public interface Store extends AutoCloseable {
   void deleteCatalog(String name);
 
   // --- namespaces ---
-  void createNamespace(String catalog, NamespacePath path, Map<String, String> properties);
+  default void createNamespace(String catalog, NamespacePath path, Map<String, String> properties) {
+    createNamespace(catalog, path, properties, null);
+  }
+
+  /**
+   * Creates a namespace that claims {@code claim} (its location; null claims none), atomically:
+   * {@link LocationConflict} when it equals, contains or lies inside another namespace's
+   * location other than its ancestors', or a table's or view's.
+   */
+  void createNamespace(String catalog, NamespacePath path, Map<String, String> properties, LocationClaim claim);
 
   Optional<Map<String, String>> loadNamespace(String catalog, NamespacePath path);
 
@@ -44,8 +53,17 @@ public interface Store extends AutoCloseable {
   /** Drops an empty namespace and the grants on it; {@link NotEmpty} if it holds tables, views or namespaces. */
   boolean dropNamespace(String catalog, NamespacePath path);
 
+  default Map<String, String> updateNamespaceProperties(
+      String catalog, NamespacePath path, Set<String> removals, Map<String, String> updates) {
+    return updateNamespaceProperties(catalog, path, removals, updates, null);
+  }
+
+  /**
+   * Updates a namespace's properties; with a {@code newClaim} (its location changes) only while
+   * it holds no table, view or namespace ({@link NotEmpty}), and the claim is checked as on create.
+   */
   Map<String, String> updateNamespaceProperties(
-      String catalog, NamespacePath path, Set<String> removals, Map<String, String> updates);
+      String catalog, NamespacePath path, Set<String> removals, Map<String, String> updates, LocationClaim newClaim);
 
   // --- tables and views ---
   Optional<ContentRecord> getContent(String catalog, NamespacePath ns, String name);

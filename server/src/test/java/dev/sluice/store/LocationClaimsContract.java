@@ -119,6 +119,56 @@ abstract class LocationClaimsContract {
     assertThat(store.claimOutside("c2", List.of(StorageLocation.parse("file:/nowhere").key()))).isEmpty();
   }
 
+  @Test
+  void namespacesClaimTheirLocationsOutsideTheirOwnAncestry() {
+    LocationClaim base = claims("file:/w/c1").get(0);
+    store.createNamespace("c1", NamespacePath.of("a"), Map.of(), claims("file:/w/c1/a").get(0));
+    // A child nests inside its parent; one at the parent's own location would cover its siblings.
+    store.createNamespace("c1", NamespacePath.of("a", "b"), Map.of(), claims("file:/w/c1/a/b").get(0));
+    assertThatThrownBy(() -> store.createNamespace("c1", NamespacePath.of("a", "same"), Map.of(), claims("file:/w/c1/a").get(0)))
+        .isInstanceOf(LocationConflict.class);
+    // A sibling, or another catalog's namespace, may not be at, around or inside it.
+    for (String overlapping : List.of("file:/w/c1/a", "file:/w/c1/a/x", "file:/w/c1", "file:/w")) {
+      assertThatThrownBy(() -> store.createNamespace("c1", NamespacePath.of("sib"), Map.of(), claims(overlapping).get(0)))
+          .as(overlapping).isInstanceOf(LocationConflict.class);
+      assertThatThrownBy(() -> store.createNamespace("c2", NamespacePath.of("other"), Map.of(), claims(overlapping).get(0)))
+          .as(overlapping).isInstanceOf(LocationConflict.class);
+    }
+    assertThat(store.loadNamespace("c1", NamespacePath.of("sib"))).isEmpty();
+    assertThat(base.key()).isEqualTo("file:///w/c1/");
+
+    // A table lies inside its own namespace's ancestry, never inside another namespace or around one.
+    store.createContent("c1", NamespacePath.of("a", "b"), "t", ContentKind.TABLE, "m", claims("file:/w/c1/a/b/t"));
+    assertThatThrownBy(() -> store.createContent("c1", NS, "x", ContentKind.TABLE, "m", claims("file:/w/c1/a/b/elsewhere")))
+        .isInstanceOf(LocationConflict.class);
+    assertThatThrownBy(() -> store.createContent("c2", NS, "x", ContentKind.TABLE, "m", claims("file:/w/c1")))
+        .isInstanceOf(LocationConflict.class);
+    // A namespace may not be placed inside or around a table either.
+    assertThatThrownBy(() -> store.createNamespace("c2", NamespacePath.of("in-table"), Map.of(), claims("file:/w/c1/a/b/t/n").get(0)))
+        .isInstanceOf(LocationConflict.class);
+  }
+
+  @Test
+  void onlyAnEmptyNamespaceMovesAndItsNewLocationIsChecked() {
+    store.createNamespace("c1", NamespacePath.of("full"), Map.of(), claims("file:/w/full").get(0));
+    store.createNamespace("c1", NamespacePath.of("empty"), Map.of(), claims("file:/w/empty").get(0));
+    store.createContent("c1", NamespacePath.of("full"), "t", ContentKind.TABLE, "m", claims("file:/w/full/t"));
+    assertThatThrownBy(() -> store.updateNamespaceProperties("c1", NamespacePath.of("full"), java.util.Set.of(),
+        Map.of("location", "file:/w/moved"), claims("file:/w/moved").get(0))).isInstanceOf(NotEmpty.class);
+    assertThatThrownBy(() -> store.updateNamespaceProperties("c1", NamespacePath.of("empty"), java.util.Set.of(),
+        Map.of("location", "file:/w/full/x"), claims("file:/w/full/x").get(0))).isInstanceOf(LocationConflict.class);
+    assertThat(store.loadNamespace("c1", NamespacePath.of("empty")).orElseThrow()).doesNotContainKey("location");
+    store.updateNamespaceProperties("c1", NamespacePath.of("empty"), java.util.Set.of(), Map.of("location", "file:/w/moved"),
+        claims("file:/w/moved").get(0));
+    // The old location is free again, the new one taken.
+    store.createNamespace("c1", NamespacePath.of("next"), Map.of(), claims("file:/w/empty").get(0));
+    assertThatThrownBy(() -> store.createNamespace("c1", NamespacePath.of("late"), Map.of(), claims("file:/w/moved").get(0)))
+        .isInstanceOf(LocationConflict.class);
+    // Dropping a namespace frees its location.
+    store.dropNamespace("c1", NamespacePath.of("next"));
+    store.createNamespace("c1", NamespacePath.of("again"), Map.of(), claims("file:/w/empty").get(0));
+  }
+
   /** Of many concurrent creates of nested locations (every pair overlaps), exactly one wins, every round. */
   @Test
   void concurrentOverlappingCreatesHaveExactlyOneWinner() throws Exception {

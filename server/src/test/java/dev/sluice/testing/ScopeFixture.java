@@ -85,11 +85,11 @@ public final class ScopeFixture implements AutoCloseable {
     admin.catalogRole(u, "attacker_cr", "attacker_role");
     for (String privilege : ATTACKER_PRIVILEGES) {
       admin.grant(a, "attacker_cr", Admin.grantJson("namespace", List.of("attacker"), null, privilege));
-      admin.grant(b, "attacker_cr", Admin.grantJson("namespace", List.of("victim"), null, privilege));
+      admin.grant(b, "attacker_cr", Admin.grantJson("namespace", List.of("bown"), null, privilege));
       admin.grant(u, "attacker_cr", Admin.grantJson("namespace", List.of("ns"), null, privilege));
     }
     for (String[] ns : List.of(new String[] {a, "victim"}, new String[] {a, "attacker"}, new String[] {a, "attacker", "sub"},
-        new String[] {b, "victim"}, new String[] {u, "ns"})) {
+        new String[] {b, "bown"}, new String[] {u, "ns"})) {
       Map<String, Object> body = Map.of("namespace", List.of(ns).subList(1, ns.length));
       assertOk(server.send("POST", api(ns[0]) + "/namespaces", json(body)));
     }
