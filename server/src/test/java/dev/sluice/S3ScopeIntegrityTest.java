@@ -168,26 +168,34 @@ class S3ScopeIntegrityTest {
   /**
    * A second catalog on the same bucket: one laid out like the first (same base location), one
    * allowing unstructured locations anywhere in the bucket. Neither can claim the first one's
-   * tables, their folders, or a folder that contains them.
+   * namespaces, tables, their folders, or a folder that contains them.
    */
   @Test
   void aSecondCatalogOnTheSameBucketCannotClaimAnotherCatalogsTables() throws Exception {
     bed.createCatalog("twin", "wh", "wh", Map.of());
-    bed.createNamespace("twin", "vic");
+    bed.createNamespace("twin", "own");
     bed.createCatalog("loose", "loose", "", Map.of("allowUnstructuredLocations", "true"));
     bed.createNamespace("loose", "att");
     Admin admin = bed.admin();
     admin.catalogRole("twin", "twin_writer", "attackers");
-    admin.grant("twin", "twin_writer", Admin.grantJson("namespace", List.of("vic"), null, "TABLE_CREATE"));
-    admin.grant("twin", "twin_writer", Admin.grantJson("namespace", List.of("vic"), null, "TABLE_WRITE_DATA"));
+    admin.grant("twin", "twin_writer", Admin.grantJson("namespace", List.of("own"), null, "TABLE_CREATE"));
+    admin.grant("twin", "twin_writer", Admin.grantJson("namespace", List.of("own"), null, "TABLE_WRITE_DATA"));
     admin.catalogRole("loose", "loose_writer", "attackers");
     admin.grant("loose", "loose_writer", Admin.grantJson("namespace", List.of("att"), null, "TABLE_CREATE"));
     admin.grant("loose", "loose_writer", Admin.grantJson("namespace", List.of("att"), null, "TABLE_WRITE_DATA"));
     Snapshot before = Snapshot.take();
+    // twin.vic would be lake's vic folder: even the service admin cannot create it, nor put a
+    // namespace of twin's at or inside lake's vic.secret.
+    String namespaces = "/api/catalog/v1/twin/namespaces";
+    for (String body : List.of("{\"namespace\": [\"vic\"]}",
+        "{\"namespace\": [\"v2\"], \"properties\": {\"location\": \"" + bed.s3("wh/vic/secret") + "\"}}",
+        "{\"namespace\": [\"v3\"], \"properties\": {\"location\": \"" + bed.s3("wh/vic/secret/x") + "\"}}")) {
+      HttpResponse<String> refused = bed.server().send("POST", namespaces, body);
+      assertThat(refused.statusCode()).as(body + " -> " + refused.body()).isEqualTo(403);
+      assertThat(refused.body()).contains("ForbiddenException");
+    }
     for (boolean stage : List.of(false, true)) {
-      // twin.vic.secret's default location is lake's vic.secret
-      assertVendsNothing(createAsAttacker("twin", "vic", "secret", stage, null, Map.of()), "twin default location");
-      assertVendsNothing(createAsAttacker("twin", "vic", "x", stage, bed.s3("wh/vic/secret/x"), Map.of()), "twin inside");
+      assertVendsNothing(createAsAttacker("twin", "own", "x", stage, bed.s3("wh/vic/secret/x"), Map.of()), "twin inside");
       for (String location : List.of(bed.s3("wh/vic/secret"), bed.s3("wh/vic/secret/data"), bed.s3("wh/att/t2"),
           bed.s3("wh/vic"), bed.s3("wh"), "s3://" + bucket + "/")) {
         assertVendsNothing(createAsAttacker("loose", "att", "grab", stage, location, Map.of()), "loose " + location);
@@ -197,8 +205,8 @@ class S3ScopeIntegrityTest {
     }
     before.assertUnchanged();
     // Control: both catalogs vend for a place nobody claims.
-    JsonNode twin = TestServer.json(createAsAttacker("twin", "vic", "fresh", false, null, Map.of()).body());
-    assertThat(twin.get("storage-credentials").get(0).get("prefix").asText()).isEqualTo(bed.s3("wh/vic/fresh"));
+    JsonNode twin = TestServer.json(createAsAttacker("twin", "own", "fresh", false, null, Map.of()).body());
+    assertThat(twin.get("storage-credentials").get(0).get("prefix").asText()).isEqualTo(bed.s3("wh/own/fresh"));
     JsonNode loose = TestServer.json(createAsAttacker("loose", "att", "fine", false, bed.s3("elsewhere/fine"), Map.of()).body());
     assertThat(loose.get("storage-credentials").get(0).get("prefix").asText()).isEqualTo(bed.s3("elsewhere/fine"));
   }

@@ -44,6 +44,8 @@ import org.apache.iceberg.rest.requests.CreateTableRequest;
 import org.apache.iceberg.rest.responses.LoadTableResponse;
 import org.apache.iceberg.view.BaseMetastoreViewCatalog;
 import org.apache.iceberg.view.ViewOperations;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * One Sluice catalog as an Iceberg {@link org.apache.iceberg.catalog.Catalog}: Iceberg's own
@@ -51,6 +53,7 @@ import org.apache.iceberg.view.ViewOperations;
  * Holds no per-request state: {@link CatalogRegistry} shares one instance between requests.
  */
 public final class SluiceCatalog extends BaseMetastoreViewCatalog implements SupportsNamespaces {
+  private static final Logger LOG = LoggerFactory.getLogger(SluiceCatalog.class);
   public static final String NAMESPACE_LOCATION = "location";
 
   private final Store store;
@@ -162,28 +165,49 @@ public final class SluiceCatalog extends BaseMetastoreViewCatalog implements Sup
       return false;
     }
     TableMetadata lastMetadata = null;
-    FileIO confined = null;
+    List<String> claimed = List.of();
     if (purge) {
       lastMetadata = TableMetadataParser.read(io, record.get().metadataLocation());
-      confined = new ConfinedFileIO(io, "table " + identifier, ownLocations(identifier, lastMetadata));
+      claimed = store.claimedLocations(name(), path(identifier.namespace()), identifier.name());
     }
     if (!store.dropContent(name(), path(identifier.namespace()), identifier.name(), ContentKind.TABLE)) {
       return false;
     }
     if (lastMetadata != null) {
       // The pointer is gone first: a purge that fails half-way leaves orphans, never a torn table.
-      // Only files inside the table's own locations go; anything its metadata names elsewhere stays.
-      CatalogUtil.dropTableData(confined, lastMetadata);
+      purge(identifier, lastMetadata, claimed);
     }
     return true;
+  }
+
+  /**
+   * Deletes a dropped table's files, and only its own: what its metadata names inside its own
+   * locations, then everything left under the locations it claimed (files of failed writes,
+   * and what a metadata file pointing elsewhere kept Iceberg's walk from reaching). A path its
+   * metadata names elsewhere is skipped and logged; a failure is logged, the drop stands.
+   */
+  private void purge(TableIdentifier identifier, TableMetadata metadata, List<String> claimed) {
+    ConfinedFileIO confined = new ConfinedFileIO(io, "table " + identifier, ownLocations(metadata, claimed));
+    try {
+      CatalogUtil.dropTableData(confined, metadata);
+    } catch (RuntimeException e) {
+      LOG.warn("Purge of {}.{} stopped walking its metadata: {}", name(), identifier, e.toString());
+    }
+    // Claimed locations never overlap another table's, so everything under them is this table's.
+    for (String location : claimed) {
+      try {
+        confined.deletePrefix(location);
+      } catch (RuntimeException e) {
+        LOG.warn("Purge of {}.{} could not delete under {}: {}", name(), identifier, location, e.toString());
+      }
+    }
   }
 
   /**
    * The locations the store records for a table; for a table created before locations were
    * recorded, those of its metadata that lie inside allowedLocations.
    */
-  private List<StorageLocation> ownLocations(TableIdentifier identifier, TableMetadata metadata) {
-    List<String> claimed = store.claimedLocations(name(), path(identifier.namespace()), identifier.name());
+  private List<StorageLocation> ownLocations(TableMetadata metadata, List<String> claimed) {
     if (!claimed.isEmpty()) {
       return claimed.stream().map(StorageLocation::parse).toList();
     }

@@ -19,7 +19,11 @@ import io.micrometer.core.instrument.MeterRegistry;
 import java.util.ArrayList;
 import java.util.Optional;
 import java.util.Set;
+import org.apache.iceberg.MetadataUpdate;
 import org.apache.iceberg.TableMetadata;
+import org.apache.iceberg.view.SQLViewRepresentation;
+import org.apache.iceberg.view.ViewRepresentation;
+import org.apache.iceberg.view.ViewVersion;
 import org.apache.iceberg.rest.credentials.Credential;
 import org.apache.iceberg.rest.responses.ImmutableLoadCredentialsResponse;
 import org.apache.iceberg.rest.responses.LoadTableResponse;
@@ -385,8 +389,19 @@ public final class IcebergRoutes {
     CreateViewRequest request = x.icebergBody(CreateViewRequest.class);
     request.validate();
     IdentifierRules.checkIdentifier(TableIdentifier.of(namespace, request.name()));
+    requireSqlRepresentations(request.viewVersion());
     authz.require(caller(x), "createView", catalog.name(), namespace(namespace), Privilege.VIEW_CREATE);
     return Reply.ok(CatalogHandlers.createView(catalog, namespace, request));
+  }
+
+  /** Iceberg's view handlers take only SQL representations; anything else is the client's mistake, not a 500. */
+  private static void requireSqlRepresentations(ViewVersion version) {
+    for (ViewRepresentation representation : version.representations()) {
+      if (!(representation instanceof SQLViewRepresentation)) {
+        throw new BadRequestException("Invalid view version: unsupported representation type '%s' (supported: sql)",
+            representation.type());
+      }
+    }
   }
 
   private Reply loadView(Exchange x) {
@@ -403,6 +418,9 @@ public final class IcebergRoutes {
   private Reply replaceView(Exchange x) {
     SluiceCatalog catalog = onView(x, "replaceView", Privilege.VIEW_WRITE_PROPERTIES);
     UpdateTableRequest request = x.icebergBody(UpdateTableRequest.class);
+    request.updates().stream()
+        .filter(MetadataUpdate.AddViewVersion.class::isInstance)
+        .forEach(update -> requireSqlRepresentations(((MetadataUpdate.AddViewVersion) update).viewVersion()));
     return Reply.ok(CatalogHandlers.updateView(catalog, view(x), request));
   }
 

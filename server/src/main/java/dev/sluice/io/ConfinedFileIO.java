@@ -9,9 +9,11 @@ import java.util.Map;
 import org.apache.iceberg.exceptions.ForbiddenException;
 import org.apache.iceberg.io.BulkDeletionFailureException;
 import org.apache.iceberg.io.FileIO;
+import org.apache.iceberg.io.FileInfo;
 import org.apache.iceberg.io.InputFile;
 import org.apache.iceberg.io.OutputFile;
 import org.apache.iceberg.io.SupportsBulkOperations;
+import org.apache.iceberg.io.SupportsPrefixOperations;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -21,7 +23,7 @@ import org.slf4j.LoggerFactory;
  * (a metadata log entry, a statistics file, a manifest, a data file) are not trusted: a delete
  * outside is skipped and logged with the table and the path; a read or write outside is refused.
  */
-public final class ConfinedFileIO implements FileIO, SupportsBulkOperations {
+public final class ConfinedFileIO implements FileIO, SupportsBulkOperations, SupportsPrefixOperations {
   private static final Logger LOG = LoggerFactory.getLogger(ConfinedFileIO.class);
 
   private final FileIO delegate;
@@ -83,6 +85,25 @@ public final class ConfinedFileIO implements FileIO, SupportsBulkOperations {
     } else {
       inside.forEach(delegate::deleteFile);
     }
+  }
+
+  /** Lists a prefix inside the roots, when the delegate can. */
+  @Override
+  public Iterable<FileInfo> listPrefix(String prefix) {
+    return prefixOperations().listPrefix(require(prefix, "list"));
+  }
+
+  /** Deletes everything under a prefix inside the roots, when the delegate can. */
+  @Override
+  public void deletePrefix(String prefix) {
+    prefixOperations().deletePrefix(require(prefix, "delete"));
+  }
+
+  private SupportsPrefixOperations prefixOperations() {
+    if (delegate instanceof SupportsPrefixOperations prefixes) {
+      return prefixes;
+    }
+    throw new UnsupportedOperationException("The FileIO of " + owner + " cannot list or delete by prefix");
   }
 
   @Override

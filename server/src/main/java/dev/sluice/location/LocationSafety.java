@@ -12,8 +12,11 @@ import java.util.Optional;
  * outside the catalog's allowedLocations. No credential is ever vended for an unsafe location.
  */
 public final class LocationSafety {
-  /** Longer locations are refused: they must fit the store's location index (and S3 keys stop at 1024). */
-  public static final int MAX_LOCATION_BYTES = 2000;
+  /**
+   * Longer locations are refused: a metadata file's key (location + {@code /metadata/} + about
+   * 60 characters) must stay under S3's 1024-byte key limit, and keys must fit the store's index.
+   */
+  public static final int MAX_LOCATION_BYTES = 900;
 
   private LocationSafety() {}
 
@@ -34,6 +37,11 @@ public final class LocationSafety {
       if (c == ' ') { // Ceph RGW reads a space in a session policy as '+': "a b" would scope to "a+b"
         return Optional.of("space");
       }
+    }
+    // Ceph RGW's STS refuses a session policy whose resource has a ':' in the key (400): the
+    // table would be answered with a 503 on every load instead of being served without one.
+    if (StorageLocation.parse(location).segments().stream().anyMatch(segment -> segment.indexOf(':') >= 0)) {
+      return Optional.of("colon in the path");
     }
     if (!policy.allows(location)) {
       return Optional.of("outside the catalog's allowed locations");

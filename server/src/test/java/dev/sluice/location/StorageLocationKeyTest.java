@@ -25,7 +25,7 @@ class StorageLocationKeyTest {
 
   @Test
   void overlongLocationsAreRefused() {
-    assertThat(LocationSafety.escapes("s3://b/" + "x".repeat(2000))).contains("longer than 2000 bytes");
-    assertThat(LocationSafety.escapes("s3://b/" + "x".repeat(1900))).isEmpty();
+    assertThat(LocationSafety.escapes("s3://b/" + "x".repeat(900))).contains("longer than 900 bytes");
+    assertThat(LocationSafety.escapes("s3://b/" + "x".repeat(880))).isEmpty();
   }
 }
