@@ -47,9 +47,16 @@ final class SluiceTableOperations extends BaseMetastoreTableOperations {
     return pointer.qualifiedName();
   }
 
+  /** Built on first use after a refresh: a plain load never needs it. */
   @Override
   public FileIO io() {
-    return io;
+    ConfinedFileIO confined = io;
+    if (confined == null) {
+      TableMetadata current = current();
+      confined = confined(current == null ? null : ContentLocations.of(current.location(), current.properties()));
+      io = confined;
+    }
+    return confined;
   }
 
   @Override
@@ -64,7 +71,7 @@ final class SluiceTableOperations extends BaseMetastoreTableOperations {
     }
     // The pointer is the catalog's own: its file is read through the catalog's FileIO.
     refreshFromMetadataLocation(location.get(), null, 20, this.metadata.loader(catalogIo));
-    io = confined(ContentLocations.of(current().location(), current().properties()));
+    io = null;
   }
 
   @Override

@@ -38,9 +38,16 @@ final class SluiceViewOperations extends BaseViewOperations {
     return pointer.qualifiedName();
   }
 
+  /** Built on first use after a refresh: a plain load never needs it. */
   @Override
   protected FileIO io() {
-    return io;
+    ConfinedFileIO confined = io;
+    if (confined == null) {
+      ViewMetadata current = current();
+      confined = confined(current == null ? null : ContentLocations.of(current.location(), current.properties()));
+      io = confined;
+    }
+    return confined;
   }
 
   @Override
@@ -54,7 +61,7 @@ final class SluiceViewOperations extends BaseViewOperations {
       return;
     }
     refreshFromMetadataLocation(location.get(), null, 20, l -> ViewMetadataParser.read(catalogIo.newInputFile(l)));
-    io = confined(ContentLocations.of(current().location(), current().properties()));
+    io = null;
   }
 
   @Override
