@@ -92,11 +92,9 @@ final class JdbcLocationClaims {
    */
   private static Optional<LocationConflict> namespaceConflictOfContent(
       Connection conn, String catalog, NamespacePath ns, LocationClaim claim) throws SQLException {
-    Set<String> ancestry = ancestryKeys(ns);
-    for (String[] covering : coveringNamespaces(conn, claim)) {
-      if (!covering[0].equals(catalog) || !ancestry.contains(covering[1])) {
-        return Optional.of(new LocationConflict(claim.key(), covering[2]));
-      }
+    Optional<LocationConflict> covering = foreignCovering(conn, catalog, ancestryKeys(ns), claim);
+    if (covering.isPresent()) {
+      return covering;
     }
     return first(conn, "SELECT location_key FROM namespace_claims WHERE prefix_key = ?", claim.key())
         .map(inside -> new LocationConflict(claim.key(), inside));
@@ -110,10 +108,9 @@ final class JdbcLocationClaims {
   static Optional<LocationConflict> findNamespaceConflict(Connection conn, String catalog, NamespacePath path,
       LocationClaim claim) throws SQLException {
     Set<String> ancestry = ancestryKeys(path);
-    for (String[] covering : coveringNamespaces(conn, claim)) {
-      if (!covering[0].equals(catalog) || !ancestry.contains(covering[1])) {
-        return Optional.of(new LocationConflict(claim.key(), covering[2]));
-      }
+    Optional<LocationConflict> covering = foreignCovering(conn, catalog, ancestry, claim);
+    if (covering.isPresent()) {
+      return covering;
     }
     List<Object> args = new ArrayList<>(List.of(claim.key(), catalog));
     args.addAll(ancestry);
@@ -131,6 +128,17 @@ final class JdbcLocationClaims {
       table = first(conn, "SELECT location_key FROM location_claims WHERE prefix_key = ?", claim.key());
     }
     return table.map(t -> new LocationConflict(claim.key(), t));
+  }
+
+  /** A namespace claim covering {@code claim} that is not one of {@code ancestry} (namespace keys) in {@code catalog}. */
+  private static Optional<LocationConflict> foreignCovering(
+      Connection conn, String catalog, Set<String> ancestry, LocationClaim claim) throws SQLException {
+    for (String[] covering : coveringNamespaces(conn, claim)) {
+      if (!covering[0].equals(catalog) || !ancestry.contains(covering[1])) {
+        return Optional.of(new LocationConflict(claim.key(), covering[2]));
+      }
+    }
+    return Optional.empty();
   }
 
   /** The namespace claims (catalog, ns_path, location) equal to {@code claim}'s location or an ancestor of it. */
