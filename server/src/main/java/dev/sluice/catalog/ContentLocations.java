@@ -21,15 +21,8 @@ record ContentLocations(List<StorageLocation> all) {
   }
 
   static ContentLocations of(String location, Map<String, String> properties) {
-    List<StorageLocation> all = new ArrayList<>();
-    all.add(StorageLocation.parse(location));
-    for (String key : LocationPolicy.LOCATION_PROPERTIES) {
-      String value = properties.get(key);
-      if (value != null) {
-        all.add(StorageLocation.parse(value));
-      }
-    }
-    return new ContentLocations(all);
+    return new ContentLocations(
+        LocationPolicy.locationsOf(location, properties).stream().map(StorageLocation::parse).toList());
   }
 
   /** Locations here that {@code previous} does not have (all of them when it is null). */

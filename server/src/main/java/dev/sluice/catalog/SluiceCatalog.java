@@ -17,10 +17,8 @@ import dev.sluice.store.NotFound;
 import dev.sluice.store.Page;
 import dev.sluice.store.PageRequest;
 import dev.sluice.store.Store;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import org.apache.iceberg.BaseTable;
@@ -211,10 +209,8 @@ public final class SluiceCatalog extends BaseMetastoreViewCatalog implements Sup
     if (!claimed.isEmpty()) {
       return claimed.stream().map(StorageLocation::parse).toList();
     }
-    List<String> named = new ArrayList<>();
-    named.add(metadata.location());
-    LocationPolicy.LOCATION_PROPERTIES.stream().map(metadata.properties()::get).filter(Objects::nonNull).forEach(named::add);
-    return named.stream().filter(locations.policy()::allows).map(StorageLocation::parse).toList();
+    return LocationPolicy.locationsOf(metadata.location(), metadata.properties()).stream()
+        .filter(locations.policy()::allows).map(StorageLocation::parse).toList();
   }
 
   @Override

@@ -19,6 +19,19 @@ public final class LocationPolicy {
           TableProperties.OBJECT_STORE_PATH,
           TableProperties.WRITE_FOLDER_STORAGE_LOCATION);
 
+  /** A table's or view's {@code location} and each location-bearing property it sets, distinct, in that order. */
+  public static List<String> locationsOf(String location, Map<String, String> properties) {
+    java.util.LinkedHashSet<String> all = new java.util.LinkedHashSet<>();
+    all.add(location);
+    for (String key : LOCATION_PROPERTIES) {
+      String value = properties.get(key);
+      if (value != null) {
+        all.add(value);
+      }
+    }
+    return List.copyOf(all);
+  }
+
   private final String catalog;
   private final List<StorageLocation> allowed;
 

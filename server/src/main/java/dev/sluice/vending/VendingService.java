@@ -14,7 +14,6 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
@@ -92,14 +91,7 @@ public final class VendingService implements AutoCloseable {
       Map<String, String> tableProperties,
       AccessMode mode,
       SortedMap<String, String> attribution) {
-    List<String> locations = new ArrayList<>();
-    locations.add(tableLocation);
-    for (String key : LocationPolicy.LOCATION_PROPERTIES) {
-      String value = tableProperties.get(key);
-      if (value != null && !locations.contains(value)) {
-        locations.add(value);
-      }
-    }
+    List<String> locations = LocationPolicy.locationsOf(tableLocation, tableProperties);
     for (String location : locations) {
       Optional<String> unsafe = LocationSafety.unsafe(location, policy);
       if (unsafe.isPresent()) {
