@@ -109,12 +109,9 @@ public final class MultiTableCommit {
       }
     } catch (CommitOutcomeUnknown e) {
       throw new CommitStateUnknownException(e);
-    } catch (LocationConflict e) {
-      written.forEach(location -> MetadataPointer.discard(catalog.io(), location, true));
-      throw LocationRules.refusal("a table of the transaction", e);
     } catch (RuntimeException e) {
       written.forEach(location -> MetadataPointer.discard(catalog.io(), location, true));
-      throw e;
+      throw e instanceof LocationConflict conflict ? LocationRules.refusal("a table of the transaction", conflict) : e;
     }
   }
 }

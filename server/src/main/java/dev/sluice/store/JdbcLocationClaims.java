@@ -21,6 +21,11 @@ final class JdbcLocationClaims {
   /** Roots known to have their lock row; rows are never deleted, so this only saves inserts. */
   private final Set<String> knownRoots = ConcurrentHashMap.newKeySet();
 
+  /** True when every root of {@code claims} is known to have its lock row (always for no claims). */
+  boolean knowsRoots(List<LocationClaim> claims) {
+    return claims.stream().allMatch(claim -> knownRoots.contains(claim.root()));
+  }
+
   /** Makes sure every root of {@code claims} has its lock row, each in its own auto-commit insert. */
   void ensureRoots(Connection conn, List<LocationClaim> claims) throws SQLException {
     for (String root : roots(claims)) {

@@ -160,9 +160,7 @@ public final class JdbcStore extends JdbcSupport implements Store {
   @Override
   public void createNamespace(String catalog, NamespacePath path, Map<String, String> properties, LocationClaim claim) {
     List<LocationClaim> claims = claim == null ? List.of() : List.of(claim);
-    if (claim != null) {
-      ensureRoots(claims);
-    }
+    ensureRoots(claims);
     inTransaction(
         conn -> {
           JdbcLocationClaims.lockRoots(conn, claims);
@@ -263,9 +261,7 @@ public final class JdbcStore extends JdbcSupport implements Store {
   public Map<String, String> updateNamespaceProperties(
       String catalog, NamespacePath path, Set<String> removals, Map<String, String> updates, LocationClaim newClaim) {
     List<LocationClaim> claims = newClaim == null ? List.of() : List.of(newClaim);
-    if (newClaim != null) {
-      ensureRoots(claims);
-    }
+    ensureRoots(claims);
     return inTransaction(
         conn -> {
           JdbcLocationClaims.lockRoots(conn, claims);
@@ -332,9 +328,7 @@ public final class JdbcStore extends JdbcSupport implements Store {
   @Override
   public void createContent(String catalog, NamespacePath ns, String name, ContentKind kind, String metadataLocation,
       List<LocationClaim> claims) {
-    if (!claims.isEmpty()) {
-      ensureRoots(claims);
-    }
+    ensureRoots(claims);
     try {
       inTransaction(
           conn -> {
@@ -404,7 +398,11 @@ public final class JdbcStore extends JdbcSupport implements Store {
         rs -> rs.getString(1), args.toArray());
   }
 
+  /** Makes sure the lock rows of the claims' roots exist; no database call once they are known here. */
   private void ensureRoots(List<LocationClaim> claims) {
+    if (claimSql.knowsRoots(claims)) {
+      return;
+    }
     try (Connection conn = connection()) {
       claimSql.ensureRoots(conn, claims);
     } catch (SQLException e) {
@@ -419,9 +417,7 @@ public final class JdbcStore extends JdbcSupport implements Store {
     ordered.sort(Comparator.comparing((MetadataSwap s) -> s.namespace().key()).thenComparing(MetadataSwap::name));
     List<LocationClaim> claimed = new ArrayList<>();
     ordered.stream().filter(swap -> swap.claims() != null).forEach(swap -> claimed.addAll(swap.claims()));
-    if (!claimed.isEmpty()) {
-      ensureRoots(claimed);
-    }
+    ensureRoots(claimed);
     for (int attempt = 1; ; attempt++) {
       try {
         swapOnce(catalog, ordered, claimed);
