@@ -2,6 +2,8 @@ package dev.sluice;
 
 import static java.util.Objects.requireNonNull;
 
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.sluice.auth.SecretHasher;
 import dev.sluice.config.ConfigException;
 import dev.sluice.management.CatalogAdmin;
@@ -12,29 +14,35 @@ import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * First-start setup: the root principal (from {@code SLUICE_BOOTSTRAP_CREDENTIALS} or
- * generated and printed once) and the {@code quickstart} catalog on the local warehouse.
+ * First-start setup: the root principal (from {@code SLUICE_BOOTSTRAP_CREDENTIALS} or generated and
+ * printed once) and the {@code quickstart} catalog on the local warehouse.
  */
 final class Bootstrap {
   static final String ROOT = "root";
   static final String QUICKSTART = "quickstart";
+
   /** The principal role that administers the service; created by the schema migration. */
   static final String SERVICE_ADMIN = "service_admin";
+
   private static final Logger LOG = LoggerFactory.getLogger(Bootstrap.class);
 
   private Bootstrap() {}
 
-  static void run(Store store, String bootstrapCredentials, boolean quickstart, Path warehouse, PrintStream console) {
+  static void run(
+      Store store,
+      String bootstrapCredentials,
+      boolean quickstart,
+      Path warehouse,
+      PrintStream console) {
     requireNonNull(store, "store");
     if (store.access().getPrincipal(ROOT).isPresent()) {
       if (bootstrapCredentials != null) {
-        LOG.info("root principal exists; SLUICE_BOOTSTRAP_CREDENTIALS applies to the first start only and is ignored");
+        LOG.info(
+            "root principal exists; SLUICE_BOOTSTRAP_CREDENTIALS applies to the first start only and is ignored");
       }
       return;
     }
@@ -53,9 +61,12 @@ final class Bootstrap {
       secret = bootstrapCredentials.substring(colon + 1);
     }
     try {
-      store.access().createPrincipal(
-          new PrincipalRecord(ROOT, clientId, SecretHasher.hash(secret), Map.of(), System.currentTimeMillis()),
-          List.of(SERVICE_ADMIN));
+      store
+          .access()
+          .createPrincipal(
+              new PrincipalRecord(
+                  ROOT, clientId, SecretHasher.hash(secret), Map.of(), System.currentTimeMillis()),
+              List.of(SERVICE_ADMIN));
     } catch (AlreadyExists e) {
       return; // another replica bootstrapped first
     }
@@ -71,9 +82,9 @@ final class Bootstrap {
       ObjectNode storage = JsonNodeFactory.instance.objectNode();
       storage.put("storageType", "FILE");
       storage.putArray("allowedLocations").add(location);
-      new CatalogAdmin(store, java.util.Set.of(), 900).create(QUICKSTART, "INTERNAL", Map.of("default-base-location", location), storage);
+      new CatalogAdmin(store, java.util.Set.of(), 900)
+          .create(QUICKSTART, "INTERNAL", Map.of("default-base-location", location), storage);
       LOG.info("created catalog {} at {}", QUICKSTART, location);
     }
   }
-
 }

@@ -13,7 +13,8 @@ import picocli.CommandLine.Option;
     name = "sluice",
     mixinStandardHelpOptions = true,
     version = "sluice 0.1.0",
-    description = "An Apache Iceberg REST catalog that vends short-lived, table-scoped storage credentials.",
+    description =
+        "An Apache Iceberg REST catalog that vends short-lived, table-scoped storage credentials.",
     subcommands = {
       Main.Serve.class,
       dev.sluice.cli.CatalogsCommand.class,
@@ -41,7 +42,9 @@ public final class Main implements Runnable {
     @Option(names = "--port", description = "Listen port (default 8181)")
     Integer port;
 
-    @Option(names = "--data-dir", description = "Where the embedded database and warehouse live (default ./sluice-data)")
+    @Option(
+        names = "--data-dir",
+        description = "Where the embedded database and warehouse live (default ./sluice-data)")
     String dataDir;
 
     @Option(names = "--config", description = "YAML config file")
@@ -51,19 +54,26 @@ public final class Main implements Runnable {
     public Integer call() throws Exception {
       ServerConfig cfg;
       try {
-        cfg = ServerConfig.load(config, new ServerConfig.Overrides(host, port, dataDir), System::getenv);
+        cfg =
+            ServerConfig.load(
+                config, new ServerConfig.Overrides(host, port, dataDir), System::getenv);
       } catch (ConfigException e) {
         System.err.println("Invalid configuration: " + e.getMessage());
         return 2;
       }
-      SluiceServer server = SluiceServer.start(cfg, System.getenv("SLUICE_BOOTSTRAP_CREDENTIALS"), System.out);
-      Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-        try {
-          server.close();
-        } catch (Exception ignored) {
-          // exiting anyway
-        }
-      }, "sluice-shutdown"));
+      SluiceServer server =
+          SluiceServer.start(cfg, System.getenv("SLUICE_BOOTSTRAP_CREDENTIALS"), System.out);
+      Runtime.getRuntime()
+          .addShutdownHook(
+              new Thread(
+                  () -> {
+                    try {
+                      server.close();
+                    } catch (Exception ignored) {
+                      // exiting anyway
+                    }
+                  },
+                  "sluice-shutdown"));
       server.join();
       return 0;
     }

@@ -5,10 +5,10 @@ import static java.util.Objects.requireNonNull;
 import dev.sluice.audit.AuditLog;
 import dev.sluice.auth.Authenticator;
 import dev.sluice.auth.ExternalJwtVerifier;
-import dev.sluice.authz.Authorizer;
 import dev.sluice.auth.TokenEndpoint;
 import dev.sluice.auth.TokenService;
 import dev.sluice.auth.TokenThrottle;
+import dev.sluice.authz.Authorizer;
 import dev.sluice.catalog.CatalogRegistry;
 import dev.sluice.config.ServerConfig;
 import dev.sluice.http.AccessRoutes;
@@ -44,7 +44,8 @@ public final class SluiceServer implements AutoCloseable {
   private final HttpServer http;
   private final List<AutoCloseable> closeables;
 
-  private SluiceServer(Store store, TokenService tokens, HttpServer http, List<AutoCloseable> closeables) {
+  private SluiceServer(
+      Store store, TokenService tokens, HttpServer http, List<AutoCloseable> closeables) {
     this.store = store;
     this.tokens = tokens;
     this.http = http;
@@ -52,18 +53,21 @@ public final class SluiceServer implements AutoCloseable {
   }
 
   /** Opens the store, bootstraps on first start, and starts listening. */
-  public static SluiceServer start(ServerConfig config, String bootstrapCredentials, PrintStream console) throws Exception {
+  public static SluiceServer start(
+      ServerConfig config, String bootstrapCredentials, PrintStream console) throws Exception {
     requireNonNull(config, "config");
     long started = System.nanoTime();
     try {
       Files.createDirectories(config.warehouseDir());
     } catch (IOException e) {
-      throw new IllegalStateException("Cannot create the data directory " + config.dataDir() + ": " + e.getMessage(), e);
+      throw new IllegalStateException(
+          "Cannot create the data directory " + config.dataDir() + ": " + e.getMessage(), e);
     }
     Store store = JdbcStore.open(config.database());
     List<AutoCloseable> closeables = new ArrayList<>();
     try {
-      Bootstrap.run(store, bootstrapCredentials, config.quickstartCatalog(), config.warehouseDir(), console);
+      Bootstrap.run(
+          store, bootstrapCredentials, config.quickstartCatalog(), config.warehouseDir(), console);
       TokenService tokens = new TokenService(store, config.tokenLifetime(), Clock.systemUTC());
       tokens.start();
       ExternalJwtVerifier oidc =
@@ -73,32 +77,51 @@ public final class SluiceServer implements AutoCloseable {
       AuditLog audit = new AuditLog(store.access(), metrics);
       closeables.add(audit);
       Authorizer authz = new Authorizer(store.access(), audit);
-      Runnable accessChanged = () -> {
-        authz.invalidate();
-        authenticator.invalidate();
-      };
+      Runnable accessChanged =
+          () -> {
+            authz.invalidate();
+            authenticator.invalidate();
+          };
       HttpServer.Routes routes = new HttpServer.Routes();
       VendingService vending =
-          new VendingService(config.credentialSources(), config.vendingCacheTtlCap(), config.vendingCacheMaxEntries(), metrics);
+          new VendingService(
+              config.credentialSources(),
+              config.vendingCacheTtlCap(),
+              config.vendingCacheMaxEntries(),
+              metrics);
       closeables.add(vending);
       new HealthRoutes(store, metrics).register(routes);
       TokenEndpoint tokenEndpoint =
-          new TokenEndpoint(store, authenticator, new TokenThrottle(config.tokenThrottle()), audit, metrics);
+          new TokenEndpoint(
+              store, authenticator, new TokenThrottle(config.tokenThrottle()), audit, metrics);
       new OAuthRoutes(tokenEndpoint).register(routes);
       FunctionCounter.builder("sluice.auth.signing.key.reads", tokens, TokenService::keyReads)
-          .description("Reads of the token signing keys from the store (start, refresh, unknown key id)")
+          .description(
+              "Reads of the token signing keys from the store (start, refresh, unknown key id)")
           .register(metrics);
       CatalogRegistry catalogs = new CatalogRegistry(store, config.credentialSources());
       new IcebergRoutes(catalogs, authz, vending, metrics).register(routes);
-      Runnable catalogsChanged = () -> {
-        catalogs.invalidate();
-        accessChanged.run();
-      };
-      new ManagementRoutes(new CatalogAdmin(store, config.credentialSources().keySet(), config.vendingMinDurationSeconds()), authz, catalogsChanged)
+      Runnable catalogsChanged =
+          () -> {
+            catalogs.invalidate();
+            accessChanged.run();
+          };
+      new ManagementRoutes(
+              new CatalogAdmin(
+                  store, config.credentialSources().keySet(), config.vendingMinDurationSeconds()),
+              authz,
+              catalogsChanged)
           .register(routes);
-      new AccessRoutes(new AccessAdmin(store, accessChanged), authz, store.access(), audit).register(routes);
+      new AccessRoutes(new AccessAdmin(store, accessChanged), authz, store.access(), audit)
+          .register(routes);
       new SigningKeyRoutes(tokens, authz).register(routes);
-      HttpServer http = new HttpServer(config.host(), config.port(), routes.build(), authenticator, config.maxRequestBytes());
+      HttpServer http =
+          new HttpServer(
+              config.host(),
+              config.port(),
+              routes.build(),
+              authenticator,
+              config.maxRequestBytes());
       http.start();
       LOG.info(
           "Sluice listening on http://{}:{} (store {}; ready in {} ms)",

@@ -27,13 +27,16 @@ import org.slf4j.LoggerFactory;
 class AuthAndBootstrapTest {
   private final HttpClient http = HttpClient.newHttpClient();
 
-  private HttpResponse<String> tokenRequest(TestServer server, String form, String basic) throws Exception {
+  private HttpResponse<String> tokenRequest(TestServer server, String form, String basic)
+      throws Exception {
     HttpRequest.Builder request =
         HttpRequest.newBuilder(URI.create(server.catalogUri() + "/v1/oauth/tokens"))
             .header("Content-Type", "application/x-www-form-urlencoded")
             .POST(HttpRequest.BodyPublishers.ofString(form));
     if (basic != null) {
-      request.header("Authorization", "Basic " + Base64.getEncoder().encodeToString(basic.getBytes(StandardCharsets.UTF_8)));
+      request.header(
+          "Authorization",
+          "Basic " + Base64.getEncoder().encodeToString(basic.getBytes(StandardCharsets.UTF_8)));
     }
     return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
   }
@@ -47,39 +50,68 @@ class AuthAndBootstrapTest {
     try (TestServer server = TestServer.startH2()) {
       // client credentials in the form, and in a Basic header
       String token = server.rootToken();
-      HttpResponse<String> basic = tokenRequest(server, "grant_type=client_credentials&scope=PRINCIPAL_ROLE%3AALL",
-          TestServer.CLIENT_ID + ":" + TestServer.SECRET);
+      HttpResponse<String> basic =
+          tokenRequest(
+              server,
+              "grant_type=client_credentials&scope=PRINCIPAL_ROLE%3AALL",
+              TestServer.CLIENT_ID + ":" + TestServer.SECRET);
       assertThat(basic.statusCode()).isEqualTo(200);
       assertThat(TestServer.json(basic.body()).get("token_type").asText()).isEqualTo("bearer");
       assertThat(TestServer.json(basic.body()).get("expires_in").asLong()).isEqualTo(3600);
 
       // token exchange (how Iceberg clients refresh) keeps the principal and scope
-      HttpResponse<String> exchanged = tokenRequest(server,
-          "grant_type=urn%3Aietf%3Aparams%3Aoauth%3Agrant-type%3Atoken-exchange&subject_token=" + token
-              + "&subject_token_type=urn%3Aietf%3Aparams%3Aoauth%3Atoken-type%3Aaccess_token", null);
+      HttpResponse<String> exchanged =
+          tokenRequest(
+              server,
+              "grant_type=urn%3Aietf%3Aparams%3Aoauth%3Agrant-type%3Atoken-exchange&subject_token="
+                  + token
+                  + "&subject_token_type=urn%3Aietf%3Aparams%3Aoauth%3Atoken-type%3Aaccess_token",
+              null);
       assertThat(exchanged.statusCode()).as(exchanged.body()).isEqualTo(200);
       String refreshed = TestServer.json(exchanged.body()).get("access_token").asText();
       assertThat(server.server().tokens().verify(refreshed).name()).isEqualTo("root");
-      assertThat(server.server().tokens().verify(refreshed).scopes()).containsExactly("PRINCIPAL_ROLE:ALL");
-      assertThat(server.sendAs(refreshed, "GET", "/api/management/v1/catalogs", null).statusCode()).isEqualTo(200);
+      assertThat(server.server().tokens().verify(refreshed).scopes())
+          .containsExactly("PRINCIPAL_ROLE:ALL");
+      assertThat(server.sendAs(refreshed, "GET", "/api/management/v1/catalogs", null).statusCode())
+          .isEqualTo(200);
 
       // refusals in OAuth's error shape
-      HttpResponse<String> wrong = tokenRequest(server,
-          "grant_type=client_credentials&client_id=" + TestServer.CLIENT_ID + "&client_secret=nope", null);
+      HttpResponse<String> wrong =
+          tokenRequest(
+              server,
+              "grant_type=client_credentials&client_id="
+                  + TestServer.CLIENT_ID
+                  + "&client_secret=nope",
+              null);
       assertThat(wrong.statusCode()).isEqualTo(401);
       assertThat(TestServer.json(wrong.body()).get("error").asText()).isEqualTo("invalid_client");
-      HttpResponse<String> badExchange = tokenRequest(server,
-          "grant_type=urn%3Aietf%3Aparams%3Aoauth%3Agrant-type%3Atoken-exchange&subject_token=garbage", null);
+      HttpResponse<String> badExchange =
+          tokenRequest(
+              server,
+              "grant_type=urn%3Aietf%3Aparams%3Aoauth%3Agrant-type%3Atoken-exchange&subject_token=garbage",
+              null);
       assertThat(badExchange.statusCode()).isEqualTo(401);
-      HttpResponse<String> unsupported = tokenRequest(server, "grant_type=password&username=a&password=b", null);
+      HttpResponse<String> unsupported =
+          tokenRequest(server, "grant_type=password&username=a&password=b", null);
       assertThat(unsupported.statusCode()).isEqualTo(400);
-      assertThat(TestServer.json(unsupported.body()).get("error").asText()).isEqualTo("unsupported_grant_type");
+      assertThat(TestServer.json(unsupported.body()).get("error").asText())
+          .isEqualTo("unsupported_grant_type");
 
-      String everything = captured.list.stream()
-          .map(e -> e.getFormattedMessage() + " " + e.getMDCPropertyMap() + " " + e.getKeyValuePairs())
-          .reduce("", String::concat);
+      String everything =
+          captured.list.stream()
+              .map(
+                  e ->
+                      e.getFormattedMessage()
+                          + " "
+                          + e.getMDCPropertyMap()
+                          + " "
+                          + e.getKeyValuePairs())
+              .reduce("", String::concat);
       assertThat(captured.list).isNotEmpty();
-      assertThat(everything).doesNotContain(TestServer.SECRET).doesNotContain(token).doesNotContain(refreshed);
+      assertThat(everything)
+          .doesNotContain(TestServer.SECRET)
+          .doesNotContain(token)
+          .doesNotContain(refreshed);
     } finally {
       root.detachAppender(captured);
     }
@@ -88,21 +120,31 @@ class AuthAndBootstrapTest {
   @Test
   void firstStartGeneratesRootCredentialsAndPrintsThemOnce() throws Exception {
     Path dataDir = Files.createTempDirectory("sluice-boot");
-    ServerConfig config = ServerConfig.load(null, new ServerConfig.Overrides("127.0.0.1", 0, dataDir.toString()), k -> null);
+    ServerConfig config =
+        ServerConfig.load(
+            null, new ServerConfig.Overrides("127.0.0.1", 0, dataDir.toString()), k -> null);
     ByteArrayOutputStream first = new ByteArrayOutputStream();
     String clientId;
     String secret;
-    try (SluiceServer server = SluiceServer.start(config, null, new PrintStream(first, true, StandardCharsets.UTF_8))) {
-      Matcher m = Pattern.compile("credential=([0-9a-f]+):([0-9a-f]+)").matcher(first.toString(StandardCharsets.UTF_8));
+    try (SluiceServer server =
+        SluiceServer.start(config, null, new PrintStream(first, true, StandardCharsets.UTF_8))) {
+      Matcher m =
+          Pattern.compile("credential=([0-9a-f]+):([0-9a-f]+)")
+              .matcher(first.toString(StandardCharsets.UTF_8));
       assertThat(m.find()).as(first.toString(StandardCharsets.UTF_8)).isTrue();
       clientId = m.group(1);
       secret = m.group(2);
       assertThat(server.store().getCatalog("quickstart")).isPresent();
-      assertThat(server.store().access().getPrincipal("root").orElseThrow().secretHash()).doesNotContain(secret);
+      assertThat(server.store().access().getPrincipal("root").orElseThrow().secretHash())
+          .doesNotContain(secret);
     }
     ByteArrayOutputStream second = new ByteArrayOutputStream();
-    try (SluiceServer server = SluiceServer.start(config, "other:ignored", new PrintStream(second, true, StandardCharsets.UTF_8))) {
-      assertThat(second.toString(StandardCharsets.UTF_8)).doesNotContain(secret).doesNotContain("credential=");
+    try (SluiceServer server =
+        SluiceServer.start(
+            config, "other:ignored", new PrintStream(second, true, StandardCharsets.UTF_8))) {
+      assertThat(second.toString(StandardCharsets.UTF_8))
+          .doesNotContain(secret)
+          .doesNotContain("credential=");
       assertThat(server.store().access().getPrincipalByClientId(clientId)).isPresent();
       assertThat(server.store().access().getPrincipalByClientId("other")).isEmpty();
     }
@@ -111,7 +153,9 @@ class AuthAndBootstrapTest {
   @Test
   void malformedBootstrapCredentialsAreRefused() throws Exception {
     Path dataDir = Files.createTempDirectory("sluice-boot");
-    ServerConfig config = ServerConfig.load(null, new ServerConfig.Overrides("127.0.0.1", 0, dataDir.toString()), k -> null);
+    ServerConfig config =
+        ServerConfig.load(
+            null, new ServerConfig.Overrides("127.0.0.1", 0, dataDir.toString()), k -> null);
     assertThatThrownBy(() -> SluiceServer.start(config, "no-colon", System.out))
         .hasMessageContaining("SLUICE_BOOTSTRAP_CREDENTIALS");
   }

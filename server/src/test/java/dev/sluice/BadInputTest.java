@@ -23,8 +23,8 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Bad input over real HTTP: each case asserts the status, the Iceberg error type, and that
- * the catalog is exactly as it was before.
+ * Bad input over real HTTP: each case asserts the status, the Iceberg error type, and that the
+ * catalog is exactly as it was before.
  */
 class BadInputTest {
   private static final String SCHEMA =
@@ -40,9 +40,15 @@ class BadInputTest {
     warehouse = server.dataDir().resolve("bad-input-wh");
     catalog = server.createCatalog("bad", List.of(warehouse.toUri().toString()), warehouse);
     base = "/api/catalog/v1/" + catalog;
-    assertThat(server.send("POST", base + "/namespaces", "{\"namespace\":[\"ns\"]}").statusCode()).isEqualTo(200);
+    assertThat(server.send("POST", base + "/namespaces", "{\"namespace\":[\"ns\"]}").statusCode())
+        .isEqualTo(200);
     assertThat(
-            server.send("POST", base + "/namespaces/ns/tables", "{\"name\":\"t\",\"schema\":" + SCHEMA + "}").statusCode())
+            server
+                .send(
+                    "POST",
+                    base + "/namespaces/ns/tables",
+                    "{\"name\":\"t\",\"schema\":" + SCHEMA + "}")
+                .statusCode())
         .isEqualTo(200);
   }
 
@@ -58,14 +64,19 @@ class BadInputTest {
     before = state();
   }
 
-  /** Everything a bad request could have touched: namespaces, their properties, tables, metadata pointer, files. */
+  /**
+   * Everything a bad request could have touched: namespaces, their properties, tables, metadata
+   * pointer, files.
+   */
   private static String state() throws Exception {
     StringBuilder sb = new StringBuilder();
     sb.append(server.send("GET", base + "/namespaces", null).body());
     sb.append(server.send("GET", base + "/namespaces/ns", null).body());
     sb.append(server.send("GET", base + "/namespaces/ns/tables", null).body());
     sb.append(server.send("GET", base + "/namespaces/ns/views", null).body());
-    sb.append(TestServer.json(server.send("GET", base + "/namespaces/ns/tables/t", null).body()).get("metadata-location"));
+    sb.append(
+        TestServer.json(server.send("GET", base + "/namespaces/ns/tables/t", null).body())
+            .get("metadata-location"));
     sb.append(server.send("GET", "/api/management/v1/catalogs", null).body());
     try (Stream<Path> files = Files.walk(warehouse)) {
       sb.append(files.map(Path::toString).sorted().toList());
@@ -76,7 +87,8 @@ class BadInputTest {
   /** 400s name the exception: Iceberg clients rethrow type IllegalArgumentException as such. */
   private static final String BAD_REQUEST = "BadRequestException|IllegalArgumentException";
 
-  private void assertError(HttpResponse<String> response, int status, String type) throws Exception {
+  private void assertError(HttpResponse<String> response, int status, String type)
+      throws Exception {
     assertThat(response.statusCode()).as(response.body()).isEqualTo(status);
     JsonNode error = TestServer.json(response.body()).get("error");
     assertThat(error).as(response.body()).isNotNull();
@@ -95,11 +107,13 @@ class BadInputTest {
         Arguments.of("POST", "/namespaces", "[]"),
         Arguments.of("POST", "/namespaces", ""),
         Arguments.of("POST", "/namespaces", "null"),
-        Arguments.of("POST", "/namespaces/ns/tables", "{\"name\": \"t2\", \"schema\": \"a string\"}"),
+        Arguments.of(
+            "POST", "/namespaces/ns/tables", "{\"name\": \"t2\", \"schema\": \"a string\"}"),
         Arguments.of("POST", "/namespaces/ns/tables", "{\"name\": 42, \"schema\": " + SCHEMA + "}"),
         Arguments.of("POST", "/namespaces/ns/tables", "{\"schema\": " + SCHEMA + "}"),
         Arguments.of("POST", "/namespaces/ns/tables/t", "{\"requirements\": {}, \"updates\": []}"),
-        Arguments.of("POST", "/namespaces/ns/tables/t", "{\"updates\": [{\"action\": \"no-such-action\"}]}"),
+        Arguments.of(
+            "POST", "/namespaces/ns/tables/t", "{\"updates\": [{\"action\": \"no-such-action\"}]}"),
         Arguments.of("POST", "/namespaces/ns/properties", "{\"removals\": \"x\"}"),
         Arguments.of("POST", "/tables/rename", "{\"source\": \"ns.t\"}"),
         Arguments.of("POST", "/namespaces/ns/register", "{\"name\": \"r\"}"),
@@ -109,7 +123,8 @@ class BadInputTest {
 
   @ParameterizedTest(name = "{0} {1} {2}")
   @MethodSource("malformedBodies")
-  void malformedOrMistypedBodiesAre400AndChangeNothing(String method, String path, String body) throws Exception {
+  void malformedOrMistypedBodiesAre400AndChangeNothing(String method, String path, String body)
+      throws Exception {
     assertError(server.send(method, base + path, body), 400, BAD_REQUEST);
   }
 
@@ -120,9 +135,12 @@ class BadInputTest {
         Arguments.of("/namespaces", "{\"namespace\": [\"\"]}"),
         Arguments.of("/namespaces", "{\"namespace\": [\"" + "x".repeat(300) + "\"]}"),
         Arguments.of("/namespaces/ns/tables", "{\"name\": \"\", \"schema\": " + SCHEMA + "}"),
-        Arguments.of("/namespaces/ns/tables", "{\"name\": \"tab\\nle\", \"schema\": " + SCHEMA + "}"),
-        Arguments.of("/tables/rename", "{\"source\": {\"namespace\": [\"ns\"], \"name\": \"t\"},"
-            + " \"destination\": {\"namespace\": [\"ns\"], \"name\": \"bad\\u0000\"}}"));
+        Arguments.of(
+            "/namespaces/ns/tables", "{\"name\": \"tab\\nle\", \"schema\": " + SCHEMA + "}"),
+        Arguments.of(
+            "/tables/rename",
+            "{\"source\": {\"namespace\": [\"ns\"], \"name\": \"t\"},"
+                + " \"destination\": {\"namespace\": [\"ns\"], \"name\": \"bad\\u0000\"}}"));
   }
 
   @ParameterizedTest(name = "{0} {1}")
@@ -133,25 +151,41 @@ class BadInputTest {
 
   @Test
   void missingInvalidAndExpiredTokensAre401() throws Exception {
-    assertError(server.sendAs(null, "GET", base + "/namespaces", null), 401, "NotAuthorizedException");
-    assertError(server.sendAs("not-a-jwt", "GET", base + "/namespaces", null), 401, "NotAuthorizedException");
     assertError(
-        server.sendAs(null, "POST", base + "/namespaces", "{\"namespace\": [\"sneaky\"]}"), 401, "NotAuthorizedException");
+        server.sendAs(null, "GET", base + "/namespaces", null), 401, "NotAuthorizedException");
+    assertError(
+        server.sendAs("not-a-jwt", "GET", base + "/namespaces", null),
+        401,
+        "NotAuthorizedException");
+    assertError(
+        server.sendAs(null, "POST", base + "/namespaces", "{\"namespace\": [\"sneaky\"]}"),
+        401,
+        "NotAuthorizedException");
 
     // Same key, same principal, but expired an hour ago.
     TokenService past =
         new TokenService(
-            server.server().store(), Duration.ofMinutes(5), Clock.fixed(Instant.now().minusSeconds(3600), ZoneOffset.UTC));
+            server.server().store(),
+            Duration.ofMinutes(5),
+            Clock.fixed(Instant.now().minusSeconds(3600), ZoneOffset.UTC));
     past.start();
     String expired = past.issue("root", TestServer.CLIENT_ID, List.of("PRINCIPAL_ROLE:ALL"), 1);
-    assertError(server.sendAs(expired, "GET", base + "/namespaces", null), 401, "NotAuthorizedException");
+    assertError(
+        server.sendAs(expired, "GET", base + "/namespaces", null), 401, "NotAuthorizedException");
 
     // A valid token with one signature byte changed.
     String valid = server.rootToken();
     char last = valid.charAt(valid.length() - 2);
-    String tampered = valid.substring(0, valid.length() - 2) + (last == 'A' ? 'B' : 'A') + valid.charAt(valid.length() - 1);
-    assertError(server.sendAs(tampered, "GET", base + "/namespaces", null), 401, "NotAuthorizedException");
-    assertError(server.sendAs(tampered, "GET", "/api/management/v1/catalogs", null), 401, "NotAuthorizedException");
+    String tampered =
+        valid.substring(0, valid.length() - 2)
+            + (last == 'A' ? 'B' : 'A')
+            + valid.charAt(valid.length() - 1);
+    assertError(
+        server.sendAs(tampered, "GET", base + "/namespaces", null), 401, "NotAuthorizedException");
+    assertError(
+        server.sendAs(tampered, "GET", "/api/management/v1/catalogs", null),
+        401,
+        "NotAuthorizedException");
   }
 
   @Test
@@ -159,7 +193,8 @@ class BadInputTest {
     HttpResponse<String> response =
         server.sendAs(null, "POST", "/api/catalog/v1/oauth/tokens", null);
     assertThat(response.statusCode()).isEqualTo(400);
-    org.assertj.core.api.Assertions.assertThatThrownBy(() -> server.token(TestServer.CLIENT_ID, "wrong"))
+    org.assertj.core.api.Assertions.assertThatThrownBy(
+            () -> server.token(TestServer.CLIENT_ID, "wrong"))
         .hasMessageContaining("401")
         .hasMessageContaining("invalid_client");
     assertThat(state()).isEqualTo(before);
@@ -167,22 +202,44 @@ class BadInputTest {
 
   @Test
   void unknownPrefixAndWarehouseAre404() throws Exception {
-    assertError(server.send("GET", "/api/catalog/v1/nope/namespaces", null), 404, "NotFoundException");
-    assertError(server.send("POST", "/api/catalog/v1/nope/namespaces", "{\"namespace\": [\"x\"]}"), 404, "NotFoundException");
-    assertError(server.send("GET", "/api/catalog/v1/config?warehouse=nope", null), 404, "NotFoundException");
-    assertError(server.send("GET", "/api/catalog/v1/config", null), 400, BAD_REQUEST);
-    assertError(server.send("GET", base + "/namespaces/missing/tables", null), 404, "NoSuchNamespaceException");
-    assertError(server.send("GET", base + "/namespaces/ns/tables/missing", null), 404, "NoSuchTableException");
-    assertError(server.send("GET", base + "/namespaces/ns/views/missing", null), 404, "NoSuchViewException");
     assertError(
-        server.send("POST", base + "/namespaces/missing/tables", "{\"name\": \"t\", \"schema\": " + SCHEMA + "}"),
+        server.send("GET", "/api/catalog/v1/nope/namespaces", null), 404, "NotFoundException");
+    assertError(
+        server.send("POST", "/api/catalog/v1/nope/namespaces", "{\"namespace\": [\"x\"]}"),
+        404,
+        "NotFoundException");
+    assertError(
+        server.send("GET", "/api/catalog/v1/config?warehouse=nope", null),
+        404,
+        "NotFoundException");
+    assertError(server.send("GET", "/api/catalog/v1/config", null), 400, BAD_REQUEST);
+    assertError(
+        server.send("GET", base + "/namespaces/missing/tables", null),
+        404,
+        "NoSuchNamespaceException");
+    assertError(
+        server.send("GET", base + "/namespaces/ns/tables/missing", null),
+        404,
+        "NoSuchTableException");
+    assertError(
+        server.send("GET", base + "/namespaces/ns/views/missing", null),
+        404,
+        "NoSuchViewException");
+    assertError(
+        server.send(
+            "POST",
+            base + "/namespaces/missing/tables",
+            "{\"name\": \"t\", \"schema\": " + SCHEMA + "}"),
         404,
         "NoSuchNamespaceException");
   }
 
   @Test
   void oversizedBodiesAre413() throws Exception {
-    String huge = "{\"namespace\": [\"big\"], \"properties\": {\"k\": \"" + "x".repeat(9 * 1024 * 1024) + "\"}}";
+    String huge =
+        "{\"namespace\": [\"big\"], \"properties\": {\"k\": \""
+            + "x".repeat(9 * 1024 * 1024)
+            + "\"}}";
     assertError(server.send("POST", base + "/namespaces", huge), 413, "RequestEntityTooLarge");
   }
 
@@ -190,22 +247,38 @@ class BadInputTest {
   void badPagingIs400() throws Exception {
     assertError(server.send("GET", base + "/namespaces?pageSize=0", null), 400, BAD_REQUEST);
     assertError(server.send("GET", base + "/namespaces?pageSize=abc", null), 400, BAD_REQUEST);
-    assertError(server.send("GET", base + "/namespaces/ns/tables?pageToken=%25%25%25", null), 400, BAD_REQUEST);
+    assertError(
+        server.send("GET", base + "/namespaces/ns/tables?pageToken=%25%25%25", null),
+        400,
+        BAD_REQUEST);
   }
 
   @Test
   void conflictsAre409AndChangeNothing() throws Exception {
-    assertError(server.send("POST", base + "/namespaces", "{\"namespace\": [\"ns\"]}"), 409, "AlreadyExistsException");
     assertError(
-        server.send("POST", base + "/namespaces/ns/tables", "{\"name\": \"t\", \"schema\": " + SCHEMA + "}"),
+        server.send("POST", base + "/namespaces", "{\"namespace\": [\"ns\"]}"),
         409,
         "AlreadyExistsException");
-    assertError(server.send("DELETE", base + "/namespaces/ns", null), 409, "NamespaceNotEmptyException");
-    assertError(server.send("DELETE", "/api/management/v1/catalogs/" + catalog, null), 409, "NamespaceNotEmptyException");
+    assertError(
+        server.send(
+            "POST",
+            base + "/namespaces/ns/tables",
+            "{\"name\": \"t\", \"schema\": " + SCHEMA + "}"),
+        409,
+        "AlreadyExistsException");
+    assertError(
+        server.send("DELETE", base + "/namespaces/ns", null), 409, "NamespaceNotEmptyException");
+    assertError(
+        server.send("DELETE", "/api/management/v1/catalogs/" + catalog, null),
+        409,
+        "NamespaceNotEmptyException");
     String staleCommit =
         "{\"requirements\": [{\"type\": \"assert-table-uuid\", \"uuid\": \"00000000-0000-0000-0000-000000000000\"}],"
             + " \"updates\": [{\"action\": \"set-properties\", \"updates\": {\"k\": \"v\"}}]}";
-    assertError(server.send("POST", base + "/namespaces/ns/tables/t", staleCommit), 409, "CommitFailedException");
+    assertError(
+        server.send("POST", base + "/namespaces/ns/tables/t", staleCommit),
+        409,
+        "CommitFailedException");
   }
 
   @Test
@@ -222,7 +295,8 @@ class BadInputTest {
     String escape =
         "{\"requirements\": [], \"updates\": [{\"action\": \"set-properties\","
             + " \"updates\": {\"write.metadata.path\": \"file:/tmp/elsewhere\"}}]}";
-    assertError(server.send("POST", base + "/namespaces/ns/tables/t", escape), 403, "ForbiddenException");
+    assertError(
+        server.send("POST", base + "/namespaces/ns/tables/t", escape), 403, "ForbiddenException");
     String dotDot = warehouse.toUri() + "ns/../../escape";
     assertError(
         server.send(
@@ -232,7 +306,10 @@ class BadInputTest {
         403,
         "ForbiddenException");
     assertError(
-        server.send("POST", base + "/namespaces", "{\"namespace\": [\"n2\"], \"properties\": {\"location\": \"file:/etc\"}}"),
+        server.send(
+            "POST",
+            base + "/namespaces",
+            "{\"namespace\": [\"n2\"], \"properties\": {\"location\": \"file:/etc\"}}"),
         403,
         "ForbiddenException");
   }
@@ -240,7 +317,12 @@ class BadInputTest {
   @Test
   void multiTableCommitIsAllOrNothing() throws Exception {
     assertThat(
-            server.send("POST", base + "/namespaces/ns/tables", "{\"name\": \"t5\", \"schema\": " + SCHEMA + "}").statusCode())
+            server
+                .send(
+                    "POST",
+                    base + "/namespaces/ns/tables",
+                    "{\"name\": \"t5\", \"schema\": " + SCHEMA + "}")
+                .statusCode())
         .isEqualTo(200);
     before = state();
     String body =
@@ -250,7 +332,8 @@ class BadInputTest {
             + "{\"identifier\": {\"namespace\": [\"ns\"], \"name\": \"t5\"},"
             + " \"requirements\": [{\"type\": \"assert-table-uuid\", \"uuid\": \"00000000-0000-0000-0000-000000000000\"}],"
             + " \"updates\": [{\"action\": \"set-properties\", \"updates\": {\"changed\": \"yes\"}}]}]}";
-    assertError(server.send("POST", base + "/transactions/commit", body), 409, "CommitFailedException");
+    assertError(
+        server.send("POST", base + "/transactions/commit", body), 409, "CommitFailedException");
     JsonNode t = TestServer.json(server.send("GET", base + "/namespaces/ns/tables/t", null).body());
     assertThat(t.get("metadata").get("properties").has("changed")).isFalse();
   }
@@ -258,7 +341,11 @@ class BadInputTest {
   @Test
   void unsupportedMethodAndUnknownPathAreErrorsNot500() throws Exception {
     assertError(server.send("PATCH", base + "/namespaces", "{}"), 405, "MethodNotAllowed");
-    assertError(server.send("GET", "/api/catalog/v1/nothing/here/at/all/x/y/z", null), 404, "NotFound");
-    assertError(server.send("POST", base + "/namespaces/ns/tables/t/plan", "{}"), 406, "UnsupportedOperationException");
+    assertError(
+        server.send("GET", "/api/catalog/v1/nothing/here/at/all/x/y/z", null), 404, "NotFound");
+    assertError(
+        server.send("POST", base + "/namespaces/ns/tables/t/plan", "{}"),
+        406,
+        "UnsupportedOperationException");
   }
 }

@@ -22,9 +22,12 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-/** Behaviour beyond Iceberg's suites, through the real RESTCatalog: purge and multi-table commits. */
+/**
+ * Behaviour beyond Iceberg's suites, through the real RESTCatalog: purge and multi-table commits.
+ */
 class CatalogBehaviourTest {
-  private static final Schema SCHEMA = new Schema(Types.NestedField.required(1, "id", Types.LongType.get()));
+  private static final Schema SCHEMA =
+      new Schema(Types.NestedField.required(1, "id", Types.LongType.get()));
   private static TestServer server;
   private static Path warehouse;
   private static RESTCatalog catalog;
@@ -51,8 +54,12 @@ class CatalogBehaviourTest {
       return 0;
     }
     try (Stream<Path> files = Files.walk(dir)) {
-      // Hadoop's local filesystem (the client's FileIO here) writes .crc sidecars that no metadata names.
-      return files.filter(Files::isRegularFile).filter(f -> !f.getFileName().toString().endsWith(".crc")).count();
+      // Hadoop's local filesystem (the client's FileIO here) writes .crc sidecars that no metadata
+      // names.
+      return files
+          .filter(Files::isRegularFile)
+          .filter(f -> !f.getFileName().toString().endsWith(".crc"))
+          .count();
     }
   }
 
@@ -74,7 +81,8 @@ class CatalogBehaviourTest {
     Table table = catalog.createTable(purged, SCHEMA);
     table.newAppend().appendFile(dataFileIn(table, "a.parquet")).commit();
     Path location = Path.of(table.location().replaceFirst("^file:", ""));
-    assertThat(filesUnder(location)).isGreaterThanOrEqualTo(4); // 2 metadata.json, manifest list, manifest, data
+    assertThat(filesUnder(location))
+        .isGreaterThanOrEqualTo(4); // 2 metadata.json, manifest list, manifest, data
 
     assertThat(catalog.dropTable(purged, true)).isTrue();
     assertThat(catalog.tableExists(purged)).isFalse();
@@ -99,12 +107,18 @@ class CatalogBehaviourTest {
     org.apache.iceberg.Transaction tb = b.newTransaction();
     tb.updateSchema().addColumn("extra", Types.StringType.get()).commit();
     catalog.commitTransaction(
-        TableCommit.create(TableIdentifier.of("ns", "tx_a"), ((org.apache.iceberg.HasTableOperations) a).operations().current(),
+        TableCommit.create(
+            TableIdentifier.of("ns", "tx_a"),
+            ((org.apache.iceberg.HasTableOperations) a).operations().current(),
             ((org.apache.iceberg.BaseTransaction) ta).currentMetadata()),
-        TableCommit.create(TableIdentifier.of("ns", "tx_b"), ((org.apache.iceberg.HasTableOperations) b).operations().current(),
+        TableCommit.create(
+            TableIdentifier.of("ns", "tx_b"),
+            ((org.apache.iceberg.HasTableOperations) b).operations().current(),
             ((org.apache.iceberg.BaseTransaction) tb).currentMetadata()));
-    assertThat(catalog.loadTable(TableIdentifier.of("ns", "tx_a")).properties()).containsEntry("batch", "1");
-    assertThat(catalog.loadTable(TableIdentifier.of("ns", "tx_b")).schema().findField("extra")).isNotNull();
+    assertThat(catalog.loadTable(TableIdentifier.of("ns", "tx_a")).properties())
+        .containsEntry("batch", "1");
+    assertThat(catalog.loadTable(TableIdentifier.of("ns", "tx_b")).schema().findField("extra"))
+        .isNotNull();
   }
 
   @Test
@@ -120,19 +134,24 @@ class CatalogBehaviourTest {
     assertThat(first.get("identifiers")).hasSize(2);
     String token = first.get("next-page-token").asText();
     com.fasterxml.jackson.databind.JsonNode second =
-        TestServer.json(server.send("GET", base + "/tables?pageSize=2&pageToken=" + token, null).body());
+        TestServer.json(
+            server.send("GET", base + "/tables?pageSize=2&pageToken=" + token, null).body());
     assertThat(second.get("identifiers").get(0).get("name").asText()).isEqualTo("t2");
 
     // The real client, asked for pages of 2, follows next-page-token to the end.
     try (RESTCatalog paging = new RESTCatalog()) {
-      java.util.Map<String, String> props = new java.util.HashMap<>(server.clientProperties(catalogName));
+      java.util.Map<String, String> props =
+          new java.util.HashMap<>(server.clientProperties(catalogName));
       props.put("rest-page-size", "2");
       paging.initialize("paging", props);
       assertThat(paging.listTables(Namespace.of("paged"))).hasSize(5);
       assertThat(paging.listNamespaces(Namespace.of("paged")))
           .containsExactly(
-              Namespace.of("paged", "child0"), Namespace.of("paged", "child1"), Namespace.of("paged", "child2"),
-              Namespace.of("paged", "child3"), Namespace.of("paged", "child4"));
+              Namespace.of("paged", "child0"),
+              Namespace.of("paged", "child1"),
+              Namespace.of("paged", "child2"),
+              Namespace.of("paged", "child3"),
+              Namespace.of("paged", "child4"));
     }
   }
 }

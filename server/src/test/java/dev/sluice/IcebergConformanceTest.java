@@ -16,12 +16,13 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.TestInstance;
 
 /**
- * Iceberg's own catalog conformance suite, run through the real {@link RESTCatalog} client
- * (OAuth2 client credentials) against a live Sluice server. Each test gets a fresh catalog.
+ * Iceberg's own catalog conformance suite, run through the real {@link RESTCatalog} client (OAuth2
+ * client credentials) against a live Sluice server. Each test gets a fresh catalog.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class IcebergConformanceTest extends CatalogTests<RESTCatalog> {
-  // Client-side table defaults and overrides, which CatalogTests expects its default catalog to carry.
+  // Client-side table defaults and overrides, which CatalogTests expects its default catalog to
+  // carry.
   private static final Map<String, String> TABLE_DEFAULTS =
       Map.of(
           "table-default.default-key1", "catalog-default-key1",
@@ -54,7 +55,10 @@ class IcebergConformanceTest extends CatalogTests<RESTCatalog> {
     // CatalogTests places custom table locations under file:/tmp, outside their namespaces: a
     // user with such tables allows that area and unstructured locations, as here.
     catalogName =
-        server.createCatalog("ct", List.of(warehouse.toUri().toString(), "file:/tmp"), warehouse,
+        server.createCatalog(
+            "ct",
+            List.of(warehouse.toUri().toString(), "file:/tmp"),
+            warehouse,
             Map.of(CatalogSettings.ALLOW_UNSTRUCTURED_LOCATIONS, "true"));
     catalog = initCatalog("sluice", TABLE_DEFAULTS);
   }
@@ -85,7 +89,8 @@ class IcebergConformanceTest extends CatalogTests<RESTCatalog> {
     return true;
   }
 
-  // A table's namespace must exist first (as in Polaris); tables never create namespaces implicitly.
+  // A table's namespace must exist first (as in Polaris); tables never create namespaces
+  // implicitly.
   @Override
   protected boolean requiresNamespaceCreate() {
     return true;

@@ -16,7 +16,9 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.TestInstance;
 
-/** Iceberg's own view conformance suite, through the real {@link RESTCatalog}, against live Sluice. */
+/**
+ * Iceberg's own view conformance suite, through the real {@link RESTCatalog}, against live Sluice.
+ */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class IcebergViewConformanceTest extends ViewCatalogTests<RESTCatalog> {
   // Client-side view defaults and overrides, which ViewCatalogTests expects its catalog to carry.
@@ -50,8 +52,12 @@ class IcebergViewConformanceTest extends ViewCatalogTests<RESTCatalog> {
     Path warehouse = server.dataDir().resolve("views-" + System.nanoTime());
     // ViewCatalogTests places custom view and table locations under file:/tmp, outside their
     // namespaces: a user with such views allows that area and unstructured locations, as here.
-    String name = server.createCatalog("vt", List.of(warehouse.toUri().toString(), "file:/tmp"), warehouse,
-        Map.of(CatalogSettings.ALLOW_UNSTRUCTURED_LOCATIONS, "true"));
+    String name =
+        server.createCatalog(
+            "vt",
+            List.of(warehouse.toUri().toString(), "file:/tmp"),
+            warehouse,
+            Map.of(CatalogSettings.ALLOW_UNSTRUCTURED_LOCATIONS, "true"));
     catalog = new RESTCatalog();
     Map<String, String> props = new HashMap<>(server.clientProperties(name));
     props.putAll(VIEW_DEFAULTS);
@@ -80,7 +86,8 @@ class IcebergViewConformanceTest extends ViewCatalogTests<RESTCatalog> {
     return true;
   }
 
-  // View commits go through CatalogHandlers, which re-applies updates on a fresh base after a lost race.
+  // View commits go through CatalogHandlers, which re-applies updates on a fresh base after a lost
+  // race.
   @Override
   protected boolean supportsServerSideRetry() {
     return true;

@@ -15,9 +15,9 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * The bad inputs the fuzzer found (and their neighbours), each pinned: a 4xx Iceberg
- * ErrorResponse whose code is the status, never a 500 or Jetty's HTML page. Sent over a raw
- * socket, since an HTTP client would refuse to send most of them.
+ * The bad inputs the fuzzer found (and their neighbours), each pinned: a 4xx Iceberg ErrorResponse
+ * whose code is the status, never a 500 or Jetty's HTML page. Sent over a raw socket, since an HTTP
+ * client would refuse to send most of them.
  */
 class MalformedHttpTest {
   private static final String SCHEMA =
@@ -42,9 +42,16 @@ class MalformedHttpTest {
     http = new RawHttp("127.0.0.1", server.server().port());
     catalog = server.createCatalog("mal");
     base = "/api/catalog/v1/" + catalog;
-    assertThat(server.send("POST", base + "/namespaces", "{\"namespace\":[\"ns\"]}").statusCode()).isEqualTo(200);
-    assertThat(server.send("POST", base + "/namespaces/ns/tables", "{\"name\":\"t\",\"schema\":" + SCHEMA + "}")
-        .statusCode()).isEqualTo(200);
+    assertThat(server.send("POST", base + "/namespaces", "{\"namespace\":[\"ns\"]}").statusCode())
+        .isEqualTo(200);
+    assertThat(
+            server
+                .send(
+                    "POST",
+                    base + "/namespaces/ns/tables",
+                    "{\"name\":\"t\",\"schema\":" + SCHEMA + "}")
+                .statusCode())
+        .isEqualTo(200);
   }
 
   @AfterAll
@@ -54,31 +61,102 @@ class MalformedHttpTest {
 
   static Stream<Case> cases() {
     String ns = "/api/catalog/v1/{c}/namespaces";
-    String view = "{\"name\":\"v\",\"schema\":" + SCHEMA + ",\"view-version\":{\"version-id\":1,\"timestamp-ms\":1,"
-        + "\"schema-id\":0,\"summary\":{},\"representations\":[{\"type\":\"sql\",\"sql\":\"select 1\",\"dialect\":\"x\"}],"
-        + "\"default-namespace\":[\"ns\"]},\"properties\":{\"a\":null}}";
+    String view =
+        "{\"name\":\"v\",\"schema\":"
+            + SCHEMA
+            + ",\"view-version\":{\"version-id\":1,\"timestamp-ms\":1,"
+            + "\"schema-id\":0,\"summary\":{},\"representations\":[{\"type\":\"sql\",\"sql\":\"select 1\",\"dialect\":\"x\"}],"
+            + "\"default-namespace\":[\"ns\"]},\"properties\":{\"a\":null}}";
     return Stream.of(
         // null where a string belongs, on every route that takes a string map or list
-        new Case("create-namespace property null", "POST", ns, "{\"namespace\":[\"n1\"],\"properties\":{\"a\":null}}", 400, null),
-        new Case("namespace-properties update null", "POST", ns + "/ns/properties", "{\"updates\":{\"a\":null}}", 400, null),
-        new Case("namespace-properties removal null", "POST", ns + "/ns/properties", "{\"removals\":[null]}", 400, null),
-        new Case("create-table property null", "POST", ns + "/ns/tables",
-            "{\"name\":\"t1\",\"schema\":" + SCHEMA + ",\"properties\":{\"a\":null}}", 400, null),
-        new Case("stage-create property null", "POST", ns + "/ns/tables",
-            "{\"name\":\"t2\",\"stage-create\":true,\"schema\":" + SCHEMA + ",\"properties\":{\"a\":null}}", 400, null),
-        new Case("set-properties null", "POST", ns + "/ns/tables/t",
-            "{\"requirements\":[],\"updates\":[{\"action\":\"set-properties\",\"updates\":{\"a\":null}}]}", 400, null),
-        new Case("remove-properties null", "POST", ns + "/ns/tables/t",
-            "{\"requirements\":[],\"updates\":[{\"action\":\"remove-properties\",\"removals\":[null]}]}", 400, null),
+        new Case(
+            "create-namespace property null",
+            "POST",
+            ns,
+            "{\"namespace\":[\"n1\"],\"properties\":{\"a\":null}}",
+            400,
+            null),
+        new Case(
+            "namespace-properties update null",
+            "POST",
+            ns + "/ns/properties",
+            "{\"updates\":{\"a\":null}}",
+            400,
+            null),
+        new Case(
+            "namespace-properties removal null",
+            "POST",
+            ns + "/ns/properties",
+            "{\"removals\":[null]}",
+            400,
+            null),
+        new Case(
+            "create-table property null",
+            "POST",
+            ns + "/ns/tables",
+            "{\"name\":\"t1\",\"schema\":" + SCHEMA + ",\"properties\":{\"a\":null}}",
+            400,
+            null),
+        new Case(
+            "stage-create property null",
+            "POST",
+            ns + "/ns/tables",
+            "{\"name\":\"t2\",\"stage-create\":true,\"schema\":"
+                + SCHEMA
+                + ",\"properties\":{\"a\":null}}",
+            400,
+            null),
+        new Case(
+            "set-properties null",
+            "POST",
+            ns + "/ns/tables/t",
+            "{\"requirements\":[],\"updates\":[{\"action\":\"set-properties\",\"updates\":{\"a\":null}}]}",
+            400,
+            null),
+        new Case(
+            "remove-properties null",
+            "POST",
+            ns + "/ns/tables/t",
+            "{\"requirements\":[],\"updates\":[{\"action\":\"remove-properties\",\"removals\":[null]}]}",
+            400,
+            null),
         new Case("create-view property null", "POST", ns + "/ns/views", view, 400, null),
-        new Case("catalog property null", "POST", M + "/catalogs", "{\"catalog\":{\"name\":\"x\",\"type\":\"INTERNAL\","
-            + "\"properties\":{\"default-base-location\":null},\"storageConfigInfo\":{\"storageType\":\"FILE\"}}}", 400, null),
-        new Case("update-catalog property null", "PUT", M + "/catalogs/{c}", "{\"properties\":{\"a\":null}}", 400, null),
-        new Case("principal property null", "POST", M + "/principals", "{\"principal\":{\"name\":\"p\",\"properties\":{\"a\":null}}}", 400, null),
-        new Case("principal-role property null", "POST", M + "/principal-roles",
-            "{\"principalRole\":{\"name\":\"r\",\"properties\":{\"a\":null}}}", 400, null),
-        new Case("catalog-role property null", "POST", M + "/catalogs/{c}/catalog-roles",
-            "{\"catalogRole\":{\"name\":\"r\",\"properties\":{\"a\":null}}}", 400, null),
+        new Case(
+            "catalog property null",
+            "POST",
+            M + "/catalogs",
+            "{\"catalog\":{\"name\":\"x\",\"type\":\"INTERNAL\","
+                + "\"properties\":{\"default-base-location\":null},\"storageConfigInfo\":{\"storageType\":\"FILE\"}}}",
+            400,
+            null),
+        new Case(
+            "update-catalog property null",
+            "PUT",
+            M + "/catalogs/{c}",
+            "{\"properties\":{\"a\":null}}",
+            400,
+            null),
+        new Case(
+            "principal property null",
+            "POST",
+            M + "/principals",
+            "{\"principal\":{\"name\":\"p\",\"properties\":{\"a\":null}}}",
+            400,
+            null),
+        new Case(
+            "principal-role property null",
+            "POST",
+            M + "/principal-roles",
+            "{\"principalRole\":{\"name\":\"r\",\"properties\":{\"a\":null}}}",
+            400,
+            null),
+        new Case(
+            "catalog-role property null",
+            "POST",
+            M + "/catalogs/{c}/catalog-roles",
+            "{\"catalogRole\":{\"name\":\"r\",\"properties\":{\"a\":null}}}",
+            400,
+            null),
         // malformed percent-escapes, in the path and in the query
         new Case("lone % in the prefix", "GET", "/api/catalog/v1/%/namespaces", null, 400, null),
         new Case("%zz in a namespace", "GET", ns + "/%zz", null, 400, null),
@@ -86,18 +164,40 @@ class MalformedHttpTest {
         new Case("%2 at the end", "GET", ns + "/ns/tables/t%2", null, 400, null),
         new Case("%zz in the management API", "GET", M + "/principals/%zz", null, 400, null),
         new Case("invalid UTF-8 escape in a name", "GET", ns + "/%C3%28", null, 404, null),
-        new Case("% in the warehouse query", "GET", "/api/catalog/v1/config?warehouse=%", null, 400, null),
+        new Case(
+            "% in the warehouse query",
+            "GET", "/api/catalog/v1/config?warehouse=%", null, 400, null),
         new Case("%zz in a page token", "GET", ns + "?pageToken=%zz", null, 400, null),
         // bodies: invalid UTF-8, deep nesting, huge numbers, wrong types
-        new Case("invalid UTF-8 in a body", "POST", ns, "{\"namespace\":[\"\u00c3(\"]}", 400, "latin1"),
-        new Case("deeply nested body", "POST", ns, "[".repeat(100_000) + "]".repeat(100_000), 400, null),
-        new Case("huge number", "PUT", M + "/catalogs/{c}", "{\"currentEntityVersion\":1e400}", 400, null),
-        new Case("number where a name belongs", "POST", ns + "/ns/tables", "{\"name\":1e400,\"schema\":" + SCHEMA + "}", 400, null),
+        new Case(
+            "invalid UTF-8 in a body", "POST", ns, "{\"namespace\":[\"\u00c3(\"]}", 400, "latin1"),
+        new Case(
+            "deeply nested body", "POST", ns, "[".repeat(100_000) + "]".repeat(100_000), 400, null),
+        new Case(
+            "huge number",
+            "PUT",
+            M + "/catalogs/{c}",
+            "{\"currentEntityVersion\":1e400}",
+            400,
+            null),
+        new Case(
+            "number where a name belongs",
+            "POST",
+            ns + "/ns/tables",
+            "{\"name\":1e400,\"schema\":" + SCHEMA + "}",
+            400,
+            null),
         // methods, headers
         new Case("unknown method", "FOO", ns, null, 405, null),
         new Case("WebDAV method", "PROPFIND", "/healthz", null, 405, null),
         new Case("oversize header", "GET", ns, null, 431, "huge"),
-        new Case("odd content type", "POST", ns, "{\"namespace\":[\"n2\"]", 400, "text/plain; charset=nonsense"));
+        new Case(
+            "odd content type",
+            "POST",
+            ns,
+            "{\"namespace\":[\"n2\"]",
+            400,
+            "text/plain; charset=nonsense"));
   }
 
   @ParameterizedTest(name = "{0}")
@@ -105,7 +205,8 @@ class MalformedHttpTest {
   void badInputIsA4xxErrorResponse(Case c) throws Exception {
     List<String[]> headers = new ArrayList<>();
     headers.add(new String[] {"Authorization", "Bearer " + server.rootToken()});
-    byte[] body = c.body() == null ? null : c.body().replace("{c}", catalog).getBytes(StandardCharsets.UTF_8);
+    byte[] body =
+        c.body() == null ? null : c.body().replace("{c}", catalog).getBytes(StandardCharsets.UTF_8);
     if ("latin1".equals(c.header())) {
       body = c.body().getBytes(StandardCharsets.ISO_8859_1); // 0xC3 0x28: not UTF-8
     } else if ("huge".equals(c.header())) {
@@ -117,11 +218,18 @@ class MalformedHttpTest {
       headers.add(new String[] {"Content-Type", "application/json"});
     }
     RawHttp.Response response =
-        http.send(c.method(), c.target().replace("{c}", catalog).getBytes(StandardCharsets.UTF_8), headers, body);
+        http.send(
+            c.method(),
+            c.target().replace("{c}", catalog).getBytes(StandardCharsets.UTF_8),
+            headers,
+            body);
     String text = response.bodyText();
     assertThat(response.status()).as(text).isEqualTo(c.status());
-    assertThat(ErrorShape.icebergProblem(response.status(), response.headers().get("content-type"), text))
-        .as(text).isNull();
+    assertThat(
+            ErrorShape.icebergProblem(
+                response.status(), response.headers().get("content-type"), text))
+        .as(text)
+        .isNull();
     assertThat(ErrorShape.hasStackTrace(text)).as(text).isFalse();
   }
 }

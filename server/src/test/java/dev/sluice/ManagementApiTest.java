@@ -25,15 +25,22 @@ class ManagementApiTest {
   }
 
   private static String catalogJson(String name, String base, String allowed) {
-    return "{\"catalog\": {\"name\": \"" + name + "\", \"type\": \"INTERNAL\","
-        + " \"properties\": {\"default-base-location\": \"" + base + "\"},"
-        + " \"storageConfigInfo\": {\"storageType\": \"FILE\", \"allowedLocations\": [" + allowed + "]}}}";
+    return "{\"catalog\": {\"name\": \""
+        + name
+        + "\", \"type\": \"INTERNAL\","
+        + " \"properties\": {\"default-base-location\": \""
+        + base
+        + "\"},"
+        + " \"storageConfigInfo\": {\"storageType\": \"FILE\", \"allowedLocations\": ["
+        + allowed
+        + "]}}}";
   }
 
   @Test
   void catalogLifecycle() throws Exception {
     String base = server.dataDir().resolve("m1").toUri().toString();
-    HttpResponse<String> created = server.send("POST", CATALOGS, catalogJson("m1", base, "\"" + base + "\""));
+    HttpResponse<String> created =
+        server.send("POST", CATALOGS, catalogJson("m1", base, "\"" + base + "\""));
     assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
     JsonNode body = TestServer.json(created.body());
     assertThat(body.get("name").asText()).isEqualTo("m1");
@@ -42,27 +49,51 @@ class ManagementApiTest {
     assertThat(body.get("storageConfigInfo").get("storageType").asText()).isEqualTo("FILE");
     assertThat(body.get("entityVersion").asLong()).isEqualTo(1);
 
-    assertThat(server.send("POST", CATALOGS, catalogJson("m1", base, "\"" + base + "\"")).statusCode()).isEqualTo(409);
-    assertThat(TestServer.json(server.send("GET", CATALOGS + "/m1", null).body()).get("name").asText()).isEqualTo("m1");
+    assertThat(
+            server.send("POST", CATALOGS, catalogJson("m1", base, "\"" + base + "\"")).statusCode())
+        .isEqualTo(409);
+    assertThat(
+            TestServer.json(server.send("GET", CATALOGS + "/m1", null).body()).get("name").asText())
+        .isEqualTo("m1");
     JsonNode list = TestServer.json(server.send("GET", CATALOGS, null).body()).get("catalogs");
     assertThat(list.findValuesAsText("name")).contains("m1");
 
     HttpResponse<String> updated =
-        server.send("PUT", CATALOGS + "/m1",
-            "{\"currentEntityVersion\": 1, \"properties\": {\"default-base-location\": \"" + base + "\", \"owner\": \"data\"}}");
+        server.send(
+            "PUT",
+            CATALOGS + "/m1",
+            "{\"currentEntityVersion\": 1, \"properties\": {\"default-base-location\": \""
+                + base
+                + "\", \"owner\": \"data\"}}");
     assertThat(updated.statusCode()).as(updated.body()).isEqualTo(200);
     assertThat(TestServer.json(updated.body()).get("entityVersion").asLong()).isEqualTo(2);
-    assertThat(TestServer.json(updated.body()).get("properties").get("owner").asText()).isEqualTo("data");
+    assertThat(TestServer.json(updated.body()).get("properties").get("owner").asText())
+        .isEqualTo("data");
     // A writer holding the old version is refused.
-    HttpResponse<String> stale = server.send("PUT", CATALOGS + "/m1", "{\"currentEntityVersion\": 1, \"properties\": {\"default-base-location\": \"" + base + "\"}}");
+    HttpResponse<String> stale =
+        server.send(
+            "PUT",
+            CATALOGS + "/m1",
+            "{\"currentEntityVersion\": 1, \"properties\": {\"default-base-location\": \""
+                + base
+                + "\"}}");
     assertThat(stale.statusCode()).isEqualTo(409);
-    assertThat(TestServer.json(server.send("GET", CATALOGS + "/m1", null).body()).get("properties").get("owner").asText())
+    assertThat(
+            TestServer.json(server.send("GET", CATALOGS + "/m1", null).body())
+                .get("properties")
+                .get("owner")
+                .asText())
         .isEqualTo("data");
 
     // Non-empty catalogs cannot be deleted.
-    assertThat(server.send("POST", "/api/catalog/v1/m1/namespaces", "{\"namespace\": [\"ns\"]}").statusCode()).isEqualTo(200);
+    assertThat(
+            server
+                .send("POST", "/api/catalog/v1/m1/namespaces", "{\"namespace\": [\"ns\"]}")
+                .statusCode())
+        .isEqualTo(200);
     assertThat(server.send("DELETE", CATALOGS + "/m1", null).statusCode()).isEqualTo(409);
-    assertThat(server.send("DELETE", "/api/catalog/v1/m1/namespaces/ns", null).statusCode()).isEqualTo(204);
+    assertThat(server.send("DELETE", "/api/catalog/v1/m1/namespaces/ns", null).statusCode())
+        .isEqualTo(204);
     assertThat(server.send("DELETE", CATALOGS + "/m1", null).statusCode()).isEqualTo(204);
     assertThat(server.send("GET", CATALOGS + "/m1", null).statusCode()).isEqualTo(404);
     assertThat(server.send("DELETE", CATALOGS + "/m1", null).statusCode()).isEqualTo(404);
@@ -73,10 +104,16 @@ class ManagementApiTest {
     String base = server.dataDir().resolve("m2").toUri().toString();
     String[] bad = {
       "{\"catalog\": {\"name\": \"m2\", \"type\": \"INTERNAL\", \"properties\": {}, \"storageConfigInfo\": {\"storageType\": \"FILE\"}}}",
-      "{\"catalog\": {\"name\": \"m2\", \"properties\": {\"default-base-location\": \"" + base + "\"}}}",
-      "{\"catalog\": {\"name\": \"m2\", \"properties\": {\"default-base-location\": \"" + base + "\"},"
+      "{\"catalog\": {\"name\": \"m2\", \"properties\": {\"default-base-location\": \""
+          + base
+          + "\"}}}",
+      "{\"catalog\": {\"name\": \"m2\", \"properties\": {\"default-base-location\": \""
+          + base
+          + "\"},"
           + " \"storageConfigInfo\": {\"storageType\": \"NFS\"}}}",
-      "{\"catalog\": {\"name\": \"m2\", \"type\": \"EXTERNAL\", \"properties\": {\"default-base-location\": \"" + base + "\"},"
+      "{\"catalog\": {\"name\": \"m2\", \"type\": \"EXTERNAL\", \"properties\": {\"default-base-location\": \""
+          + base
+          + "\"},"
           + " \"storageConfigInfo\": {\"storageType\": \"FILE\"}}}",
       catalogJson("m2", base, "\"file:/somewhere/else\""),
       catalogJson("m2", base, "42"),
@@ -98,19 +135,28 @@ class ManagementApiTest {
   void allowedLocationsCompareSegmentBySegment() throws Exception {
     String root = server.dataDir().resolve("seg").toUri().toString().replaceAll("/$", "");
     String allowed = root + "/a";
-    HttpResponse<String> created = server.send("POST", CATALOGS, catalogJson("seg", allowed, "\"" + allowed + "\""));
+    HttpResponse<String> created =
+        server.send("POST", CATALOGS, catalogJson("seg", allowed, "\"" + allowed + "\""));
     assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
     HttpResponse<String> sibling =
-        server.send("POST", "/api/catalog/v1/seg/namespaces",
+        server.send(
+            "POST",
+            "/api/catalog/v1/seg/namespaces",
             "{\"namespace\": [\"n1\"], \"properties\": {\"location\": \"" + root + "/ab\"}}");
     assertThat(sibling.statusCode()).as(sibling.body()).isEqualTo(403);
     HttpResponse<String> child =
-        server.send("POST", "/api/catalog/v1/seg/namespaces",
+        server.send(
+            "POST",
+            "/api/catalog/v1/seg/namespaces",
             "{\"namespace\": [\"n2\"], \"properties\": {\"location\": \"" + root + "/a/b\"}}");
     assertThat(child.statusCode()).as(child.body()).isEqualTo(200);
     HttpResponse<String> sameViaShortForm =
-        server.send("POST", "/api/catalog/v1/seg/namespaces",
-            "{\"namespace\": [\"n3\"], \"properties\": {\"location\": \"" + root.replace("file:///", "file:/") + "/a/c\"}}");
+        server.send(
+            "POST",
+            "/api/catalog/v1/seg/namespaces",
+            "{\"namespace\": [\"n3\"], \"properties\": {\"location\": \""
+                + root.replace("file:///", "file:/")
+                + "/a/c\"}}");
     assertThat(sameViaShortForm.statusCode()).as(sameViaShortForm.body()).isEqualTo(200);
   }
 }

@@ -16,8 +16,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * The negative matrix over every management endpoint: without the needed standing (the
- * service_admin principal role, or CATALOG_MANAGE_ACCESS on the catalog) 403 and nothing
- * changes; with it, success; after it is taken away, 403 on the very next call.
+ * service_admin principal role, or CATALOG_MANAGE_ACCESS on the catalog) 403 and nothing changes;
+ * with it, success; after it is taken away, 403 on the very next call.
  */
 class ManagementAuthorizationMatrixTest {
   private static final String M = "/api/management/v1";
@@ -27,7 +27,8 @@ class ManagementAuthorizationMatrixTest {
   private static String malloryToken;
 
   /** {@code {c}} is the case's catalog and {@code {n}} its run number in paths and bodies. */
-  record Case(String name, boolean serviceAdmin, String method, String path, String body, int okStatus) {
+  record Case(
+      String name, boolean serviceAdmin, String method, String path, String body, int okStatus) {
     @Override
     public String toString() {
       return name;
@@ -49,58 +50,163 @@ class ManagementAuthorizationMatrixTest {
 
   static Stream<Case> cases() {
     return Stream.of(
-        new Case("createCatalog", true, "POST", "/catalogs",
+        new Case(
+            "createCatalog",
+            true,
+            "POST",
+            "/catalogs",
             "{\"catalog\": {\"name\": \"made{n}\", \"type\": \"INTERNAL\", \"properties\": {\"default-base-location\":"
-                + " \"file:/tmp/sluice-made{n}\"}, \"storageConfigInfo\": {\"storageType\": \"FILE\"}}}", 201),
+                + " \"file:/tmp/sluice-made{n}\"}, \"storageConfigInfo\": {\"storageType\": \"FILE\"}}}",
+            201),
         new Case("deleteCatalog", true, "DELETE", "/catalogs/{c}", null, 204),
         new Case("getCatalog", true, "GET", "/catalogs/{c}", null, 200),
-        new Case("updateCatalog", true, "PUT", "/catalogs/{c}",
-            "{\"properties\": {\"default-base-location\": \"{base}\", \"owner\": \"x\"}}", 200),
+        new Case(
+            "updateCatalog",
+            true,
+            "PUT",
+            "/catalogs/{c}",
+            "{\"properties\": {\"default-base-location\": \"{base}\", \"owner\": \"x\"}}",
+            200),
         new Case("listPrincipals", true, "GET", "/principals", null, 200),
-        new Case("createPrincipal", true, "POST", "/principals", "{\"principal\": {\"name\": \"made{n}\"}}", 201),
+        new Case(
+            "createPrincipal",
+            true,
+            "POST",
+            "/principals",
+            "{\"principal\": {\"name\": \"made{n}\"}}",
+            201),
         new Case("getPrincipal", true, "GET", "/principals/victim{n}", null, 200),
-        new Case("updatePrincipal", true, "PUT", "/principals/victim{n}", "{\"properties\": {\"team\": \"x\"}}", 200),
+        new Case(
+            "updatePrincipal",
+            true,
+            "PUT",
+            "/principals/victim{n}",
+            "{\"properties\": {\"team\": \"x\"}}",
+            200),
         new Case("deletePrincipal", true, "DELETE", "/principals/victim{n}", null, 204),
         new Case("rotatePrincipal", true, "POST", "/principals/victim{n}/rotate", null, 200),
-        new Case("listRolesOfPrincipal", true, "GET", "/principals/victim{n}/principal-roles", null, 200),
-        new Case("assignPrincipalRole", true, "PUT", "/principals/victim{n}/principal-roles",
-            "{\"principalRole\": {\"name\": \"spare{n}\"}}", 201),
-        new Case("revokePrincipalRole", true, "DELETE", "/principals/victim{n}/principal-roles/held{n}", null, 204),
-        new Case("createPrincipalRole", true, "POST", "/principal-roles", "{\"principalRole\": {\"name\": \"made{n}\"}}", 201),
+        new Case(
+            "listRolesOfPrincipal",
+            true,
+            "GET",
+            "/principals/victim{n}/principal-roles",
+            null,
+            200),
+        new Case(
+            "assignPrincipalRole",
+            true,
+            "PUT",
+            "/principals/victim{n}/principal-roles",
+            "{\"principalRole\": {\"name\": \"spare{n}\"}}",
+            201),
+        new Case(
+            "revokePrincipalRole",
+            true,
+            "DELETE",
+            "/principals/victim{n}/principal-roles/held{n}",
+            null,
+            204),
+        new Case(
+            "createPrincipalRole",
+            true,
+            "POST",
+            "/principal-roles",
+            "{\"principalRole\": {\"name\": \"made{n}\"}}",
+            201),
         new Case("listPrincipalRoles", true, "GET", "/principal-roles", null, 200),
         new Case("getPrincipalRole", true, "GET", "/principal-roles/spare{n}", null, 200),
         new Case("deletePrincipalRole", true, "DELETE", "/principal-roles/spare{n}", null, 204),
-        new Case("listPrincipalsWithRole", true, "GET", "/principal-roles/held{n}/principals", null, 200),
-        new Case("createCatalogRole", false, "POST", "/catalogs/{c}/catalog-roles", "{\"catalogRole\": {\"name\": \"made\"}}", 201),
+        new Case(
+            "listPrincipalsWithRole",
+            true,
+            "GET",
+            "/principal-roles/held{n}/principals",
+            null,
+            200),
+        new Case(
+            "createCatalogRole",
+            false,
+            "POST",
+            "/catalogs/{c}/catalog-roles",
+            "{\"catalogRole\": {\"name\": \"made\"}}",
+            201),
         new Case("listCatalogRoles", false, "GET", "/catalogs/{c}/catalog-roles", null, 200),
         new Case("getCatalogRole", false, "GET", "/catalogs/{c}/catalog-roles/cr", null, 200),
         new Case("deleteCatalogRole", false, "DELETE", "/catalogs/{c}/catalog-roles/cr", null, 204),
-        new Case("listPrincipalRolesWithCatalogRole", false, "GET", "/catalogs/{c}/catalog-roles/cr/principal-roles", null, 200),
+        new Case(
+            "listPrincipalRolesWithCatalogRole",
+            false,
+            "GET",
+            "/catalogs/{c}/catalog-roles/cr/principal-roles",
+            null,
+            200),
         new Case("listGrants", false, "GET", "/catalogs/{c}/catalog-roles/cr/grants", null, 200),
-        new Case("addGrant", false, "PUT", "/catalogs/{c}/catalog-roles/cr/grants",
-            Admin.grantJson("namespace", List.of("ns"), null, "TABLE_LIST"), 201),
-        new Case("revokeGrant", false, "POST", "/catalogs/{c}/catalog-roles/cr/grants",
-            Admin.grantJson("catalog", null, null, "TABLE_READ_DATA"), 201),
-        new Case("grantCatalogRole", false, "PUT", "/principal-roles/held{n}/catalog-roles/{c}",
-            "{\"catalogRole\": {\"name\": \"cr2\"}}", 201),
-        new Case("revokeCatalogRole", false, "DELETE", "/principal-roles/held{n}/catalog-roles/{c}/cr", null, 204),
-        new Case("listCatalogRolesOfPrincipalRole", false, "GET", "/principal-roles/held{n}/catalog-roles/{c}", null, 200),
+        new Case(
+            "addGrant",
+            false,
+            "PUT",
+            "/catalogs/{c}/catalog-roles/cr/grants",
+            Admin.grantJson("namespace", List.of("ns"), null, "TABLE_LIST"),
+            201),
+        new Case(
+            "revokeGrant",
+            false,
+            "POST",
+            "/catalogs/{c}/catalog-roles/cr/grants",
+            Admin.grantJson("catalog", null, null, "TABLE_READ_DATA"),
+            201),
+        new Case(
+            "grantCatalogRole",
+            false,
+            "PUT",
+            "/principal-roles/held{n}/catalog-roles/{c}",
+            "{\"catalogRole\": {\"name\": \"cr2\"}}",
+            201),
+        new Case(
+            "revokeCatalogRole",
+            false,
+            "DELETE",
+            "/principal-roles/held{n}/catalog-roles/{c}/cr",
+            null,
+            204),
+        new Case(
+            "listCatalogRolesOfPrincipalRole",
+            false,
+            "GET",
+            "/principal-roles/held{n}/catalog-roles/{c}",
+            null,
+            200),
         new Case("listEvents", false, "GET", "/events", null, 200));
   }
 
   private record Setup(String catalog, String base, int n) {}
 
-  /** A catalog with catalog roles cr (holding one grant, granted to held{n}) and cr2; principal victim{n} holding held{n}. */
+  /**
+   * A catalog with catalog roles cr (holding one grant, granted to held{n}) and cr2; principal
+   * victim{n} holding held{n}.
+   */
   private static Setup setup() throws Exception {
     int n = RUN.incrementAndGet();
     Path warehouse = server.dataDir().resolve("mgmt-" + n);
     String catalog = server.createCatalog("mc", List.of(warehouse.toUri().toString()), warehouse);
     admin.principal("victim" + n, "held" + n);
-    assertThat(server.send("POST", M + "/principal-roles", "{\"principalRole\": {\"name\": \"spare" + n + "\"}}").statusCode())
+    assertThat(
+            server
+                .send(
+                    "POST",
+                    M + "/principal-roles",
+                    "{\"principalRole\": {\"name\": \"spare" + n + "\"}}")
+                .statusCode())
         .isEqualTo(201);
     admin.catalogRole(catalog, "cr", "held" + n);
-    assertThat(server.send("POST", M + "/catalogs/" + catalog + "/catalog-roles", "{\"catalogRole\": {\"name\": \"cr2\"}}")
-        .statusCode()).isEqualTo(201);
+    assertThat(
+            server
+                .send(
+                    "POST",
+                    M + "/catalogs/" + catalog + "/catalog-roles",
+                    "{\"catalogRole\": {\"name\": \"cr2\"}}")
+                .statusCode())
+        .isEqualTo(201);
     admin.grant(catalog, "cr", Admin.grantJson("catalog", null, null, "TABLE_READ_DATA"));
     admin.catalogRole(catalog, "mallory_cr", "mallory_role");
     return new Setup(catalog, warehouse.toUri().toString(), n);
@@ -109,34 +215,65 @@ class ManagementAuthorizationMatrixTest {
   /** Everything the management API can change, as root sees it. */
   private static String state(Setup s) throws Exception {
     StringBuilder sb = new StringBuilder();
-    for (String path : List.of("/catalogs", "/principals", "/principal-roles", "/catalogs/" + s.catalog() + "/catalog-roles",
-        "/catalogs/" + s.catalog() + "/catalog-roles/cr/grants", "/catalogs/" + s.catalog() + "/catalog-roles/cr/principal-roles",
-        "/principals/victim" + s.n() + "/principal-roles", "/principal-roles/held" + s.n() + "/catalog-roles/" + s.catalog())) {
+    for (String path :
+        List.of(
+            "/catalogs",
+            "/principals",
+            "/principal-roles",
+            "/catalogs/" + s.catalog() + "/catalog-roles",
+            "/catalogs/" + s.catalog() + "/catalog-roles/cr/grants",
+            "/catalogs/" + s.catalog() + "/catalog-roles/cr/principal-roles",
+            "/principals/victim" + s.n() + "/principal-roles",
+            "/principal-roles/held" + s.n() + "/catalog-roles/" + s.catalog())) {
       HttpResponse<String> response = server.send("GET", M + path, null);
-      sb.append(path).append(' ').append(response.statusCode()).append(' ').append(response.body()).append('\n');
+      sb.append(path)
+          .append(' ')
+          .append(response.statusCode())
+          .append(' ')
+          .append(response.body())
+          .append('\n');
     }
     return sb.toString();
   }
 
   private static String fill(String text, Setup s) {
-    return text == null ? null : text.replace("{c}", s.catalog()).replace("{n}", Integer.toString(s.n())).replace("{base}", s.base());
+    return text == null
+        ? null
+        : text.replace("{c}", s.catalog())
+            .replace("{n}", Integer.toString(s.n()))
+            .replace("{base}", s.base());
   }
 
   private static void giveStanding(Case c, Setup s) throws Exception {
     if (c.serviceAdmin()) {
-      assertThat(server.send("PUT", M + "/principals/mallory/principal-roles", "{\"principalRole\": {\"name\": \"service_admin\"}}")
-          .statusCode()).isEqualTo(201);
+      assertThat(
+              server
+                  .send(
+                      "PUT",
+                      M + "/principals/mallory/principal-roles",
+                      "{\"principalRole\": {\"name\": \"service_admin\"}}")
+                  .statusCode())
+          .isEqualTo(201);
     } else {
-      admin.grant(s.catalog(), "mallory_cr", Admin.grantJson("catalog", null, null, "CATALOG_MANAGE_ACCESS"));
+      admin.grant(
+          s.catalog(),
+          "mallory_cr",
+          Admin.grantJson("catalog", null, null, "CATALOG_MANAGE_ACCESS"));
     }
   }
 
   private static void takeStanding(Case c, Setup s) throws Exception {
     if (c.serviceAdmin()) {
-      assertThat(server.send("DELETE", M + "/principals/mallory/principal-roles/service_admin", null).statusCode())
+      assertThat(
+              server
+                  .send("DELETE", M + "/principals/mallory/principal-roles/service_admin", null)
+                  .statusCode())
           .isEqualTo(204);
     } else {
-      admin.revoke(s.catalog(), "mallory_cr", Admin.grantJson("catalog", null, null, "CATALOG_MANAGE_ACCESS"));
+      admin.revoke(
+          s.catalog(),
+          "mallory_cr",
+          Admin.grantJson("catalog", null, null, "CATALOG_MANAGE_ACCESS"));
     }
   }
 
@@ -150,7 +287,8 @@ class ManagementAuthorizationMatrixTest {
 
     HttpResponse<String> refused = server.sendAs(malloryToken, c.method(), path, body);
     assertThat(refused.statusCode()).as(refused.body()).isEqualTo(403);
-    assertThat(TestServer.json(refused.body()).get("error").get("type").asText()).isEqualTo("ForbiddenException");
+    assertThat(TestServer.json(refused.body()).get("error").get("type").asText())
+        .isEqualTo("ForbiddenException");
     assertThat(state(s)).as("a refused call changes nothing").isEqualTo(before);
 
     giveStanding(c, s);

@@ -20,7 +20,10 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-/** RBAC beyond single privileges: renames, token scopes, filtered listings, management access, audit. */
+/**
+ * RBAC beyond single privileges: renames, token scopes, filtered listings, management access,
+ * audit.
+ */
 class RbacBehaviourTest {
   private static final String M = "/api/management/v1";
   private static TestServer server;
@@ -36,11 +39,21 @@ class RbacBehaviourTest {
     catalog = server.createCatalog("rbac", List.of(warehouse.toUri().toString()), warehouse);
     base = "/api/catalog/v1/" + catalog;
     for (String ns : List.of("a", "b", "c")) {
-      assertThat(server.send("POST", base + "/namespaces", "{\"namespace\": [\"" + ns + "\"]}").statusCode()).isEqualTo(200);
+      assertThat(
+              server
+                  .send("POST", base + "/namespaces", "{\"namespace\": [\"" + ns + "\"]}")
+                  .statusCode())
+          .isEqualTo(200);
     }
     for (String t : List.of("t1", "t2", "t3")) {
-      assertThat(server.send("POST", base + "/namespaces/a/tables", "{\"name\": \"" + t + "\", \"schema\": " + SCHEMA + "}")
-          .statusCode()).isEqualTo(200);
+      assertThat(
+              server
+                  .send(
+                      "POST",
+                      base + "/namespaces/a/tables",
+                      "{\"name\": \"" + t + "\", \"schema\": " + SCHEMA + "}")
+                  .statusCode())
+          .isEqualTo(200);
     }
   }
 
@@ -50,13 +63,21 @@ class RbacBehaviourTest {
   }
 
   private static String tokenFor(String[] credentials, String scope) throws Exception {
-    String form = "grant_type=client_credentials&client_id=" + credentials[0] + "&client_secret=" + credentials[1]
-        + "&scope=" + URLEncoder.encode(scope, StandardCharsets.UTF_8);
-    HttpResponse<String> response = HttpClient.newHttpClient().send(
-        HttpRequest.newBuilder(URI.create(server.catalogUri() + "/v1/oauth/tokens"))
-            .header("Content-Type", "application/x-www-form-urlencoded")
-            .POST(HttpRequest.BodyPublishers.ofString(form)).build(),
-        HttpResponse.BodyHandlers.ofString());
+    String form =
+        "grant_type=client_credentials&client_id="
+            + credentials[0]
+            + "&client_secret="
+            + credentials[1]
+            + "&scope="
+            + URLEncoder.encode(scope, StandardCharsets.UTF_8);
+    HttpResponse<String> response =
+        HttpClient.newHttpClient()
+            .send(
+                HttpRequest.newBuilder(URI.create(server.catalogUri() + "/v1/oauth/tokens"))
+                    .header("Content-Type", "application/x-www-form-urlencoded")
+                    .POST(HttpRequest.BodyPublishers.ofString(form))
+                    .build(),
+                HttpResponse.BodyHandlers.ofString());
     assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
     return TestServer.json(response.body()).get("access_token").asText();
   }
@@ -75,49 +96,81 @@ class RbacBehaviourTest {
     String[] carol = admin.principal("carol", "carol_role");
     admin.catalogRole(catalog, "carol_cr", "carol_role");
     String token = server.token(carol[0], carol[1]);
-    String rename = "{\"source\": {\"namespace\": [\"a\"], \"name\": \"t3\"}, \"destination\": {\"namespace\": [\"b\"], \"name\": \"t3\"}}";
+    String rename =
+        "{\"source\": {\"namespace\": [\"a\"], \"name\": \"t3\"}, \"destination\": {\"namespace\": [\"b\"], \"name\": \"t3\"}}";
 
     admin.grant(catalog, "carol_cr", Admin.grantJson("table", List.of("a"), "t3", "TABLE_DROP"));
-    assertThat(server.sendAs(token, "POST", base + "/tables/rename", rename).statusCode()).isEqualTo(403);
+    assertThat(server.sendAs(token, "POST", base + "/tables/rename", rename).statusCode())
+        .isEqualTo(403);
     admin.revoke(catalog, "carol_cr", Admin.grantJson("table", List.of("a"), "t3", "TABLE_DROP"));
-    admin.grant(catalog, "carol_cr", Admin.grantJson("namespace", List.of("b"), null, "TABLE_CREATE"));
-    assertThat(server.sendAs(token, "POST", base + "/tables/rename", rename).statusCode()).isEqualTo(403);
-    assertThat(server.send("HEAD", base + "/namespaces/a/tables/t3", null).statusCode()).isEqualTo(204);
+    admin.grant(
+        catalog, "carol_cr", Admin.grantJson("namespace", List.of("b"), null, "TABLE_CREATE"));
+    assertThat(server.sendAs(token, "POST", base + "/tables/rename", rename).statusCode())
+        .isEqualTo(403);
+    assertThat(server.send("HEAD", base + "/namespaces/a/tables/t3", null).statusCode())
+        .isEqualTo(204);
 
     admin.grant(catalog, "carol_cr", Admin.grantJson("table", List.of("a"), "t3", "TABLE_DROP"));
-    admin.grant(catalog, "carol_cr", Admin.grantJson("table", List.of("a"), "t3", "TABLE_READ_PROPERTIES"));
-    assertThat(server.sendAs(token, "POST", base + "/tables/rename", rename).statusCode()).isEqualTo(204);
+    admin.grant(
+        catalog, "carol_cr", Admin.grantJson("table", List.of("a"), "t3", "TABLE_READ_PROPERTIES"));
+    assertThat(server.sendAs(token, "POST", base + "/tables/rename", rename).statusCode())
+        .isEqualTo(204);
     // The table's grants followed it to its new name.
-    assertThat(server.sendAs(token, "GET", base + "/namespaces/b/tables/t3", null).statusCode()).isEqualTo(200);
+    assertThat(server.sendAs(token, "GET", base + "/namespaces/b/tables/t3", null).statusCode())
+        .isEqualTo(200);
   }
 
   @Test
   void aScopedTokenActivatesOnlyItsRoles() throws Exception {
     String[] dana = admin.principal("dana", "dana_reader");
     admin.principal("unused", "dana_writer");
-    assertThat(server.send("PUT", M + "/principals/dana/principal-roles", "{\"principalRole\": {\"name\": \"dana_writer\"}}")
-        .statusCode()).isEqualTo(201);
+    assertThat(
+            server
+                .send(
+                    "PUT",
+                    M + "/principals/dana/principal-roles",
+                    "{\"principalRole\": {\"name\": \"dana_writer\"}}")
+                .statusCode())
+        .isEqualTo(201);
     admin.catalogRole(catalog, "reads", "dana_reader");
     admin.catalogRole(catalog, "writes", "dana_writer");
     admin.grant(catalog, "reads", Admin.grantJson("table", List.of("a"), "t1", "TABLE_READ_DATA"));
-    admin.grant(catalog, "writes", Admin.grantJson("table", List.of("a"), "t1", "TABLE_WRITE_DATA"));
-    String commit = "{\"requirements\": [], \"updates\": [{\"action\": \"set-properties\", \"updates\": {\"by\": \"dana\"}}]}";
+    admin.grant(
+        catalog, "writes", Admin.grantJson("table", List.of("a"), "t1", "TABLE_WRITE_DATA"));
+    String commit =
+        "{\"requirements\": [], \"updates\": [{\"action\": \"set-properties\", \"updates\": {\"by\": \"dana\"}}]}";
 
     String readerOnly = tokenFor(dana, "PRINCIPAL_ROLE:dana_reader");
-    assertThat(server.sendAs(readerOnly, "GET", base + "/namespaces/a/tables/t1", null).statusCode()).isEqualTo(200);
-    assertThat(server.sendAs(readerOnly, "POST", base + "/namespaces/a/tables/t1", commit).statusCode()).isEqualTo(403);
+    assertThat(
+            server.sendAs(readerOnly, "GET", base + "/namespaces/a/tables/t1", null).statusCode())
+        .isEqualTo(200);
+    assertThat(
+            server
+                .sendAs(readerOnly, "POST", base + "/namespaces/a/tables/t1", commit)
+                .statusCode())
+        .isEqualTo(403);
 
     String all = tokenFor(dana, "PRINCIPAL_ROLE:ALL");
-    assertThat(server.sendAs(all, "POST", base + "/namespaces/a/tables/t1", commit).statusCode()).isEqualTo(200);
+    assertThat(server.sendAs(all, "POST", base + "/namespaces/a/tables/t1", commit).statusCode())
+        .isEqualTo(200);
 
     // Asking for a role the principal does not hold is refused at token time.
-    assertThatThrownBy(() -> tokenFor(dana, "PRINCIPAL_ROLE:service_admin")).hasMessageContaining("invalid_scope");
+    assertThatThrownBy(() -> tokenFor(dana, "PRINCIPAL_ROLE:service_admin"))
+        .hasMessageContaining("invalid_scope");
     // Iceberg's default scope ("catalog") activates all roles.
-    assertThat(server.sendAs(tokenFor(dana, "catalog"), "POST", base + "/namespaces/a/tables/t1", commit).statusCode())
+    assertThat(
+            server
+                .sendAs(tokenFor(dana, "catalog"), "POST", base + "/namespaces/a/tables/t1", commit)
+                .statusCode())
         .isEqualTo(200);
     // A role revoked after the token was issued is gone at the next request.
-    assertThat(server.send("DELETE", M + "/principals/dana/principal-roles/dana_writer", null).statusCode()).isEqualTo(204);
-    assertThat(server.sendAs(all, "POST", base + "/namespaces/a/tables/t1", commit).statusCode()).isEqualTo(403);
+    assertThat(
+            server
+                .send("DELETE", M + "/principals/dana/principal-roles/dana_writer", null)
+                .statusCode())
+        .isEqualTo(204);
+    assertThat(server.sendAs(all, "POST", base + "/namespaces/a/tables/t1", commit).statusCode())
+        .isEqualTo(403);
   }
 
   @Test
@@ -125,18 +178,33 @@ class RbacBehaviourTest {
     String[] erin = admin.principal("erin", "erin_role");
     admin.catalogRole(catalog, "erin_cr", "erin_role");
     String token = server.token(erin[0], erin[1]);
-    assertThat(server.sendAs(token, "GET", base + "/namespaces/a/tables", null).statusCode()).isEqualTo(403);
+    assertThat(server.sendAs(token, "GET", base + "/namespaces/a/tables", null).statusCode())
+        .isEqualTo(403);
     assertThat(server.sendAs(token, "GET", base + "/namespaces", null).statusCode()).isEqualTo(403);
-    assertThat(server.sendAs(token, "GET", "/api/catalog/v1/config?warehouse=" + catalog, null).statusCode()).isEqualTo(403);
+    assertThat(
+            server
+                .sendAs(token, "GET", "/api/catalog/v1/config?warehouse=" + catalog, null)
+                .statusCode())
+        .isEqualTo(403);
 
-    admin.grant(catalog, "erin_cr", Admin.grantJson("table", List.of("a"), "t2", "TABLE_READ_DATA"));
-    assertThat(server.sendAs(token, "GET", "/api/catalog/v1/config?warehouse=" + catalog, null).statusCode()).isEqualTo(200);
-    assertThat(names(server.sendAs(token, "GET", base + "/namespaces/a/tables", null), "identifiers")).containsExactly("t2");
-    assertThat(names(server.sendAs(token, "GET", base + "/namespaces", null), "namespaces")).containsExactly("a");
-    assertThat(names(server.sendAs(token, "GET", M + "/catalogs", null), "catalogs")).containsExactly(catalog);
+    admin.grant(
+        catalog, "erin_cr", Admin.grantJson("table", List.of("a"), "t2", "TABLE_READ_DATA"));
+    assertThat(
+            server
+                .sendAs(token, "GET", "/api/catalog/v1/config?warehouse=" + catalog, null)
+                .statusCode())
+        .isEqualTo(200);
+    assertThat(
+            names(server.sendAs(token, "GET", base + "/namespaces/a/tables", null), "identifiers"))
+        .containsExactly("t2");
+    assertThat(names(server.sendAs(token, "GET", base + "/namespaces", null), "namespaces"))
+        .containsExactly("a");
+    assertThat(names(server.sendAs(token, "GET", M + "/catalogs", null), "catalogs"))
+        .containsExactly(catalog);
 
     admin.grant(catalog, "erin_cr", Admin.grantJson("namespace", List.of("a"), null, "TABLE_LIST"));
-    assertThat(names(server.sendAs(token, "GET", base + "/namespaces/a/tables", null), "identifiers"))
+    assertThat(
+            names(server.sendAs(token, "GET", base + "/namespaces/a/tables", null), "identifiers"))
         .contains("t1", "t2");
   }
 
@@ -145,46 +213,88 @@ class RbacBehaviourTest {
     String[] frank = admin.principal("frank", "frank_role");
     admin.catalogRole(catalog, "frank_cr", "frank_role");
     String token = server.token(frank[0], frank[1]);
-    String newCatalog = "{\"catalog\": {\"name\": \"nope\", \"type\": \"INTERNAL\", \"properties\": {\"default-base-location\": \""
-        + server.dataDir().resolve("nope").toUri() + "\"}, \"storageConfigInfo\": {\"storageType\": \"FILE\"}}}";
-    assertThat(server.sendAs(token, "POST", M + "/catalogs", newCatalog).statusCode()).isEqualTo(403);
-    assertThat(server.sendAs(token, "GET", M + "/principals", null).statusCode()).isEqualTo(403);
-    assertThat(server.sendAs(token, "POST", M + "/principal-roles", "{\"principalRole\": {\"name\": \"x\"}}").statusCode())
+    String newCatalog =
+        "{\"catalog\": {\"name\": \"nope\", \"type\": \"INTERNAL\", \"properties\": {\"default-base-location\": \""
+            + server.dataDir().resolve("nope").toUri()
+            + "\"}, \"storageConfigInfo\": {\"storageType\": \"FILE\"}}}";
+    assertThat(server.sendAs(token, "POST", M + "/catalogs", newCatalog).statusCode())
         .isEqualTo(403);
-    assertThat(server.sendAs(token, "DELETE", M + "/principals/bob", null).statusCode()).isEqualTo(403);
-    assertThat(server.sendAs(token, "GET", M + "/catalogs/" + catalog + "/catalog-roles", null).statusCode()).isEqualTo(403);
-    assertThat(server.sendAs(token, "PUT", M + "/catalogs/" + catalog + "/catalog-roles/frank_cr/grants",
-        Admin.grantJson("catalog", null, null, "CATALOG_MANAGE_CONTENT")).statusCode()).isEqualTo(403);
-    assertThat(server.sendAs(token, "GET", M + "/catalogs/" + catalog, null).statusCode()).isEqualTo(403);
+    assertThat(server.sendAs(token, "GET", M + "/principals", null).statusCode()).isEqualTo(403);
+    assertThat(
+            server
+                .sendAs(
+                    token, "POST", M + "/principal-roles", "{\"principalRole\": {\"name\": \"x\"}}")
+                .statusCode())
+        .isEqualTo(403);
+    assertThat(server.sendAs(token, "DELETE", M + "/principals/bob", null).statusCode())
+        .isEqualTo(403);
+    assertThat(
+            server
+                .sendAs(token, "GET", M + "/catalogs/" + catalog + "/catalog-roles", null)
+                .statusCode())
+        .isEqualTo(403);
+    assertThat(
+            server
+                .sendAs(
+                    token,
+                    "PUT",
+                    M + "/catalogs/" + catalog + "/catalog-roles/frank_cr/grants",
+                    Admin.grantJson("catalog", null, null, "CATALOG_MANAGE_CONTENT"))
+                .statusCode())
+        .isEqualTo(403);
+    assertThat(server.sendAs(token, "GET", M + "/catalogs/" + catalog, null).statusCode())
+        .isEqualTo(403);
     assertThat(server.sendAs(token, "GET", M + "/events", null).statusCode()).isEqualTo(403);
     // A principal may read itself and rotate its own credentials.
-    assertThat(server.sendAs(token, "GET", M + "/principals/frank", null).statusCode()).isEqualTo(200);
+    assertThat(server.sendAs(token, "GET", M + "/principals/frank", null).statusCode())
+        .isEqualTo(200);
 
-    admin.grant(catalog, "frank_cr", Admin.grantJson("catalog", null, null, "CATALOG_MANAGE_ACCESS"));
-    assertThat(server.sendAs(token, "GET", M + "/catalogs/" + catalog + "/catalog-roles", null).statusCode()).isEqualTo(200);
-    assertThat(server.sendAs(token, "POST", M + "/catalogs/" + catalog + "/catalog-roles", "{\"catalogRole\": {\"name\": \"made_by_frank\"}}")
-        .statusCode()).isEqualTo(201);
-    assertThat(server.sendAs(token, "GET", M + "/events?catalog=" + catalog, null).statusCode()).isEqualTo(200);
+    admin.grant(
+        catalog, "frank_cr", Admin.grantJson("catalog", null, null, "CATALOG_MANAGE_ACCESS"));
+    assertThat(
+            server
+                .sendAs(token, "GET", M + "/catalogs/" + catalog + "/catalog-roles", null)
+                .statusCode())
+        .isEqualTo(200);
+    assertThat(
+            server
+                .sendAs(
+                    token,
+                    "POST",
+                    M + "/catalogs/" + catalog + "/catalog-roles",
+                    "{\"catalogRole\": {\"name\": \"made_by_frank\"}}")
+                .statusCode())
+        .isEqualTo(201);
+    assertThat(server.sendAs(token, "GET", M + "/events?catalog=" + catalog, null).statusCode())
+        .isEqualTo(200);
     // Managing access is not content access.
-    assertThat(server.sendAs(token, "GET", base + "/namespaces/a/tables/t1", null).statusCode()).isEqualTo(403);
-    assertThat(server.sendAs(token, "POST", M + "/catalogs", newCatalog).statusCode()).isEqualTo(403);
+    assertThat(server.sendAs(token, "GET", base + "/namespaces/a/tables/t1", null).statusCode())
+        .isEqualTo(403);
+    assertThat(server.sendAs(token, "POST", M + "/catalogs", newCatalog).statusCode())
+        .isEqualTo(403);
   }
 
   @Test
   void deletedPrincipalsAndRotatedCredentialsLoseTheirTokens() throws Exception {
     String[] gus = admin.principal("gus", "gus_role");
     String token = server.token(gus[0], gus[1]);
-    assertThat(server.sendAs(token, "GET", M + "/principals/gus", null).statusCode()).isEqualTo(200);
+    assertThat(server.sendAs(token, "GET", M + "/principals/gus", null).statusCode())
+        .isEqualTo(200);
 
-    JsonNode rotated = TestServer.json(server.sendAs(token, "POST", M + "/principals/gus/rotate", null).body());
+    JsonNode rotated =
+        TestServer.json(server.sendAs(token, "POST", M + "/principals/gus/rotate", null).body());
     String newSecret = rotated.get("credentials").get("clientSecret").asText();
     assertThat(newSecret).isNotEqualTo(gus[1]);
-    assertThat(server.sendAs(token, "GET", M + "/principals/gus", null).statusCode()).isEqualTo(401);
+    assertThat(server.sendAs(token, "GET", M + "/principals/gus", null).statusCode())
+        .isEqualTo(401);
     assertThatThrownBy(() -> server.token(gus[0], gus[1])).hasMessageContaining("401");
     String fresh = server.token(gus[0], newSecret);
-    assertThat(server.sendAs(fresh, "GET", M + "/principals/gus", null).statusCode()).isEqualTo(200);
+    assertThat(server.sendAs(fresh, "GET", M + "/principals/gus", null).statusCode())
+        .isEqualTo(200);
     // Responses never show a secret or its hash again.
-    assertThat(server.send("GET", M + "/principals/gus", null).body()).doesNotContain(newSecret).doesNotContain("pbkdf2");
+    assertThat(server.send("GET", M + "/principals/gus", null).body())
+        .doesNotContain(newSecret)
+        .doesNotContain("pbkdf2");
 
     assertThat(server.send("DELETE", M + "/principals/gus", null).statusCode()).isEqualTo(204);
     HttpResponse<String> afterDelete = server.sendAs(fresh, "GET", base + "/namespaces", null);
@@ -197,28 +307,41 @@ class RbacBehaviourTest {
     String[] hal = admin.principal("hal", "hal_role");
     admin.catalogRole(catalog, "hal_cr", "hal_role");
     String token = server.token(hal[0], hal[1]);
-    HttpResponse<String> denied = server.sendAs(token, "GET", base + "/namespaces/a/tables/t1", null);
+    HttpResponse<String> denied =
+        server.sendAs(token, "GET", base + "/namespaces/a/tables/t1", null);
     assertThat(denied.statusCode()).isEqualTo(403);
     String requestId = denied.headers().firstValue("X-Request-ID").orElseThrow();
     admin.grant(catalog, "hal_cr", Admin.grantJson("table", List.of("a"), "t1", "TABLE_READ_DATA"));
-    assertThat(server.sendAs(token, "GET", base + "/namespaces/a/tables/t1", null).statusCode()).isEqualTo(200);
+    assertThat(server.sendAs(token, "GET", base + "/namespaces/a/tables/t1", null).statusCode())
+        .isEqualTo(200);
 
-    JsonNode events = TestServer.json(server.send("GET", M + "/events?principal=hal&catalog=" + catalog, null).body()).get("events");
+    JsonNode events =
+        TestServer.json(
+                server.send("GET", M + "/events?principal=hal&catalog=" + catalog, null).body())
+            .get("events");
     assertThat(events).hasSizeGreaterThanOrEqualTo(2);
     JsonNode newest = events.get(0);
     assertThat(newest.get("decision").asText()).isEqualTo("ALLOW");
     assertThat(newest.get("action").asText()).isEqualTo("loadTable");
     assertThat(newest.get("securable").asText()).isEqualTo("table a.t1");
     assertThat(newest.get("activatedRoles").get(0).asText()).isEqualTo("hal_role");
-    JsonNode deniedEvent = TestServer.json(
-        server.send("GET", M + "/events?principal=hal&decision=DENY", null).body()).get("events").get(0);
+    JsonNode deniedEvent =
+        TestServer.json(server.send("GET", M + "/events?principal=hal&decision=DENY", null).body())
+            .get("events")
+            .get(0);
     assertThat(deniedEvent.get("requestId").asText()).isEqualTo(requestId);
-    assertThat(server.send("GET", M + "/events", null).body()).doesNotContain(hal[1]).doesNotContain(token);
+    assertThat(server.send("GET", M + "/events", null).body())
+        .doesNotContain(hal[1])
+        .doesNotContain(token);
     // Paging and a time filter.
     JsonNode page = TestServer.json(server.send("GET", M + "/events?pageSize=1", null).body());
     assertThat(page.get("events")).hasSize(1);
     assertThat(page.get("nextPageToken").asText()).isNotEmpty();
-    JsonNode future = TestServer.json(server.send("GET", M + "/events?from=" + (System.currentTimeMillis() + 60_000), null).body());
+    JsonNode future =
+        TestServer.json(
+            server
+                .send("GET", M + "/events?from=" + (System.currentTimeMillis() + 60_000), null)
+                .body());
     assertThat(future.get("events")).isEmpty();
   }
 }

@@ -28,7 +28,12 @@ class ReplicaConsistencyTest {
     b = TestServer.start(url);
     Path warehouse = a.dataDir().resolve("shared");
     catalog = a.createCatalog("rep", List.of(warehouse.toUri().toString()), warehouse);
-    assertThat(a.send("POST", "/api/catalog/v1/" + catalog + "/namespaces", "{\"namespace\": [\"ns\"]}").statusCode())
+    assertThat(
+            a.send(
+                    "POST",
+                    "/api/catalog/v1/" + catalog + "/namespaces",
+                    "{\"namespace\": [\"ns\"]}")
+                .statusCode())
         .isEqualTo(200);
   }
 
@@ -62,15 +67,20 @@ class ReplicaConsistencyTest {
     String fromA = a.token(TestServer.CLIENT_ID, TestServer.SECRET);
     assertThat(status(b, fromA, "GET", "/api/management/v1/catalogs")).isEqualTo(200);
 
-    assertThat(a.send("POST", "/api/management/v1/signing-keys/rotate", null).statusCode()).isEqualTo(200);
+    assertThat(a.send("POST", "/api/management/v1/signing-keys/rotate", null).statusCode())
+        .isEqualTo(200);
     String afterRotation = a.token(TestServer.CLIENT_ID, TestServer.SECRET);
-    assertThat(afterRotation.split("\\.")[0]).isNotEqualTo(fromA.split("\\.")[0]); // a new kid in the header
+    assertThat(afterRotation.split("\\.")[0])
+        .isNotEqualTo(fromA.split("\\.")[0]); // a new kid in the header
     assertThat(status(b, afterRotation, "GET", "/api/management/v1/catalogs")).isEqualTo(200);
-    assertThat(status(b, fromA, "GET", "/api/management/v1/catalogs")).as("old tokens stay valid").isEqualTo(200);
+    assertThat(status(b, fromA, "GET", "/api/management/v1/catalogs"))
+        .as("old tokens stay valid")
+        .isEqualTo(200);
 
     String[] user = new Admin(a).principal("not_admin", "plain");
     String userToken = a.token(user[0], user[1]);
-    assertThat(status(b, userToken, "POST", "/api/management/v1/signing-keys/rotate")).isEqualTo(403);
+    assertThat(status(b, userToken, "POST", "/api/management/v1/signing-keys/rotate"))
+        .isEqualTo(403);
   }
 
   @Test
@@ -88,13 +98,19 @@ class ReplicaConsistencyTest {
     assertThat(within(403, () -> status(b, token, "GET", list))).isEqualTo(403);
 
     admin.grant(catalog, "eve_cr", Admin.grantJson("catalog", null, null, "NAMESPACE_LIST"));
-    assertThat(a.send("POST", "/api/management/v1/principals/eve/rotate", null).statusCode()).isEqualTo(200);
-    assertThat(within(401, () -> status(b, token, "GET", list))).as("rotated on A, refused on B").isEqualTo(401);
+    assertThat(a.send("POST", "/api/management/v1/principals/eve/rotate", null).statusCode())
+        .isEqualTo(200);
+    assertThat(within(401, () -> status(b, token, "GET", list)))
+        .as("rotated on A, refused on B")
+        .isEqualTo(401);
 
     String[] mal = admin.principal("mal", "eve_role");
     String malToken = b.token(mal[0], mal[1]);
     assertThat(within(200, () -> status(b, malToken, "GET", list))).isEqualTo(200);
-    assertThat(a.send("DELETE", "/api/management/v1/principals/mal", null).statusCode()).isEqualTo(204);
-    assertThat(within(401, () -> status(b, malToken, "GET", list))).as("deleted on A, refused on B").isEqualTo(401);
+    assertThat(a.send("DELETE", "/api/management/v1/principals/mal", null).statusCode())
+        .isEqualTo(204);
+    assertThat(within(401, () -> status(b, malToken, "GET", list)))
+        .as("deleted on A, refused on B")
+        .isEqualTo(401);
   }
 }

@@ -17,9 +17,9 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * Two replicas on one PostgreSQL, 16 concurrent creates through the REST API whose locations
- * all overlap (each nested in the previous), half on each replica: exactly one wins, every
- * round, and every loser is a 403 ErrorResponse.
+ * Two replicas on one PostgreSQL, 16 concurrent creates through the REST API whose locations all
+ * overlap (each nested in the previous), half on each replica: exactly one wins, every round, and
+ * every loser is a 403 ErrorResponse.
  */
 class ReplicaLocationRaceTest {
   private static final int RACERS = 16;
@@ -36,7 +36,12 @@ class ReplicaLocationRaceTest {
     b = TestServer.start(url);
     warehouse = a.dataDir().resolve("race");
     catalog = a.createCatalog("race", List.of(warehouse.toUri().toString()), warehouse);
-    assertThat(a.send("POST", "/api/catalog/v1/" + catalog + "/namespaces", "{\"namespace\": [\"ns\"]}").statusCode())
+    assertThat(
+            a.send(
+                    "POST",
+                    "/api/catalog/v1/" + catalog + "/namespaces",
+                    "{\"namespace\": [\"ns\"]}")
+                .statusCode())
         .isEqualTo(200);
   }
 
@@ -47,7 +52,8 @@ class ReplicaLocationRaceTest {
   }
 
   @Test
-  void ofSixteenConcurrentOverlappingCreatesOnTwoReplicasExactlyOneWinsEveryRound() throws Exception {
+  void ofSixteenConcurrentOverlappingCreatesOnTwoReplicasExactlyOneWinsEveryRound()
+      throws Exception {
     String tokenA = a.rootToken();
     String tokenB = b.token(TestServer.CLIENT_ID, TestServer.SECRET);
     String tables = "/api/catalog/v1/" + catalog + "/namespaces/ns/tables";
@@ -58,15 +64,24 @@ class ReplicaLocationRaceTest {
         List<Future<HttpResponse<String>>> results = new ArrayList<>();
         for (int i = 0; i < RACERS; i++) {
           String location = warehouse.resolve("ns").toUri() + "/r" + round + "/a" + "/a".repeat(i);
-          String body = "{\"name\": \"r" + round + "_" + i + "\", \"location\": \"" + location + "\","
-              + " \"schema\": {\"type\": \"struct\", \"schema-id\": 0, \"fields\": ["
-              + "{\"id\": 1, \"name\": \"id\", \"required\": false, \"type\": \"long\"}]}}";
+          String body =
+              "{\"name\": \"r"
+                  + round
+                  + "_"
+                  + i
+                  + "\", \"location\": \""
+                  + location
+                  + "\","
+                  + " \"schema\": {\"type\": \"struct\", \"schema-id\": 0, \"fields\": ["
+                  + "{\"id\": 1, \"name\": \"id\", \"required\": false, \"type\": \"long\"}]}}";
           TestServer replica = i % 2 == 0 ? a : b;
           String token = i % 2 == 0 ? tokenA : tokenB;
-          results.add(pool.submit(() -> {
-            go.await();
-            return replica.sendAs(token, "POST", tables, body);
-          }));
+          results.add(
+              pool.submit(
+                  () -> {
+                    go.await();
+                    return replica.sendAs(token, "POST", tables, body);
+                  }));
         }
         go.countDown();
         int winners = 0;
@@ -76,7 +91,8 @@ class ReplicaLocationRaceTest {
             winners++;
           } else {
             assertThat(response.statusCode()).as(response.body()).isEqualTo(403);
-            assertThat(TestServer.json(response.body()).at("/error/message").asText()).contains("overlaps");
+            assertThat(TestServer.json(response.body()).at("/error/message").asText())
+                .contains("overlaps");
           }
         }
         assertThat(winners).as("winners in round " + round).isEqualTo(1);

@@ -57,7 +57,8 @@ class S3VendingTest {
     admin = bed.admin();
     bucket = bed.bucket();
     otherBucket = rgw.newBucket("other");
-    HttpResponse<String> created = server.send("POST", "/api/management/v1/catalogs", catalogJson(catalog, rgw.endpoint()));
+    HttpResponse<String> created =
+        server.send("POST", "/api/management/v1/catalogs", catalogJson(catalog, rgw.endpoint()));
     assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
     assertThat(created.body()).doesNotContain(rgw.secretKey());
     for (String ns : List.of("sales", "hr")) {
@@ -69,14 +70,36 @@ class S3VendingTest {
     admin.catalogRole(catalog, "write_sales", "writers");
     admin.catalogRole(catalog, "read_sales", "readers");
     admin.catalogRole(catalog, "props_only", "strangers");
-    admin.grant(catalog, "write_sales", Admin.grantJson("namespace", List.of("sales"), null, "TABLE_WRITE_DATA"));
-    admin.grant(catalog, "write_sales", Admin.grantJson("namespace", List.of("sales"), null, "TABLE_CREATE"));
-    admin.grant(catalog, "write_sales", Admin.grantJson("namespace", List.of("hr"), null, "TABLE_WRITE_DATA"));
-    admin.grant(catalog, "write_sales", Admin.grantJson("namespace", List.of("hr"), null, "TABLE_CREATE"));
-    admin.grant(catalog, "write_sales", Admin.grantJson("namespace", List.of("sales"), null, "TABLE_FULL_METADATA"));
-    admin.grant(catalog, "write_sales", Admin.grantJson("namespace", List.of("hr"), null, "TABLE_FULL_METADATA"));
-    admin.grant(catalog, "read_sales", Admin.grantJson("namespace", List.of("sales"), null, "TABLE_READ_DATA"));
-    admin.grant(catalog, "props_only", Admin.grantJson("namespace", List.of("sales"), null, "TABLE_READ_PROPERTIES"));
+    admin.grant(
+        catalog,
+        "write_sales",
+        Admin.grantJson("namespace", List.of("sales"), null, "TABLE_WRITE_DATA"));
+    admin.grant(
+        catalog,
+        "write_sales",
+        Admin.grantJson("namespace", List.of("sales"), null, "TABLE_CREATE"));
+    admin.grant(
+        catalog,
+        "write_sales",
+        Admin.grantJson("namespace", List.of("hr"), null, "TABLE_WRITE_DATA"));
+    admin.grant(
+        catalog, "write_sales", Admin.grantJson("namespace", List.of("hr"), null, "TABLE_CREATE"));
+    admin.grant(
+        catalog,
+        "write_sales",
+        Admin.grantJson("namespace", List.of("sales"), null, "TABLE_FULL_METADATA"));
+    admin.grant(
+        catalog,
+        "write_sales",
+        Admin.grantJson("namespace", List.of("hr"), null, "TABLE_FULL_METADATA"));
+    admin.grant(
+        catalog,
+        "read_sales",
+        Admin.grantJson("namespace", List.of("sales"), null, "TABLE_READ_DATA"));
+    admin.grant(
+        catalog,
+        "props_only",
+        Admin.grantJson("namespace", List.of("sales"), null, "TABLE_READ_PROPERTIES"));
   }
 
   @AfterAll
@@ -93,11 +116,13 @@ class S3VendingTest {
     return bed.client(catalog, credentials);
   }
 
-  private static JsonNode load(String token, String ns, String table, boolean askForCredentials) throws Exception {
+  private static JsonNode load(String token, String ns, String table, boolean askForCredentials)
+      throws Exception {
     return load(token, catalog, ns, table, askForCredentials);
   }
 
-  private static JsonNode load(String token, String catalogName, String ns, String table, boolean askForCredentials)
+  private static JsonNode load(
+      String token, String catalogName, String ns, String table, boolean askForCredentials)
       throws Exception {
     return bed.load(token, catalogName, ns, table, askForCredentials);
   }
@@ -128,15 +153,24 @@ class S3VendingTest {
     }
     JsonNode loaded = load(server.token(writer[0], writer[1]), "sales", "orders", true);
     JsonNode credential = loaded.get("storage-credentials").get(0);
-    assertThat(credential.get("prefix").asText()).isEqualTo(loaded.get("metadata").get("location").asText());
-    for (String key : List.of("s3.access-key-id", "s3.secret-access-key", "s3.session-token", "s3.session-token-expires-at-ms",
-        "client.region", "s3.endpoint", "s3.path-style-access")) {
+    assertThat(credential.get("prefix").asText())
+        .isEqualTo(loaded.get("metadata").get("location").asText());
+    for (String key :
+        List.of(
+            "s3.access-key-id",
+            "s3.secret-access-key",
+            "s3.session-token",
+            "s3.session-token-expires-at-ms",
+            "client.region",
+            "s3.endpoint",
+            "s3.path-style-access")) {
       assertThat(credential.get("config").has(key)).as(key).isTrue();
       assertThat(loaded.get("config").has(key)).as(key).isTrue();
     }
     assertThat(loaded.get("config").get("client.refresh-credentials-endpoint").asText())
         .isEqualTo("v1/" + catalog + "/namespaces/sales/tables/orders/credentials");
-    assertThat(credential.get("config").get("s3.access-key-id").asText()).isNotEqualTo(rgw.accessKey());
+    assertThat(credential.get("config").get("s3.access-key-id").asText())
+        .isNotEqualTo(rgw.accessKey());
   }
 
   @Test
@@ -151,28 +185,42 @@ class S3VendingTest {
     String aLocation = a.get("metadata").get("location").asText();
     JsonNode b = load(server.token(writer[0], writer[1]), "sales", "b", false);
     String bLocation = b.get("metadata").get("location").asText();
-    try (S3Client readOnly = vendedClient(a); S3Client admin = rgw.adminClient()) {
+    try (S3Client readOnly = vendedClient(a);
+        S3Client admin = rgw.adminClient()) {
       assertThat(CephRgw.get(readOnly, bucket, key(aLocation, "/data/x.parquet"))).isEqualTo(200);
       assertThat(CephRgw.list(readOnly, bucket, key(aLocation, "/"))).isEqualTo(200);
       // refused by RGW, not by Sluice:
-      assertThatThrownBy(() -> CephRgw.put(readOnly, bucket, key(aLocation, "/data/evil.parquet"), new byte[] {1}))
-          .isInstanceOf(S3Exception.class).satisfies(e -> assertThat(((S3Exception) e).statusCode()).isEqualTo(403));
+      assertThatThrownBy(
+              () ->
+                  CephRgw.put(
+                      readOnly, bucket, key(aLocation, "/data/evil.parquet"), new byte[] {1}))
+          .isInstanceOf(S3Exception.class)
+          .satisfies(e -> assertThat(((S3Exception) e).statusCode()).isEqualTo(403));
       assertThatThrownBy(() -> CephRgw.delete(readOnly, bucket, key(aLocation, "/data/x.parquet")))
-          .isInstanceOf(S3Exception.class).satisfies(e -> assertThat(((S3Exception) e).statusCode()).isEqualTo(403));
+          .isInstanceOf(S3Exception.class)
+          .satisfies(e -> assertThat(((S3Exception) e).statusCode()).isEqualTo(403));
       assertThat(CephRgw.get(admin, bucket, key(aLocation, "/data/x.parquet"))).isEqualTo(200);
       // another table's prefix, a bucket-wide list, another bucket
       assertThatThrownBy(() -> CephRgw.get(readOnly, bucket, key(bLocation, "/data/y.parquet")))
-          .isInstanceOf(S3Exception.class).satisfies(e -> assertThat(((S3Exception) e).statusCode()).isEqualTo(403));
+          .isInstanceOf(S3Exception.class)
+          .satisfies(e -> assertThat(((S3Exception) e).statusCode()).isEqualTo(403));
       assertThatThrownBy(() -> CephRgw.list(readOnly, bucket, ""))
-          .isInstanceOf(S3Exception.class).satisfies(e -> assertThat(((S3Exception) e).statusCode()).isEqualTo(403));
+          .isInstanceOf(S3Exception.class)
+          .satisfies(e -> assertThat(((S3Exception) e).statusCode()).isEqualTo(403));
       CephRgw.put(admin, otherBucket, "secret.txt", new byte[] {7});
       assertThatThrownBy(() -> CephRgw.get(readOnly, otherBucket, "secret.txt"))
-          .isInstanceOf(S3Exception.class).satisfies(e -> assertThat(((S3Exception) e).statusCode()).isEqualTo(403));
+          .isInstanceOf(S3Exception.class)
+          .satisfies(e -> assertThat(((S3Exception) e).statusCode()).isEqualTo(403));
     }
     try (S3Client writable = vendedClient(b)) {
-      assertThat(CephRgw.put(writable, bucket, key(bLocation, "/data/new.parquet"), new byte[] {2})).isEqualTo(200);
-      assertThatThrownBy(() -> CephRgw.put(writable, bucket, key(aLocation, "/data/new.parquet"), new byte[] {2}))
-          .isInstanceOf(S3Exception.class).satisfies(e -> assertThat(((S3Exception) e).statusCode()).isEqualTo(403));
+      assertThat(CephRgw.put(writable, bucket, key(bLocation, "/data/new.parquet"), new byte[] {2}))
+          .isEqualTo(200);
+      assertThatThrownBy(
+              () ->
+                  CephRgw.put(
+                      writable, bucket, key(aLocation, "/data/new.parquet"), new byte[] {2}))
+          .isInstanceOf(S3Exception.class)
+          .satisfies(e -> assertThat(((S3Exception) e).statusCode()).isEqualTo(403));
     }
   }
 
@@ -182,13 +230,24 @@ class S3VendingTest {
       client.createTable(TableIdentifier.of("sales", "props"), SCHEMA);
     }
     String token = server.token(stranger[0], stranger[1]);
-    HttpResponse<String> asked = server.sendAs(token, "GET", "/api/catalog/v1/" + catalog + "/namespaces/sales/tables/props", null);
+    HttpResponse<String> asked =
+        server.sendAs(
+            token, "GET", "/api/catalog/v1/" + catalog + "/namespaces/sales/tables/props", null);
     assertThat(asked.statusCode()).isEqualTo(200);
     assertThat(TestServer.json(asked.body()).path("storage-credentials").size()).isZero();
-    HttpResponse<String> withHeader = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(
-            server.baseUrl() + "/api/catalog/v1/" + catalog + "/namespaces/sales/tables/props"))
-        .header("Authorization", "Bearer " + token).header("X-Iceberg-Access-Delegation", "vended-credentials").build(),
-        HttpResponse.BodyHandlers.ofString());
+    HttpResponse<String> withHeader =
+        HttpClient.newHttpClient()
+            .send(
+                HttpRequest.newBuilder(
+                        URI.create(
+                            server.baseUrl()
+                                + "/api/catalog/v1/"
+                                + catalog
+                                + "/namespaces/sales/tables/props"))
+                    .header("Authorization", "Bearer " + token)
+                    .header("X-Iceberg-Access-Delegation", "vended-credentials")
+                    .build(),
+                HttpResponse.BodyHandlers.ofString());
     assertThat(withHeader.statusCode()).isEqualTo(403);
   }
 
@@ -203,21 +262,37 @@ class S3VendingTest {
     String location = load(token, "hr", "staff", false).get("metadata").get("location").asText();
     assertThat(rw.get("storage-credentials").get(0).get("prefix").asText()).isEqualTo(location);
     try (S3Client client = vendedClient(rw)) {
-      assertThat(CephRgw.put(client, bucket, key(location, "/data/ok"), new byte[] {1})).isEqualTo(200);
+      assertThat(CephRgw.put(client, bucket, key(location, "/data/ok"), new byte[] {1}))
+          .isEqualTo(200);
     }
     // Take write away (keep read): the next refresh is read-only.
-    admin.revoke(catalog, "write_sales", Admin.grantJson("namespace", List.of("hr"), null, "TABLE_WRITE_DATA"));
-    admin.grant(catalog, "write_sales", Admin.grantJson("namespace", List.of("hr"), null, "TABLE_READ_DATA"));
+    admin.revoke(
+        catalog,
+        "write_sales",
+        Admin.grantJson("namespace", List.of("hr"), null, "TABLE_WRITE_DATA"));
+    admin.grant(
+        catalog,
+        "write_sales",
+        Admin.grantJson("namespace", List.of("hr"), null, "TABLE_READ_DATA"));
     JsonNode ro = TestServer.json(server.sendAs(token, "GET", base, null).body());
     try (S3Client client = vendedClient(ro)) {
-      assertThatThrownBy(() -> CephRgw.put(client, bucket, key(location, "/data/no"), new byte[] {1}))
-          .isInstanceOf(S3Exception.class).satisfies(e -> assertThat(((S3Exception) e).statusCode()).isEqualTo(403));
+      assertThatThrownBy(
+              () -> CephRgw.put(client, bucket, key(location, "/data/no"), new byte[] {1}))
+          .isInstanceOf(S3Exception.class)
+          .satisfies(e -> assertThat(((S3Exception) e).statusCode()).isEqualTo(403));
       assertThat(CephRgw.get(client, bucket, key(location, "/data/ok"))).isEqualTo(200);
     }
     assertThat(server.sendAs(token, "GET", base + "?planId=p1", null).statusCode()).isEqualTo(400);
-    assertThat(server.sendAs(token, "GET", base.replace("staff", "missing"), null).statusCode()).isEqualTo(404);
-    admin.revoke(catalog, "write_sales", Admin.grantJson("namespace", List.of("hr"), null, "TABLE_READ_DATA"));
-    admin.grant(catalog, "write_sales", Admin.grantJson("namespace", List.of("hr"), null, "TABLE_WRITE_DATA"));
+    assertThat(server.sendAs(token, "GET", base.replace("staff", "missing"), null).statusCode())
+        .isEqualTo(404);
+    admin.revoke(
+        catalog,
+        "write_sales",
+        Admin.grantJson("namespace", List.of("hr"), null, "TABLE_READ_DATA"));
+    admin.grant(
+        catalog,
+        "write_sales",
+        Admin.grantJson("namespace", List.of("hr"), null, "TABLE_WRITE_DATA"));
   }
 
   @Test
@@ -227,14 +302,19 @@ class S3VendingTest {
       String location = t.location();
       client.renameTable(TableIdentifier.of("sales", "before"), TableIdentifier.of("hr", "after"));
       JsonNode loaded = load(server.token(writer[0], writer[1]), "hr", "after", true);
-      assertThat(loaded.get("storage-credentials").get(0).get("prefix").asText()).isEqualTo(location);
+      assertThat(loaded.get("storage-credentials").get(0).get("prefix").asText())
+          .isEqualTo(location);
       try (S3Client vended = vendedClient(loaded)) {
-        assertThat(CephRgw.put(vended, bucket, key(location, "/data/after"), new byte[] {1})).isEqualTo(200);
+        assertThat(CephRgw.put(vended, bucket, key(location, "/data/after"), new byte[] {1}))
+            .isEqualTo(200);
       }
       // The folder stays the renamed table's: a new table under the old name would default to it.
-      HttpResponse<String> again = server.sendAs(server.token(writer[0], writer[1]), "POST",
-          "/api/catalog/v1/" + catalog + "/namespaces/sales/tables",
-          "{\"name\": \"before\", \"schema\": " + AuthorizationMatrixTest.SCHEMA + "}");
+      HttpResponse<String> again =
+          server.sendAs(
+              server.token(writer[0], writer[1]),
+              "POST",
+              "/api/catalog/v1/" + catalog + "/namespaces/sales/tables",
+              "{\"name\": \"before\", \"schema\": " + AuthorizationMatrixTest.SCHEMA + "}");
       assertThat(again.statusCode()).as(again.body()).isEqualTo(403);
       assertThat(again.body()).doesNotContain("s3.session-token");
     }
@@ -243,9 +323,16 @@ class S3VendingTest {
   @Test
   void anUnsafeLocationIsServedWithoutCredentials() throws Exception {
     String token = server.token(writer[0], writer[1]);
-    HttpResponse<String> created = server.sendAs(token, "POST", "/api/catalog/v1/" + catalog + "/namespaces/sales/tables",
-        "{\"name\": \"dollar\", \"location\": \"s3://" + bucket + "/wh/sales/$dollar\", \"schema\": "
-            + AuthorizationMatrixTest.SCHEMA + "}");
+    HttpResponse<String> created =
+        server.sendAs(
+            token,
+            "POST",
+            "/api/catalog/v1/" + catalog + "/namespaces/sales/tables",
+            "{\"name\": \"dollar\", \"location\": \"s3://"
+                + bucket
+                + "/wh/sales/$dollar\", \"schema\": "
+                + AuthorizationMatrixTest.SCHEMA
+                + "}");
     assertThat(created.statusCode()).as(created.body()).isEqualTo(200);
     assertThat(TestServer.json(created.body()).path("storage-credentials").size()).isZero();
     JsonNode loaded = load(token, "sales", "dollar", true);
@@ -264,9 +351,20 @@ class S3VendingTest {
     HttpClient http = HttpClient.newHttpClient();
     List<Future<Integer>> results = new ArrayList<>();
     for (int i = 0; i < 1000; i++) {
-      results.add(pool.submit(() -> http.send(HttpRequest.newBuilder(URI.create(
-              server.baseUrl() + "/api/catalog/v1/" + catalog + "/namespaces/sales/tables/hot"))
-          .header("Authorization", "Bearer " + token).build(), HttpResponse.BodyHandlers.discarding()).statusCode()));
+      results.add(
+          pool.submit(
+              () ->
+                  http.send(
+                          HttpRequest.newBuilder(
+                                  URI.create(
+                                      server.baseUrl()
+                                          + "/api/catalog/v1/"
+                                          + catalog
+                                          + "/namespaces/sales/tables/hot"))
+                              .header("Authorization", "Bearer " + token)
+                              .build(),
+                          HttpResponse.BodyHandlers.discarding())
+                      .statusCode()));
     }
     for (Future<Integer> result : results) {
       assertThat(result.get()).isEqualTo(200);
@@ -276,8 +374,12 @@ class S3VendingTest {
   }
 
   private static double stsCalls() throws Exception {
-    String metrics = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(server.baseUrl() + "/metrics")).build(),
-        HttpResponse.BodyHandlers.ofString()).body();
+    String metrics =
+        HttpClient.newHttpClient()
+            .send(
+                HttpRequest.newBuilder(URI.create(server.baseUrl() + "/metrics")).build(),
+                HttpResponse.BodyHandlers.ofString())
+            .body();
     for (String line : metrics.split("\n")) {
       if (line.startsWith("sluice_vending_sts_calls_total")) {
         return Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
@@ -288,13 +390,20 @@ class S3VendingTest {
 
   @Test
   void stsUnreachableIsAClear503() throws Exception {
-    HttpResponse<String> created = server.send("POST", "/api/management/v1/catalogs",
-        catalogJson("nosts", "http://127.0.0.1:9").replace("/wh\"", "/nosts\""));
+    HttpResponse<String> created =
+        server.send(
+            "POST",
+            "/api/management/v1/catalogs",
+            catalogJson("nosts", "http://127.0.0.1:9").replace("/wh\"", "/nosts\""));
     assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
     String base = "/api/catalog/v1/nosts";
-    assertThat(server.send("POST", base + "/namespaces", "{\"namespace\": [\"n\"]}").statusCode()).isEqualTo(200);
-    HttpResponse<String> failed = server.send("POST", base + "/namespaces/n/tables",
-        "{\"name\": \"t\", \"schema\": " + AuthorizationMatrixTest.SCHEMA + "}");
+    assertThat(server.send("POST", base + "/namespaces", "{\"namespace\": [\"n\"]}").statusCode())
+        .isEqualTo(200);
+    HttpResponse<String> failed =
+        server.send(
+            "POST",
+            base + "/namespaces/n/tables",
+            "{\"name\": \"t\", \"schema\": " + AuthorizationMatrixTest.SCHEMA + "}");
     assertThat(failed.statusCode()).as(failed.body()).isEqualTo(503);
     JsonNode error = TestServer.json(failed.body()).get("error");
     assertThat(error.get("type").asText()).isEqualTo("ServiceUnavailableException");
@@ -304,7 +413,8 @@ class S3VendingTest {
 
   @Test
   void purgeDeletesTheTablesFilesServerSide() throws Exception {
-    try (RESTCatalog client = client(writer); S3Client admin = rgw.adminClient()) {
+    try (RESTCatalog client = client(writer);
+        S3Client admin = rgw.adminClient()) {
       Table t = client.createTable(TableIdentifier.of("hr", "purged"), SCHEMA);
       DataFile file = writeDataFile(t, "p.parquet", "gone");
       t.newAppend().appendFile(file).commit();
@@ -312,7 +422,8 @@ class S3VendingTest {
       assertThat(CephRgw.get(admin, bucket, dataKey)).isEqualTo(200);
       assertThat(client.dropTable(TableIdentifier.of("hr", "purged"), true)).isTrue();
       assertThatThrownBy(() -> CephRgw.get(admin, bucket, dataKey))
-          .isInstanceOf(S3Exception.class).satisfies(e -> assertThat(((S3Exception) e).statusCode()).isEqualTo(404));
+          .isInstanceOf(S3Exception.class)
+          .satisfies(e -> assertThat(((S3Exception) e).statusCode()).isEqualTo(404));
     }
   }
 
@@ -320,21 +431,48 @@ class S3VendingTest {
     return new HashMap<>(base);
   }
 
-  static final List<String> ESCAPES = List.of(
-      "s3://%1$s/wh2/t", "s3://%1$s/w", "s3://%1$s/", "s3://%1$s", "s3://other/wh/t", "s3://%1$s-x/wh/t",
-      "gs://%1$s/wh/t", "file:/etc", "s3://%1$s/wh/../x", "s3://%1$s/wh/./t", "s3://%1$s/wh/%%2e%%2e/x",
-      "s3://%1$s/wh/%%2E%%2E/x", "s3://%1$s/wh/.%%2e/x", "s3://%1$s/wh/%%252e%%252e/x", "s3://%1$s/wh/ns%%2f..%%2fx",
-      "s3://%1$s/wh/ns%%2Ft", "s3://%1$s/wh/t?x=1", "s3://%1$s/wh/t?", "s3://%1$s/wh/t#frag", "s3://%1$s/wh/t%%0a",
-      "s3://%1$s/wh/t%%00", "s3://%1$s/wh\\..\\x", "s3://%1$s/wh/t%%5c..", "s3://%1$s/wh/%%zz",
-      // IAM-special characters, inside the namespace (structured locations) so they are creatable:
-      "s3://%1$s/wh/sales/*", "s3://%1$s/wh/sales/t*", "s3://%1$s/wh/sales/${aws:username}", "s3://%1$s/wh/sales/$t",
-      "s3://%1$s/wh/*", "s3://*/wh/t",
-      "s3://%1$s/wh/sub/../../x", "s3a://%1$s/wh2/t", "s3://%1$s/WH/t");
+  static final List<String> ESCAPES =
+      List.of(
+          "s3://%1$s/wh2/t",
+          "s3://%1$s/w",
+          "s3://%1$s/",
+          "s3://%1$s",
+          "s3://other/wh/t",
+          "s3://%1$s-x/wh/t",
+          "gs://%1$s/wh/t",
+          "file:/etc",
+          "s3://%1$s/wh/../x",
+          "s3://%1$s/wh/./t",
+          "s3://%1$s/wh/%%2e%%2e/x",
+          "s3://%1$s/wh/%%2E%%2E/x",
+          "s3://%1$s/wh/.%%2e/x",
+          "s3://%1$s/wh/%%252e%%252e/x",
+          "s3://%1$s/wh/ns%%2f..%%2fx",
+          "s3://%1$s/wh/ns%%2Ft",
+          "s3://%1$s/wh/t?x=1",
+          "s3://%1$s/wh/t?",
+          "s3://%1$s/wh/t#frag",
+          "s3://%1$s/wh/t%%0a",
+          "s3://%1$s/wh/t%%00",
+          "s3://%1$s/wh\\..\\x",
+          "s3://%1$s/wh/t%%5c..",
+          "s3://%1$s/wh/%%zz",
+          // IAM-special characters, inside the namespace (structured locations) so they are
+          // creatable:
+          "s3://%1$s/wh/sales/*",
+          "s3://%1$s/wh/sales/t*",
+          "s3://%1$s/wh/sales/${aws:username}",
+          "s3://%1$s/wh/sales/$t",
+          "s3://%1$s/wh/*",
+          "s3://*/wh/t",
+          "s3://%1$s/wh/sub/../../x",
+          "s3a://%1$s/wh2/t",
+          "s3://%1$s/WH/t");
 
   /**
-   * The location-escape corpus through the API, as table location and as every location
-   * property set by a commit: each is refused (403, nothing persisted) or, when it stays
-   * inside the allowed area with only IAM-special characters, served without credentials.
+   * The location-escape corpus through the API, as table location and as every location property
+   * set by a commit: each is refused (403, nothing persisted) or, when it stays inside the allowed
+   * area with only IAM-special characters, served without credentials.
    */
   @Test
   void locationEscapeCorpusIsRefusedOrNeverVendedFor() throws Exception {
@@ -350,31 +488,70 @@ class S3VendingTest {
       String location = String.format(template, bucket);
       String json = new com.fasterxml.jackson.databind.ObjectMapper().writeValueAsString(location);
       String name = "esc" + (i++);
-      HttpResponse<String> created = server.sendAs(token, "POST", base,
-          "{\"name\": \"" + name + "\", \"location\": " + json + ", \"schema\": " + AuthorizationMatrixTest.SCHEMA + "}");
+      HttpResponse<String> created =
+          server.sendAs(
+              token,
+              "POST",
+              base,
+              "{\"name\": \""
+                  + name
+                  + "\", \"location\": "
+                  + json
+                  + ", \"schema\": "
+                  + AuthorizationMatrixTest.SCHEMA
+                  + "}");
       assertThat(created.statusCode()).as(location + " -> " + created.body()).isIn(200, 400, 403);
       if (created.statusCode() == 200) {
         servedWithout++;
-        assertThat(TestServer.json(created.body()).path("storage-credentials").size()).as(location).isZero();
-        assertThat(location).as("only IAM-special characters inside the allowed area may be created").containsAnyOf("*", "$");
+        assertThat(TestServer.json(created.body()).path("storage-credentials").size())
+            .as(location)
+            .isZero();
+        assertThat(location)
+            .as("only IAM-special characters inside the allowed area may be created")
+            .containsAnyOf("*", "$");
       } else {
         refused++;
-        assertThat(server.sendAs(token, "HEAD", base + "/" + name, null).statusCode()).isEqualTo(404);
+        assertThat(server.sendAs(token, "HEAD", base + "/" + name, null).statusCode())
+            .isEqualTo(404);
       }
       String before = load(token, "sales", "target", false).get("metadata-location").asText();
-      for (String property : List.of("write.metadata.path", "write.data.path", "write.object-storage.path",
-          "write.folder-storage.path")) {
-        HttpResponse<String> commit = server.sendAs(token, "POST", base + "/target",
-            "{\"requirements\": [], \"updates\": [{\"action\": \"set-properties\", \"updates\": {\"" + property + "\": "
-                + json + "}}]}");
+      for (String property :
+          List.of(
+              "write.metadata.path",
+              "write.data.path",
+              "write.object-storage.path",
+              "write.folder-storage.path")) {
+        HttpResponse<String> commit =
+            server.sendAs(
+                token,
+                "POST",
+                base + "/target",
+                "{\"requirements\": [], \"updates\": [{\"action\": \"set-properties\", \"updates\": {\""
+                    + property
+                    + "\": "
+                    + json
+                    + "}}]}");
         assertThat(commit.statusCode()).as(property + "=" + location).isIn(200, 400, 403);
         if (commit.statusCode() == 200) {
-          assertThat(TestServer.json(commit.body()).path("storage-credentials").size()).as(location).isZero();
+          assertThat(TestServer.json(commit.body()).path("storage-credentials").size())
+              .as(location)
+              .isZero();
           // undo, so the next case starts from a vendable table
-          assertThat(server.sendAs(token, "POST", base + "/target", "{\"requirements\": [], \"updates\": "
-              + "[{\"action\": \"remove-properties\", \"removals\": [\"" + property + "\"]}]}").statusCode()).isEqualTo(200);
+          assertThat(
+                  server
+                      .sendAs(
+                          token,
+                          "POST",
+                          base + "/target",
+                          "{\"requirements\": [], \"updates\": "
+                              + "[{\"action\": \"remove-properties\", \"removals\": [\""
+                              + property
+                              + "\"]}]}")
+                      .statusCode())
+              .isEqualTo(200);
         } else {
-          assertThat(load(token, "sales", "target", false).get("metadata-location").asText()).isEqualTo(before);
+          assertThat(load(token, "sales", "target", false).get("metadata-location").asText())
+              .isEqualTo(before);
         }
       }
     }
@@ -386,61 +563,126 @@ class S3VendingTest {
 
   @Test
   void aLongReadOutlivesItsCredentialByRefreshing() throws Exception {
-    HttpResponse<String> created = server.send("POST", "/api/management/v1/catalogs",
-        catalogJson("short", rgw.endpoint()).replace("\"durationSeconds\": 900", "\"durationSeconds\": 3")
-            .replace("/wh\"", "/short\""));
+    HttpResponse<String> created =
+        server.send(
+            "POST",
+            "/api/management/v1/catalogs",
+            catalogJson("short", rgw.endpoint())
+                .replace("\"durationSeconds\": 900", "\"durationSeconds\": 3")
+                .replace("/wh\"", "/short\""));
     assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
-    assertThat(server.send("POST", "/api/catalog/v1/short/namespaces", "{\"namespace\": [\"n\"]}").statusCode()).isEqualTo(200);
+    assertThat(
+            server
+                .send("POST", "/api/catalog/v1/short/namespaces", "{\"namespace\": [\"n\"]}")
+                .statusCode())
+        .isEqualTo(200);
     RESTCatalog client = new RESTCatalog();
-    client.initialize("sluice", Map.of("uri", server.catalogUri(), "warehouse", "short",
-        "credential", TestServer.CLIENT_ID + ":" + TestServer.SECRET));
+    client.initialize(
+        "sluice",
+        Map.of(
+            "uri",
+            server.catalogUri(),
+            "warehouse",
+            "short",
+            "credential",
+            TestServer.CLIENT_ID + ":" + TestServer.SECRET));
     try (client) {
       Table table = client.createTable(TableIdentifier.of("n", "long_read"), SCHEMA);
       DataFile file = writeDataFile(table, "r.parquet", "still-readable");
       table.newAppend().appendFile(file).commit();
       JsonNode first = load(server.rootToken(), "short", "n", "long_read", true);
-      long expiresAt = first.get("storage-credentials").get(0).get("config").get("s3.session-token-expires-at-ms").asLong();
+      long expiresAt =
+          first
+              .get("storage-credentials")
+              .get(0)
+              .get("config")
+              .get("s3.session-token-expires-at-ms")
+              .asLong();
       Table reader = client.loadTable(TableIdentifier.of("n", "long_read"));
       Thread.sleep(Math.max(0, expiresAt - System.currentTimeMillis()) + 1500);
       // The first credential is dead at RGW...
-      try (S3Client expired = rgw.clientWith(first.get("storage-credentials").get(0).get("config").get("s3.access-key-id").asText(),
-          first.get("storage-credentials").get(0).get("config").get("s3.secret-access-key").asText(),
-          first.get("storage-credentials").get(0).get("config").get("s3.session-token").asText())) {
+      try (S3Client expired =
+          rgw.clientWith(
+              first
+                  .get("storage-credentials")
+                  .get(0)
+                  .get("config")
+                  .get("s3.access-key-id")
+                  .asText(),
+              first
+                  .get("storage-credentials")
+                  .get(0)
+                  .get("config")
+                  .get("s3.secret-access-key")
+                  .asText(),
+              first
+                  .get("storage-credentials")
+                  .get(0)
+                  .get("config")
+                  .get("s3.session-token")
+                  .asText())) {
         String dataKey = file.location().replace("s3://" + bucket + "/", "");
         assertThatThrownBy(() -> CephRgw.get(expired, bucket, dataKey))
-            .isInstanceOf(S3Exception.class).satisfies(e -> assertThat(((S3Exception) e).statusCode()).isEqualTo(403));
+            .isInstanceOf(S3Exception.class)
+            .satisfies(e -> assertThat(((S3Exception) e).statusCode()).isEqualTo(403));
       }
-      // ...yet the client, loaded before it expired, keeps reading: it refreshed through the catalog.
+      // ...yet the client, loaded before it expired, keeps reading: it refreshed through the
+      // catalog.
       try (var in = reader.io().newInputFile(file.location()).newStream()) {
-        assertThat(new String(in.readAllBytes(), StandardCharsets.UTF_8)).isEqualTo("still-readable");
+        assertThat(new String(in.readAllBytes(), StandardCharsets.UTF_8))
+            .isEqualTo("still-readable");
       }
     }
   }
 
   @Test
   void onRequestCatalogsVendOnlyWhenAskedAndCommitsCarryCredentials() throws Exception {
-    HttpResponse<String> created = server.send("POST", "/api/management/v1/catalogs",
-        catalogJson("asked", rgw.endpoint()).replace("\"durationSeconds\": 900", "\"durationSeconds\": 900, \"vendCredentials\": \"on-request\"")
-            .replace("/wh\"", "/asked\""));
+    HttpResponse<String> created =
+        server.send(
+            "POST",
+            "/api/management/v1/catalogs",
+            catalogJson("asked", rgw.endpoint())
+                .replace(
+                    "\"durationSeconds\": 900",
+                    "\"durationSeconds\": 900, \"vendCredentials\": \"on-request\"")
+                .replace("/wh\"", "/asked\""));
     assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
     String base = "/api/catalog/v1/asked/namespaces";
     assertThat(server.send("POST", base, "{\"namespace\": [\"n\"]}").statusCode()).isEqualTo(200);
-    HttpResponse<String> made = server.send("POST", base + "/n/tables", "{\"name\": \"t\", \"schema\": " + AuthorizationMatrixTest.SCHEMA + "}");
+    HttpResponse<String> made =
+        server.send(
+            "POST",
+            base + "/n/tables",
+            "{\"name\": \"t\", \"schema\": " + AuthorizationMatrixTest.SCHEMA + "}");
     assertThat(TestServer.json(made.body()).path("storage-credentials").size()).isZero();
     String token = server.rootToken();
-    HttpResponse<String> commit = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(server.baseUrl() + base + "/n/tables/t"))
-        .header("Authorization", "Bearer " + token).header("X-Iceberg-Access-Delegation", "vended-credentials")
-        .POST(HttpRequest.BodyPublishers.ofString("{\"requirements\": [], \"updates\": [{\"action\": \"set-properties\", \"updates\": {\"k\": \"v\"}}]}"))
-        .build(), HttpResponse.BodyHandlers.ofString());
+    HttpResponse<String> commit =
+        HttpClient.newHttpClient()
+            .send(
+                HttpRequest.newBuilder(URI.create(server.baseUrl() + base + "/n/tables/t"))
+                    .header("Authorization", "Bearer " + token)
+                    .header("X-Iceberg-Access-Delegation", "vended-credentials")
+                    .POST(
+                        HttpRequest.BodyPublishers.ofString(
+                            "{\"requirements\": [], \"updates\": [{\"action\": \"set-properties\", \"updates\": {\"k\": \"v\"}}]}"))
+                    .build(),
+                HttpResponse.BodyHandlers.ofString());
     assertThat(commit.statusCode()).as(commit.body()).isEqualTo(200);
-    assertThat(TestServer.json(commit.body()).get("storage-credentials").get(0).get("config").has("s3.session-token")).isTrue();
-    assertThat(server.send("GET", base + "/n/tables/t", null).body()).doesNotContain("s3.session-token");
+    assertThat(
+            TestServer.json(commit.body())
+                .get("storage-credentials")
+                .get(0)
+                .get("config")
+                .has("s3.session-token"))
+        .isTrue();
+    assertThat(server.send("GET", base + "/n/tables/t", null).body())
+        .doesNotContain("s3.session-token");
   }
 
   /**
-   * Vend latency, cold (STS call) and warm (cache hit), against loads of the same table that
-   * vend nothing (a principal without TABLE_READ_DATA) as the baseline. Printed for the
-   * record; timing is not asserted (see the bench module for measurements).
+   * Vend latency, cold (STS call) and warm (cache hit), against loads of the same table that vend
+   * nothing (a principal without TABLE_READ_DATA) as the baseline. Printed for the record; timing
+   * is not asserted (see the bench module for measurements).
    */
   @Test
   void vendLatencyColdAndWarm() throws Exception {
@@ -467,17 +709,22 @@ class S3VendingTest {
     }
     java.util.Arrays.sort(warm);
     java.util.Arrays.sort(baseline);
-    System.out.printf("VEND-LATENCY cold=%.2fms warm_p50=%.2fms warm_p99=%.2fms baseline_p50=%.2fms baseline_p99=%.2fms"
+    System.out.printf(
+        "VEND-LATENCY cold=%.2fms warm_p50=%.2fms warm_p99=%.2fms baseline_p50=%.2fms baseline_p99=%.2fms"
             + " warm/baseline_p50=%.2f%n",
-        coldNanos / 1e6, warm[150] / 1e6, warm[296] / 1e6, baseline[150] / 1e6, baseline[296] / 1e6,
+        coldNanos / 1e6,
+        warm[150] / 1e6,
+        warm[296] / 1e6,
+        baseline[150] / 1e6,
+        baseline[296] / 1e6,
         (double) warm[150] / baseline[150]);
   }
 
   /**
-   * Register as a user does it under the location rules: the table's files stay where they
-   * are, the catalog entry that claimed them is gone (dropped without purge), and the file is
-   * registered under a new name in the namespace that holds it. While the original still claims
-   * the files, registering them again is refused: the copy's credential would cover its files.
+   * Register as a user does it under the location rules: the table's files stay where they are, the
+   * catalog entry that claimed them is gone (dropped without purge), and the file is registered
+   * under a new name in the namespace that holds it. While the original still claims the files,
+   * registering them again is refused: the copy's credential would cover its files.
    */
   @Test
   void registerVendsForTheRegisteredTable() throws Exception {
@@ -487,11 +734,21 @@ class S3VendingTest {
     String token = server.token(writer[0], writer[1]);
     JsonNode original = load(token, "hr", "original", false);
     String register = "/api/catalog/v1/" + catalog + "/namespaces/hr/register";
-    String request = "{\"name\": \"copy\", \"metadata-location\": \"" + original.get("metadata-location").asText() + "\"}";
+    String request =
+        "{\"name\": \"copy\", \"metadata-location\": \""
+            + original.get("metadata-location").asText()
+            + "\"}";
     HttpResponse<String> whileClaimed = server.sendAs(token, "POST", register, request);
     assertThat(whileClaimed.statusCode()).as(whileClaimed.body()).isEqualTo(403);
     assertThat(whileClaimed.body()).doesNotContain("s3.session-token");
-    assertThat(server.sendAs(token, "HEAD", "/api/catalog/v1/" + catalog + "/namespaces/hr/tables/copy", null).statusCode())
+    assertThat(
+            server
+                .sendAs(
+                    token,
+                    "HEAD",
+                    "/api/catalog/v1/" + catalog + "/namespaces/hr/tables/copy",
+                    null)
+                .statusCode())
         .isEqualTo(404);
     try (RESTCatalog client = client(writer)) {
       assertThat(client.dropTable(TableIdentifier.of("hr", "original"), false)).isTrue();
@@ -504,8 +761,13 @@ class S3VendingTest {
     assertThat(body.get("config").get("client.refresh-credentials-endpoint").asText())
         .isEqualTo("v1/" + catalog + "/namespaces/hr/tables/copy/credentials");
     try (S3Client vended = vendedClient(body)) {
-      assertThat(CephRgw.put(vended, bucket, key(original.get("metadata").get("location").asText(), "/data/x"),
-          new byte[] {1})).isEqualTo(200);
+      assertThat(
+              CephRgw.put(
+                  vended,
+                  bucket,
+                  key(original.get("metadata").get("location").asText(), "/data/x"),
+                  new byte[] {1}))
+          .isEqualTo(200);
     }
   }
 }

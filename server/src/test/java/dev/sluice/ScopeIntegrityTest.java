@@ -27,21 +27,25 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * An attacker with ordinary grants on its own namespace tries, through the REST API, to make
- * Sluice place its tables and views over another table's files, outside its namespace or
- * outside the warehouse: by create, stage-create, commit, multi-table transaction and view
- * create/replace, with the location spelled every way that names the same place. Each attack
- * must be refused (403 for a location rule, a well-formed ErrorResponse) and change nothing,
- * neither in the store nor on disk. Positive controls show the same calls work inside the
- * attacker's own area. Register, namespaces, names and server-side deletes are in
- * {@link ScopeIntegrityFilesTest}; both set up the scene of {@link ScopeFixture}.
+ * An attacker with ordinary grants on its own namespace tries, through the REST API, to make Sluice
+ * place its tables and views over another table's files, outside its namespace or outside the
+ * warehouse: by create, stage-create, commit, multi-table transaction and view create/replace, with
+ * the location spelled every way that names the same place. Each attack must be refused (403 for a
+ * location rule, a well-formed ErrorResponse) and change nothing, neither in the store nor on disk.
+ * Positive controls show the same calls work inside the attacker's own area. Register, namespaces,
+ * names and server-side deletes are in {@link ScopeIntegrityFilesTest}; both set up the scene of
+ * {@link ScopeFixture}.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class ScopeIntegrityTest {
   static final Set<Integer> FORBIDDEN = Set.of(403);
   static final Set<Integer> REFUSED = Set.of(400, 403);
   static final List<String> LOCATION_PROPERTIES =
-      List.of("write.data.path", "write.metadata.path", "write.object-storage.path", "write.folder-storage.path");
+      List.of(
+          "write.data.path",
+          "write.metadata.path",
+          "write.object-storage.path",
+          "write.folder-storage.path");
   protected ScopeFixture fx;
 
   @BeforeAll
@@ -98,18 +102,29 @@ class ScopeIntegrityTest {
         spelled("victim.t1 as file:///", fx -> "file://" + path(fx.at("victim.t1"))),
         spelled("victim.t1 as file:////", fx -> "file:///" + path(fx.at("victim.t1"))),
         spelled("victim.t1 as bare path", fx -> path(fx.at("victim.t1"))),
-        spelled("victim.t1 with doubled slashes", fx -> fx.at("victim.t1").replace("/victim/", "//victim//")),
+        spelled(
+            "victim.t1 with doubled slashes",
+            fx -> fx.at("victim.t1").replace("/victim/", "//victim//")),
         spelled("victim.t1 with upper-case scheme", fx -> "FILE:" + path(fx.at("victim.t1"))),
-        spelled("victim.t1 via localhost authority", fx -> "file://localhost" + path(fx.at("victim.t1"))),
+        spelled(
+            "victim.t1 via localhost authority",
+            fx -> "file://localhost" + path(fx.at("victim.t1"))),
         spelled("victim namespace in upper case", fx -> fx.at("catalog base") + "/VICTIM/t1"),
         spelled("victim.t1 via ..", fx -> fx.at("attacker namespace") + "/../victim/t1"),
         spelled("victim.t1 via x/../..", fx -> fx.at("attacker namespace") + "/x/../../victim/t1"),
         spelled("victim.t1 via %2E%2E", fx -> fx.at("attacker namespace") + "/%2E%2E/victim/t1"),
-        spelled("victim.t1 via %2e%2e lower case", fx -> fx.at("attacker namespace") + "/%2e%2e/victim/t1"),
-        spelled("victim.t1 via %252E%252E", fx -> fx.at("attacker namespace") + "/%252E%252E/victim/t1"),
-        spelled("victim.t1 via %2F", fx -> fx.at("attacker namespace") + "/x%2F..%2F..%2Fvictim%2Ft1"),
+        spelled(
+            "victim.t1 via %2e%2e lower case",
+            fx -> fx.at("attacker namespace") + "/%2e%2e/victim/t1"),
+        spelled(
+            "victim.t1 via %252E%252E",
+            fx -> fx.at("attacker namespace") + "/%252E%252E/victim/t1"),
+        spelled(
+            "victim.t1 via %2F", fx -> fx.at("attacker namespace") + "/x%2F..%2F..%2Fvictim%2Ft1"),
         spelled("victim.t1 via ./", fx -> fx.at("attacker namespace") + "/./../victim/t1"),
-        spelled("outside via %2E%2E from attacker", fx -> fx.at("attacker namespace") + "/%2E%2E/%2E%2E/%2E%2E/outside/x"));
+        spelled(
+            "outside via %2E%2E from attacker",
+            fx -> fx.at("attacker namespace") + "/%2E%2E/%2E%2E/%2E%2E/outside/x"));
   }
 
   static Stream<Arguments> createTargets() {
@@ -122,94 +137,178 @@ class ScopeIntegrityTest {
   @MethodSource("createTargets")
   void createAtForeignLocationIsRefused(Target target, boolean stage) throws Exception {
     String location = target.location().apply(fx);
-    JsonNode error = fx.refusedAndUnchanged(target.statuses(), () -> fx.asAttacker("POST",
-        fx.api(fx.a) + "/namespaces/attacker/tables", createBody(fx.fresh("evil"), location, Map.of(), stage)));
+    JsonNode error =
+        fx.refusedAndUnchanged(
+            target.statuses(),
+            () ->
+                fx.asAttacker(
+                    "POST",
+                    fx.api(fx.a) + "/namespaces/attacker/tables",
+                    createBody(fx.fresh("evil"), location, Map.of(), stage)));
     assertThat(error.get("message").asText()).containsIgnoringCase("location");
   }
 
   static Stream<Arguments> propertyTargets() {
-    return LOCATION_PROPERTIES.stream().flatMap(p -> Stream.of(
-        Arguments.of(p, at("victim.t1"), false),
-        Arguments.of(p, at("outside secret"), false),
-        Arguments.of(p, at("warehouse root"), false),
-        Arguments.of(p, at("attacker namespace"), false),
-        Arguments.of(p, spelled("victim.t1 via %2E%2E", fx -> fx.at("attacker namespace") + "/%2E%2E/victim/t1"), false),
-        Arguments.of(p, at("victim.t1"), true)));
+    return LOCATION_PROPERTIES.stream()
+        .flatMap(
+            p ->
+                Stream.of(
+                    Arguments.of(p, at("victim.t1"), false),
+                    Arguments.of(p, at("outside secret"), false),
+                    Arguments.of(p, at("warehouse root"), false),
+                    Arguments.of(p, at("attacker namespace"), false),
+                    Arguments.of(
+                        p,
+                        spelled(
+                            "victim.t1 via %2E%2E",
+                            fx -> fx.at("attacker namespace") + "/%2E%2E/victim/t1"),
+                        false),
+                    Arguments.of(p, at("victim.t1"), true)));
   }
 
   @ParameterizedTest(name = "create with {0} at {1} (stage-create: {2})")
   @MethodSource("propertyTargets")
-  void createWithForeignLocationPropertyIsRefused(String property, Target target, boolean stage) throws Exception {
+  void createWithForeignLocationPropertyIsRefused(String property, Target target, boolean stage)
+      throws Exception {
     String location = target.location().apply(fx);
-    fx.refusedAndUnchanged(target.statuses(), () -> fx.asAttacker("POST", fx.api(fx.a) + "/namespaces/attacker/tables",
-        createBody(fx.fresh("evil"), null, Map.of(property, location), stage)));
+    fx.refusedAndUnchanged(
+        target.statuses(),
+        () ->
+            fx.asAttacker(
+                "POST",
+                fx.api(fx.a) + "/namespaces/attacker/tables",
+                createBody(fx.fresh("evil"), null, Map.of(property, location), stage)));
   }
 
   // ------------------------------------------------------------------ commits
 
   static Stream<Target> commitTargets() {
     // Moving a table inside its own folder is no attack; everything else is someone else's place.
-    return targets().filter(t -> !t.name().equals("attacker.own") && !t.name().equals("inside attacker.own"));
+    return targets()
+        .filter(t -> !t.name().equals("attacker.own") && !t.name().equals("inside attacker.own"));
   }
 
   @ParameterizedTest(name = "set-location to {0}")
   @MethodSource("commitTargets")
   void setLocationToForeignLocationIsRefused(Target target) throws Exception {
     String location = target.location().apply(fx);
-    fx.refusedAndUnchanged(target.statuses(), () -> fx.asAttacker("POST",
-        fx.api(fx.a) + "/namespaces/attacker/tables/own", commitBody(setLocation(location))));
+    fx.refusedAndUnchanged(
+        target.statuses(),
+        () ->
+            fx.asAttacker(
+                "POST",
+                fx.api(fx.a) + "/namespaces/attacker/tables/own",
+                commitBody(setLocation(location))));
   }
 
   static Stream<Arguments> commitPropertyTargets() {
-    return LOCATION_PROPERTIES.stream().flatMap(p -> Stream.of(
-        Arguments.of(p, at("victim.t1")), Arguments.of(p, at("outside secret")), Arguments.of(p, at("attacker.own2"))));
+    return LOCATION_PROPERTIES.stream()
+        .flatMap(
+            p ->
+                Stream.of(
+                    Arguments.of(p, at("victim.t1")),
+                    Arguments.of(p, at("outside secret")),
+                    Arguments.of(p, at("attacker.own2"))));
   }
 
   @ParameterizedTest(name = "set-properties {0} to {1}")
   @MethodSource("commitPropertyTargets")
-  void setLocationPropertyToForeignLocationIsRefused(String property, Target target) throws Exception {
+  void setLocationPropertyToForeignLocationIsRefused(String property, Target target)
+      throws Exception {
     String location = target.location().apply(fx);
-    fx.refusedAndUnchanged(target.statuses(), () -> fx.asAttacker("POST",
-        fx.api(fx.a) + "/namespaces/attacker/tables/own", commitBody(setProperties(Map.of(property, location)))));
+    fx.refusedAndUnchanged(
+        target.statuses(),
+        () ->
+            fx.asAttacker(
+                "POST",
+                fx.api(fx.a) + "/namespaces/attacker/tables/own",
+                commitBody(setProperties(Map.of(property, location)))));
   }
 
   @Test
   void removeAndSetLocationPropertiesInOneCommitIsRefused() throws Exception {
-    fx.refusedAndUnchanged(FORBIDDEN, () -> fx.asAttacker("POST", fx.api(fx.a) + "/namespaces/attacker/tables/own",
-        commitBody(removeProperties("write.data.path", "write.metadata.path"),
-            setProperties(Map.of("write.metadata.path", fx.at("victim.t1") + "/metadata", "harmless", "yes")))));
+    fx.refusedAndUnchanged(
+        FORBIDDEN,
+        () ->
+            fx.asAttacker(
+                "POST",
+                fx.api(fx.a) + "/namespaces/attacker/tables/own",
+                commitBody(
+                    removeProperties("write.data.path", "write.metadata.path"),
+                    setProperties(
+                        Map.of(
+                            "write.metadata.path",
+                            fx.at("victim.t1") + "/metadata",
+                            "harmless",
+                            "yes")))));
   }
 
   @Test
   void setLocationAndSetPropertyTogetherIsRefusedForTheProperty() throws Exception {
     String own = fx.at("attacker.own");
-    fx.refusedAndUnchanged(FORBIDDEN, () -> fx.asAttacker("POST", fx.api(fx.a) + "/namespaces/attacker/tables/own",
-        commitBody(setLocation(own), setProperties(Map.of("write.data.path", fx.at("victim.t2") + "/data")))));
+    fx.refusedAndUnchanged(
+        FORBIDDEN,
+        () ->
+            fx.asAttacker(
+                "POST",
+                fx.api(fx.a) + "/namespaces/attacker/tables/own",
+                commitBody(
+                    setLocation(own),
+                    setProperties(Map.of("write.data.path", fx.at("victim.t2") + "/data")))));
   }
 
   static Stream<Target> transactionTargets() {
-    return Stream.of(at("victim.t1"), at("warehouse root"), at("outside secret"), at("attacker.own2"));
+    return Stream.of(
+        at("victim.t1"), at("warehouse root"), at("outside secret"), at("attacker.own2"));
   }
 
   @ParameterizedTest(name = "multi-table transaction moving attacker.own to {0}")
   @MethodSource("transactionTargets")
   void transactionWithForeignLocationIsRefusedAsAWhole(Target target) throws Exception {
     String location = target.location().apply(fx);
-    Map<String, Object> harmless = Map.of("identifier", Map.of("namespace", List.of("attacker"), "name", "own2"),
-        "requirements", List.of(), "updates", List.of(setProperties(Map.of("innocent", "change"))));
-    Map<String, Object> evil = Map.of("identifier", Map.of("namespace", List.of("attacker"), "name", "own"),
-        "requirements", List.of(), "updates", List.of(setLocation(location)));
-    fx.refusedAndUnchanged(target.statuses(), () -> fx.asAttacker("POST", fx.api(fx.a) + "/transactions/commit",
-        json(Map.of("table-changes", List.of(harmless, evil)))));
+    Map<String, Object> harmless =
+        Map.of(
+            "identifier",
+            Map.of("namespace", List.of("attacker"), "name", "own2"),
+            "requirements",
+            List.of(),
+            "updates",
+            List.of(setProperties(Map.of("innocent", "change"))));
+    Map<String, Object> evil =
+        Map.of(
+            "identifier",
+            Map.of("namespace", List.of("attacker"), "name", "own"),
+            "requirements",
+            List.of(),
+            "updates",
+            List.of(setLocation(location)));
+    fx.refusedAndUnchanged(
+        target.statuses(),
+        () ->
+            fx.asAttacker(
+                "POST",
+                fx.api(fx.a) + "/transactions/commit",
+                json(Map.of("table-changes", List.of(harmless, evil)))));
   }
 
   @Test
   void transactionSettingAWritePathIntoVictimIsRefused() throws Exception {
-    Map<String, Object> evil = Map.of("identifier", Map.of("namespace", List.of("attacker"), "name", "own2"),
-        "requirements", List.of(),
-        "updates", List.of(setProperties(Map.of("write.object-storage.path", fx.at("victim.t1") + "/data"))));
-    fx.refusedAndUnchanged(FORBIDDEN, () -> fx.asAttacker("POST", fx.api(fx.a) + "/transactions/commit",
-        json(Map.of("table-changes", List.of(evil)))));
+    Map<String, Object> evil =
+        Map.of(
+            "identifier",
+            Map.of("namespace", List.of("attacker"), "name", "own2"),
+            "requirements",
+            List.of(),
+            "updates",
+            List.of(
+                setProperties(Map.of("write.object-storage.path", fx.at("victim.t1") + "/data"))));
+    fx.refusedAndUnchanged(
+        FORBIDDEN,
+        () ->
+            fx.asAttacker(
+                "POST",
+                fx.api(fx.a) + "/transactions/commit",
+                json(Map.of("table-changes", List.of(evil)))));
   }
 
   static Stream<Arguments> stagedCommitTargets() {
@@ -217,167 +316,297 @@ class ScopeIntegrityTest {
         Arguments.of(at("victim.t1"), Map.of()),
         Arguments.of(at("outside secret"), Map.of()),
         Arguments.of(at("attacker.own"), Map.of()),
-        Arguments.of(spelled("victim.t1 via %2E%2E", fx -> fx.at("attacker namespace") + "/%2E%2E/victim/t1"), Map.of()),
-        Arguments.of(spelled("own staged location, write.data.path into victim.t1",
-            fx -> fx.at("attacker namespace") + "/staged-ok"), Map.of("write.data.path", "victim.t1")));
+        Arguments.of(
+            spelled(
+                "victim.t1 via %2E%2E", fx -> fx.at("attacker namespace") + "/%2E%2E/victim/t1"),
+            Map.of()),
+        Arguments.of(
+            spelled(
+                "own staged location, write.data.path into victim.t1",
+                fx -> fx.at("attacker namespace") + "/staged-ok"),
+            Map.of("write.data.path", "victim.t1")));
   }
 
   /**
-   * Stage-create at an innocent location, then the create commit (assert-create) moves the
-   * table or its data path elsewhere: the commit that creates the table is checked too.
+   * Stage-create at an innocent location, then the create commit (assert-create) moves the table or
+   * its data path elsewhere: the commit that creates the table is checked too.
    */
   @ParameterizedTest(name = "stage-create, then create commit at {0} {1}")
   @MethodSource("stagedCommitTargets")
-  void stagedCreateCommittedElsewhereIsRefused(Target target, Map<String, String> properties) throws Exception {
+  void stagedCreateCommittedElsewhereIsRefused(Target target, Map<String, String> properties)
+      throws Exception {
     String name = fx.fresh("staged");
-    assertOk(fx.asAttacker("POST", fx.api(fx.a) + "/namespaces/attacker/tables",
-        createBody(name, fx.at("attacker namespace") + "/" + name, Map.of(), true)));
+    assertOk(
+        fx.asAttacker(
+            "POST",
+            fx.api(fx.a) + "/namespaces/attacker/tables",
+            createBody(name, fx.at("attacker namespace") + "/" + name, Map.of(), true)));
     String location = target.location().apply(fx);
     Map<String, String> resolved = new java.util.HashMap<>();
     properties.forEach((k, v) -> resolved.put(k, fx.at(v) + "/data"));
-    fx.refusedAndUnchanged(target.statuses(), () -> fx.asAttacker("POST",
-        fx.api(fx.a) + "/namespaces/attacker/tables/" + name, createCommit(location, resolved)));
+    fx.refusedAndUnchanged(
+        target.statuses(),
+        () ->
+            fx.asAttacker(
+                "POST",
+                fx.api(fx.a) + "/namespaces/attacker/tables/" + name,
+                createCommit(location, resolved)));
   }
 
   @Test
   void stagedCreateCommittedAtItsOwnLocationWorks() throws Exception {
     String name = fx.fresh("staged");
     String location = fx.at("attacker namespace") + "/" + name;
-    assertOk(fx.asAttacker("POST", fx.api(fx.a) + "/namespaces/attacker/tables", createBody(name, location, Map.of(), true)));
-    JsonNode created = assertOk(fx.asAttacker("POST", fx.api(fx.a) + "/namespaces/attacker/tables/" + name,
-        createCommit(location, Map.of("write.data.path", location + "/d"))));
+    assertOk(
+        fx.asAttacker(
+            "POST",
+            fx.api(fx.a) + "/namespaces/attacker/tables",
+            createBody(name, location, Map.of(), true)));
+    JsonNode created =
+        assertOk(
+            fx.asAttacker(
+                "POST",
+                fx.api(fx.a) + "/namespaces/attacker/tables/" + name,
+                createCommit(location, Map.of("write.data.path", location + "/d"))));
     assertThat(created.get("metadata").get("location").asText()).isEqualTo(location);
   }
 
   /** The commit an Iceberg client sends to finish a staged create. */
   static String createCommit(String location, Map<String, String> properties) throws Exception {
-    return json(Map.of(
-        "requirements", List.of(Map.of("type", "assert-create")),
-        "updates", List.of(
-            Map.of("action", "assign-uuid", "uuid", java.util.UUID.randomUUID().toString()),
-            Map.of("action", "upgrade-format-version", "format-version", 2),
-            Map.of("action", "add-schema", "schema", ScopeFixture.JSON.readTree(ScopeFixture.SCHEMA_JSON), "last-column-id", 1),
-            Map.of("action", "set-current-schema", "schema-id", -1),
-            Map.of("action", "add-spec", "spec", Map.of("spec-id", 0, "fields", List.of())),
-            Map.of("action", "set-default-spec", "spec-id", -1),
-            Map.of("action", "add-sort-order", "sort-order", Map.of("order-id", 0, "fields", List.of())),
-            Map.of("action", "set-default-sort-order", "sort-order-id", -1),
-            setLocation(location),
-            setProperties(properties))));
+    return json(
+        Map.of(
+            "requirements", List.of(Map.of("type", "assert-create")),
+            "updates",
+                List.of(
+                    Map.of("action", "assign-uuid", "uuid", java.util.UUID.randomUUID().toString()),
+                    Map.of("action", "upgrade-format-version", "format-version", 2),
+                    Map.of(
+                        "action",
+                        "add-schema",
+                        "schema",
+                        ScopeFixture.JSON.readTree(ScopeFixture.SCHEMA_JSON),
+                        "last-column-id",
+                        1),
+                    Map.of("action", "set-current-schema", "schema-id", -1),
+                    Map.of("action", "add-spec", "spec", Map.of("spec-id", 0, "fields", List.of())),
+                    Map.of("action", "set-default-spec", "spec-id", -1),
+                    Map.of(
+                        "action",
+                        "add-sort-order",
+                        "sort-order",
+                        Map.of("order-id", 0, "fields", List.of())),
+                    Map.of("action", "set-default-sort-order", "sort-order-id", -1),
+                    setLocation(location),
+                    setProperties(properties))));
   }
 
   // ------------------------------------------------------------------ rename
 
   @Test
   void renameIntoVictimNamespaceIsRefusedAndTheLocationStays() throws Exception {
-    fx.refusedAndUnchanged(FORBIDDEN, () -> fx.asAttacker("POST", fx.api(fx.a) + "/tables/rename",
-        json(Map.of("source", Map.of("namespace", List.of("attacker"), "name", "own"),
-            "destination", Map.of("namespace", List.of("victim"), "name", "own")))));
+    fx.refusedAndUnchanged(
+        FORBIDDEN,
+        () ->
+            fx.asAttacker(
+                "POST",
+                fx.api(fx.a) + "/tables/rename",
+                json(
+                    Map.of(
+                        "source",
+                        Map.of("namespace", List.of("attacker"), "name", "own"),
+                        "destination",
+                        Map.of("namespace", List.of("victim"), "name", "own")))));
   }
 
   @Test
   void renameWithinOwnNamespaceKeepsItsOwnLocation() throws Exception {
     String name = fx.fresh("moving");
-    JsonNode created = assertOk(fx.asAttacker("POST", fx.api(fx.a) + "/namespaces/attacker/tables",
-        createBody(name, null, Map.of(), false)));
+    JsonNode created =
+        assertOk(
+            fx.asAttacker(
+                "POST",
+                fx.api(fx.a) + "/namespaces/attacker/tables",
+                createBody(name, null, Map.of(), false)));
     String location = created.get("metadata").get("location").asText();
-    assertOk(fx.asAttacker("POST", fx.api(fx.a) + "/tables/rename",
-        json(Map.of("source", Map.of("namespace", List.of("attacker"), "name", name),
-            "destination", Map.of("namespace", List.of("attacker"), "name", name + "_renamed")))));
-    JsonNode loaded = assertOk(fx.asAttacker("GET", fx.api(fx.a) + "/namespaces/attacker/tables/" + name + "_renamed", null));
+    assertOk(
+        fx.asAttacker(
+            "POST",
+            fx.api(fx.a) + "/tables/rename",
+            json(
+                Map.of(
+                    "source",
+                    Map.of("namespace", List.of("attacker"), "name", name),
+                    "destination",
+                    Map.of("namespace", List.of("attacker"), "name", name + "_renamed")))));
+    JsonNode loaded =
+        assertOk(
+            fx.asAttacker(
+                "GET", fx.api(fx.a) + "/namespaces/attacker/tables/" + name + "_renamed", null));
     assertThat(loaded.get("metadata").get("location").asText()).isEqualTo(location);
     // The old name's location is still claimed by the renamed table: no one else can take it.
-    fx.refusedAndUnchanged(FORBIDDEN, () -> fx.asAttacker("POST", fx.api(fx.a) + "/namespaces/attacker/tables",
-        createBody(name, null, Map.of(), false)));
+    fx.refusedAndUnchanged(
+        FORBIDDEN,
+        () ->
+            fx.asAttacker(
+                "POST",
+                fx.api(fx.a) + "/namespaces/attacker/tables",
+                createBody(name, null, Map.of(), false)));
   }
 
   // ------------------------------------------------------------------ views
 
   static Stream<Target> viewTargets() {
-    return Stream.of(at("victim.t1"), at("victim.v"), at("victim namespace"), at("warehouse root"), at("outside secret"),
-        at("attacker.own"), spelled("victim.v via %2E%2E", fx -> fx.at("attacker namespace") + "/%2E%2E/victim/v"));
+    return Stream.of(
+        at("victim.t1"),
+        at("victim.v"),
+        at("victim namespace"),
+        at("warehouse root"),
+        at("outside secret"),
+        at("attacker.own"),
+        spelled("victim.v via %2E%2E", fx -> fx.at("attacker namespace") + "/%2E%2E/victim/v"));
   }
 
   @ParameterizedTest(name = "create view at {0}")
   @MethodSource("viewTargets")
   void createViewAtForeignLocationIsRefused(Target target) throws Exception {
     String location = target.location().apply(fx);
-    fx.refusedAndUnchanged(target.statuses(), () -> fx.asAttacker("POST", fx.api(fx.a) + "/namespaces/attacker/views",
-        viewBody(fx.fresh("evilview"), location, Map.of())));
+    fx.refusedAndUnchanged(
+        target.statuses(),
+        () ->
+            fx.asAttacker(
+                "POST",
+                fx.api(fx.a) + "/namespaces/attacker/views",
+                viewBody(fx.fresh("evilview"), location, Map.of())));
   }
 
   @ParameterizedTest(name = "create view with write.metadata.path at {0}")
   @MethodSource("viewTargets")
   void createViewWithForeignMetadataPathIsRefused(Target target) throws Exception {
     String location = target.location().apply(fx);
-    fx.refusedAndUnchanged(target.statuses(), () -> fx.asAttacker("POST", fx.api(fx.a) + "/namespaces/attacker/views",
-        viewBody(fx.fresh("evilview"), null, Map.of("write.metadata.path", location))));
+    fx.refusedAndUnchanged(
+        target.statuses(),
+        () ->
+            fx.asAttacker(
+                "POST",
+                fx.api(fx.a) + "/namespaces/attacker/views",
+                viewBody(fx.fresh("evilview"), null, Map.of("write.metadata.path", location))));
   }
 
   @ParameterizedTest(name = "replace view: set-location to {0}")
   @MethodSource("viewTargets")
   void replaceViewWithForeignLocationIsRefused(Target target) throws Exception {
     String location = target.location().apply(fx);
-    fx.refusedAndUnchanged(target.statuses(), () -> fx.asAttacker("POST",
-        fx.api(fx.a) + "/namespaces/attacker/views/ownview", commitBody(setLocation(location))));
+    fx.refusedAndUnchanged(
+        target.statuses(),
+        () ->
+            fx.asAttacker(
+                "POST",
+                fx.api(fx.a) + "/namespaces/attacker/views/ownview",
+                commitBody(setLocation(location))));
   }
 
   @Test
   void replaceViewWithForeignMetadataPathIsRefused() throws Exception {
-    fx.refusedAndUnchanged(FORBIDDEN, () -> fx.asAttacker("POST", fx.api(fx.a) + "/namespaces/attacker/views/ownview",
-        commitBody(setProperties(Map.of("write.metadata.path", fx.at("victim.t1") + "/metadata")))));
+    fx.refusedAndUnchanged(
+        FORBIDDEN,
+        () ->
+            fx.asAttacker(
+                "POST",
+                fx.api(fx.a) + "/namespaces/attacker/views/ownview",
+                commitBody(
+                    setProperties(
+                        Map.of("write.metadata.path", fx.at("victim.t1") + "/metadata")))));
   }
 
-  // ------------------------------------------------------------------ other catalogs on the same storage
+  // ------------------------------------------------------------------ other catalogs on the same
+  // storage
 
   @Test
   void namespaceInAnotherCatalogOverTheSameFolderIsRefused() throws Exception {
     // Catalog b shares a's base: b.victim would live in a.victim's folder, so its tables would
     // sit among a.victim's. Refused even for the service admin; the refusal names b's own
     // namespace, never catalog a.
-    JsonNode error = fx.refusedAndUnchanged(FORBIDDEN, List.of(fx.a, fx.b), () -> fx.server.send("POST",
-        fx.api(fx.b) + "/namespaces", json(Map.of("namespace", List.of("victim")))));
-    assertThat(error.get("message").asText()).contains("overlaps the location of another table or view")
+    JsonNode error =
+        fx.refusedAndUnchanged(
+            FORBIDDEN,
+            List.of(fx.a, fx.b),
+            () ->
+                fx.server.send(
+                    "POST",
+                    fx.api(fx.b) + "/namespaces",
+                    json(Map.of("namespace", List.of("victim")))));
+    assertThat(error.get("message").asText())
+        .contains("overlaps the location of another table or view")
         .doesNotContain(fx.a + ".");
-    fx.refusedAndUnchanged(FORBIDDEN, List.of(fx.a, fx.b), () -> fx.server.send("POST", fx.api(fx.b) + "/namespaces",
-        json(Map.of("namespace", List.of("elsewhere"), "properties", Map.of("location", fx.at("victim.t1") + "/x")))));
+    fx.refusedAndUnchanged(
+        FORBIDDEN,
+        List.of(fx.a, fx.b),
+        () ->
+            fx.server.send(
+                "POST",
+                fx.api(fx.b) + "/namespaces",
+                json(
+                    Map.of(
+                        "namespace",
+                        List.of("elsewhere"),
+                        "properties",
+                        Map.of("location", fx.at("victim.t1") + "/x")))));
   }
 
   @ParameterizedTest(name = "unstructured catalog: create at {0}")
   @MethodSource("crossCatalogTargets")
   void unstructuredCatalogStillCannotOverlap(Target target) throws Exception {
     String location = target.location().apply(fx);
-    fx.refusedAndUnchanged(target.statuses(), () -> fx.asAttacker("POST", fx.api(fx.u) + "/namespaces/ns/tables",
-        createBody(fx.fresh("evil"), location, Map.of(), false)));
+    fx.refusedAndUnchanged(
+        target.statuses(),
+        () ->
+            fx.asAttacker(
+                "POST",
+                fx.api(fx.u) + "/namespaces/ns/tables",
+                createBody(fx.fresh("evil"), location, Map.of(), false)));
   }
 
   static Stream<Target> crossCatalogTargets() {
-    return Stream.of(at("victim.t1"), spelled("inside victim.t1", fx -> fx.at("victim.t1") + "/data"), at("victim namespace"),
-        at("warehouse root"), at("storage root"), at("victim.v"));
+    return Stream.of(
+        at("victim.t1"),
+        spelled("inside victim.t1", fx -> fx.at("victim.t1") + "/data"),
+        at("victim namespace"),
+        at("warehouse root"),
+        at("storage root"),
+        at("victim.v"));
   }
 
   // ------------------------------------------------------------------ races
 
   static Stream<Arguments> racingLocations() {
-    return Stream.of(Arguments.of("one location", List.of("", "", "", "", "", "")),
-        Arguments.of("nested locations", List.of("", "/x", "/x/y", "/x/y/z", "/x/y/z/w", "/x/y/z/w/v")));
+    return Stream.of(
+        Arguments.of("one location", List.of("", "", "", "", "", "")),
+        Arguments.of(
+            "nested locations", List.of("", "/x", "/x/y", "/x/y/z", "/x/y/z/w", "/x/y/z/w/v")));
   }
 
-  /** Concurrent creates of overlapping locations: the store decides atomically, so exactly one wins. */
+  /**
+   * Concurrent creates of overlapping locations: the store decides atomically, so exactly one wins.
+   */
   @ParameterizedTest(name = "concurrent creates at {0}")
   @MethodSource("racingLocations")
-  void concurrentOverlappingCreatesLetExactlyOneWin(String label, List<String> suffixes) throws Exception {
+  void concurrentOverlappingCreatesLetExactlyOneWin(String label, List<String> suffixes)
+      throws Exception {
     String base = fx.at("attacker namespace") + "/" + fx.fresh("race");
-    java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(suffixes.size());
+    java.util.concurrent.ExecutorService pool =
+        java.util.concurrent.Executors.newFixedThreadPool(suffixes.size());
     try {
       java.util.concurrent.CountDownLatch go = new java.util.concurrent.CountDownLatch(1);
-      List<java.util.concurrent.Future<java.net.http.HttpResponse<String>>> answers = new java.util.ArrayList<>();
+      List<java.util.concurrent.Future<java.net.http.HttpResponse<String>>> answers =
+          new java.util.ArrayList<>();
       for (String suffix : suffixes) {
         String body = createBody(fx.fresh("racer"), base + suffix, Map.of(), false);
-        answers.add(pool.submit(() -> {
-          go.await();
-          return fx.asAttacker("POST", fx.api(fx.a) + "/namespaces/attacker/tables", body);
-        }));
+        answers.add(
+            pool.submit(
+                () -> {
+                  go.await();
+                  return fx.asAttacker("POST", fx.api(fx.a) + "/namespaces/attacker/tables", body);
+                }));
       }
       go.countDown();
       int won = 0;
@@ -400,33 +629,78 @@ class ScopeIntegrityTest {
   @Test
   void attackerCanCreateInsideItsOwnNamespace() throws Exception {
     String ns = fx.at("attacker namespace");
-    JsonNode byDefault = assertOk(fx.asAttacker("POST", fx.api(fx.a) + "/namespaces/attacker/tables",
-        createBody("plain", null, Map.of(), false)));
+    JsonNode byDefault =
+        assertOk(
+            fx.asAttacker(
+                "POST",
+                fx.api(fx.a) + "/namespaces/attacker/tables",
+                createBody("plain", null, Map.of(), false)));
     assertThat(byDefault.get("metadata").get("location").asText()).isEqualTo(ns + "/plain");
-    JsonNode custom = assertOk(fx.asAttacker("POST", fx.api(fx.a) + "/namespaces/attacker/tables",
-        createBody("custom", ns + "/somewhere/else", Map.of("write.data.path", ns + "/somewhere/else/d"), false)));
+    JsonNode custom =
+        assertOk(
+            fx.asAttacker(
+                "POST",
+                fx.api(fx.a) + "/namespaces/attacker/tables",
+                createBody(
+                    "custom",
+                    ns + "/somewhere/else",
+                    Map.of("write.data.path", ns + "/somewhere/else/d"),
+                    false)));
     assertThat(custom.get("metadata").get("location").asText()).isEqualTo(ns + "/somewhere/else");
-    JsonNode staged = assertOk(fx.asAttacker("POST", fx.api(fx.a) + "/namespaces/attacker/tables",
-        createBody("staged", ns + "/staged-here", Map.of(), true)));
+    JsonNode staged =
+        assertOk(
+            fx.asAttacker(
+                "POST",
+                fx.api(fx.a) + "/namespaces/attacker/tables",
+                createBody("staged", ns + "/staged-here", Map.of(), true)));
     assertThat(staged.get("metadata").get("location").asText()).isEqualTo(ns + "/staged-here");
-    assertOk(fx.asAttacker("POST", fx.api(fx.a) + "/namespaces/attacker/tables/own2",
-        commitBody(setProperties(Map.of("write.data.path", fx.at("attacker.own2") + "/elsewhere-data")))));
-    assertOk(fx.asAttacker("POST", fx.api(fx.a) + "/namespaces/attacker/views", viewBody("okview", ns + "/okview-here", Map.of())));
-    assertOk(fx.asAttacker("POST", fx.api(fx.u) + "/namespaces/ns/tables",
-        createBody("anywhere", fx.at("outside") + "/u-table", Map.of(), false)));
-    assertOk(fx.asAttacker("POST", fx.api(fx.b) + "/namespaces/bown/tables", createBody("t9", null, Map.of(), false)));
+    assertOk(
+        fx.asAttacker(
+            "POST",
+            fx.api(fx.a) + "/namespaces/attacker/tables/own2",
+            commitBody(
+                setProperties(
+                    Map.of("write.data.path", fx.at("attacker.own2") + "/elsewhere-data")))));
+    assertOk(
+        fx.asAttacker(
+            "POST",
+            fx.api(fx.a) + "/namespaces/attacker/views",
+            viewBody("okview", ns + "/okview-here", Map.of())));
+    assertOk(
+        fx.asAttacker(
+            "POST",
+            fx.api(fx.u) + "/namespaces/ns/tables",
+            createBody("anywhere", fx.at("outside") + "/u-table", Map.of(), false)));
+    assertOk(
+        fx.asAttacker(
+            "POST",
+            fx.api(fx.b) + "/namespaces/bown/tables",
+            createBody("t9", null, Map.of(), false)));
   }
 
   @Test
   void droppingATableFreesItsLocation() throws Exception {
     String location = fx.at("attacker namespace") + "/reused";
     String first = fx.fresh("first");
-    assertOk(fx.asAttacker("POST", fx.api(fx.a) + "/namespaces/attacker/tables", createBody(first, location, Map.of(), false)));
-    fx.refusedAndUnchanged(FORBIDDEN, () -> fx.asAttacker("POST", fx.api(fx.a) + "/namespaces/attacker/tables",
-        createBody(fx.fresh("second"), location, Map.of(), false)));
+    assertOk(
+        fx.asAttacker(
+            "POST",
+            fx.api(fx.a) + "/namespaces/attacker/tables",
+            createBody(first, location, Map.of(), false)));
+    fx.refusedAndUnchanged(
+        FORBIDDEN,
+        () ->
+            fx.asAttacker(
+                "POST",
+                fx.api(fx.a) + "/namespaces/attacker/tables",
+                createBody(fx.fresh("second"), location, Map.of(), false)));
     assertOk(fx.asAttacker("DELETE", fx.api(fx.a) + "/namespaces/attacker/tables/" + first, null));
-    JsonNode second = assertOk(fx.asAttacker("POST", fx.api(fx.a) + "/namespaces/attacker/tables",
-        createBody(fx.fresh("second"), location, Map.of(), false)));
+    JsonNode second =
+        assertOk(
+            fx.asAttacker(
+                "POST",
+                fx.api(fx.a) + "/namespaces/attacker/tables",
+                createBody(fx.fresh("second"), location, Map.of(), false)));
     assertThat(second.get("metadata").get("location").asText()).isEqualTo(location);
   }
 }

@@ -33,8 +33,8 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * The token endpoint as an attacker with ordinary credentials sees it: exchanges that try to
- * widen a token, guessing loops, timing, forged key ids. Through HTTP against a real server.
+ * The token endpoint as an attacker with ordinary credentials sees it: exchanges that try to widen
+ * a token, guessing loops, timing, forged key ids. Through HTTP against a real server.
  */
 class TokenEndpointSecurityTest {
   static final String EXCHANGE = "urn:ietf:params:oauth:grant-type:token-exchange";
@@ -42,13 +42,18 @@ class TokenEndpointSecurityTest {
   private static final String M = "/api/management/v1";
   private static final HttpClient HTTP = HttpClient.newHttpClient();
   private static final long LIFETIME_SECONDS = 120;
+
   /** Shared by the tests that do not count failures: the throttle is off, the lifetime short. */
   private static TestServer server;
 
   @BeforeAll
   static void start() throws Exception {
-    server = TestServer.start(null,
-        "auth:\n  tokenLifetimeSeconds: " + LIFETIME_SECONDS + "\n  tokenThrottle:\n    enabled: false\n");
+    server =
+        TestServer.start(
+            null,
+            "auth:\n  tokenLifetimeSeconds: "
+                + LIFETIME_SECONDS
+                + "\n  tokenThrottle:\n    enabled: false\n");
   }
 
   @AfterAll
@@ -60,7 +65,8 @@ class TokenEndpointSecurityTest {
     return HTTP.send(
         HttpRequest.newBuilder(URI.create(s.catalogUri() + "/v1/oauth/tokens"))
             .header("Content-Type", "application/x-www-form-urlencoded")
-            .POST(HttpRequest.BodyPublishers.ofString(form)).build(),
+            .POST(HttpRequest.BodyPublishers.ofString(form))
+            .build(),
         HttpResponse.BodyHandlers.ofString());
   }
 
@@ -69,13 +75,21 @@ class TokenEndpointSecurityTest {
   }
 
   static String credentialsForm(String clientId, String secret, String scope) {
-    return "grant_type=client_credentials&client_id=" + enc(clientId) + "&client_secret=" + enc(secret)
+    return "grant_type=client_credentials&client_id="
+        + enc(clientId)
+        + "&client_secret="
+        + enc(secret)
         + (scope == null ? "" : "&scope=" + enc(scope));
   }
 
   /** What Iceberg's client sends to refresh: the current token as subject, its configured scope. */
   static String exchangeForm(String subject, String scope) {
-    return "grant_type=" + enc(EXCHANGE) + "&subject_token=" + enc(subject) + "&subject_token_type=" + enc(ACCESS_TOKEN)
+    return "grant_type="
+        + enc(EXCHANGE)
+        + "&subject_token="
+        + enc(subject)
+        + "&subject_token_type="
+        + enc(ACCESS_TOKEN)
         + (scope == null ? "" : "&scope=" + enc(scope));
   }
 
@@ -87,13 +101,18 @@ class TokenEndpointSecurityTest {
 
   static String exchanged(TestServer s, String subject, String scope) throws Exception {
     HttpResponse<String> response = post(s, exchangeForm(subject, scope));
-    assertThat(response.statusCode()).as("exchange with scope " + scope + ": " + response.body()).isEqualTo(200);
+    assertThat(response.statusCode())
+        .as("exchange with scope " + scope + ": " + response.body())
+        .isEqualTo(200);
     return TestServer.json(response.body()).get("access_token").asText();
   }
 
-  static void assertOAuthError(HttpResponse<String> response, int status, String error) throws Exception {
+  static void assertOAuthError(HttpResponse<String> response, int status, String error)
+      throws Exception {
     assertThat(response.statusCode()).as(response.body()).isEqualTo(status);
-    assertThat(TestServer.json(response.body()).get("error").asText()).as(response.body()).isEqualTo(error);
+    assertThat(TestServer.json(response.body()).get("error").asText())
+        .as(response.body())
+        .isEqualTo(error);
     assertThat(TestServer.json(response.body()).get("error_description").asText()).isNotBlank();
   }
 
@@ -105,27 +124,38 @@ class TokenEndpointSecurityTest {
 
   static List<String> securables(JsonNode events, String action) {
     List<String> out = new ArrayList<>();
-    events.forEach(e -> {
-      if (e.get("action").asText().equals(action)) {
-        out.add(e.get("securable").asText());
-      }
-    });
+    events.forEach(
+        e -> {
+          if (e.get("action").asText().equals(action)) {
+            out.add(e.get("securable").asText());
+          }
+        });
     return out;
   }
 
   /**
    * nora holds {@code <p>_lister} (may list namespaces in a catalog) and {@code <p>_plain}
-   * (nothing); otto holds {@code <p>_other}. No exchange gets nora more than her token had.
-   * Shared with the PostgreSQL variant.
+   * (nothing); otto holds {@code <p>_other}. No exchange gets nora more than her token had. Shared
+   * with the PostgreSQL variant.
    */
   static void exchangeNeverWidens(TestServer s, String p) throws Exception {
     Admin admin = new Admin(s);
     String catalog = s.createCatalog(p);
     String[] nora = admin.principal(p + "_nora", p + "_lister");
-    assertThat(s.send("POST", M + "/principal-roles", "{\"principalRole\": {\"name\": \"" + p + "_plain\"}}").statusCode())
+    assertThat(
+            s.send(
+                    "POST",
+                    M + "/principal-roles",
+                    "{\"principalRole\": {\"name\": \"" + p + "_plain\"}}")
+                .statusCode())
         .isEqualTo(201);
-    assertThat(s.send("PUT", M + "/principals/" + p + "_nora/principal-roles",
-        "{\"principalRole\": {\"name\": \"" + p + "_plain\"}}").statusCode()).isBetween(200, 204);
+    assertThat(
+            s.send(
+                    "PUT",
+                    M + "/principals/" + p + "_nora/principal-roles",
+                    "{\"principalRole\": {\"name\": \"" + p + "_plain\"}}")
+                .statusCode())
+        .isBetween(200, 204);
     admin.principal(p + "_otto", p + "_other");
     admin.catalogRole(catalog, p + "_cr", p + "_lister");
     admin.grant(catalog, p + "_cr", Admin.grantJson("catalog", null, null, "NAMESPACE_LIST"));
@@ -142,30 +172,42 @@ class TokenEndpointSecurityTest {
     assertOAuthError(post(s, exchangeForm(narrowed, "PRINCIPAL_ROLE:ALL")), 400, "invalid_scope");
     assertOAuthError(post(s, exchangeForm(narrowed, lister)), 400, "invalid_scope");
     assertOAuthError(post(s, exchangeForm(narrowed, plain + " " + lister)), 400, "invalid_scope");
-    assertOAuthError(post(s, exchangeForm(narrowed, "PRINCIPAL_ROLE:" + p + "_other")), 400, "invalid_scope");
-    assertOAuthError(post(s, exchangeForm(all, "PRINCIPAL_ROLE:" + p + "_other")), 400, "invalid_scope");
+    assertOAuthError(
+        post(s, exchangeForm(narrowed, "PRINCIPAL_ROLE:" + p + "_other")), 400, "invalid_scope");
+    assertOAuthError(
+        post(s, exchangeForm(all, "PRINCIPAL_ROLE:" + p + "_other")), 400, "invalid_scope");
 
-    // Iceberg's default scope ("catalog"), or none, keeps the subject token's roles: still narrowed.
+    // Iceberg's default scope ("catalog"), or none, keeps the subject token's roles: still
+    // narrowed.
     for (String scope : new String[] {"catalog", null}) {
       String refreshed = exchanged(s, narrowed, scope);
       assertThat(s.server().tokens().verify(refreshed).name()).isEqualTo(p + "_nora");
       assertThat(s.server().tokens().verify(refreshed).scopes()).containsExactly(plain);
-      assertThat(s.sendAs(refreshed, "GET", list, null).statusCode()).as("refreshed with " + scope).isEqualTo(403);
+      assertThat(s.sendAs(refreshed, "GET", list, null).statusCode())
+          .as("refreshed with " + scope)
+          .isEqualTo(403);
     }
 
     // Narrowing an all-roles token works, and the result really lacks the dropped role.
     String dropped = exchanged(s, all, plain);
     assertThat(s.sendAs(dropped, "GET", list, null).statusCode()).isEqualTo(403);
-    assertThat(s.sendAs(exchanged(s, dropped, "catalog"), "GET", list, null).statusCode()).isEqualTo(403);
+    assertThat(s.sendAs(exchanged(s, dropped, "catalog"), "GET", list, null).statusCode())
+        .isEqualTo(403);
     assertOAuthError(post(s, exchangeForm(dropped, "PRINCIPAL_ROLE:ALL")), 400, "invalid_scope");
     assertThat(s.sendAs(exchanged(s, all, lister), "GET", list, null).statusCode()).isEqualTo(200);
     // ... and refreshing an all-roles token keeps all roles (normal Iceberg refresh).
-    assertThat(s.sendAs(exchanged(s, all, "catalog"), "GET", list, null).statusCode()).isEqualTo(200);
+    assertThat(s.sendAs(exchanged(s, all, "catalog"), "GET", list, null).statusCode())
+        .isEqualTo(200);
 
     JsonNode denied = events(s, "principal=" + p + "_nora&decision=DENY");
     assertThat(securables(denied, "getToken"))
-        .contains("oauth " + EXCHANGE + ": scope wider than the subject token", "oauth " + EXCHANGE + ": principal role not held");
-    assertThat(events(s, "decision=DENY").toString()).doesNotContain(narrowed).doesNotContain(all).doesNotContain(nora[1]);
+        .contains(
+            "oauth " + EXCHANGE + ": scope wider than the subject token",
+            "oauth " + EXCHANGE + ": principal role not held");
+    assertThat(events(s, "decision=DENY").toString())
+        .doesNotContain(narrowed)
+        .doesNotContain(all)
+        .doesNotContain(nora[1]);
   }
 
   @Test
@@ -176,39 +218,77 @@ class TokenEndpointSecurityTest {
   @Test
   void tokenExchangeRefusesWhatItDoesNotSupport() throws Exception {
     String root = server.rootToken();
-    assertOAuthError(post(server, exchangeForm(root, null) + "&actor_token=" + enc(root)), 400, "invalid_request");
-    assertOAuthError(post(server, exchangeForm(root, null) + "&actor_token_type=" + enc(ACCESS_TOKEN)), 400, "invalid_request");
-    assertOAuthError(post(server, exchangeForm(root, null)
-        + "&requested_token_type=" + enc("urn:ietf:params:oauth:token-type:refresh_token")), 400, "invalid_request");
-    assertOAuthError(post(server, "grant_type=" + enc(EXCHANGE) + "&subject_token=" + enc(root)
-        + "&subject_token_type=" + enc("urn:ietf:params:oauth:token-type:id_token")), 400, "invalid_request");
-    assertOAuthError(post(server, exchangeForm(root, null) + "&client_id=someone-else"), 400, "invalid_request");
+    assertOAuthError(
+        post(server, exchangeForm(root, null) + "&actor_token=" + enc(root)),
+        400,
+        "invalid_request");
+    assertOAuthError(
+        post(server, exchangeForm(root, null) + "&actor_token_type=" + enc(ACCESS_TOKEN)),
+        400,
+        "invalid_request");
+    assertOAuthError(
+        post(
+            server,
+            exchangeForm(root, null)
+                + "&requested_token_type="
+                + enc("urn:ietf:params:oauth:token-type:refresh_token")),
+        400,
+        "invalid_request");
+    assertOAuthError(
+        post(
+            server,
+            "grant_type="
+                + enc(EXCHANGE)
+                + "&subject_token="
+                + enc(root)
+                + "&subject_token_type="
+                + enc("urn:ietf:params:oauth:token-type:id_token")),
+        400,
+        "invalid_request");
+    assertOAuthError(
+        post(server, exchangeForm(root, null) + "&client_id=someone-else"), 400, "invalid_request");
     assertOAuthError(post(server, "grant_type=" + enc(EXCHANGE)), 400, "invalid_request");
     assertOAuthError(post(server, exchangeForm("garbage", null)), 401, "invalid_client");
-    assertOAuthError(post(server, exchangeForm(root, null) + "&scope=a&scope=b"), 400, "invalid_request");
+    assertOAuthError(
+        post(server, exchangeForm(root, null) + "&scope=a&scope=b"), 400, "invalid_request");
     // The accepted forms, for contrast.
-    assertThat(post(server, exchangeForm(root, "catalog") + "&requested_token_type=" + enc(ACCESS_TOKEN)).statusCode())
+    assertThat(
+            post(
+                    server,
+                    exchangeForm(root, "catalog") + "&requested_token_type=" + enc(ACCESS_TOKEN))
+                .statusCode())
         .isEqualTo(200);
-    assertThat(post(server, exchangeForm(root, null) + "&client_id=" + TestServer.CLIENT_ID).statusCode()).isEqualTo(200);
+    assertThat(
+            post(server, exchangeForm(root, null) + "&client_id=" + TestServer.CLIENT_ID)
+                .statusCode())
+        .isEqualTo(200);
 
-    assertThat(securables(events(server, "principal=" + enc("<unknown>") + "&decision=DENY"), "getToken"))
-        .contains("oauth " + EXCHANGE + ": invalid subject token", "oauth " + EXCHANGE + ": actor token",
+    assertThat(
+            securables(
+                events(server, "principal=" + enc("<unknown>") + "&decision=DENY"), "getToken"))
+        .contains(
+            "oauth " + EXCHANGE + ": invalid subject token",
+            "oauth " + EXCHANGE + ": actor token",
             "oauth: body is not form-encoded");
   }
 
   @Test
   void noTokenOutlivesTheConfiguredLifetime() throws Exception {
-    HttpResponse<String> issued = post(server, credentialsForm(TestServer.CLIENT_ID, TestServer.SECRET, null));
-    assertThat(TestServer.json(issued.body()).get("expires_in").asLong()).isEqualTo(LIFETIME_SECONDS);
+    HttpResponse<String> issued =
+        post(server, credentialsForm(TestServer.CLIENT_ID, TestServer.SECRET, null));
+    assertThat(TestServer.json(issued.body()).get("expires_in").asLong())
+        .isEqualTo(LIFETIME_SECONDS);
     String token = TestServer.json(issued.body()).get("access_token").asText();
     for (int i = 0; i < 3; i++) {
       HttpResponse<String> refreshed = post(server, exchangeForm(token, "catalog"));
-      assertThat(TestServer.json(refreshed.body()).get("expires_in").asLong()).isEqualTo(LIFETIME_SECONDS);
+      assertThat(TestServer.json(refreshed.body()).get("expires_in").asLong())
+          .isEqualTo(LIFETIME_SECONDS);
       token = TestServer.json(refreshed.body()).get("access_token").asText();
       JWTClaimsSet claims = SignedJWT.parse(token).getJWTClaimsSet();
       long lifetimeMs = claims.getExpirationTime().getTime() - claims.getIssueTime().getTime();
       assertThat(lifetimeMs).isEqualTo(LIFETIME_SECONDS * 1000);
-      assertThat(claims.getExpirationTime().getTime()).isLessThanOrEqualTo(System.currentTimeMillis() + LIFETIME_SECONDS * 1000);
+      assertThat(claims.getExpirationTime().getTime())
+          .isLessThanOrEqualTo(System.currentTimeMillis() + LIFETIME_SECONDS * 1000);
     }
   }
 
@@ -218,9 +298,19 @@ class TokenEndpointSecurityTest {
     byte[] material = new byte[32];
     new SecureRandom().nextBytes(material);
     for (int i = 0; i < 100; i++) {
-      JWTClaimsSet claims = new JWTClaimsSet.Builder().issuer("sluice").subject("root").claim("cv", 0L)
-          .expirationTime(new Date(System.currentTimeMillis() + 60_000)).build();
-      SignedJWT jwt = new SignedJWT(new JWSHeader.Builder(JWSAlgorithm.HS256).keyID("k-forged-" + UUID.randomUUID()).build(), claims);
+      JWTClaimsSet claims =
+          new JWTClaimsSet.Builder()
+              .issuer("sluice")
+              .subject("root")
+              .claim("cv", 0L)
+              .expirationTime(new Date(System.currentTimeMillis() + 60_000))
+              .build();
+      SignedJWT jwt =
+          new SignedJWT(
+              new JWSHeader.Builder(JWSAlgorithm.HS256)
+                  .keyID("k-forged-" + UUID.randomUUID())
+                  .build(),
+              claims);
       jwt.sign(new MACSigner(material));
       String forged = jwt.serialize();
       assertThat(server.sendAs(forged, "GET", M + "/catalogs", null).statusCode()).isEqualTo(401);
@@ -237,11 +327,15 @@ class TokenEndpointSecurityTest {
     long[] unknown = new long[samples];
     String knownBody = null;
     String unknownBody = null;
-    for (int i = -5; i < samples; i++) { // 5 rounds of warm-up, then interleaved so load hits both alike
+    for (int i = -5;
+        i < samples;
+        i++) { // 5 rounds of warm-up, then interleaved so load hits both alike
       long t0 = System.nanoTime();
-      HttpResponse<String> k = post(server, credentialsForm(TestServer.CLIENT_ID, "wrong-" + i, null));
+      HttpResponse<String> k =
+          post(server, credentialsForm(TestServer.CLIENT_ID, "wrong-" + i, null));
       long t1 = System.nanoTime();
-      HttpResponse<String> u = post(server, credentialsForm("no-such-client-" + i, "wrong-" + i, null));
+      HttpResponse<String> u =
+          post(server, credentialsForm("no-such-client-" + i, "wrong-" + i, null));
       long t2 = System.nanoTime();
       assertThat(k.statusCode()).isEqualTo(401);
       assertThat(u.statusCode()).isEqualTo(401);
@@ -256,19 +350,23 @@ class TokenEndpointSecurityTest {
     Arrays.sort(known);
     Arrays.sort(unknown);
     double ratio = (double) known[samples / 2] / unknown[samples / 2];
-    System.out.printf("token endpoint timing: median known id + wrong secret %.1f ms, unknown id %.1f ms, ratio %.2f%n",
+    System.out.printf(
+        "token endpoint timing: median known id + wrong secret %.1f ms, unknown id %.1f ms, ratio %.2f%n",
         known[samples / 2] / 1e6, unknown[samples / 2] / 1e6, ratio);
     assertThat(ratio).isBetween(0.5, 2.0);
   }
 
   @Test
   void aGuessingLoopIsThrottledAndABusyClientIsNot() throws Exception {
-    try (TestServer s = TestServer.startH2()) { // default limits: 10 failures per client id, 50 per address
+    try (TestServer s =
+        TestServer.startH2()) { // default limits: 10 failures per client id, 50 per address
       s.rootToken();
       String[] victim = new Admin(s).principal("victim", "victim_role");
       String[] root = {TestServer.CLIENT_ID, TestServer.SECRET};
 
-      for (int i = 0; i < 60; i++) { // more successes than any burst: a busy client is never throttled
+      for (int i = 0;
+          i < 60;
+          i++) { // more successes than any burst: a busy client is never throttled
         assertThat(post(s, credentialsForm(root[0], root[1], null)).statusCode()).isEqualTo(200);
       }
 
@@ -281,7 +379,8 @@ class TokenEndpointSecurityTest {
           throttled = r;
         }
       }
-      // 10 misses, then throttled (a miss comes back every 6 s, so a slow machine may get one more).
+      // 10 misses, then throttled (a miss comes back every 6 s, so a slow machine may get one
+      // more).
       assertThat(statuses.subList(0, 10)).containsOnly(401);
       assertThat(statuses.subList(12, 15)).containsOnly(429);
       int misses = (int) statuses.stream().filter(x -> x == 401).count();
@@ -305,16 +404,24 @@ class TokenEndpointSecurityTest {
       assertThat(tried).isBetween(51 - misses, 51 - misses + 10);
       assertThat(post(s, credentialsForm(root[0], root[1], null)).statusCode()).isEqualTo(429);
       assertThat(postFrom("127.0.0.2", s, credentialsForm(root[0], root[1], null)))
-          .as("another address is not affected").startsWith("HTTP/1.1 200");
+          .as("another address is not affected")
+          .startsWith("HTTP/1.1 200");
 
       // the victim's, its right secret's, the made-up id's and root's
       assertThat(metric(s, "sluice_auth_token_throttled_total")).isEqualTo(seenThrottled + 3.0);
-      List<String> onVictim = securables(events(s, "principal=" + victim[0] + "&decision=DENY"), "getToken");
-      assertThat(onVictim).filteredOn(x -> x.equals("oauth client_credentials: wrong secret")).hasSize(misses);
-      assertThat(onVictim).filteredOn(x -> x.equals("oauth client_credentials: throttled")).hasSize(seenThrottled + 1);
+      List<String> onVictim =
+          securables(events(s, "principal=" + victim[0] + "&decision=DENY"), "getToken");
+      assertThat(onVictim)
+          .filteredOn(x -> x.equals("oauth client_credentials: wrong secret"))
+          .hasSize(misses);
+      assertThat(onVictim)
+          .filteredOn(x -> x.equals("oauth client_credentials: throttled"))
+          .hasSize(seenThrottled + 1);
       assertThat(securables(events(s, "principal=made-up-0&decision=DENY"), "getToken"))
           .containsExactly("oauth client_credentials: unknown client");
-      assertThat(events(s, "decision=DENY&pageSize=1000").toString()).doesNotContain("guess-").doesNotContain(victim[1]);
+      assertThat(events(s, "decision=DENY&pageSize=1000").toString())
+          .doesNotContain("guess-")
+          .doesNotContain(victim[1]);
     }
   }
 
@@ -323,19 +430,25 @@ class TokenEndpointSecurityTest {
     String huge = "x".repeat(10_000);
     assertOAuthError(post(server, credentialsForm(huge, "s", null)), 401, "invalid_client");
     JsonNode denied = events(server, "principal=" + "x".repeat(256) + "&decision=DENY");
-    assertThat(securables(denied, "getToken")).containsExactly("oauth client_credentials: unknown client");
+    assertThat(securables(denied, "getToken"))
+        .containsExactly("oauth client_credentials: unknown client");
   }
 
-  /** POSTs from a given local address (the server sees it as the peer); returns the raw response. */
+  /**
+   * POSTs from a given local address (the server sees it as the peer); returns the raw response.
+   */
   private static String postFrom(String localAddress, TestServer s, String form) throws Exception {
     try (Socket socket = new Socket()) {
       socket.bind(new InetSocketAddress(localAddress, 0));
       socket.connect(new InetSocketAddress("127.0.0.1", s.server().port()));
       byte[] body = form.getBytes(StandardCharsets.UTF_8);
       OutputStream out = socket.getOutputStream();
-      out.write(("POST /api/catalog/v1/oauth/tokens HTTP/1.1\r\nHost: 127.0.0.1\r\n"
-          + "Content-Type: application/x-www-form-urlencoded\r\nContent-Length: " + body.length
-          + "\r\nConnection: close\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+      out.write(
+          ("POST /api/catalog/v1/oauth/tokens HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                  + "Content-Type: application/x-www-form-urlencoded\r\nContent-Length: "
+                  + body.length
+                  + "\r\nConnection: close\r\n\r\n")
+              .getBytes(StandardCharsets.US_ASCII));
       out.write(body);
       out.flush();
       InputStream in = socket.getInputStream();
@@ -345,7 +458,9 @@ class TokenEndpointSecurityTest {
 
   static double metric(TestServer s, String name) throws Exception {
     String scrape = s.sendAs(null, "GET", "/metrics", null).body();
-    Matcher m = Pattern.compile("(?m)^" + Pattern.quote(name) + "(?:\\{[^}]*})? ([0-9.eE+-]+)$").matcher(scrape);
+    Matcher m =
+        Pattern.compile("(?m)^" + Pattern.quote(name) + "(?:\\{[^}]*})? ([0-9.eE+-]+)$")
+            .matcher(scrape);
     assertThat(m.find()).as(name + " in /metrics").isTrue();
     return Double.parseDouble(m.group(1));
   }

@@ -22,8 +22,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Starts the servers, seeds them, runs the suite, stops them, and writes
- * {@code <results-dir>/<name>.md} and {@code .csv}. See bench/README.md.
+ * Starts the servers, seeds them, runs the suite, stops them, and writes {@code
+ * <results-dir>/<name>.md} and {@code .csv}. See bench/README.md.
  */
 public final class BenchMain {
   private BenchMain() {}
@@ -42,8 +42,10 @@ public final class BenchMain {
     }
     ZonedDateTime startedAt = ZonedDateTime.now();
     long t0 = System.nanoTime();
-    String name = options.name() != null ? options.name()
-        : "bench-" + startedAt.format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"));
+    String name =
+        options.name() != null
+            ? options.name()
+            : "bench-" + startedAt.format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"));
     Path workDir = Files.createDirectories(options.workDir().resolve(name));
     List<Scenario> scenarios = Scenarios.select(options.scenarios());
     String loadBefore = MachineInfo.loadAverage();
@@ -60,8 +62,14 @@ public final class BenchMain {
         List<Suite.ScaleTarget> scaleTargets = new ArrayList<>();
         try {
           for (Map.Entry<String, String> store : targets.scaleDatabases().entrySet()) {
-            scaleTargets.add(new Suite.ScaleTarget(targets.inRunOrder(List.of(store.getKey())).get(0),
-                new TableSeeder(store.getValue(), Targets.SLUICE_CATALOG, Fixture.SCALE_NAMESPACE, Fixture.READ_NAMESPACE)));
+            scaleTargets.add(
+                new Suite.ScaleTarget(
+                    targets.inRunOrder(List.of(store.getKey())).get(0),
+                    new TableSeeder(
+                        store.getValue(),
+                        Targets.SLUICE_CATALOG,
+                        Fixture.SCALE_NAMESPACE,
+                        Fixture.READ_NAMESPACE)));
           }
           runs.addAll(suite.runScale(scaleTargets, options.scale(), descriptions));
         } finally {
@@ -77,14 +85,25 @@ public final class BenchMain {
     List<Profile> profiles = new ArrayList<>();
     for (Map.Entry<String, Path> recording : recordings.entrySet()) {
       String server = recording.getKey();
-      List<RunResult> served = runs.stream()
-          .filter(r -> ServerStats.serverOf(r.target(), recordings.keySet()).equals(server))
-          .toList();
+      List<RunResult> served =
+          runs.stream()
+              .filter(r -> ServerStats.serverOf(r.target(), recordings.keySet()).equals(server))
+              .toList();
       profiles.add(JfrSummary.read(server, recording.getValue(), served));
     }
 
-    ReportInput input = new ReportInput(startedAt, (System.nanoTime() - t0) / 1e9, options,
-        MachineInfo.read(options.repoRoot()), loadBefore, MachineInfo.loadAverage(), descriptions, runs, stats, profiles);
+    ReportInput input =
+        new ReportInput(
+            startedAt,
+            (System.nanoTime() - t0) / 1e9,
+            options,
+            MachineInfo.read(options.repoRoot()),
+            loadBefore,
+            MachineInfo.loadAverage(),
+            descriptions,
+            runs,
+            stats,
+            profiles);
     List<Aggregate> aggregates = Aggregate.of(runs);
     Path results = Files.createDirectories(options.resultsDir());
     Path markdown = results.resolve(name + ".md");
@@ -93,7 +112,8 @@ public final class BenchMain {
     CsvReport.write(csv, runs, aggregates);
     System.out.println("report: " + markdown);
     System.out.println("csv:    " + csv);
-    System.out.println("removing the servers' data (tables made by the create and commit scenarios)…");
+    System.out.println(
+        "removing the servers' data (tables made by the create and commit scenarios)…");
     ServerData.remove(workDir);
   }
 }

@@ -33,7 +33,8 @@ public record BenchOptions(
     List<Integer> scale,
     int scaleRounds) {
 
-  public static final String USAGE = """
+  public static final String USAGE =
+      """
       Usage: BenchMain [options]
         --clients N            concurrent clients, each on its own keep-alive connection (16)
         --warmup S             seconds of warm-up before each measured run (1)
@@ -91,35 +92,64 @@ public record BenchOptions(
       throw new IllegalArgumentException("help");
     }
     Path repoRoot = Path.of(values.getOrDefault("repo-root", ".")).toAbsolutePath().normalize();
-    BenchOptions options = new BenchOptions(
-        Integer.parseInt(values.getOrDefault("clients", "16")),
-        Double.parseDouble(values.getOrDefault("warmup", "1")),
-        Double.parseDouble(values.getOrDefault("server-warmup", "36")),
-        Integer.parseInt(values.getOrDefault("server-warmup-clients", "2")),
-        Double.parseDouble(values.getOrDefault("duration", "4")),
-        Integer.parseInt(values.getOrDefault("rounds", "2")),
-        Integer.parseInt(values.getOrDefault("tables", "100")),
-        Integer.parseInt(values.getOrDefault("page-size", "20")),
-        values.getOrDefault("scenarios", "all"),
-        List.of(values.getOrDefault("targets", defaultTargets(values.get("postgres-url"))).split(",")),
-        values.getOrDefault("client", "raw"),
-        values.getOrDefault("heap", "1g"),
-        flags.contains("jfr"),
-        Double.parseDouble(values.getOrDefault("settle", "0")),
-        repoRoot,
-        Path.of(values.getOrDefault("results-dir", repoRoot.resolve("bench/results").toString())),
-        Path.of(values.getOrDefault("work-dir", repoRoot.resolve("bench/target/bench-work").toString())),
-        values.get("name"),
-        values.get("external-url"),
-        values.get("external-token"),
-        values.get("external-warehouse"),
-        values.get("postgres-url"),
-        scale(values.getOrDefault("scale", "1000,100000,1000000")),
-        Integer.parseInt(values.getOrDefault("scale-rounds", "1")));
+    BenchOptions options =
+        new BenchOptions(
+            Integer.parseInt(values.getOrDefault("clients", "16")),
+            Double.parseDouble(values.getOrDefault("warmup", "1")),
+            Double.parseDouble(values.getOrDefault("server-warmup", "36")),
+            Integer.parseInt(values.getOrDefault("server-warmup-clients", "2")),
+            Double.parseDouble(values.getOrDefault("duration", "4")),
+            Integer.parseInt(values.getOrDefault("rounds", "2")),
+            Integer.parseInt(values.getOrDefault("tables", "100")),
+            Integer.parseInt(values.getOrDefault("page-size", "20")),
+            values.getOrDefault("scenarios", "all"),
+            List.of(
+                values
+                    .getOrDefault("targets", defaultTargets(values.get("postgres-url")))
+                    .split(",")),
+            values.getOrDefault("client", "raw"),
+            values.getOrDefault("heap", "1g"),
+            flags.contains("jfr"),
+            Double.parseDouble(values.getOrDefault("settle", "0")),
+            repoRoot,
+            Path.of(
+                values.getOrDefault("results-dir", repoRoot.resolve("bench/results").toString())),
+            Path.of(
+                values.getOrDefault(
+                    "work-dir", repoRoot.resolve("bench/target/bench-work").toString())),
+            values.get("name"),
+            values.get("external-url"),
+            values.get("external-token"),
+            values.get("external-warehouse"),
+            values.get("postgres-url"),
+            scale(values.getOrDefault("scale", "1000,100000,1000000")),
+            Integer.parseInt(values.getOrDefault("scale-rounds", "1")));
     Map<String, String> known = new LinkedHashMap<>(values);
-    for (String k : List.of("clients", "warmup", "server-warmup", "server-warmup-clients", "duration", "rounds", "tables", "page-size", "scenarios", "targets",
-        "client", "heap", "settle", "repo-root", "results-dir", "work-dir", "name", "external-url", "external-token",
-        "external-warehouse", "postgres-url", "scale", "scale-rounds")) {
+    for (String k :
+        List.of(
+            "clients",
+            "warmup",
+            "server-warmup",
+            "server-warmup-clients",
+            "duration",
+            "rounds",
+            "tables",
+            "page-size",
+            "scenarios",
+            "targets",
+            "client",
+            "heap",
+            "settle",
+            "repo-root",
+            "results-dir",
+            "work-dir",
+            "name",
+            "external-url",
+            "external-token",
+            "external-warehouse",
+            "postgres-url",
+            "scale",
+            "scale-rounds")) {
       known.remove(k);
     }
     if (!known.isEmpty()) {
@@ -133,7 +163,8 @@ public record BenchOptions(
 
   private static String defaultTargets(String postgresUrl) {
     String rgw = System.getenv("CEPH_RGW_ENDPOINT");
-    return "reference,sluice-rbac" + (rgw == null || rgw.isEmpty() ? "" : ",sluice-vended")
+    return "reference,sluice-rbac"
+        + (rgw == null || rgw.isEmpty() ? "" : ",sluice-vended")
         + (postgresUrl == null ? "" : ",sluice-pg");
   }
 

@@ -8,12 +8,22 @@ final class Progress {
   private Progress() {}
 
   static String line(RunResult r) {
-    String line = String.format(Locale.ROOT,
-        "%-17s r%d %-12s %9.1f ops/s  p50 %7.2f ms  p99 %7.2f ms  p99.9 %7.2f ms  server %.2f cpu-ms/op  client %.3f cpu-ms/op  other-cpu %.2f cores",
-        r.scenario(), r.round(), r.target(), r.throughput(), r.percentileMillis(50), r.percentileMillis(99),
-        r.percentileMillis(99.9), r.serverCpuMillisPerOp(),
-        r.operations() == 0 ? Double.NaN : r.resources().clientCpuSeconds() * 1000 / r.operations(),
-        r.resources().otherCpuSeconds() / r.seconds());
+    String line =
+        String.format(
+            Locale.ROOT,
+            "%-17s r%d %-12s %9.1f ops/s  p50 %7.2f ms  p99 %7.2f ms  p99.9 %7.2f ms  server %.2f cpu-ms/op  client %.3f cpu-ms/op  other-cpu %.2f cores",
+            r.scenario(),
+            r.round(),
+            r.target(),
+            r.throughput(),
+            r.percentileMillis(50),
+            r.percentileMillis(99),
+            r.percentileMillis(99.9),
+            r.serverCpuMillisPerOp(),
+            r.operations() == 0
+                ? Double.NaN
+                : r.resources().clientCpuSeconds() * 1000 / r.operations(),
+            r.resources().otherCpuSeconds() / r.seconds());
     if (r.conflicts() > 0) {
       line += String.format(Locale.ROOT, "  conflicts %d", r.conflicts());
     }

@@ -12,7 +12,8 @@ import java.util.List;
  * recordings. With {@code rm -rf}: a Java walk took about a minute for what rm does in seconds.
  */
 final class ServerData {
-  private static final List<String> DATA = List.of("reference/warehouse", "reference/catalog.db", "sluice/data", "sluice-pg/data");
+  private static final List<String> DATA =
+      List.of("reference/warehouse", "reference/catalog.db", "sluice/data", "sluice-pg/data");
 
   private ServerData() {}
 
@@ -30,10 +31,16 @@ final class ServerData {
     try {
       int exit = new ProcessBuilder(command).inheritIO().start().waitFor();
       if (exit != 0) {
-        System.err.println("could not remove the servers' data under " + workDir + " (rm exited with " + exit + ")");
+        System.err.println(
+            "could not remove the servers' data under "
+                + workDir
+                + " (rm exited with "
+                + exit
+                + ")");
       }
     } catch (IOException e) {
-      System.err.println("could not remove the servers' data under " + workDir + ": " + e.getMessage());
+      System.err.println(
+          "could not remove the servers' data under " + workDir + ": " + e.getMessage());
     }
   }
 }

@@ -5,7 +5,13 @@ package dev.sluice.bench;
  * fixture), and what /proc says just before it is stopped.
  */
 public record ServerStats(
-    String name, long pid, double startupSeconds, long idleRssKib, long rssKib, long peakRssKib, double cpuSeconds) {
+    String name,
+    long pid,
+    double startupSeconds,
+    long idleRssKib,
+    long rssKib,
+    long peakRssKib,
+    double cpuSeconds) {
 
   /**
    * The server that served {@code target}: the one of that name (sluice-pg), else the one whose

@@ -21,8 +21,8 @@ import java.util.Map;
 
 /**
  * The measurement plan: for each scenario, {@code rounds} rounds, and in each round every target
- * once, one after the other (reference, sluice, sluice-rbac, reference, …), so that slow drifts
- * of the machine (another process, thermal state, page cache) fall on all targets alike.
+ * once, one after the other (reference, sluice, sluice-rbac, reference, …), so that slow drifts of
+ * the machine (another process, thermal state, page cache) fall on all targets alike.
  */
 final class Suite {
   private static final int WARMUP_ROUNDS = 100;
@@ -33,11 +33,14 @@ final class Suite {
 
   Suite(BenchOptions options) {
     this.options = options;
-    this.runner = new LoadRunner(options.clients(), options.warmupSeconds(), options.durationSeconds());
+    this.runner =
+        new LoadRunner(options.clients(), options.warmupSeconds(), options.durationSeconds());
   }
 
-  List<RunResult> run(List<Scenario> scenarios, List<Target> targets) throws IOException, InterruptedException {
-    List<Long> serverPids = targets.stream().map(Target::serverPid).filter(pid -> pid > 0).distinct().toList();
+  List<RunResult> run(List<Scenario> scenarios, List<Target> targets)
+      throws IOException, InterruptedException {
+    List<Long> serverPids =
+        targets.stream().map(Target::serverPid).filter(pid -> pid > 0).distinct().toList();
     QuietWait quiet = new QuietWait(serverPids, options.settleSeconds(), 0.1);
     warmUp(scenarios, targets);
     List<RunResult> results = new ArrayList<>();
@@ -59,21 +62,23 @@ final class Suite {
 
   /**
    * Before anything is measured, every scenario on every target, unmeasured: each server gets
-   * {@code --server-warmup} seconds of load in all, spread evenly over the scenarios (and over
-   * the targets it serves), so both servers get the same warm-up. Why: on 2 cores a JVM has one
-   * C2 compiler thread, and a fresh Sluice kept it busy for 30+ s of load (measured with JFR
-   * compilation events) while throughput rose fivefold; the reference, with less code on its
-   * path, warms sooner. The warm-up runs with few clients ({@code --server-warmup-clients}) so
-   * that request threads do not starve the compiler thread of CPU.
+   * {@code --server-warmup} seconds of load in all, spread evenly over the scenarios (and over the
+   * targets it serves), so both servers get the same warm-up. Why: on 2 cores a JVM has one C2
+   * compiler thread, and a fresh Sluice kept it busy for 30+ s of load (measured with JFR
+   * compilation events) while throughput rose fivefold; the reference, with less code on its path,
+   * warms sooner. The warm-up runs with few clients ({@code --server-warmup-clients}) so that
+   * request threads do not starve the compiler thread of CPU.
    */
-  private void warmUp(List<Scenario> scenarios, List<Target> targets) throws IOException, InterruptedException {
+  private void warmUp(List<Scenario> scenarios, List<Target> targets)
+      throws IOException, InterruptedException {
     if (options.serverWarmupSeconds() <= 0) {
       return;
     }
     for (Target target : targets) {
       long sameServer = targets.stream().filter(t -> t.serverPid() == target.serverPid()).count();
       double seconds = options.serverWarmupSeconds() / sameServer / scenarios.size();
-      System.out.printf("warming up %s: %d scenarios × %.1f s%n", target.name(), scenarios.size(), seconds);
+      System.out.printf(
+          "warming up %s: %d scenarios × %.1f s%n", target.name(), scenarios.size(), seconds);
       LoadRunner warmup = new LoadRunner(options.serverWarmupClients(), seconds, 0);
       for (Scenario scenario : scenarios) {
         // Rounds from WARMUP_ROUNDS on: fresh table names, never mixed with measured rounds.
@@ -86,27 +91,36 @@ final class Suite {
   record ScaleTarget(Target target, TableSeeder seeder) {}
 
   /**
-   * The scale phase: for each count, grows the scale namespace of every target's store to that
-   * many tables (straight in the store, while the server runs) and measures loads spread over
-   * all of them, {@code --scale-rounds} rounds alternating the targets. The servers are warm from the
+   * The scale phase: for each count, grows the scale namespace of every target's store to that many
+   * tables (straight in the store, while the server runs) and measures loads spread over all of
+   * them, {@code --scale-rounds} rounds alternating the targets. The servers are warm from the
    * suite; each run still has its warm-up.
    */
-  List<RunResult> runScale(List<ScaleTarget> scaleTargets, List<Integer> counts, Map<String, String> descriptions)
+  List<RunResult> runScale(
+      List<ScaleTarget> scaleTargets, List<Integer> counts, Map<String, String> descriptions)
       throws IOException, InterruptedException, SQLException {
     // A longer warm-up: right after a bulk insert the database's page cache holds the new rows'
     // pages only partly; what is measured is a catalog in use, with its pages read at least once.
-    LoadRunner scaleRunner = new LoadRunner(options.clients(), Math.max(options.warmupSeconds(), SCALE_WARMUP_SECONDS),
-        options.durationSeconds());
+    LoadRunner scaleRunner =
+        new LoadRunner(
+            options.clients(),
+            Math.max(options.warmupSeconds(), SCALE_WARMUP_SECONDS),
+            options.durationSeconds());
     List<RunResult> results = new ArrayList<>();
     for (int count : counts) {
       LoadTableScale scenario = new LoadTableScale(count);
       StringBuilder seeding = new StringBuilder();
       for (ScaleTarget t : scaleTargets) {
         double seconds = t.seeder().growTo(count);
-        seeding.append(seeding.length() == 0 ? "" : ", ").append(t.target().name()).append(' ')
-            .append(String.format("%.1f", seconds)).append(" s");
-        System.out.printf("scale: %,d tables in %s of %s (seeded in %.1f s)%n", count, Fixture.SCALE_NAMESPACE,
-            t.target().name(), seconds);
+        seeding
+            .append(seeding.length() == 0 ? "" : ", ")
+            .append(t.target().name())
+            .append(' ')
+            .append(String.format("%.1f", seconds))
+            .append(" s");
+        System.out.printf(
+            "scale: %,d tables in %s of %s (seeded in %.1f s)%n",
+            count, Fixture.SCALE_NAMESPACE, t.target().name(), seconds);
       }
       descriptions.put(scenario.name(), scenario.description() + "; seeding took " + seeding);
       for (int round = 1; round <= options.scaleRounds(); round++) {
@@ -120,7 +134,8 @@ final class Suite {
     return results;
   }
 
-  private RunResult runOnce(Scenario scenario, Target target, int round) throws IOException, InterruptedException {
+  private RunResult runOnce(Scenario scenario, Target target, int round)
+      throws IOException, InterruptedException {
     return runOnce(scenario, target, round, runner);
   }
 
@@ -129,10 +144,22 @@ final class Suite {
     try (HttpClients setupClients = target.endpoint().clients("raw");
         HttpConnection setup = setupClients.open();
         HttpClients clients = target.endpoint().clients(options.client())) {
-      ScenarioContext context = new ScenarioContext(target.endpoint(), new CatalogCalls(target.endpoint(), setup), round,
-          options.clients(), options.tables(), options.pageSize());
+      ScenarioContext context =
+          new ScenarioContext(
+              target.endpoint(),
+              new CatalogCalls(target.endpoint(), setup),
+              round,
+              options.clients(),
+              options.tables(),
+              options.pageSize());
       Workload workload = scenario.prepare(context);
-      return runner.run(scenario.name(), target.name(), round, workload, clients, new ResourceProbe(target.serverPid()));
+      return runner.run(
+          scenario.name(),
+          target.name(),
+          round,
+          workload,
+          clients,
+          new ResourceProbe(target.serverPid()));
     }
   }
 }

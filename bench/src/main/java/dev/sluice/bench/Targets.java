@@ -11,8 +11,8 @@ import dev.sluice.bench.target.ProcStats;
 import dev.sluice.bench.target.ReferenceLauncher;
 import dev.sluice.bench.target.RunningServer;
 import dev.sluice.bench.target.S3TestBed;
-import dev.sluice.bench.target.SluiceConfigs;
 import dev.sluice.bench.target.SluiceAccess;
+import dev.sluice.bench.target.SluiceConfigs;
 import dev.sluice.bench.target.SluiceLauncher;
 import java.io.IOException;
 import java.net.URI;
@@ -23,11 +23,11 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Starts the servers the chosen targets need, seeds each with the fixture, and names the
- * targets: {@code reference} (no auth), {@code sluice} (root token), {@code sluice-rbac} (a
- * principal whose access comes only from namespace grants), {@code sluice-vended} (the same
- * principal on an S3 catalog on Ceph RGW, every load vending a credential), {@code sluice-pg}
- * (a second Sluice on PostgreSQL, same principal and grants), {@code external} (any endpoint).
+ * Starts the servers the chosen targets need, seeds each with the fixture, and names the targets:
+ * {@code reference} (no auth), {@code sluice} (root token), {@code sluice-rbac} (a principal whose
+ * access comes only from namespace grants), {@code sluice-vended} (the same principal on an S3
+ * catalog on Ceph RGW, every load vending a credential), {@code sluice-pg} (a second Sluice on
+ * PostgreSQL, same principal and grants), {@code external} (any endpoint).
  */
 final class Targets implements AutoCloseable {
   static final String SLUICE_CATALOG = "quickstart";
@@ -39,7 +39,8 @@ final class Targets implements AutoCloseable {
   private final Map<String, Long> idleRssKib = new LinkedHashMap<>();
   private final Map<String, String> scaleDatabases = new LinkedHashMap<>();
 
-  static Targets start(BenchOptions options, Path workDir) throws IOException, InterruptedException {
+  static Targets start(BenchOptions options, Path workDir)
+      throws IOException, InterruptedException {
     Targets t = new Targets();
     try {
       t.startAll(options, workDir);
@@ -50,7 +51,8 @@ final class Targets implements AutoCloseable {
     }
   }
 
-  private void startAll(BenchOptions options, Path workDir) throws IOException, InterruptedException {
+  private void startAll(BenchOptions options, Path workDir)
+      throws IOException, InterruptedException {
     JvmSettings jvm = new JvmSettings(options.heap(), options.flightRecording());
     List<String> wanted = options.targets();
     if (wanted.contains("reference")) {
@@ -60,7 +62,10 @@ final class Targets implements AutoCloseable {
       targets.put("reference", new Target(endpoint, reference.process().pid()));
     }
     boolean vended = wanted.contains("sluice-vended");
-    if (wanted.contains("sluice") || wanted.contains("sluice-rbac") || vended || !options.scale().isEmpty()) {
+    if (wanted.contains("sluice")
+        || wanted.contains("sluice-rbac")
+        || vended
+        || !options.scale().isEmpty()) {
       S3TestBed s3 = vended ? S3TestBed.fromEnvironment() : null;
       String config = SluiceConfigs.embedded(s3);
       Sluice sluice = startSluice(options, jvm, workDir, "sluice", config);
@@ -68,28 +73,42 @@ final class Targets implements AutoCloseable {
       if (wanted.contains("sluice")) {
         targets.put("sluice", new Target(sluice.asRoot(), sluice.pid()));
       }
-      targets.put("sluice-rbac", new Target(sluice.asRoot().as("sluice-rbac", sluice.granted()), sluice.pid()));
+      targets.put(
+          "sluice-rbac",
+          new Target(sluice.asRoot().as("sluice-rbac", sluice.granted()), sluice.pid()));
       if (vended) {
         s3.createBucket(S3TestBed.BUCKET);
         sluice.access().createCatalog(sluice.root(), s3.catalogBody(VENDED_CATALOG));
-        Endpoint vendedAsRoot = configured(sluice.asRoot().as("sluice-vended", sluice.root()), VENDED_CATALOG);
+        Endpoint vendedAsRoot =
+            configured(sluice.asRoot().as("sluice-vended", sluice.root()), VENDED_CATALOG);
         seed(vendedAsRoot, options.tables());
         sluice.access().grantNamespaces(sluice.root(), VENDED_CATALOG, Fixture.NAMESPACES);
-        targets.put("sluice-vended", new Target(vendedAsRoot.as("sluice-vended", sluice.granted()), sluice.pid()));
+        targets.put(
+            "sluice-vended",
+            new Target(vendedAsRoot.as("sluice-vended", sluice.granted()), sluice.pid()));
       }
     }
     if (wanted.contains("sluice-pg")) {
       if (options.postgresUrl() == null) {
-        throw new IllegalArgumentException("Target sluice-pg needs a PostgreSQL: --postgres-url (bench/run.sh starts one)");
+        throw new IllegalArgumentException(
+            "Target sluice-pg needs a PostgreSQL: --postgres-url (bench/run.sh starts one)");
       }
-      Sluice pg = startSluice(options, jvm, workDir, "sluice-pg", SluiceConfigs.postgres(options.postgresUrl()));
+      Sluice pg =
+          startSluice(
+              options, jvm, workDir, "sluice-pg", SluiceConfigs.postgres(options.postgresUrl()));
       targets.put("sluice-pg", new Target(pg.asRoot().as("sluice-pg", pg.granted()), pg.pid()));
       scaleDatabases.put("sluice-pg", SluiceConfigs.batchInserts(options.postgresUrl()));
     }
     if (wanted.contains("external")) {
       URI uri = URI.create(options.externalUrl());
-      Endpoint bare = new Endpoint("external", uri.getHost(), uri.getPort() < 0 ? 80 : uri.getPort(),
-          uri.getPath().replaceAll("/$", ""), "", options.externalToken() == null ? null : "Bearer " + options.externalToken());
+      Endpoint bare =
+          new Endpoint(
+              "external",
+              uri.getHost(),
+              uri.getPort() < 0 ? 80 : uri.getPort(),
+              uri.getPath().replaceAll("/$", ""),
+              "",
+              options.externalToken() == null ? null : "Bearer " + options.externalToken());
       Endpoint endpoint = configured(bare, options.externalWarehouse());
       seed(endpoint, options.tables());
       targets.put("external", new Target(endpoint, -1));
@@ -97,15 +116,18 @@ final class Targets implements AutoCloseable {
   }
 
   /** A started, seeded Sluice: its root and its granted principal's Authorization headers. */
-  private record Sluice(SluiceAccess access, long pid, String root, Endpoint asRoot, String granted) {}
+  private record Sluice(
+      SluiceAccess access, long pid, String root, Endpoint asRoot, String granted) {}
 
   /**
-   * Starts a Sluice process, seeds its quickstart catalog with the fixture as root, and creates
-   * the non-root principal with the fixture's namespace grants.
+   * Starts a Sluice process, seeds its quickstart catalog with the fixture as root, and creates the
+   * non-root principal with the fixture's namespace grants.
    */
-  private Sluice startSluice(BenchOptions options, JvmSettings jvm, Path workDir, String name, String config)
+  private Sluice startSluice(
+      BenchOptions options, JvmSettings jvm, Path workDir, String name, String config)
       throws IOException, InterruptedException {
-    RunningServer server = timed(name, () -> SluiceLauncher.start(jvm, options.repoRoot(), workDir, name, config));
+    RunningServer server =
+        timed(name, () -> SluiceLauncher.start(jvm, options.repoRoot(), workDir, name, config));
     SluiceAccess access = new SluiceAccess(server.anonymous());
     String root = access.rootAuthorization();
     Endpoint asRoot = configured(server.anonymous().as(name, root), SLUICE_CATALOG);
@@ -136,22 +158,31 @@ final class Targets implements AutoCloseable {
   /** The servers' memory and CPU over their whole life so far. */
   List<ServerStats> stats() {
     List<ServerStats> list = new ArrayList<>();
-    servers.forEach((name, server) -> {
-      long pid = server.process().pid();
-      list.add(new ServerStats(name, pid, startupSeconds.get(name), idleRssKib.get(name), ProcStats.rssKib(pid), ProcStats.peakRssKib(pid),
-          ProcStats.cpuSeconds(pid)));
-    });
+    servers.forEach(
+        (name, server) -> {
+          long pid = server.process().pid();
+          list.add(
+              new ServerStats(
+                  name,
+                  pid,
+                  startupSeconds.get(name),
+                  idleRssKib.get(name),
+                  ProcStats.rssKib(pid),
+                  ProcStats.peakRssKib(pid),
+                  ProcStats.cpuSeconds(pid)));
+        });
     return list;
   }
 
   /** Flight recordings by server name (written when the servers stop). */
   Map<String, Path> flightRecordings() {
     Map<String, Path> files = new LinkedHashMap<>();
-    servers.forEach((name, server) -> {
-      if (server.flightRecording() != null) {
-        files.put(name, server.flightRecording());
-      }
-    });
+    servers.forEach(
+        (name, server) -> {
+          if (server.flightRecording() != null) {
+            files.put(name, server.flightRecording());
+          }
+        });
     return files;
   }
 
@@ -178,16 +209,20 @@ final class Targets implements AutoCloseable {
   }
 
   private static Endpoint configured(Endpoint endpoint, String warehouse) throws IOException {
-    try (HttpClients clients = endpoint.clients("raw"); HttpConnection http = clients.open()) {
+    try (HttpClients clients = endpoint.clients("raw");
+        HttpConnection http = clients.open()) {
       return CatalogCalls.withConfiguredPrefix(endpoint, http, warehouse);
     }
   }
 
   private static void seed(Endpoint endpoint, int tables) throws IOException {
     long t0 = System.nanoTime();
-    try (HttpClients clients = endpoint.clients("raw"); HttpConnection http = clients.open()) {
+    try (HttpClients clients = endpoint.clients("raw");
+        HttpConnection http = clients.open()) {
       Fixture.seed(new CatalogCalls(endpoint, http), tables);
     }
-    System.out.printf("seeded %s: %d tables in %.1f s%n", endpoint.name(), tables, (System.nanoTime() - t0) / 1e9);
+    System.out.printf(
+        "seeded %s: %d tables in %.1f s%n",
+        endpoint.name(), tables, (System.nanoTime() - t0) / 1e9);
   }
 }

@@ -25,9 +25,10 @@ import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 /**
- * A Sluice server started as a separate OS process from (a copy of) the jars that
- * {@code mvn -pl server package} leaves in {@code server/target}: on a free loopback port, with a
- * fresh temporary data directory and freshly generated root credentials. Its stdout/stderr go to {@code e2e/target/<name>-server.log}.
+ * A Sluice server started as a separate OS process from (a copy of) the jars that {@code mvn -pl
+ * server package} leaves in {@code server/target}: on a free loopback port, with a fresh temporary
+ * data directory and freshly generated root credentials. Its stdout/stderr go to {@code
+ * e2e/target/<name>-server.log}.
  *
  * <p>The server is deliberately not on the test classpath: the clients under test (Spark 4.0) bring
  * their own versions of libraries the server also uses (Jackson 2.18 vs 2.19).
@@ -38,7 +39,8 @@ final class SluiceServerProcess implements AutoCloseable {
   static final String SERVER_LIB = "server/target/lib";
   static final String WAREHOUSE = "quickstart";
   private static final Duration STARTUP_TIMEOUT = Duration.ofSeconds(60);
-  private static final Pattern ACCESS_TOKEN = Pattern.compile("\"access_token\"\\s*:\\s*\"([^\"]+)\"");
+  private static final Pattern ACCESS_TOKEN =
+      Pattern.compile("\"access_token\"\\s*:\\s*\"([^\"]+)\"");
 
   private final Process process;
   private final Path workDir;
@@ -70,10 +72,14 @@ final class SluiceServerProcess implements AutoCloseable {
     Runtime.getRuntime().addShutdownHook(shutdownHook);
   }
 
-  /** The repository root: {@code -Dsluice.repo.root} (set by the POM) or the parent of the working directory. */
+  /**
+   * The repository root: {@code -Dsluice.repo.root} (set by the POM) or the parent of the working
+   * directory.
+   */
   static Path repoRoot() {
     String configured = System.getProperty("sluice.repo.root");
-    Path root = configured != null ? Path.of(configured) : Path.of(System.getProperty("user.dir"), "..");
+    Path root =
+        configured != null ? Path.of(configured) : Path.of(System.getProperty("user.dir"), "..");
     return root.toAbsolutePath().normalize();
   }
 
@@ -92,7 +98,8 @@ final class SluiceServerProcess implements AutoCloseable {
     Path jar = root.resolve(SERVER_JAR);
     Path lib = root.resolve(SERVER_LIB);
     if (!Files.isRegularFile(jar) || !Files.isDirectory(lib)) {
-      fail("The Sluice server is not built: expected %s and %s. Build it first with "
+      fail(
+          "The Sluice server is not built: expected %s and %s. Build it first with "
               + "`mvn -q -B -DskipTests -pl server -am package` (from %s), or run `mvn -B verify` "
               + "from the root so the reactor packages the server before the e2e tests.",
           jar, lib, root);
@@ -117,24 +124,33 @@ final class SluiceServerProcess implements AutoCloseable {
       String clientSecret = ProcessSupport.randomHex(16);
 
       Path javaBin = Path.of(System.getProperty("java.home"), "bin", "java");
-      List<String> command = new ArrayList<>(List.of(
-          javaBin.toString(),
-          "-Xmx512m",
-          "-XX:+UseSerialGC",
-          "-cp", jarCopy + File.pathSeparator + classpathDir.resolve("*"),
-          "dev.sluice.Main", "serve",
-          "--host", "127.0.0.1",
-          "--port", Integer.toString(port),
-          "--data-dir", dataDir.toString()));
+      List<String> command =
+          new ArrayList<>(
+              List.of(
+                  javaBin.toString(),
+                  "-Xmx512m",
+                  "-XX:+UseSerialGC",
+                  "-cp",
+                  jarCopy + File.pathSeparator + classpathDir.resolve("*"),
+                  "dev.sluice.Main",
+                  "serve",
+                  "--host",
+                  "127.0.0.1",
+                  "--port",
+                  Integer.toString(port),
+                  "--data-dir",
+                  dataDir.toString()));
       if (configYaml != null) {
-        Path configFile = Files.writeString(workDir.resolve("sluice.yaml"), configYaml, StandardCharsets.UTF_8);
+        Path configFile =
+            Files.writeString(workDir.resolve("sluice.yaml"), configYaml, StandardCharsets.UTF_8);
         command.add("--config");
         command.add(configFile.toString());
       }
-      ProcessBuilder builder = new ProcessBuilder(command)
-          .directory(dataDir.toFile())
-          .redirectErrorStream(true)
-          .redirectOutput(logFile.toFile());
+      ProcessBuilder builder =
+          new ProcessBuilder(command)
+              .directory(dataDir.toFile())
+              .redirectErrorStream(true)
+              .redirectOutput(logFile.toFile());
       builder.environment().putAll(extraEnv);
       builder.environment().put("SLUICE_BOOTSTRAP_CREDENTIALS", clientId + ":" + clientSecret);
       Process process = builder.start();
@@ -155,13 +171,15 @@ final class SluiceServerProcess implements AutoCloseable {
       if (!process.isAlive()) {
         String tail = logTail(80);
         close();
-        fail("The Sluice server exited with code %d before becoming healthy. Log (%s), last lines:%n%s",
+        fail(
+            "The Sluice server exited with code %d before becoming healthy. Log (%s), last lines:%n%s",
             process.exitValue(), logFile, tail);
       }
       try {
-        HttpResponse<String> response = http.send(
-            HttpRequest.newBuilder(health).timeout(Duration.ofSeconds(2)).GET().build(),
-            HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> response =
+            http.send(
+                HttpRequest.newBuilder(health).timeout(Duration.ofSeconds(2)).GET().build(),
+                HttpResponse.BodyHandlers.ofString());
         if (response.statusCode() == 200) {
           return;
         }
@@ -176,7 +194,8 @@ final class SluiceServerProcess implements AutoCloseable {
     }
     String tail = logTail(80);
     close();
-    fail("The Sluice server did not become healthy within %d s at %s (last: %s). Log (%s), last lines:%n%s",
+    fail(
+        "The Sluice server did not become healthy within %d s at %s (last: %s). Log (%s), last lines:%n%s",
         STARTUP_TIMEOUT.toSeconds(), health, lastProblem, logFile, tail);
   }
 
@@ -217,20 +236,30 @@ final class SluiceServerProcess implements AutoCloseable {
 
   /** Obtains a bearer token for any principal through the OAuth2 client-credentials endpoint. */
   String fetchToken(String id, String secret) {
-    Map<String, String> form = Map.of(
-        "grant_type", "client_credentials",
-        "client_id", id,
-        "client_secret", secret,
-        "scope", "PRINCIPAL_ROLE:ALL");
-    String body = form.entrySet().stream()
-        .map(e -> URLEncoder.encode(e.getKey(), StandardCharsets.UTF_8) + "="
-            + URLEncoder.encode(e.getValue(), StandardCharsets.UTF_8))
-        .collect(Collectors.joining("&"));
-    HttpRequest request = HttpRequest.newBuilder(URI.create(catalogUri() + "/v1/oauth/tokens"))
-        .timeout(Duration.ofSeconds(10))
-        .header("Content-Type", "application/x-www-form-urlencoded")
-        .POST(HttpRequest.BodyPublishers.ofString(body))
-        .build();
+    Map<String, String> form =
+        Map.of(
+            "grant_type",
+            "client_credentials",
+            "client_id",
+            id,
+            "client_secret",
+            secret,
+            "scope",
+            "PRINCIPAL_ROLE:ALL");
+    String body =
+        form.entrySet().stream()
+            .map(
+                e ->
+                    URLEncoder.encode(e.getKey(), StandardCharsets.UTF_8)
+                        + "="
+                        + URLEncoder.encode(e.getValue(), StandardCharsets.UTF_8))
+            .collect(Collectors.joining("&"));
+    HttpRequest request =
+        HttpRequest.newBuilder(URI.create(catalogUri() + "/v1/oauth/tokens"))
+            .timeout(Duration.ofSeconds(10))
+            .header("Content-Type", "application/x-www-form-urlencoded")
+            .POST(HttpRequest.BodyPublishers.ofString(body))
+            .build();
     try {
       HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
       if (response.statusCode() != 200) {
@@ -259,14 +288,20 @@ final class SluiceServerProcess implements AutoCloseable {
 
   /** {@link #send(String, String, String, String)} with extra request headers. */
   HttpResponse<String> send(
-      String method, String path, String bearerToken, String jsonBody, Map<String, String> headers) {
-    HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(rootUrl() + path))
-        .timeout(Duration.ofSeconds(30))
-        .header("Authorization", "Bearer " + bearerToken)
-        .header("Accept", "application/json");
+      String method,
+      String path,
+      String bearerToken,
+      String jsonBody,
+      Map<String, String> headers) {
+    HttpRequest.Builder request =
+        HttpRequest.newBuilder(URI.create(rootUrl() + path))
+            .timeout(Duration.ofSeconds(30))
+            .header("Authorization", "Bearer " + bearerToken)
+            .header("Accept", "application/json");
     headers.forEach(request::header);
     if (jsonBody != null) {
-      request.header("Content-Type", "application/json")
+      request
+          .header("Content-Type", "application/json")
           .method(method, HttpRequest.BodyPublishers.ofString(jsonBody, StandardCharsets.UTF_8));
     } else {
       request.method(method, HttpRequest.BodyPublishers.noBody());
@@ -285,7 +320,8 @@ final class SluiceServerProcess implements AutoCloseable {
   String logTail(int lines) {
     try {
       List<String> all = Files.readAllLines(logFile, StandardCharsets.UTF_8);
-      return String.join(System.lineSeparator(), all.subList(Math.max(0, all.size() - lines), all.size()));
+      return String.join(
+          System.lineSeparator(), all.subList(Math.max(0, all.size() - lines), all.size()));
     } catch (IOException e) {
       return "(could not read " + logFile + ": " + e + ")";
     }
@@ -312,9 +348,6 @@ final class SluiceServerProcess implements AutoCloseable {
     }
     ProcessSupport.deleteRecursively(workDir);
   }
-
-
-
 
   private static void sleep(long millis) {
     try {

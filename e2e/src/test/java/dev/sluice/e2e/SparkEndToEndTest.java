@@ -3,7 +3,6 @@ package dev.sluice.e2e;
 import static dev.sluice.e2e.SparkSql.column;
 import static dev.sluice.e2e.SparkSql.messages;
 import static dev.sluice.e2e.SparkSql.row;
-
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -50,21 +49,23 @@ class SparkEndToEndTest {
   private static long deleteSnapshotMillis;
 
   @RegisterExtension
-  static final TestWatcher STOP_AFTER_FIRST_FAILURE = new TestWatcher() {
-    @Override
-    public void testFailed(ExtensionContext context, Throwable cause) {
-      String name = context.getRequiredTestMethod().getName();
-      if (name.startsWith("step") && failedStep == null) {
-        failedStep = name;
-      }
-    }
-  };
+  static final TestWatcher STOP_AFTER_FIRST_FAILURE =
+      new TestWatcher() {
+        @Override
+        public void testFailed(ExtensionContext context, Throwable cause) {
+          String name = context.getRequiredTestMethod().getName();
+          if (name.startsWith("step") && failedStep == null) {
+            failedStep = name;
+          }
+        }
+      };
 
   @BeforeAll
   static void start() {
     server = SluiceServerProcess.start("spark");
     Path sparkDir = SluiceServerProcess.repoRoot().resolve("e2e/target/spark");
-    spark = SparkSql.session("sluice-e2e", sparkDir, CATALOG, server, SluiceServerProcess.WAREHOUSE);
+    spark =
+        SparkSql.session("sluice-e2e", sparkDir, CATALOG, server, SluiceServerProcess.WAREHOUSE);
   }
 
   @AfterAll
@@ -81,7 +82,8 @@ class SparkEndToEndTest {
   @BeforeEach
   void skipAfterAFailedStep(TestInfo info) {
     if (info.getTestMethod().orElseThrow().getName().startsWith("step")) {
-      Assumptions.assumeTrue(failedStep == null, () -> "skipped: earlier step " + failedStep + " failed");
+      Assumptions.assumeTrue(
+          failedStep == null, () -> "skipped: earlier step " + failedStep + " failed");
     }
   }
 
@@ -98,28 +100,39 @@ class SparkEndToEndTest {
   @Test
   @Order(2)
   void step02CreatePartitionedTable() {
-    spark.sql("CREATE TABLE " + TABLE + " ("
-        + "id BIGINT NOT NULL, category STRING, amount DECIMAL(10,2), ts TIMESTAMP) "
-        + "USING iceberg PARTITIONED BY (category, days(ts))");
+    spark.sql(
+        "CREATE TABLE "
+            + TABLE
+            + " ("
+            + "id BIGINT NOT NULL, category STRING, amount DECIMAL(10,2), ts TIMESTAMP) "
+            + "USING iceberg PARTITIONED BY (category, days(ts))");
 
     assertThat(column(sql("SHOW TABLES IN " + NS), 1)).containsExactly("orders");
-    assertThat(spark.table(TABLE).schema().fieldNames()).containsExactly("id", "category", "amount", "ts");
-    List<String> described = sql("DESCRIBE TABLE EXTENDED " + TABLE).stream()
-        .map(r -> r.get(0) + "=" + r.get(1))
-        .toList();
+    assertThat(spark.table(TABLE).schema().fieldNames())
+        .containsExactly("id", "category", "amount", "ts");
+    List<String> described =
+        sql("DESCRIBE TABLE EXTENDED " + TABLE).stream()
+            .map(r -> r.get(0) + "=" + r.get(1))
+            .toList();
     assertThat(described).contains("Part 0=category", "Part 1=days(ts)");
   }
 
   @Test
   @Order(3)
   void step03Insert() {
-    spark.sql("INSERT INTO " + TABLE + " VALUES "
-        + "(1, 'books', 12.50, TIMESTAMP '2025-01-01 10:00:00'), "
-        + "(2, 'games', 59.99, TIMESTAMP '2025-01-02 11:00:00'), "
-        + "(3, 'books', 7.25, TIMESTAMP '2025-01-02 12:00:00')");
+    spark.sql(
+        "INSERT INTO "
+            + TABLE
+            + " VALUES "
+            + "(1, 'books', 12.50, TIMESTAMP '2025-01-01 10:00:00'), "
+            + "(2, 'games', 59.99, TIMESTAMP '2025-01-02 11:00:00'), "
+            + "(3, 'books', 7.25, TIMESTAMP '2025-01-02 12:00:00')");
 
     List<List<Object>> snapshots =
-        sql("SELECT snapshot_id, unix_millis(committed_at), operation FROM " + TABLE + ".snapshots");
+        sql(
+            "SELECT snapshot_id, unix_millis(committed_at), operation FROM "
+                + TABLE
+                + ".snapshots");
     assertThat(snapshots).hasSize(1);
     assertThat(snapshots.get(0).get(2)).isEqualTo("append");
     firstSnapshotId = (Long) snapshots.get(0).get(0);
@@ -129,15 +142,19 @@ class SparkEndToEndTest {
   @Test
   @Order(4)
   void step04Select() {
-    assertThat(sql("SELECT id, category, amount, CAST(ts AS STRING) FROM " + TABLE + " ORDER BY id"))
+    assertThat(
+            sql("SELECT id, category, amount, CAST(ts AS STRING) FROM " + TABLE + " ORDER BY id"))
         .containsExactly(
             row(1L, "books", dec("12.50"), "2025-01-01 10:00:00"),
             row(2L, "games", dec("59.99"), "2025-01-02 11:00:00"),
             row(3L, "books", dec("7.25"), "2025-01-02 12:00:00"));
     assertThat(sql("SELECT sum(amount) FROM " + TABLE + " WHERE category = 'books'"))
         .containsExactly(row(dec("19.75")));
-    assertThat(sql("SELECT partition.category, partition.ts_day, record_count FROM " + TABLE
-            + ".partitions ORDER BY partition.category, partition.ts_day"))
+    assertThat(
+            sql(
+                "SELECT partition.category, partition.ts_day, record_count FROM "
+                    + TABLE
+                    + ".partitions ORDER BY partition.category, partition.ts_day"))
         .extracting(r -> r.get(0) + "/" + r.get(1) + "/" + r.get(2))
         .containsExactly("books/2025-01-01/1", "books/2025-01-02/1", "games/2025-01-02/1");
   }
@@ -149,8 +166,11 @@ class SparkEndToEndTest {
 
     assertThat(sql("SELECT id, category, amount FROM " + TABLE + " ORDER BY id"))
         .containsExactly(row(1L, "books", dec("12.50")), row(3L, "books", dec("7.25")));
-    List<List<Object>> snapshots = sql("SELECT snapshot_id, unix_millis(committed_at) FROM " + TABLE
-        + ".snapshots ORDER BY committed_at");
+    List<List<Object>> snapshots =
+        sql(
+            "SELECT snapshot_id, unix_millis(committed_at) FROM "
+                + TABLE
+                + ".snapshots ORDER BY committed_at");
     assertThat(snapshots).hasSize(2);
     deleteSnapshotMillis = (Long) snapshots.get(1).get(1);
   }
@@ -159,8 +179,10 @@ class SparkEndToEndTest {
   @Order(6)
   void step06AlterTableAddColumn() {
     spark.sql("ALTER TABLE " + TABLE + " ADD COLUMN note STRING");
-    spark.sql("INSERT INTO " + TABLE
-        + " VALUES (4, 'games', 5.00, TIMESTAMP '2025-01-03 09:00:00', 'after alter')");
+    spark.sql(
+        "INSERT INTO "
+            + TABLE
+            + " VALUES (4, 'games', 5.00, TIMESTAMP '2025-01-03 09:00:00', 'after alter')");
 
     assertThat(spark.table(TABLE).schema().fieldNames())
         .containsExactly("id", "category", "amount", "ts", "note");
@@ -178,25 +200,49 @@ class SparkEndToEndTest {
     assertThat(first).isEqualTo(firstSnapshotId);
 
     // VERSION AS OF the first snapshot: all three inserted rows, and that snapshot's schema.
-    assertThat(sql("SELECT id, category, amount FROM " + TABLE + " VERSION AS OF " + first + " ORDER BY id"))
+    assertThat(
+            sql(
+                "SELECT id, category, amount FROM "
+                    + TABLE
+                    + " VERSION AS OF "
+                    + first
+                    + " ORDER BY id"))
         .containsExactly(
-            row(1L, "books", dec("12.50")), row(2L, "games", dec("59.99")), row(3L, "books", dec("7.25")));
-    assertThat(spark.sql("SELECT * FROM " + TABLE + " VERSION AS OF " + first).schema().fieldNames())
+            row(1L, "books", dec("12.50")),
+            row(2L, "games", dec("59.99")),
+            row(3L, "books", dec("7.25")));
+    assertThat(
+            spark.sql("SELECT * FROM " + TABLE + " VERSION AS OF " + first).schema().fieldNames())
         .containsExactly("id", "category", "amount", "ts");
 
     // TIMESTAMP AS OF the first snapshot's commit time, and of the delete's.
-    assertThat(sql("SELECT id FROM " + TABLE + " TIMESTAMP AS OF timestamp_millis(" + firstSnapshotMillis
-            + ") ORDER BY id"))
+    assertThat(
+            sql(
+                "SELECT id FROM "
+                    + TABLE
+                    + " TIMESTAMP AS OF timestamp_millis("
+                    + firstSnapshotMillis
+                    + ") ORDER BY id"))
         .containsExactly(row(1L), row(2L), row(3L));
-    assertThat(sql("SELECT id FROM " + TABLE + " TIMESTAMP AS OF timestamp_millis(" + deleteSnapshotMillis
-            + ") ORDER BY id"))
+    assertThat(
+            sql(
+                "SELECT id FROM "
+                    + TABLE
+                    + " TIMESTAMP AS OF timestamp_millis("
+                    + deleteSnapshotMillis
+                    + ") ORDER BY id"))
         .containsExactly(row(1L), row(3L));
   }
 
   @Test
   @Order(8)
   void step08CreateViewAndSelect() {
-    spark.sql("CREATE VIEW " + VIEW + " AS SELECT id, amount FROM " + TABLE + " WHERE category = 'books'");
+    spark.sql(
+        "CREATE VIEW "
+            + VIEW
+            + " AS SELECT id, amount FROM "
+            + TABLE
+            + " WHERE category = 'books'");
 
     assertThat(column(sql("SHOW VIEWS IN " + NS), 1)).containsExactly("books");
     assertThat(sql("SELECT * FROM " + VIEW + " ORDER BY id"))
@@ -227,11 +273,15 @@ class SparkEndToEndTest {
     spark.conf().set("spark.sql.catalog." + bad + ".type", "rest");
     spark.conf().set("spark.sql.catalog." + bad + ".uri", server.catalogUri());
     spark.conf().set("spark.sql.catalog." + bad + ".warehouse", SluiceServerProcess.WAREHOUSE);
-    spark.conf().set("spark.sql.catalog." + bad + ".credential", server.clientId() + ":wrong-secret");
+    spark
+        .conf()
+        .set("spark.sql.catalog." + bad + ".credential", server.clientId() + ":wrong-secret");
 
     assertThatThrownBy(() -> spark.sql("SHOW NAMESPACES IN " + bad).collectAsList())
-        .satisfies(e -> assertThat(messages(e).toLowerCase(Locale.ROOT))
-            .containsAnyOf("401", "unauthorized", "not authorized", "invalid_client"));
+        .satisfies(
+            e ->
+                assertThat(messages(e).toLowerCase(Locale.ROOT))
+                    .containsAnyOf("401", "unauthorized", "not authorized", "invalid_client"));
   }
 
   // --- helpers -------------------------------------------------------------------------------
@@ -240,10 +290,7 @@ class SparkEndToEndTest {
     return SparkSql.rows(spark, query);
   }
 
-
-
   private static BigDecimal dec(String value) {
     return new BigDecimal(value);
   }
-
 }

@@ -3,7 +3,6 @@ package dev.sluice.e2e;
 import static dev.sluice.e2e.SparkSql.column;
 import static dev.sluice.e2e.SparkSql.messages;
 import static dev.sluice.e2e.SparkSql.row;
-
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.fail;
@@ -55,8 +54,8 @@ import software.amazon.awssdk.services.s3.model.S3Object;
  * the {@code config}/{@code storage-credentials} of Sluice's table responses (STS AssumeRole on
  * RGW, done by the server with its own static identity from {@code storage.credentialSources}).
  *
- * <p>Needs the RGW bed that {@code ./scripts/test-all.sh} starts, described by the
- * {@code SLUICE_TEST_RGW_*} environment variables; fails, not skips, without them.
+ * <p>Needs the RGW bed that {@code ./scripts/test-all.sh} starts, described by the {@code
+ * SLUICE_TEST_RGW_*} environment variables; fails, not skips, without them.
  *
  * <p>The {@code step*} methods run in order; once one fails, the following steps are skipped
  * (aborted) rather than failing for the same cause.
@@ -64,24 +63,34 @@ import software.amazon.awssdk.services.s3.model.S3Object;
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class SparkS3VendingTest {
 
-  private static final List<String> RGW_ENV = List.of(
-      "SLUICE_TEST_RGW_ENDPOINT",
-      "SLUICE_TEST_RGW_REGION",
-      "SLUICE_TEST_RGW_ACCESS_KEY",
-      "SLUICE_TEST_RGW_SECRET_KEY",
-      "SLUICE_TEST_RGW_ROLE_ARN");
+  private static final List<String> RGW_ENV =
+      List.of(
+          "SLUICE_TEST_RGW_ENDPOINT",
+          "SLUICE_TEST_RGW_REGION",
+          "SLUICE_TEST_RGW_ACCESS_KEY",
+          "SLUICE_TEST_RGW_SECRET_KEY",
+          "SLUICE_TEST_RGW_ROLE_ARN");
+
   /** Where the SDK default credential chain would find keys; any of them would void the test. */
-  private static final List<String> AMBIENT_AWS_ENV = List.of(
-      "AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN", "AWS_PROFILE",
-      "AWS_WEB_IDENTITY_TOKEN_FILE", "AWS_CONTAINER_CREDENTIALS_FULL_URI",
-      "AWS_CONTAINER_CREDENTIALS_RELATIVE_URI", "AWS_ENDPOINT_URL", "AWS_ENDPOINT_URL_S3");
+  private static final List<String> AMBIENT_AWS_ENV =
+      List.of(
+          "AWS_ACCESS_KEY_ID",
+          "AWS_SECRET_ACCESS_KEY",
+          "AWS_SESSION_TOKEN",
+          "AWS_PROFILE",
+          "AWS_WEB_IDENTITY_TOKEN_FILE",
+          "AWS_CONTAINER_CREDENTIALS_FULL_URI",
+          "AWS_CONTAINER_CREDENTIALS_RELATIVE_URI",
+          "AWS_ENDPOINT_URL",
+          "AWS_ENDPOINT_URL_S3");
 
   /**
    * The server's own RGW identity. Block style on purpose: YAML reads an unquoted {@code ${VAR}}
    * inside a flow mapping ({@code { accessKeyId: ${VAR} }}) as a nested mapping and the file fails
    * to parse, because the server expands variables after parsing.
    */
-  private static final String SERVER_CONFIG = """
+  private static final String SERVER_CONFIG =
+      """
       storage:
         credentialSources:
           rgw:
@@ -108,15 +117,16 @@ class SparkS3VendingTest {
   private static String failedStep;
 
   @RegisterExtension
-  static final TestWatcher STOP_AFTER_FIRST_FAILURE = new TestWatcher() {
-    @Override
-    public void testFailed(ExtensionContext context, Throwable cause) {
-      String name = context.getRequiredTestMethod().getName();
-      if (name.startsWith("step") && failedStep == null) {
-        failedStep = name;
-      }
-    }
-  };
+  static final TestWatcher STOP_AFTER_FIRST_FAILURE =
+      new TestWatcher() {
+        @Override
+        public void testFailed(ExtensionContext context, Throwable cause) {
+          String name = context.getRequiredTestMethod().getName();
+          if (name.startsWith("step") && failedStep == null) {
+            failedStep = name;
+          }
+        }
+      };
 
   @BeforeAll
   static void start() throws Exception {
@@ -131,27 +141,34 @@ class SparkS3VendingTest {
       }
     }
     if (!missing.isEmpty()) {
-      fail("SparkS3VendingTest needs a Ceph RGW with STS, described by the environment variables %s "
-          + "(missing: %s). Run the tests with ./scripts/test-all.sh, which starts one and exports them.",
+      fail(
+          "SparkS3VendingTest needs a Ceph RGW with STS, described by the environment variables %s "
+              + "(missing: %s). Run the tests with ./scripts/test-all.sh, which starts one and exports them.",
           RGW_ENV, missing);
     }
     List<String> ambient = AMBIENT_AWS_ENV.stream().filter(n -> System.getenv(n) != null).toList();
     if (!ambient.isEmpty()) {
-      fail("The environment sets %s: the AWS SDK could use them instead of vended credentials, so "
-          + "this test could not prove anything. Unset them.", ambient);
+      fail(
+          "The environment sets %s: the AWS SDK could use them instead of vended credentials, so "
+              + "this test could not prove anything. Unset them.",
+          ambient);
     }
 
     bucket = "sluice-e2e-spark-" + HexFormat.of().formatHex(randomBytes(4));
-    adminS3 = S3Client.builder()
-        .endpointOverride(URI.create(rgw.get("SLUICE_TEST_RGW_ENDPOINT")))
-        .region(Region.of(rgw.get("SLUICE_TEST_RGW_REGION")))
-        .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create(
-            rgw.get("SLUICE_TEST_RGW_ACCESS_KEY"), rgw.get("SLUICE_TEST_RGW_SECRET_KEY"))))
-        .forcePathStyle(true)
-        .requestChecksumCalculation(RequestChecksumCalculation.WHEN_REQUIRED)
-        .responseChecksumValidation(ResponseChecksumValidation.WHEN_REQUIRED)
-        .httpClient(UrlConnectionHttpClient.create())
-        .build();
+    adminS3 =
+        S3Client.builder()
+            .endpointOverride(URI.create(rgw.get("SLUICE_TEST_RGW_ENDPOINT")))
+            .region(Region.of(rgw.get("SLUICE_TEST_RGW_REGION")))
+            .credentialsProvider(
+                StaticCredentialsProvider.create(
+                    AwsBasicCredentials.create(
+                        rgw.get("SLUICE_TEST_RGW_ACCESS_KEY"),
+                        rgw.get("SLUICE_TEST_RGW_SECRET_KEY"))))
+            .forcePathStyle(true)
+            .requestChecksumCalculation(RequestChecksumCalculation.WHEN_REQUIRED)
+            .responseChecksumValidation(ResponseChecksumValidation.WHEN_REQUIRED)
+            .httpClient(UrlConnectionHttpClient.create())
+            .build();
     adminS3.createBucket(b -> b.bucket(bucket));
 
     server = SluiceServerProcess.start("spark-s3", SERVER_CONFIG, rgw);
@@ -165,25 +182,28 @@ class SparkS3VendingTest {
   /** Creates the S3 catalog {@value #WAREHOUSE} on the test bucket as root. */
   private static void createS3Catalog() throws Exception {
     String location = "s3://" + bucket + "/wh";
-    ObjectNode storage = JSON.createObjectNode()
-        .put("storageType", "S3")
-        .put("roleArn", rgw.get("SLUICE_TEST_RGW_ROLE_ARN"))
-        .put("region", rgw.get("SLUICE_TEST_RGW_REGION"))
-        .put("endpoint", rgw.get("SLUICE_TEST_RGW_ENDPOINT"))
-        .put("pathStyleAccess", true)
-        .put("credentialSource", "rgw")
-        .put("durationSeconds", 900);
+    ObjectNode storage =
+        JSON.createObjectNode()
+            .put("storageType", "S3")
+            .put("roleArn", rgw.get("SLUICE_TEST_RGW_ROLE_ARN"))
+            .put("region", rgw.get("SLUICE_TEST_RGW_REGION"))
+            .put("endpoint", rgw.get("SLUICE_TEST_RGW_ENDPOINT"))
+            .put("pathStyleAccess", true)
+            .put("credentialSource", "rgw")
+            .put("durationSeconds", 900);
     storage.putArray("allowedLocations").add(location);
-    ObjectNode catalog = JSON.createObjectNode()
-        .put("name", WAREHOUSE)
-        .put("type", "INTERNAL");
+    ObjectNode catalog = JSON.createObjectNode().put("name", WAREHOUSE).put("type", "INTERNAL");
     catalog.putObject("properties").put("default-base-location", location);
     catalog.set("storageConfigInfo", storage);
     ObjectNode body = JSON.createObjectNode();
     body.set("catalog", catalog);
 
-    HttpResponse<String> response = server.send(
-        "POST", "/api/management/v1/catalogs", server.fetchToken(), JSON.writeValueAsString(body));
+    HttpResponse<String> response =
+        server.send(
+            "POST",
+            "/api/management/v1/catalogs",
+            server.fetchToken(),
+            JSON.writeValueAsString(body));
     assertThat(response.statusCode())
         .as("POST /api/management/v1/catalogs %s answered: %s", body, response.body())
         .isEqualTo(201);
@@ -211,9 +231,10 @@ class SparkS3VendingTest {
     try {
       List<S3Object> objects = listObjects("");
       for (int i = 0; i < objects.size(); i += 1000) {
-        List<ObjectIdentifier> ids = objects.subList(i, Math.min(objects.size(), i + 1000)).stream()
-            .map(o -> ObjectIdentifier.builder().key(o.key()).build())
-            .toList();
+        List<ObjectIdentifier> ids =
+            objects.subList(i, Math.min(objects.size(), i + 1000)).stream()
+                .map(o -> ObjectIdentifier.builder().key(o.key()).build())
+                .toList();
         adminS3.deleteObjects(d -> d.bucket(bucket).delete(Delete.builder().objects(ids).build()));
       }
       adminS3.deleteBucket(b -> b.bucket(bucket));
@@ -225,7 +246,8 @@ class SparkS3VendingTest {
   @BeforeEach
   void skipAfterAFailedStep(TestInfo info) {
     if (info.getTestMethod().orElseThrow().getName().startsWith("step")) {
-      Assumptions.assumeTrue(failedStep == null, () -> "skipped: earlier step " + failedStep + " failed");
+      Assumptions.assumeTrue(
+          failedStep == null, () -> "skipped: earlier step " + failedStep + " failed");
     }
   }
 
@@ -240,7 +262,8 @@ class SparkS3VendingTest {
   @Test
   @Order(2)
   void step02CreateTable() {
-    spark.sql("CREATE TABLE " + TABLE + " (id BIGINT NOT NULL, name STRING, qty INT) USING iceberg");
+    spark.sql(
+        "CREATE TABLE " + TABLE + " (id BIGINT NOT NULL, name STRING, qty INT) USING iceberg");
 
     assertThat(column(sql("SHOW TABLES IN " + NS), 1)).containsExactly(TABLE_NAME);
     assertThat(spark.table(TABLE).schema().fieldNames()).containsExactly("id", "name", "qty");
@@ -254,13 +277,16 @@ class SparkS3VendingTest {
   void step03TableResponsesCarryVendedStsCredentials() throws Exception {
     String token = server.fetchToken();
     String path = tablePath();
-    HttpResponse<String> response = server.send(
-        "GET", path, token, null, Map.of("X-Iceberg-Access-Delegation", "vended-credentials"));
+    HttpResponse<String> response =
+        server.send(
+            "GET", path, token, null, Map.of("X-Iceberg-Access-Delegation", "vended-credentials"));
     assertThat(response.statusCode()).as("GET %s: %s", path, response.body()).isEqualTo(200);
 
     JsonNode load = JSON.readTree(response.body());
     JsonNode creds = load.path("storage-credentials");
-    assertThat(creds.isArray() && creds.size() > 0).as("storage-credentials in %s", response.body()).isTrue();
+    assertThat(creds.isArray() && creds.size() > 0)
+        .as("storage-credentials in %s", response.body())
+        .isTrue();
     JsonNode vended = creds.get(0).path("config");
     assertThat(creds.get(0).path("prefix").asText()).startsWith("s3://" + bucket + "/");
     assertThat(vended.path("s3.access-key-id").asText())
@@ -268,15 +294,18 @@ class SparkS3VendingTest {
         .isNotEqualTo(rgw.get("SLUICE_TEST_RGW_ACCESS_KEY"));
     assertThat(vended.path("s3.secret-access-key").asText()).isNotBlank();
     assertThat(vended.path("s3.session-token").asText()).isNotBlank();
-    assertThat(load.path("config").path("s3.endpoint").asText()).isEqualTo(rgw.get("SLUICE_TEST_RGW_ENDPOINT"));
+    assertThat(load.path("config").path("s3.endpoint").asText())
+        .isEqualTo(rgw.get("SLUICE_TEST_RGW_ENDPOINT"));
     assertThat(load.path("config").path("s3.path-style-access").asText()).isEqualTo("true");
-    assertThat(load.path("config").path("client.region").asText()).isEqualTo(rgw.get("SLUICE_TEST_RGW_REGION"));
+    assertThat(load.path("config").path("client.region").asText())
+        .isEqualTo(rgw.get("SLUICE_TEST_RGW_REGION"));
   }
 
   @Test
   @Order(4)
   void step04Insert() {
-    spark.sql("INSERT INTO " + TABLE + " VALUES (1, 'apple', 10), (2, 'pear', 20), (3, 'plum', 30)");
+    spark.sql(
+        "INSERT INTO " + TABLE + " VALUES (1, 'apple', 10), (2, 'pear', 20), (3, 'plum', 30)");
 
     assertThat(sql("SELECT operation FROM " + TABLE + ".snapshots")).containsExactly(row("append"));
   }
@@ -310,14 +339,18 @@ class SparkS3VendingTest {
     List<String> keys = objectKeys(prefix);
     String listing = String.join("\n", keys);
 
-    List<String> dataFiles = keys.stream()
-        .filter(k -> k.startsWith(prefix + "data/") && k.endsWith(".parquet"))
-        .toList();
-    assertThat(dataFiles).as("Parquet files under s3://%s/%sdata/ in:%n%s", bucket, prefix, listing).isNotEmpty();
+    List<String> dataFiles =
+        keys.stream()
+            .filter(k -> k.startsWith(prefix + "data/") && k.endsWith(".parquet"))
+            .toList();
+    assertThat(dataFiles)
+        .as("Parquet files under s3://%s/%sdata/ in:%n%s", bucket, prefix, listing)
+        .isNotEmpty();
     // Every data file the current snapshot references is one of those objects.
-    List<String> live = sql("SELECT file_path FROM " + TABLE + ".files").stream()
-        .map(r -> (String) r.get(0))
-        .toList();
+    List<String> live =
+        sql("SELECT file_path FROM " + TABLE + ".files").stream()
+            .map(r -> (String) r.get(0))
+            .toList();
     assertThat(live).isNotEmpty();
     assertThat(live).allSatisfy(p -> assertThat(keys).contains(keyOf(p)));
 
@@ -328,17 +361,28 @@ class SparkS3VendingTest {
         .anyMatch(k -> k.matches(".*/snap-.*\\.avro"))
         .anyMatch(k -> k.endsWith("-m0.avro"));
     // Create + append + delete: at least three metadata versions.
-    assertThat(metadata.stream().filter(k -> k.endsWith(".metadata.json")).count()).isGreaterThanOrEqualTo(3);
-    String currentMetadata = (String) sql("SELECT file FROM " + TABLE + ".metadata_log_entries "
-        + "ORDER BY timestamp DESC LIMIT 1").get(0).get(0);
+    assertThat(metadata.stream().filter(k -> k.endsWith(".metadata.json")).count())
+        .isGreaterThanOrEqualTo(3);
+    String currentMetadata =
+        (String)
+            sql("SELECT file FROM "
+                    + TABLE
+                    + ".metadata_log_entries "
+                    + "ORDER BY timestamp DESC LIMIT 1")
+                .get(0)
+                .get(0);
     assertThat(keys).contains(keyOf(currentMetadata));
   }
 
   @Test
   @Order(9)
   void principalWithoutPrivilegesCannotReadTheTable() throws Exception {
-    HttpResponse<String> created = server.send("POST", "/api/management/v1/principals", server.fetchToken(),
-        "{\"principal\":{\"name\":\"nobody\"}}");
+    HttpResponse<String> created =
+        server.send(
+            "POST",
+            "/api/management/v1/principals",
+            server.fetchToken(),
+            "{\"principal\":{\"name\":\"nobody\"}}");
     assertThat(created.statusCode()).as("create principal: %s", created.body()).isEqualTo(201);
     JsonNode credentials = JSON.readTree(created.body()).path("credentials");
     String id = credentials.path("clientId").asText();
@@ -348,8 +392,13 @@ class SparkS3VendingTest {
 
     // Straight at the REST API: loading the table is refused, and no credentials come back.
     String nobodyToken = server.fetchToken(id, secret);
-    HttpResponse<String> load = server.send("GET", tablePath(), nobodyToken, null,
-        Map.of("X-Iceberg-Access-Delegation", "vended-credentials"));
+    HttpResponse<String> load =
+        server.send(
+            "GET",
+            tablePath(),
+            nobodyToken,
+            null,
+            Map.of("X-Iceberg-Access-Delegation", "vended-credentials"));
     assertThat(load.statusCode()).as("load table as nobody: %s", load.body()).isEqualTo(403);
     assertThat(load.body()).doesNotContain("s3.access-key-id", "s3.session-token");
 
@@ -361,10 +410,15 @@ class SparkS3VendingTest {
     spark.conf().set(c + ".warehouse", WAREHOUSE);
     spark.conf().set(c + ".credential", id + ":" + secret);
 
-    assertThatThrownBy(() -> spark.sql("SELECT * FROM " + NOBODY_CATALOG + "." + NS_NAME + "." + TABLE_NAME)
-            .collectAsList())
-        .satisfies(e -> assertThat(messages(e).toLowerCase(Locale.ROOT))
-            .containsAnyOf("forbiddenexception", "403", "forbidden", "not authorized"));
+    assertThatThrownBy(
+            () ->
+                spark
+                    .sql("SELECT * FROM " + NOBODY_CATALOG + "." + NS_NAME + "." + TABLE_NAME)
+                    .collectAsList())
+        .satisfies(
+            e ->
+                assertThat(messages(e).toLowerCase(Locale.ROOT))
+                    .containsAnyOf("forbiddenexception", "403", "forbidden", "not authorized"));
   }
 
   // --- helpers -------------------------------------------------------------------------------
@@ -375,12 +429,21 @@ class SparkS3VendingTest {
    */
   private static String tablePath() throws Exception {
     String rootToken = server.fetchToken();
-    HttpResponse<String> config = server.send("GET", "/api/catalog/v1/config?warehouse="
-        + URLEncoder.encode(WAREHOUSE, StandardCharsets.UTF_8), rootToken, null);
+    HttpResponse<String> config =
+        server.send(
+            "GET",
+            "/api/catalog/v1/config?warehouse="
+                + URLEncoder.encode(WAREHOUSE, StandardCharsets.UTF_8),
+            rootToken,
+            null);
     assertThat(config.statusCode()).as("GET /v1/config: %s", config.body()).isEqualTo(200);
     String prefix = JSON.readTree(config.body()).path("overrides").path("prefix").asText(null);
-    return "/api/catalog/v1/" + (prefix == null ? "" : URLEncoder.encode(prefix, StandardCharsets.UTF_8) + "/")
-        + "namespaces/" + NS_NAME + "/tables/" + TABLE_NAME;
+    return "/api/catalog/v1/"
+        + (prefix == null ? "" : URLEncoder.encode(prefix, StandardCharsets.UTF_8) + "/")
+        + "namespaces/"
+        + NS_NAME
+        + "/tables/"
+        + TABLE_NAME;
   }
 
   private static String tableLocation() {
@@ -388,7 +451,8 @@ class SparkS3VendingTest {
         .filter(r -> "Location".equals(r.get(0)))
         .map(r -> ((String) r.get(1)).trim())
         .findFirst()
-        .orElseThrow(() -> new AssertionError("DESCRIBE TABLE EXTENDED " + TABLE + " has no Location"));
+        .orElseThrow(
+            () -> new AssertionError("DESCRIBE TABLE EXTENDED " + TABLE + " has no Location"));
   }
 
   /** The table location's key prefix inside the test bucket, ending with '/'. */
@@ -409,15 +473,13 @@ class SparkS3VendingTest {
   }
 
   private static List<S3Object> listObjects(String prefix) {
-    return adminS3.listObjectsV2Paginator(b -> b.bucket(bucket).prefix(prefix)).contents().stream().toList();
+    return adminS3.listObjectsV2Paginator(b -> b.bucket(bucket).prefix(prefix)).contents().stream()
+        .toList();
   }
 
   private static List<List<Object>> sql(String query) {
     return SparkSql.rows(spark, query);
   }
-
-
-
 
   private static byte[] randomBytes(int n) {
     byte[] b = new byte[n];

@@ -9,7 +9,10 @@ import java.util.stream.Stream;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 
-/** Small helpers shared by the Spark end-to-end tests: SQL results as plain lists, error chains as text. */
+/**
+ * Small helpers shared by the Spark end-to-end tests: SQL results as plain lists, error chains as
+ * text.
+ */
 final class SparkSql {
   private SparkSql() {}
 
@@ -18,7 +21,8 @@ final class SparkSql {
    * user would: type rest, uri, warehouse and client credential, nothing else. Anything about
    * storage (keys, endpoint, region) must come from the catalog.
    */
-  static SparkSession session(String appName, Path sparkDir, String catalog, SluiceServerProcess server, String warehouse) {
+  static SparkSession session(
+      String appName, Path sparkDir, String catalog, SluiceServerProcess server, String warehouse) {
     return SparkSession.builder()
         .master("local[2]")
         .appName(appName)
@@ -29,7 +33,9 @@ final class SparkSql {
         .config("spark.default.parallelism", "2")
         .config("spark.sql.session.timeZone", "UTC")
         .config("spark.sql.warehouse.dir", sparkDir.resolve("warehouse").toUri().toString())
-        .config("spark.sql.extensions", "org.apache.iceberg.spark.extensions.IcebergSparkSessionExtensions")
+        .config(
+            "spark.sql.extensions",
+            "org.apache.iceberg.spark.extensions.IcebergSparkSessionExtensions")
         .config("spark.sql.catalog." + catalog, "org.apache.iceberg.spark.SparkCatalog")
         .config("spark.sql.catalog." + catalog + ".type", "rest")
         .config("spark.sql.catalog." + catalog + ".uri", server.catalogUri())
@@ -38,7 +44,10 @@ final class SparkSql {
         .getOrCreate();
   }
 
-  /** Stops a session made by {@link #session} (null: none was made) and forgets it as active and default. */
+  /**
+   * Stops a session made by {@link #session} (null: none was made) and forgets it as active and
+   * default.
+   */
   static void stop(SparkSession spark) {
     if (spark != null) {
       spark.stop();

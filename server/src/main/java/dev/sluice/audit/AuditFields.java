@@ -5,11 +5,11 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Makes an event storable whatever a request put in it: every text field fits its column of
- * {@code audit_events} (a longer value keeps a prefix and ends with
- * {@code …[truncated N chars]}), and characters a database may refuse (NUL and other control
- * characters, unpaired surrogates) become U+FFFD. So no input can make the database refuse an
- * event, and an event's size in the queue is bounded.
+ * Makes an event storable whatever a request put in it: every text field fits its column of {@code
+ * audit_events} (a longer value keeps a prefix and ends with {@code …[truncated N chars]}), and
+ * characters a database may refuse (NUL and other control characters, unpaired surrogates) become
+ * U+FFFD. So no input can make the database refuse an event, and an event's size in the queue is
+ * bounded.
  */
 final class AuditFields {
   // The column sizes of audit_events in V2__rbac_and_audit.sql, in characters: the one place
@@ -23,12 +23,26 @@ final class AuditFields {
   static final int DETAIL = 16384; // V5__audit_event_detail.sql
 
   /** Column name → size, for the schema check. */
-  static final Map<String, Integer> COLUMNS = Map.of(
-      "principal", PRINCIPAL, "roles", ROLES, "action", ACTION, "catalog_name", CATALOG,
-      "securable", SECURABLE, "request_id", REQUEST_ID, "detail", DETAIL);
+  static final Map<String, Integer> COLUMNS =
+      Map.of(
+          "principal",
+          PRINCIPAL,
+          "roles",
+          ROLES,
+          "action",
+          ACTION,
+          "catalog_name",
+          CATALOG,
+          "securable",
+          SECURABLE,
+          "request_id",
+          REQUEST_ID,
+          "detail",
+          DETAIL);
 
   /** What a refused event keeps of each text field: printable ASCII, short. */
   private static final int SAFE_LENGTH = 64;
+
   private static final char REPLACEMENT = '\uFFFD';
 
   private AuditFields() {}
@@ -42,12 +56,28 @@ final class AuditFields {
     String securable = fit(e.securable(), SECURABLE);
     String requestId = fit(e.requestId(), REQUEST_ID);
     String detail = e.detail() == null ? null : fit(e.detail(), DETAIL);
-    if (principal == e.principal() && roles == e.roles() && action == e.action() && catalog == e.catalog()
-        && securable == e.securable() && requestId == e.requestId() && detail == e.detail()) {
+    if (principal == e.principal()
+        && roles == e.roles()
+        && action == e.action()
+        && catalog == e.catalog()
+        && securable == e.securable()
+        && requestId == e.requestId()
+        && detail == e.detail()) {
       return e;
     }
-    return new AuditEvent(e.id(), e.time(), principal, roles, action, catalog, securable, e.allowed(), requestId,
-        e.count(), e.lastTime(), detail);
+    return new AuditEvent(
+        e.id(),
+        e.time(),
+        principal,
+        roles,
+        action,
+        catalog,
+        securable,
+        e.allowed(),
+        requestId,
+        e.count(),
+        e.lastTime(),
+        detail);
   }
 
   /**
@@ -55,10 +85,18 @@ final class AuditFields {
    * count, its names reduced to short printable ASCII, and {@code reason} in the securable.
    */
   static AuditEvent safeForm(AuditEvent e, String reason) {
-    return new AuditEvent(e.id(), e.time(), ascii(e.principal(), SAFE_LENGTH), List.of(), ascii(e.action(), SAFE_LENGTH),
+    return new AuditEvent(
+        e.id(),
+        e.time(),
+        ascii(e.principal(), SAFE_LENGTH),
+        List.of(),
+        ascii(e.action(), SAFE_LENGTH),
         e.catalog() == null ? null : ascii(e.catalog(), SAFE_LENGTH),
-        ascii("[stored in safe form: " + reason + "] " + e.securable(), 4 * SAFE_LENGTH), e.allowed(),
-        ascii(e.requestId(), SAFE_LENGTH), e.count(), e.lastTime());
+        ascii("[stored in safe form: " + reason + "] " + e.securable(), 4 * SAFE_LENGTH),
+        e.allowed(),
+        ascii(e.requestId(), SAFE_LENGTH),
+        e.count(),
+        e.lastTime());
   }
 
   /** {@code value} storable in {@code limit} characters; the same instance when it already is. */
@@ -94,7 +132,10 @@ final class AuditFields {
     StringBuilder out = null;
     for (int i = 0; i < value.length(); i++) {
       char c = value.charAt(i);
-      boolean pair = Character.isHighSurrogate(c) && i + 1 < value.length() && Character.isLowSurrogate(value.charAt(i + 1));
+      boolean pair =
+          Character.isHighSurrogate(c)
+              && i + 1 < value.length()
+              && Character.isLowSurrogate(value.charAt(i + 1));
       boolean bad = Character.isISOControl(c) || (Character.isSurrogate(c) && !pair);
       if (bad && out == null) {
         out = new StringBuilder(value.length()).append(value, 0, i);

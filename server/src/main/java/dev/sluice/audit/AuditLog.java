@@ -25,34 +25,38 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Records authorization decisions in the store, and never stops doing so whatever the input.
- * Requests hand events to a bounded queue, fitted to the columns first ({@link AuditFields}),
- * and one writer thread inserts them in batches, so a decision costs no database round trip
- * on the request path and a request never waits: when the queue is full the event is dropped
- * and counted ({@code sluice.audit.dropped}, with a WARN at most every 10 s).
+ * Requests hand events to a bounded queue, fitted to the columns first ({@link AuditFields}), and
+ * one writer thread inserts them in batches, so a decision costs no database round trip on the
+ * request path and a request never waits: when the queue is full the event is dropped and counted
+ * ({@code sluice.audit.dropped}, with a WARN at most every 10 s).
  *
  * <p>The writer wakes every {@value #GATHER_MS} ms and writes what has queued since. Identical
- * allowed decisions (same principal, roles, action, catalog and securable) in one write are
- * stored as one event with their count and first and last time: a client loading one table
- * thousands of times a second costs one row per write, not one per load, and who did what,
- * when, stays answerable to within that span. Denials are never merged. Measured: a row per
- * load was a third of a table load's CPU.
+ * allowed decisions (same principal, roles, action, catalog and securable) in one write are stored
+ * as one event with their count and first and last time: a client loading one table thousands of
+ * times a second costs one row per write, not one per load, and who did what, when, stays
+ * answerable to within that span. Denials are never merged. Measured: a row per load was a third of
+ * a table load's CPU.
  *
- * <p>Two failures are told apart. A batch the database refuses ({@link dev.sluice.store.RowsRefused}
- * or any other error but an outage) is split in halves until the refused event stands alone;
- * the others are written, and that one is stored in a safe form naming the reason
- * ({@code sluice.audit.refused}), or, refused even so, given up with an ERROR
- * ({@code sluice.audit.lost}): one bad event never blocks the rest. A database that is down
- * ({@link StoreUnavailable}) keeps the batch in hand and is retried every {@value #RETRY_MS} ms,
- * while new events queue as far as there is room.
+ * <p>Two failures are told apart. A batch the database refuses ({@link
+ * dev.sluice.store.RowsRefused} or any other error but an outage) is split in halves until the
+ * refused event stands alone; the others are written, and that one is stored in a safe form naming
+ * the reason ({@code sluice.audit.refused}), or, refused even so, given up with an ERROR ({@code
+ * sluice.audit.lost}): one bad event never blocks the rest. A database that is down ({@link
+ * StoreUnavailable}) keeps the batch in hand and is retried every {@value #RETRY_MS} ms, while new
+ * events queue as far as there is room.
  */
 public final class AuditLog implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(AuditLog.class);
   public static final int CAPACITY = 50_000;
+
   /** How long {@link #flush()} waits for the writer at most. */
   public static final Duration FLUSH_WAIT = Duration.ofSeconds(2);
+
   private static final int BATCH = 10_000;
+
   /** How often the writer writes; what queues in between is one batch. */
   private static final long GATHER_MS = 20;
+
   private static final long RETRY_MS = 500;
   private static final long WARN_EVERY_MS = 10_000;
 
@@ -68,14 +72,25 @@ public final class AuditLog implements AutoCloseable {
   private final RateLimitedWarning dropWarning = new RateLimitedWarning(WARN_EVERY_MS);
   private final RateLimitedWarning outageWarning = new RateLimitedWarning(WARN_EVERY_MS);
   private final Object progress = new Object();
+
   /** Events queued so far. */
   private final AtomicLong accepted = new AtomicLong();
-  /** Events taken from the queue and done with (written, stored in safe form or given up); under {@link #progress}. */
+
+  /**
+   * Events taken from the queue and done with (written, stored in safe form or given up); under
+   * {@link #progress}.
+   */
   private long handled;
+
   private boolean wakeUp;
   private volatile boolean running = true;
-  /** The writer's batch in hand: survives an outage, so nothing taken from the queue is lost. Writer thread only. */
+
+  /**
+   * The writer's batch in hand: survives an outage, so nothing taken from the queue is lost. Writer
+   * thread only.
+   */
   private final Deque<Chunk> pending = new ArrayDeque<>();
+
   private int pendingEvents;
   private final Thread writer;
 
@@ -88,20 +103,29 @@ public final class AuditLog implements AutoCloseable {
     requireNonNull(metrics, "metrics");
     this.queue = new ArrayBlockingQueue<>(capacity);
     this.flushWait = requireNonNull(flushWait, "flushWait");
-    this.dropped = Counter.builder("sluice.audit.dropped")
-        .description("Audit events dropped because the queue was full").register(metrics);
-    this.refused = Counter.builder("sluice.audit.refused")
-        .description("Audit events the database refused, stored in a safe form").register(metrics);
-    this.lost = Counter.builder("sluice.audit.lost")
-        .description("Audit events the database refused even in a safe form").register(metrics);
+    this.dropped =
+        Counter.builder("sluice.audit.dropped")
+            .description("Audit events dropped because the queue was full")
+            .register(metrics);
+    this.refused =
+        Counter.builder("sluice.audit.refused")
+            .description("Audit events the database refused, stored in a safe form")
+            .register(metrics);
+    this.lost =
+        Counter.builder("sluice.audit.lost")
+            .description("Audit events the database refused even in a safe form")
+            .register(metrics);
     Gauge.builder("sluice.audit.queue.depth", queue, Collection::size)
-        .description("Audit events waiting to be written").register(metrics);
+        .description("Audit events waiting to be written")
+        .register(metrics);
     this.writer = new Thread(this::run, "sluice-audit");
     writer.setDaemon(true);
     writer.start();
   }
 
-  /** Queues {@code event}; never blocks: when the queue is full the event is dropped and counted. */
+  /**
+   * Queues {@code event}; never blocks: when the queue is full the event is dropped and counted.
+   */
   public void record(AuditEvent event) {
     if (queue.offer(AuditFields.fit(event))) {
       accepted.incrementAndGet();
@@ -109,14 +133,17 @@ public final class AuditLog implements AutoCloseable {
     }
     dropped.increment();
     long total = (long) dropped.count();
-    dropWarning.warn(() -> LOG.warn(
-        "Audit queue full ({} events waiting): events are being dropped, {} so far (metric sluice.audit.dropped)",
-        queue.size(), total));
+    dropWarning.warn(
+        () ->
+            LOG.warn(
+                "Audit queue full ({} events waiting): events are being dropped, {} so far (metric sluice.audit.dropped)",
+                queue.size(),
+                total));
   }
 
   /**
-   * Waits until every event recorded before this call is written, at most the flush wait
-   * (while the database is down it cannot be). Never throws; false when it gave up waiting.
+   * Waits until every event recorded before this call is written, at most the flush wait (while the
+   * database is down it cannot be). Never throws; false when it gave up waiting.
    */
   public boolean flush() {
     long target = accepted.get();
@@ -146,8 +173,13 @@ public final class AuditLog implements AutoCloseable {
       try {
         writeQueued();
       } catch (StoreUnavailable e) {
-        outageWarning.warn(() -> LOG.warn("Cannot write audit events yet ({} in hand, {} queued); will retry: {}",
-            pendingEvents, queue.size(), e.getMessage()));
+        outageWarning.warn(
+            () ->
+                LOG.warn(
+                    "Cannot write audit events yet ({} in hand, {} queued); will retry: {}",
+                    pendingEvents,
+                    queue.size(),
+                    e.getMessage()));
         awaitWork(RETRY_MS);
       } catch (RuntimeException e) {
         // Not expected (writeAll handles refusals): log and go on, never let the writer die.
@@ -157,7 +189,10 @@ public final class AuditLog implements AutoCloseable {
     try {
       writeQueued();
     } catch (RuntimeException e) {
-      LOG.warn("{} audit events not written at shutdown: {}", pendingEvents + queue.size(), e.getMessage());
+      LOG.warn(
+          "{} audit events not written at shutdown: {}",
+          pendingEvents + queue.size(),
+          e.getMessage());
     }
   }
 
@@ -176,7 +211,10 @@ public final class AuditLog implements AutoCloseable {
     }
   }
 
-  /** Writes the batch in hand, then everything queued, batch by batch; an outage leaves the rest in hand. */
+  /**
+   * Writes the batch in hand, then everything queued, batch by batch; an outage leaves the rest in
+   * hand.
+   */
   private void writeQueued() {
     while (true) {
       if (pending.isEmpty()) {
@@ -197,7 +235,10 @@ public final class AuditLog implements AutoCloseable {
     }
   }
 
-  /** Writes {@link #pending} to the end, splitting what the database refuses; throws only on an outage. */
+  /**
+   * Writes {@link #pending} to the end, splitting what the database refuses; throws only on an
+   * outage.
+   */
   private void writePending() {
     while (!pending.isEmpty()) {
       Chunk chunk = pending.peek();
@@ -206,8 +247,10 @@ public final class AuditLog implements AutoCloseable {
         pending.pop();
         if (chunk.refusal() != null) {
           refused.increment();
-          LOG.warn("An audit event was refused by the database ({}); stored in safe form: {}",
-              chunk.refusal(), chunk.rows().get(0));
+          LOG.warn(
+              "An audit event was refused by the database ({}); stored in safe form: {}",
+              chunk.refusal(),
+              chunk.rows().get(0));
         }
       } catch (StoreUnavailable e) {
         throw e; // the database is down, not refusing: keep everything in hand and retry
@@ -216,7 +259,10 @@ public final class AuditLog implements AutoCloseable {
         List<AuditEvent> rows = chunk.rows();
         if (chunk.refusal() != null) {
           lost.increment();
-          LOG.error("An audit event was refused by the database even in safe form; giving it up: {}", rows.get(0), e);
+          LOG.error(
+              "An audit event was refused by the database even in safe form; giving it up: {}",
+              rows.get(0),
+              e);
         } else if (rows.size() == 1) {
           String reason = reason(e);
           pending.push(new Chunk(List.of(AuditFields.safeForm(rows.get(0), reason)), reason));
@@ -229,7 +275,9 @@ public final class AuditLog implements AutoCloseable {
     }
   }
 
-  /** Why the event was not written: the SQL state or the exception's class, never the refused value. */
+  /**
+   * Why the event was not written: the SQL state or the exception's class, never the refused value.
+   */
   static String reason(RuntimeException e) {
     if (e.getCause() instanceof java.sql.SQLException sql && sql.getSQLState() != null) {
       return "refused, SQLState " + sql.getSQLState();
@@ -238,7 +286,12 @@ public final class AuditLog implements AutoCloseable {
   }
 
   private record DecisionKey(
-      String principal, List<String> roles, String action, String catalog, String securable, String detail) {}
+      String principal,
+      List<String> roles,
+      String action,
+      String catalog,
+      String securable,
+      String detail) {}
 
   /** {@code batch} with identical allowed decisions folded into the first of them, order kept. */
   static List<AuditEvent> coalesce(List<AuditEvent> batch) {
@@ -249,7 +302,9 @@ public final class AuditLog implements AutoCloseable {
         out.add(e);
         continue;
       }
-      DecisionKey key = new DecisionKey(e.principal(), e.roles(), e.action(), e.catalog(), e.securable(), e.detail());
+      DecisionKey key =
+          new DecisionKey(
+              e.principal(), e.roles(), e.action(), e.catalog(), e.securable(), e.detail());
       Integer at = first.putIfAbsent(key, out.size());
       if (at == null) {
         out.add(e);

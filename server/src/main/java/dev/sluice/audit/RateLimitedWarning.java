@@ -2,7 +2,10 @@ package dev.sluice.audit;
 
 import java.util.concurrent.atomic.AtomicLong;
 
-/** Lets a warning through at most once per interval: a flood of the same trouble is one log line per interval. */
+/**
+ * Lets a warning through at most once per interval: a flood of the same trouble is one log line per
+ * interval.
+ */
 final class RateLimitedWarning {
   private final long everyMillis;
   private final AtomicLong last = new AtomicLong();

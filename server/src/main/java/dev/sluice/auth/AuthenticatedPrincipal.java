@@ -5,9 +5,9 @@ import static java.util.Objects.requireNonNull;
 import java.util.List;
 
 /**
- * Who is calling, as proved by a token: the principal and the scopes the token carries. For
- * a token from an external OIDC issuer, {@code externalRoles} lists the principal roles its
- * claims name (null for Sluice's own tokens, whose roles come from the store).
+ * Who is calling, as proved by a token: the principal and the scopes the token carries. For a token
+ * from an external OIDC issuer, {@code externalRoles} lists the principal roles its claims name
+ * (null for Sluice's own tokens, whose roles come from the store).
  */
 public record AuthenticatedPrincipal(
     String name,
@@ -29,7 +29,9 @@ public record AuthenticatedPrincipal(
     return new AuthenticatedPrincipal(name, clientId, scopes, expiresAtMs, null, credentialVersion);
   }
 
-  /** A principal authenticated by an external OIDC issuer's token, with the roles its claims name. */
+  /**
+   * A principal authenticated by an external OIDC issuer's token, with the roles its claims name.
+   */
   public static AuthenticatedPrincipal external(String name, List<String> roles, long expiresAtMs) {
     return new AuthenticatedPrincipal(name, "", List.of(), expiresAtMs, roles, 0);
   }

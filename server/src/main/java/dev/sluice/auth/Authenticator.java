@@ -11,11 +11,11 @@ import java.util.Optional;
 import org.apache.iceberg.exceptions.NotAuthorizedException;
 
 /**
- * Turns a bearer token into a principal on every call: Sluice's own, or an external OIDC
- * issuer's when one is configured (the token endpoint's grants are {@link TokenEndpoint}). A
- * token of a principal that no longer exists, or was issued before its credentials were
- * rotated, is refused. Principals are cached for at most one second, and cleared at once by
- * changes made through this replica.
+ * Turns a bearer token into a principal on every call: Sluice's own, or an external OIDC issuer's
+ * when one is configured (the token endpoint's grants are {@link TokenEndpoint}). A token of a
+ * principal that no longer exists, or was issued before its credentials were rotated, is refused.
+ * Principals are cached for at most one second, and cleared at once by changes made through this
+ * replica.
  */
 public final class Authenticator {
   public static final String TOKEN_EXCHANGE = "urn:ietf:params:oauth:grant-type:token-exchange";
@@ -53,14 +53,18 @@ public final class Authenticator {
     String token = authorizationHeader.substring(7).trim();
     if (external != null && !TokenService.issuedHere(token) && external.claimsIssuer(token)) {
       ExternalJwtVerifier.Identity identity = external.verify(token);
-      return AuthenticatedPrincipal.external(identity.principal(), identity.roles(), identity.expiresAtMs());
+      return AuthenticatedPrincipal.external(
+          identity.principal(), identity.roles(), identity.expiresAtMs());
     }
     AuthenticatedPrincipal principal = tokens.verify(token);
     PrincipalRecord record =
-        principals.get(principal.name(), name -> store.access().getPrincipal(name))
-            .orElseThrow(() -> new NotAuthorizedException("Not authorized: principal no longer exists"));
+        principals
+            .get(principal.name(), name -> store.access().getPrincipal(name))
+            .orElseThrow(
+                () -> new NotAuthorizedException("Not authorized: principal no longer exists"));
     if (record.credentialVersion() != principal.credentialVersion()) {
-      throw new NotAuthorizedException("Not authorized: token issued before the principal's credentials were rotated");
+      throw new NotAuthorizedException(
+          "Not authorized: token issued before the principal's credentials were rotated");
     }
     return principal;
   }

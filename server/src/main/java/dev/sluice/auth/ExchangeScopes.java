@@ -6,12 +6,12 @@ import java.util.Set;
 import java.util.TreeSet;
 
 /**
- * The scope of a token obtained by token exchange: never more principal roles than the
- * subject token activates (a token can only ever be narrowed).
+ * The scope of a token obtained by token exchange: never more principal roles than the subject
+ * token activates (a token can only ever be narrowed).
  *
  * <ul>
- *   <li>No {@code scope}, or one without any {@code PRINCIPAL_ROLE:} entry (Iceberg clients
- *       refresh with {@code catalog}): the subject token's scopes, unchanged.
+ *   <li>No {@code scope}, or one without any {@code PRINCIPAL_ROLE:} entry (Iceberg clients refresh
+ *       with {@code catalog}): the subject token's scopes, unchanged.
  *   <li>{@code PRINCIPAL_ROLE:ALL}: allowed only when the subject token activates all roles.
  *   <li>{@code PRINCIPAL_ROLE:<name>...}: each must be active in the subject token.
  * </ul>
@@ -38,12 +38,14 @@ final class ExchangeScopes {
       return requested;
     }
     if (asked.isEmpty()) {
-      throw new Widening(RoleScopes.ALL + " would widen a token limited to " + String.join(", ", active));
+      throw new Widening(
+          RoleScopes.ALL + " would widen a token limited to " + String.join(", ", active));
     }
     Set<String> extra = new TreeSet<>(asked);
     extra.removeAll(active);
     if (!extra.isEmpty()) {
-      throw new Widening("the subject token does not activate principal role(s) " + String.join(", ", extra));
+      throw new Widening(
+          "the subject token does not activate principal role(s) " + String.join(", ", extra));
     }
     return requested;
   }

@@ -33,12 +33,12 @@ import java.util.Set;
 import org.apache.iceberg.exceptions.NotAuthorizedException;
 
 /**
- * Verifies bearer JWTs minted by an external OpenID Connect issuer (Keycloak, Entra ID, Okta,
- * ...), so callers can present the IdP's access token instead of a Sluice-issued one.
+ * Verifies bearer JWTs minted by an external OpenID Connect issuer (Keycloak, Entra ID, Okta, ...),
+ * so callers can present the IdP's access token instead of a Sluice-issued one.
  *
  * <p>Only asymmetric signatures are accepted, with public keys taken from the issuer's JWKS
- * endpoint: an HMAC key would have to be shared with the IdP, and accepting HS* alongside RS*
- * is the classic key-confusion hole (an attacker signs with the public key as HMAC secret).
+ * endpoint: an HMAC key would have to be shared with the IdP, and accepting HS* alongside RS* is
+ * the classic key-confusion hole (an attacker signs with the public key as HMAC secret).
  *
  * <p>Every failure is a {@link NotAuthorizedException} with a short reason; the token itself is
  * never echoed, since it is a credential and messages end up in logs and error responses.
@@ -80,9 +80,8 @@ public final class ExternalJwtVerifier {
    *     auth.oidc.jwksUrl})
    * @param principalClaim the claim holding the principal name, e.g. {@code sub} or {@code
    *     preferred_username} ({@code auth.oidc.principalClaim})
-   * @param rolesClaim the claim listing role names, as a JSON array of strings or a
-   *     space-separated string ({@code auth.oidc.rolesClaim}); defaults to {@code "roles"} when
-   *     null or blank
+   * @param rolesClaim the claim listing role names, as a JSON array of strings or a space-separated
+   *     string ({@code auth.oidc.rolesClaim}); defaults to {@code "roles"} when null or blank
    */
   public record Settings(
       String issuer, String audience, String jwksUrl, String principalClaim, String rolesClaim) {

@@ -24,7 +24,12 @@ public final class SecretHasher {
   public static String hash(String secret) {
     byte[] salt = new byte[16];
     RANDOM.nextBytes(salt);
-    return "pbkdf2-sha256$" + ITERATIONS + "$" + b64(salt) + "$" + b64(derive(secret, salt, ITERATIONS));
+    return "pbkdf2-sha256$"
+        + ITERATIONS
+        + "$"
+        + b64(salt)
+        + "$"
+        + b64(derive(secret, salt, ITERATIONS));
   }
 
   public static boolean verify(String secret, String stored) {
@@ -39,9 +44,8 @@ public final class SecretHasher {
   }
 
   /**
-   * {@link #verify} against {@code stored}, or, when there is none (no such client), the same
-   * work against a dummy hash and false: the answer's timing does not tell whether a client id
-   * exists.
+   * {@link #verify} against {@code stored}, or, when there is none (no such client), the same work
+   * against a dummy hash and false: the answer's timing does not tell whether a client id exists.
    */
   public static boolean verifyOrDummy(String secret, String stored) {
     if (stored == null) {

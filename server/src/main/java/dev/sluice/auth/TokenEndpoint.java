@@ -19,19 +19,20 @@ import org.apache.iceberg.exceptions.NotAuthorizedException;
 
 /**
  * The OAuth2 token endpoint's decisions: client credentials, and token exchange (how Iceberg
- * clients refresh). A refused request is a {@link TokenRefused} and an audit event (action
- * {@value #ACTION}, denied); failed credentials count against the {@link TokenThrottle}.
+ * clients refresh). A refused request is a {@link TokenRefused} and an audit event (action {@value
+ * #ACTION}, denied); failed credentials count against the {@link TokenThrottle}.
  *
- * <p>An unknown client id costs the same PBKDF2 as a wrong secret, so timing does not reveal
- * which client ids exist. Token exchange never widens: same principal, same credential
- * version, the configured lifetime, and at most the subject token's roles ({@link
- * ExchangeScopes}).
+ * <p>An unknown client id costs the same PBKDF2 as a wrong secret, so timing does not reveal which
+ * client ids exist. Token exchange never widens: same principal, same credential version, the
+ * configured lifetime, and at most the subject token's roles ({@link ExchangeScopes}).
  */
 public final class TokenEndpoint {
   static final String ACTION = "getToken";
   static final String UNKNOWN = "<unknown>";
+
   /** Longest claimed client id kept (in audit events and throttle keys); real ids are 16 chars. */
   static final int MAX_CLIENT_ID_CHARS = 256;
+
   private static final String JWT_TOKEN_TYPE = "urn:ietf:params:oauth:token-type:jwt";
 
   /**
@@ -39,7 +40,11 @@ public final class TokenEndpoint {
    * without one), the TCP peer address and the request id.
    */
   public record Request(
-      Map<String, String> form, String basicClientId, String basicSecret, String sourceAddress, String requestId) {
+      Map<String, String> form,
+      String basicClientId,
+      String basicSecret,
+      String sourceAddress,
+      String requestId) {
     public Request {
       form = Map.copyOf(form);
       requireNonNull(sourceAddress, "sourceAddress");
@@ -60,7 +65,12 @@ public final class TokenEndpoint {
   private final AuditLog audit;
   private final Counter throttled;
 
-  public TokenEndpoint(Store store, Authenticator authenticator, TokenThrottle throttle, AuditLog audit, MeterRegistry metrics) {
+  public TokenEndpoint(
+      Store store,
+      Authenticator authenticator,
+      TokenThrottle throttle,
+      AuditLog audit,
+      MeterRegistry metrics) {
     this.store = requireNonNull(store, "store");
     this.authenticator = requireNonNull(authenticator, "authenticator");
     this.throttle = requireNonNull(throttle, "throttle");
@@ -79,16 +89,32 @@ public final class TokenEndpoint {
     return switch (grantType) {
       case "client_credentials" -> clientCredentials(r);
       case Authenticator.TOKEN_EXCHANGE -> exchange(r);
-      default -> throw refuse(r, UNKNOWN, "unsupported grant type", 400, "unsupported_grant_type",
-          "supported: client_credentials, " + Authenticator.TOKEN_EXCHANGE);
+      default ->
+          throw refuse(
+              r,
+              UNKNOWN,
+              "unsupported grant type",
+              400,
+              "unsupported_grant_type",
+              "supported: client_credentials, " + Authenticator.TOKEN_EXCHANGE);
     };
   }
 
   /** Records a request whose body could not be read as a form; returns what to throw. */
   public TokenRefused malformed(String requestId) {
-    audit.record(new AuditEvent(0, System.currentTimeMillis(), UNKNOWN, List.of(), ACTION, null,
-        "oauth: body is not form-encoded", false, requestId));
-    return new TokenRefused(400, "invalid_request", "the body is not form-encoded (or repeats a parameter)", 0);
+    audit.record(
+        new AuditEvent(
+            0,
+            System.currentTimeMillis(),
+            UNKNOWN,
+            List.of(),
+            ACTION,
+            null,
+            "oauth: body is not form-encoded",
+            false,
+            requestId));
+    return new TokenRefused(
+        400, "invalid_request", "the body is not form-encoded (or repeats a parameter)", 0);
   }
 
   private Issued clientCredentials(Request r) {
@@ -96,16 +122,27 @@ public final class TokenEndpoint {
     String clientId = basic ? r.basicClientId() : r.param("client_id");
     String secret = basic ? r.basicSecret() : r.param("client_secret");
     if (clientId == null || clientId.isEmpty() || secret == null) {
-      throw refuse(r, clientId == null || clientId.isEmpty() ? UNKNOWN : claimed(clientId), "missing credentials",
-          401, "invalid_client", "missing client_id or client_secret");
+      throw refuse(
+          r,
+          clientId == null || clientId.isEmpty() ? UNKNOWN : claimed(clientId),
+          "missing credentials",
+          401,
+          "invalid_client",
+          "missing client_id or client_secret");
     }
     String claimed = claimed(clientId);
     throttleCheck(r, claimed, claimed);
     Optional<PrincipalRecord> principal = store.access().getPrincipalByClientId(clientId);
-    if (!SecretHasher.verifyOrDummy(secret, principal.map(PrincipalRecord::secretHash).orElse(null))) {
+    if (!SecretHasher.verifyOrDummy(
+        secret, principal.map(PrincipalRecord::secretHash).orElse(null))) {
       throttle.failed(claimed, r.sourceAddress());
-      throw refuse(r, claimed, principal.isPresent() ? "wrong secret" : "unknown client",
-          401, "invalid_client", "unknown client or wrong secret");
+      throw refuse(
+          r,
+          claimed,
+          principal.isPresent() ? "wrong secret" : "unknown client",
+          401,
+          "invalid_client",
+          "unknown client or wrong secret");
     }
     PrincipalRecord p = principal.orElseThrow();
     List<String> scopes = scopes(r.param("scope"));
@@ -115,17 +152,34 @@ public final class TokenEndpoint {
 
   private Issued exchange(Request r) {
     if (r.param("actor_token") != null || r.param("actor_token_type") != null) {
-      throw refuse(r, UNKNOWN, "actor token", 400, "invalid_request",
+      throw refuse(
+          r,
+          UNKNOWN,
+          "actor token",
+          400,
+          "invalid_request",
           "actor_token is not supported: tokens are only exchanged for a token of the same principal");
     }
     String requestedType = r.param("requested_token_type");
     if (requestedType != null && !requestedType.equals(Authenticator.ACCESS_TOKEN_TYPE)) {
-      throw refuse(r, UNKNOWN, "unsupported requested_token_type", 400, "invalid_request",
+      throw refuse(
+          r,
+          UNKNOWN,
+          "unsupported requested_token_type",
+          400,
+          "invalid_request",
           "requested_token_type must be " + Authenticator.ACCESS_TOKEN_TYPE);
     }
     String subjectType = r.param("subject_token_type");
-    if (subjectType != null && !subjectType.equals(Authenticator.ACCESS_TOKEN_TYPE) && !subjectType.equals(JWT_TOKEN_TYPE)) {
-      throw refuse(r, UNKNOWN, "unsupported subject_token_type", 400, "invalid_request",
+    if (subjectType != null
+        && !subjectType.equals(Authenticator.ACCESS_TOKEN_TYPE)
+        && !subjectType.equals(JWT_TOKEN_TYPE)) {
+      throw refuse(
+          r,
+          UNKNOWN,
+          "unsupported subject_token_type",
+          400,
+          "invalid_request",
           "subject_token_type must be " + Authenticator.ACCESS_TOKEN_TYPE);
     }
     String subject = r.param("subject_token");
@@ -138,38 +192,70 @@ public final class TokenEndpoint {
       current = authenticator.authenticate("Bearer " + subject);
     } catch (NotAuthorizedException e) {
       throttle.failed(null, r.sourceAddress());
-      throw refuse(r, UNKNOWN, "invalid subject token", 401, "invalid_client", "invalid subject_token: " + e.getMessage());
+      throw refuse(
+          r,
+          UNKNOWN,
+          "invalid subject token",
+          401,
+          "invalid_client",
+          "invalid subject_token: " + e.getMessage());
     }
     if (current.externalRoles() != null) {
-      throw refuse(r, current.name(), "external subject token", 400, "invalid_request",
+      throw refuse(
+          r,
+          current.name(),
+          "external subject token",
+          400,
+          "invalid_request",
           "tokens of an external issuer are refreshed by that issuer");
     }
     String clientId = r.basicClientId() != null ? r.basicClientId() : r.param("client_id");
     if (clientId != null && !clientId.equals(current.clientId())) {
-      throw refuse(r, current.name(), "client_id is not the subject token's", 400, "invalid_request",
+      throw refuse(
+          r,
+          current.name(),
+          "client_id is not the subject token's",
+          400,
+          "invalid_request",
           "client_id does not match the subject token");
     }
     List<String> kept;
     try {
       kept = ExchangeScopes.narrow(current.scopes(), scopes(r.param("scope")));
     } catch (ExchangeScopes.Widening e) {
-      throw refuse(r, current.name(), "scope wider than the subject token", 400, "invalid_scope", e.getMessage());
+      throw refuse(
+          r,
+          current.name(),
+          "scope wider than the subject token",
+          400,
+          "invalid_scope",
+          e.getMessage());
     }
     checkHeld(r, current.name(), kept);
     return issue(current.name(), current.clientId(), kept, current.credentialVersion());
   }
 
-  private Issued issue(String principal, String clientId, List<String> scopes, long credentialVersion) {
+  private Issued issue(
+      String principal, String clientId, List<String> scopes, long credentialVersion) {
     TokenService tokens = authenticator.tokens();
-    return new Issued(tokens.issue(principal, clientId, scopes, credentialVersion), tokens.lifetime().toSeconds());
+    return new Issued(
+        tokens.issue(principal, clientId, scopes, credentialVersion),
+        tokens.lifetime().toSeconds());
   }
 
   private void throttleCheck(Request r, String auditPrincipal, String clientKey) {
     OptionalLong wait = throttle.check(clientKey, r.sourceAddress());
     if (wait.isPresent()) {
       throttled.increment();
-      throw refuse(r, auditPrincipal, "throttled", 429, "slow_down",
-          "too many failed token requests for this client or address; retry after " + wait.getAsLong() + " s",
+      throw refuse(
+          r,
+          auditPrincipal,
+          "throttled",
+          429,
+          "slow_down",
+          "too many failed token requests for this client or address; retry after "
+              + wait.getAsLong()
+              + " s",
           wait.getAsLong());
     }
   }
@@ -183,24 +269,49 @@ public final class TokenEndpoint {
     Set<String> missing = new TreeSet<>(requested);
     missing.removeAll(store.access().principalRolesOf(principal));
     if (!missing.isEmpty()) {
-      throw refuse(r, principal, "principal role not held", 400, "invalid_scope",
-          "principal " + principal + " does not hold principal role(s) " + String.join(", ", missing));
+      throw refuse(
+          r,
+          principal,
+          "principal role not held",
+          400,
+          "invalid_scope",
+          "principal "
+              + principal
+              + " does not hold principal role(s) "
+              + String.join(", ", missing));
     }
   }
 
-  private TokenRefused refuse(Request r, String principal, String reason, int status, String error, String description) {
+  private TokenRefused refuse(
+      Request r, String principal, String reason, int status, String error, String description) {
     return refuse(r, principal, reason, status, error, description, 0);
   }
 
   /**
-   * Records the refusal (the securable names the grant and the reason; never a secret or a
-   * token) and returns what to throw.
+   * Records the refusal (the securable names the grant and the reason; never a secret or a token)
+   * and returns what to throw.
    */
   private TokenRefused refuse(
-      Request r, String principal, String reason, int status, String error, String description, long retryAfter) {
-    String grant = r.param("grant_type") == null ? "oauth" : "oauth " + truncate(r.param("grant_type"), 128);
-    audit.record(new AuditEvent(0, System.currentTimeMillis(), principal, List.of(), ACTION, null,
-        grant + ": " + reason, false, r.requestId()));
+      Request r,
+      String principal,
+      String reason,
+      int status,
+      String error,
+      String description,
+      long retryAfter) {
+    String grant =
+        r.param("grant_type") == null ? "oauth" : "oauth " + truncate(r.param("grant_type"), 128);
+    audit.record(
+        new AuditEvent(
+            0,
+            System.currentTimeMillis(),
+            principal,
+            List.of(),
+            ACTION,
+            null,
+            grant + ": " + reason,
+            false,
+            r.requestId()));
     return new TokenRefused(status, error, description, retryAfter);
   }
 

@@ -3,9 +3,9 @@ package dev.sluice.auth;
 import static java.util.Objects.requireNonNull;
 
 /**
- * A token request the endpoint refuses, in OAuth's terms: the HTTP status, the OAuth
- * {@code error} code and a description safe to return (it never holds a secret or a token).
- * {@code retryAfterSeconds} is positive for a throttled request (429), zero otherwise.
+ * A token request the endpoint refuses, in OAuth's terms: the HTTP status, the OAuth {@code error}
+ * code and a description safe to return (it never holds a secret or a token). {@code
+ * retryAfterSeconds} is positive for a throttled request (429), zero otherwise.
  */
 public final class TokenRefused extends RuntimeException {
   private final int status;

@@ -26,9 +26,9 @@ import java.util.concurrent.atomic.LongAdder;
 import org.apache.iceberg.exceptions.NotAuthorizedException;
 
 /**
- * Issues and verifies the bearer tokens of Sluice's OAuth2 endpoint: HS256 JWTs signed with a
- * key from the store (so every replica verifies every token), carrying the principal, its
- * client id, the requested scope and an expiry.
+ * Issues and verifies the bearer tokens of Sluice's OAuth2 endpoint: HS256 JWTs signed with a key
+ * from the store (so every replica verifies every token), carrying the principal, its client id,
+ * the requested scope and an expiry.
  */
 public final class TokenService {
   public static final String ISSUER = "sluice";
@@ -39,12 +39,14 @@ public final class TokenService {
   private final Store store;
   private final Duration lifetime;
   private final Clock clock;
+
   /** How often a replica re-reads the keys, so a rotation made elsewhere is used within this. */
   static final long REFRESH_MS = 30_000;
+
   /**
-   * At most one re-read of the keys per this interval for tokens naming a key we do not know:
-   * such a token costs no database read (an unauthenticated flood of them cannot hammer the
-   * store), and a key rotated on another replica is still found at once, or within this.
+   * At most one re-read of the keys per this interval for tokens naming a key we do not know: such
+   * a token costs no database read (an unauthenticated flood of them cannot hammer the store), and
+   * a key rotated on another replica is still found at once, or within this.
    */
   static final long UNKNOWN_KID_RELOAD_MS = 5_000;
 
@@ -57,7 +59,8 @@ public final class TokenService {
   private volatile String activeKid;
   private volatile long loadedAtMs;
   private final Object unknownKidLock = new Object();
-  private long unknownKidReloadAtMs = Long.MIN_VALUE / 2; // guarded by unknownKidLock; no overflow in now - it
+  private long unknownKidReloadAtMs =
+      Long.MIN_VALUE / 2; // guarded by unknownKidLock; no overflow in now - it
   private final LongAdder keyReads = new LongAdder();
 
   public TokenService(Store store, Duration lifetime, Clock clock) {
@@ -74,8 +77,8 @@ public final class TokenService {
 
   /**
    * Adds a new signing key, which becomes the one new tokens are signed with: here at once, on
-   * other replicas within {@link #REFRESH_MS}. Older keys stay valid for verification, so
-   * tokens already issued keep working: no downtime. Returns the new key's id.
+   * other replicas within {@link #REFRESH_MS}. Older keys stay valid for verification, so tokens
+   * already issued keep working: no downtime. Returns the new key's id.
    */
   public String rotate() {
     SigningKey key = newKey();
@@ -86,7 +89,8 @@ public final class TokenService {
   private SigningKey newKey() {
     byte[] material = new byte[32];
     new java.security.SecureRandom().nextBytes(material);
-    return new SigningKey("k-" + UUID.randomUUID(), Base64.getEncoder().encodeToString(material), clock.millis());
+    return new SigningKey(
+        "k-" + UUID.randomUUID(), Base64.getEncoder().encodeToString(material), clock.millis());
   }
 
   /** How many times this service has read the signing keys from the store. */
@@ -123,7 +127,8 @@ public final class TokenService {
     return lifetime;
   }
 
-  public String issue(String principal, String clientId, List<String> scopes, long credentialVersion) {
+  public String issue(
+      String principal, String clientId, List<String> scopes, long credentialVersion) {
     refreshIfStale();
     long now = clock.millis();
     JWTClaimsSet claims =
@@ -138,7 +143,8 @@ public final class TokenService {
             .jwtID(UUID.randomUUID().toString())
             .build();
     String kid = activeKid;
-    SignedJWT jwt = new SignedJWT(new JWSHeader.Builder(JWSAlgorithm.HS256).keyID(kid).build(), claims);
+    SignedJWT jwt =
+        new SignedJWT(new JWSHeader.Builder(JWSAlgorithm.HS256).keyID(kid).build(), claims);
     try {
       jwt.sign(new MACSigner(keys.get(kid)));
     } catch (JOSEException e) {
@@ -189,7 +195,9 @@ public final class TokenService {
     } catch (JOSEException e) {
       throw new NotAuthorizedException("Invalid token: bad signature");
     }
-    if (!ISSUER.equals(claims.getIssuer()) || claims.getSubject() == null || claims.getExpirationTime() == null) {
+    if (!ISSUER.equals(claims.getIssuer())
+        || claims.getSubject() == null
+        || claims.getExpirationTime() == null) {
       throw new NotAuthorizedException("Invalid token: missing or wrong claims");
     }
     long expiresAt = claims.getExpirationTime().getTime();

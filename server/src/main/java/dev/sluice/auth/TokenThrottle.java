@@ -14,15 +14,15 @@ import java.util.function.LongSupplier;
 
 /**
  * Rate limit on failed token requests, per claimed client id and per source address: one token
- * bucket per key, which a failure (unknown client, wrong secret, invalid subject token) drains
- * by one and which refills at a steady rate. Successes cost nothing, so a busy client with the
- * right secret is never slowed down; a guessing loop is, after {@code burst} misses.
+ * bucket per key, which a failure (unknown client, wrong secret, invalid subject token) drains by
+ * one and which refills at a steady rate. Successes cost nothing, so a busy client with the right
+ * secret is never slowed down; a guessing loop is, after {@code burst} misses.
  *
- * <p>The check comes before the secret is hashed (the expensive part), so a throttled request
- * costs no PBKDF2. Concurrent failures may overdraw a bucket; the debt (at most one more burst)
- * is paid back before the key is let through again. Memory is bounded: at most {@code
- * maxTrackedKeys} buckets per kind, least recently used evicted first, and a bucket idle long
- * enough to be full again is dropped.
+ * <p>The check comes before the secret is hashed (the expensive part), so a throttled request costs
+ * no PBKDF2. Concurrent failures may overdraw a bucket; the debt (at most one more burst) is paid
+ * back before the key is let through again. Memory is bounded: at most {@code maxTrackedKeys}
+ * buckets per kind, least recently used evicted first, and a bucket idle long enough to be full
+ * again is dropped.
  */
 public final class TokenThrottle {
   /**
@@ -36,7 +36,12 @@ public final class TokenThrottle {
    * @param maxTrackedKeys buckets kept per kind (client ids, addresses)
    */
   public record Limits(
-      boolean enabled, int clientBurst, int clientPerMinute, int addressBurst, int addressPerMinute, long maxTrackedKeys) {
+      boolean enabled,
+      int clientBurst,
+      int clientPerMinute,
+      int addressBurst,
+      int addressPerMinute,
+      long maxTrackedKeys) {
     public static final Limits DEFAULT = new Limits(true, 10, 10, 50, 50, 100_000);
 
     public Limits {
@@ -46,7 +51,8 @@ public final class TokenThrottle {
       positive("auth.tokenThrottle.addressFailuresPerMinute", addressPerMinute);
       if (maxTrackedKeys < 100 || maxTrackedKeys > 10_000_000) {
         throw new IllegalArgumentException(
-            "auth.tokenThrottle.maxTrackedKeys must be between 100 and 10000000, got " + maxTrackedKeys);
+            "auth.tokenThrottle.maxTrackedKeys must be between 100 and 10000000, got "
+                + maxTrackedKeys);
       }
     }
 
@@ -69,8 +75,10 @@ public final class TokenThrottle {
   TokenThrottle(Limits limits, LongSupplier nanos) {
     this.limits = requireNonNull(limits, "limits");
     this.nanos = requireNonNull(nanos, "nanos");
-    this.clients = new Buckets(limits.clientBurst(), limits.clientPerMinute(), limits.maxTrackedKeys());
-    this.addresses = new Buckets(limits.addressBurst(), limits.addressPerMinute(), limits.maxTrackedKeys());
+    this.clients =
+        new Buckets(limits.clientBurst(), limits.clientPerMinute(), limits.maxTrackedKeys());
+    this.addresses =
+        new Buckets(limits.addressBurst(), limits.addressPerMinute(), limits.maxTrackedKeys());
   }
 
   /**
@@ -82,13 +90,16 @@ public final class TokenThrottle {
       return OptionalLong.empty();
     }
     long now = nanos.getAsLong();
-    long wait = Math.max(clientId == null ? 0 : clients.waitSeconds(clientId, now), addresses.waitSeconds(address, now));
+    long wait =
+        Math.max(
+            clientId == null ? 0 : clients.waitSeconds(clientId, now),
+            addresses.waitSeconds(address, now));
     return wait > 0 ? OptionalLong.of(wait) : OptionalLong.empty();
   }
 
   /**
-   * The throttle key of a peer address: the address itself, or for IPv6 its /64 prefix (what
-   * one site is usually given, so one attacker cannot rotate through its addresses).
+   * The throttle key of a peer address: the address itself, or for IPv6 its /64 prefix (what one
+   * site is usually given, so one attacker cannot rotate through its addresses).
    */
   public static String addressKey(InetAddress address) {
     if (address == null) {

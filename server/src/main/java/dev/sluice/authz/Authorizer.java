@@ -19,13 +19,13 @@ import java.util.TreeSet;
 import org.apache.iceberg.exceptions.ForbiddenException;
 
 /**
- * Every authorization decision: principal → active principal roles → catalog roles →
- * privileges on securables, where a grant on a catalog or namespace reaches everything below.
- * Each decision is recorded in the {@link AuditLog}.
+ * Every authorization decision: principal → active principal roles → catalog roles → privileges on
+ * securables, where a grant on a catalog or namespace reaches everything below. Each decision is
+ * recorded in the {@link AuditLog}.
  *
  * <p>Role assignments and grants are cached for at most {@link #CACHE_TTL} (documented in
- * docs/AUTHORIZATION.md); a change made through this replica clears the cache at once, so
- * here it takes effect on the very next request, and on other replicas within one second.
+ * docs/AUTHORIZATION.md); a change made through this replica clears the cache at once, so here it
+ * takes effect on the very next request, and on other replicas within one second.
  */
 public final class Authorizer {
   public static final Duration CACHE_TTL = Duration.ofSeconds(1);
@@ -40,17 +40,23 @@ public final class Authorizer {
   public Authorizer(AccessStore access, AuditLog audit) {
     this.access = requireNonNull(access, "access");
     this.audit = requireNonNull(audit, "audit");
-    this.rolesByPrincipal = Caffeine.newBuilder().expireAfterWrite(CACHE_TTL).maximumSize(100_000).build();
-    this.grantsByRoles = Caffeine.newBuilder().expireAfterWrite(CACHE_TTL).maximumSize(100_000).build();
+    this.rolesByPrincipal =
+        Caffeine.newBuilder().expireAfterWrite(CACHE_TTL).maximumSize(100_000).build();
+    this.grantsByRoles =
+        Caffeine.newBuilder().expireAfterWrite(CACHE_TTL).maximumSize(100_000).build();
   }
 
-  /** Forgets cached roles and grants; called after every change to them made through this replica. */
+  /**
+   * Forgets cached roles and grants; called after every change to them made through this replica.
+   */
   public void invalidate() {
     rolesByPrincipal.invalidateAll();
     grantsByRoles.invalidateAll();
   }
 
-  /** The request's caller: roles held now, narrowed to the token's {@code PRINCIPAL_ROLE:} scopes. */
+  /**
+   * The request's caller: roles held now, narrowed to the token's {@code PRINCIPAL_ROLE:} scopes.
+   */
   public Caller caller(AuthenticatedPrincipal principal, String requestId) {
     List<String> held =
         principal.externalRoles() != null
@@ -59,7 +65,9 @@ public final class Authorizer {
     return new Caller(principal.name(), RoleScopes.activate(held, principal.scopes()), requestId);
   }
 
-  /** The privileges {@code caller} holds on {@code securable}, through every grant that reaches it. */
+  /**
+   * The privileges {@code caller} holds on {@code securable}, through every grant that reaches it.
+   */
   public Set<Privilege> effective(Caller caller, String catalog, SecurableRef securable) {
     EnumSet<Privilege> out = EnumSet.noneOf(Privilege.class);
     for (GrantRecord grant : grants(caller, catalog)) {
@@ -74,7 +82,8 @@ public final class Authorizer {
   }
 
   /** Allows or refuses (403), and records the decision. */
-  public void require(Caller caller, String action, String catalog, SecurableRef securable, Privilege privilege) {
+  public void require(
+      Caller caller, String action, String catalog, SecurableRef securable, Privilege privilege) {
     boolean allowed = effective(caller, catalog, securable).contains(privilege);
     record(caller, action, catalog, securable.toString(), allowed);
     if (!allowed) {
@@ -85,7 +94,8 @@ public final class Authorizer {
   }
 
   /** Like {@link #require} with several acceptable privileges: any one suffices. */
-  public void requireAny(Caller caller, String action, String catalog, SecurableRef securable, Set<Privilege> anyOf) {
+  public void requireAny(
+      Caller caller, String action, String catalog, SecurableRef securable, Set<Privilege> anyOf) {
     Set<Privilege> held = effective(caller, catalog, securable);
     boolean allowed = anyOf.stream().anyMatch(held::contains);
     record(caller, action, catalog, securable.toString(), allowed);
@@ -106,7 +116,9 @@ public final class Authorizer {
     return false;
   }
 
-  /** Service-level operations (catalogs, principals, principal roles) need the service_admin role. */
+  /**
+   * Service-level operations (catalogs, principals, principal roles) need the service_admin role.
+   */
   public void requireServiceAdmin(Caller caller, String action, String target) {
     boolean allowed = caller.isServiceAdmin();
     record(caller, action, null, target, allowed);
@@ -118,14 +130,31 @@ public final class Authorizer {
   }
 
   /** Records a decision made elsewhere (e.g. a listing that was filtered). */
-  public void record(Caller caller, String action, String catalog, String securable, boolean allowed) {
+  public void record(
+      Caller caller, String action, String catalog, String securable, boolean allowed) {
     record(caller, action, catalog, securable, allowed, null);
   }
 
   /** As above, with what an allowed change changed ({@link AuditEvent#detail()}). */
-  public void record(Caller caller, String action, String catalog, String securable, boolean allowed, String detail) {
-    audit.record(new AuditEvent(0, System.currentTimeMillis(), caller.principal(), caller.activeRoles(), action, catalog,
-        securable, allowed, caller.requestId()).withDetail(detail));
+  public void record(
+      Caller caller,
+      String action,
+      String catalog,
+      String securable,
+      boolean allowed,
+      String detail) {
+    audit.record(
+        new AuditEvent(
+                0,
+                System.currentTimeMillis(),
+                caller.principal(),
+                caller.activeRoles(),
+                action,
+                catalog,
+                securable,
+                allowed,
+                caller.requestId())
+            .withDetail(detail));
   }
 
   /** The catalogs in which the caller holds any catalog role. */
@@ -138,7 +167,8 @@ public final class Authorizer {
       return List.of();
     }
     List<String> roles = new ArrayList<>(new TreeSet<>(caller.activeRoles()));
-    return grantsByRoles.get(new GrantKey(catalog, roles), key -> access.grantsFor(key.catalog(), key.roles()));
+    return grantsByRoles.get(
+        new GrantKey(catalog, roles), key -> access.grantsFor(key.catalog(), key.roles()));
   }
 
   private static Privilege parseStored(String name) {

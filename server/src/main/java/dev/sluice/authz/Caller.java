@@ -5,8 +5,8 @@ import static java.util.Objects.requireNonNull;
 import java.util.List;
 
 /**
- * The caller of one request as authorization sees it: the principal and the principal roles
- * active for this request (those it holds now, narrowed by the token's scope).
+ * The caller of one request as authorization sees it: the principal and the principal roles active
+ * for this request (those it holds now, narrowed by the token's scope).
  */
 public record Caller(String principal, List<String> activeRoles, String requestId) {
   public static final String SERVICE_ADMIN = "service_admin";

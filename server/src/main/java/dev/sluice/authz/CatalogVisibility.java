@@ -6,14 +6,15 @@ import dev.sluice.store.SecurableRef;
 import org.apache.iceberg.exceptions.ForbiddenException;
 
 /**
- * Who may learn whether a catalog exists. A caller with no standing in a catalog (not the
- * service admin, no grant reaching into it, no catalog role of it among its active principal
- * roles) gets one answer, 403 with one message, whether or not the catalog exists: telling 403
- * from 404 would let anyone enumerate catalog names. Everyone else gets precise answers.
+ * Who may learn whether a catalog exists. A caller with no standing in a catalog (not the service
+ * admin, no grant reaching into it, no catalog role of it among its active principal roles) gets
+ * one answer, 403 with one message, whether or not the catalog exists: telling 403 from 404 would
+ * let anyone enumerate catalog names. Everyone else gets precise answers.
  */
 public final class CatalogVisibility {
   /** Said for a catalog that exists and for one that does not, alike. */
-  static final String REFUSED = "Principal '%s' is not authorized for catalog '%s' or it does not exist";
+  static final String REFUSED =
+      "Principal '%s' is not authorized for catalog '%s' or it does not exist";
 
   private final Authorizer authz;
 
@@ -30,7 +31,10 @@ public final class CatalogVisibility {
         || authz.catalogsOf(caller).contains(catalog);
   }
 
-  /** Refuses (403, and a DENY in the audit trail) a caller who may not know; existence plays no part. */
+  /**
+   * Refuses (403, and a DENY in the audit trail) a caller who may not know; existence plays no
+   * part.
+   */
   public void require(Caller caller, String action, String catalog) {
     if (!mayKnow(caller, catalog)) {
       authz.record(caller, action, catalog, "catalog", false);

@@ -7,12 +7,13 @@ import java.util.Set;
 import org.apache.iceberg.exceptions.BadRequestException;
 
 /**
- * The privileges a catalog role can hold, with what each implies. The implications are the
- * whole model (see docs/AUTHORIZATION.md for the table):
+ * The privileges a catalog role can hold, with what each implies. The implications are the whole
+ * model (see docs/AUTHORIZATION.md for the table):
  *
  * <ul>
- *   <li>TABLE_WRITE_DATA ⇒ TABLE_READ_DATA ⇒ TABLE_READ_PROPERTIES; TABLE_WRITE_DATA ⇒ TABLE_WRITE_PROPERTIES
- *       (a writer commits snapshots with whatever metadata they carry); *_WRITE_PROPERTIES ⇒ *_READ_PROPERTIES.
+ *   <li>TABLE_WRITE_DATA ⇒ TABLE_READ_DATA ⇒ TABLE_READ_PROPERTIES; TABLE_WRITE_DATA ⇒
+ *       TABLE_WRITE_PROPERTIES (a writer commits snapshots with whatever metadata they carry);
+ *       *_WRITE_PROPERTIES ⇒ *_READ_PROPERTIES.
  *   <li>*_FULL_METADATA ⇒ create, drop, list, read and write properties of that kind (not data).
  *   <li>CATALOG_MANAGE_METADATA ⇒ every *_FULL_METADATA and the catalog's properties.
  *   <li>CATALOG_MANAGE_CONTENT ⇒ every content privilege, data included.
@@ -70,12 +71,18 @@ public enum Privilege {
       case NAMESPACE_WRITE_PROPERTIES -> EnumSet.of(NAMESPACE_READ_PROPERTIES);
       case VIEW_WRITE_PROPERTIES -> EnumSet.of(VIEW_READ_PROPERTIES);
       case CATALOG_WRITE_PROPERTIES -> EnumSet.of(CATALOG_READ_PROPERTIES);
-      case TABLE_FULL_METADATA -> EnumSet.of(TABLE_CREATE, TABLE_DROP, TABLE_LIST, TABLE_WRITE_PROPERTIES);
-      case VIEW_FULL_METADATA -> EnumSet.of(VIEW_CREATE, VIEW_DROP, VIEW_LIST, VIEW_WRITE_PROPERTIES);
+      case TABLE_FULL_METADATA ->
+          EnumSet.of(TABLE_CREATE, TABLE_DROP, TABLE_LIST, TABLE_WRITE_PROPERTIES);
+      case VIEW_FULL_METADATA ->
+          EnumSet.of(VIEW_CREATE, VIEW_DROP, VIEW_LIST, VIEW_WRITE_PROPERTIES);
       case NAMESPACE_FULL_METADATA ->
           EnumSet.of(NAMESPACE_CREATE, NAMESPACE_DROP, NAMESPACE_LIST, NAMESPACE_WRITE_PROPERTIES);
       case CATALOG_MANAGE_METADATA ->
-          EnumSet.of(NAMESPACE_FULL_METADATA, TABLE_FULL_METADATA, VIEW_FULL_METADATA, CATALOG_WRITE_PROPERTIES);
+          EnumSet.of(
+              NAMESPACE_FULL_METADATA,
+              TABLE_FULL_METADATA,
+              VIEW_FULL_METADATA,
+              CATALOG_WRITE_PROPERTIES);
       case CATALOG_MANAGE_CONTENT -> EnumSet.of(CATALOG_MANAGE_METADATA, TABLE_WRITE_DATA);
       default -> EnumSet.noneOf(Privilege.class);
     };

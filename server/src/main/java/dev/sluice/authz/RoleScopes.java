@@ -6,9 +6,9 @@ import java.util.Set;
 import java.util.TreeSet;
 
 /**
- * OAuth scopes that select principal roles: {@code PRINCIPAL_ROLE:ALL} activates every role
- * the principal holds, {@code PRINCIPAL_ROLE:<name>} just that one. A token without any
- * PRINCIPAL_ROLE scope (Iceberg clients send {@code catalog} by default) activates all.
+ * OAuth scopes that select principal roles: {@code PRINCIPAL_ROLE:ALL} activates every role the
+ * principal holds, {@code PRINCIPAL_ROLE:<name>} just that one. A token without any PRINCIPAL_ROLE
+ * scope (Iceberg clients send {@code catalog} by default) activates all.
  */
 public final class RoleScopes {
   public static final String PREFIX = "PRINCIPAL_ROLE:";

@@ -17,13 +17,13 @@ import org.apache.iceberg.exceptions.ServiceUnavailableException;
 import org.apache.iceberg.io.FileIO;
 
 /**
- * Resolves a catalog name (the REST {@code prefix} or {@code warehouse}) to a
- * {@link SluiceCatalog} with the catalog's own FileIO: local files inside its allowedLocations for FILE storage, S3FileIO
+ * Resolves a catalog name (the REST {@code prefix} or {@code warehouse}) to a {@link SluiceCatalog}
+ * with the catalog's own FileIO: local files inside its allowedLocations for FILE storage, S3FileIO
  * with the configured credential source for S3. FileIOs are kept per storage configuration.
  *
- * <p>Every request resolves its catalog, so resolved catalogs are cached for at most one
- * second (the bound the authorization caches use too) and dropped at once when this replica
- * changes a catalog; another replica's change is seen within that second.
+ * <p>Every request resolves its catalog, so resolved catalogs are cached for at most one second
+ * (the bound the authorization caches use too) and dropped at once when this replica changes a
+ * catalog; another replica's change is seen within that second.
  */
 public final class CatalogRegistry {
   private final Store store;
@@ -63,18 +63,23 @@ public final class CatalogRegistry {
   private FileIO fileIO(CatalogSettings settings) {
     if (settings.s3() == null) {
       // Confined to the catalog's allowedLocations, whatever path a table's metadata names.
-      return fileIOs.computeIfAbsent(settings.storageKey(), key -> new LocalFileIO(settings.locationPolicy().allowed()));
+      return fileIOs.computeIfAbsent(
+          settings.storageKey(), key -> new LocalFileIO(settings.locationPolicy().allowed()));
     }
-    return fileIOs.computeIfAbsent(settings.storageKey(), key -> {
-      CredentialSource source = sources.get(settings.s3().credentialSource());
-      if (source == null) {
-        throw new ServiceUnavailableException(
-            "Catalog %s names credential source '%s', which the server config does not define",
-            settings.name(), settings.s3().credentialSource());
-      }
-      return new ConfinedFileIO(
-          CatalogS3Client.fileIO(settings.s3(), source), "catalog " + settings.name(), settings.locationPolicy().allowed());
-    });
+    return fileIOs.computeIfAbsent(
+        settings.storageKey(),
+        key -> {
+          CredentialSource source = sources.get(settings.s3().credentialSource());
+          if (source == null) {
+            throw new ServiceUnavailableException(
+                "Catalog %s names credential source '%s', which the server config does not define",
+                settings.name(), settings.s3().credentialSource());
+          }
+          return new ConfinedFileIO(
+              CatalogS3Client.fileIO(settings.s3(), source),
+              "catalog " + settings.name(),
+              settings.locationPolicy().allowed());
+        });
   }
 
   public Store store() {

@@ -1,25 +1,25 @@
 package dev.sluice.catalog;
 
-import dev.sluice.location.LocationPolicy;
-import dev.sluice.location.StorageLocation;
 import static java.util.Objects.requireNonNull;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.sluice.location.LocationPolicy;
+import dev.sluice.location.StorageLocation;
 import dev.sluice.store.CatalogRecord;
+import dev.sluice.vending.s3.S3StorageProfile;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
-import dev.sluice.vending.s3.S3StorageProfile;
 
 /**
- * A catalog's definition as the catalog layer uses it, validated: where tables go by
- * default and the storage area they must stay in. Built from the stored record or from a
- * management request; anything invalid is an {@link IllegalArgumentException} naming the key.
+ * A catalog's definition as the catalog layer uses it, validated: where tables go by default and
+ * the storage area they must stay in. Built from the stored record or from a management request;
+ * anything invalid is an {@link IllegalArgumentException} naming the key.
  */
 public record CatalogSettings(
     String name,
@@ -30,12 +30,14 @@ public record CatalogSettings(
     ObjectNode storageConfig,
     S3StorageProfile s3) {
   public static final String DEFAULT_BASE_LOCATION = "default-base-location";
+
   /**
-   * Catalog property: "true" lets tables and views live anywhere inside allowedLocations
-   * instead of inside their namespace's location (they still never overlap). Only the service
-   * admin may set it.
+   * Catalog property: "true" lets tables and views live anywhere inside allowedLocations instead of
+   * inside their namespace's location (they still never overlap). Only the service admin may set
+   * it.
    */
   public static final String ALLOW_UNSTRUCTURED_LOCATIONS = "allowUnstructuredLocations";
+
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final List<String> STORAGE_TYPES = List.of("FILE", "S3");
 
@@ -47,26 +49,48 @@ public record CatalogSettings(
 
   /**
    * Validates a catalog definition; fills allowedLocations with the base location when empty.
-   * {@code credentialSources} are the server's configured S3 credential sources (null skips
-   * that check, for catalogs read back from the store).
+   * {@code credentialSources} are the server's configured S3 credential sources (null skips that
+   * check, for catalogs read back from the store).
    */
   public static CatalogSettings of(
-      String name, String type, Map<String, String> properties, JsonNode storageConfigInfo, Set<String> credentialSources) {
-    return of(name, type, properties, storageConfigInfo, credentialSources, S3StorageProfile.MIN_DURATION);
+      String name,
+      String type,
+      Map<String, String> properties,
+      JsonNode storageConfigInfo,
+      Set<String> credentialSources) {
+    return of(
+        name,
+        type,
+        properties,
+        storageConfigInfo,
+        credentialSources,
+        S3StorageProfile.MIN_DURATION);
   }
 
-  /** As above; {@code minVendDuration} is the shortest credential lifetime a catalog may ask for. */
-  public static CatalogSettings of(String name, String type, Map<String, String> properties, JsonNode storageConfigInfo,
-      Set<String> credentialSources, int minVendDuration) {
+  /**
+   * As above; {@code minVendDuration} is the shortest credential lifetime a catalog may ask for.
+   */
+  public static CatalogSettings of(
+      String name,
+      String type,
+      Map<String, String> properties,
+      JsonNode storageConfigInfo,
+      Set<String> credentialSources,
+      int minVendDuration) {
     IdentifierRules.checkName("catalog name", name);
     String catalogType = type == null ? "INTERNAL" : type.toUpperCase(Locale.ROOT);
     if (!catalogType.equals("INTERNAL")) {
-      throw new IllegalArgumentException("Unsupported catalog type: " + type + " (supported: INTERNAL)");
+      throw new IllegalArgumentException(
+          "Unsupported catalog type: " + type + " (supported: INTERNAL)");
     }
     String unstructured = properties.get(ALLOW_UNSTRUCTURED_LOCATIONS);
     if (unstructured != null && !unstructured.equals("true") && !unstructured.equals("false")) {
       throw new IllegalArgumentException(
-          "Invalid catalog property " + ALLOW_UNSTRUCTURED_LOCATIONS + ": " + unstructured + " (must be true or false)");
+          "Invalid catalog property "
+              + ALLOW_UNSTRUCTURED_LOCATIONS
+              + ": "
+              + unstructured
+              + " (must be true or false)");
     }
     String base = properties.get(DEFAULT_BASE_LOCATION);
     if (base == null || base.isBlank()) {
@@ -83,18 +107,24 @@ public record CatalogSettings(
     String storageType = typeNode.asText().toUpperCase(Locale.ROOT);
     if (!STORAGE_TYPES.contains(storageType)) {
       throw new IllegalArgumentException(
-          "Unsupported storageConfigInfo.storageType: " + typeNode.asText() + " (supported: " + STORAGE_TYPES + ")");
+          "Unsupported storageConfigInfo.storageType: "
+              + typeNode.asText()
+              + " (supported: "
+              + STORAGE_TYPES
+              + ")");
     }
     storage.put("storageType", storageType);
     List<String> allowed = new ArrayList<>();
     JsonNode allowedNode = storage.get("allowedLocations");
     if (allowedNode != null && !allowedNode.isNull()) {
       if (!allowedNode.isArray()) {
-        throw new IllegalArgumentException("storageConfigInfo.allowedLocations must be an array of strings");
+        throw new IllegalArgumentException(
+            "storageConfigInfo.allowedLocations must be an array of strings");
       }
       for (JsonNode location : allowedNode) {
         if (!location.isTextual()) {
-          throw new IllegalArgumentException("storageConfigInfo.allowedLocations must be an array of strings");
+          throw new IllegalArgumentException(
+              "storageConfigInfo.allowedLocations must be an array of strings");
         }
         allowed.add(location.asText());
       }
@@ -112,23 +142,37 @@ public record CatalogSettings(
         StorageLocation parsed = StorageLocation.parse(location);
         if (!parsed.scheme().equals("file")) {
           throw new IllegalArgumentException(
-              "storageConfigInfo.allowedLocations: " + location + " is not a file: location for storageType FILE");
+              "storageConfigInfo.allowedLocations: "
+                  + location
+                  + " is not a file: location for storageType FILE");
         }
       }
     }
     if (!new LocationPolicy(name, allowed).allows(base)) {
       throw new IllegalArgumentException(
-          DEFAULT_BASE_LOCATION + " " + base + " is not inside storageConfigInfo.allowedLocations " + allowed);
+          DEFAULT_BASE_LOCATION
+              + " "
+              + base
+              + " is not inside storageConfigInfo.allowedLocations "
+              + allowed);
     }
     return new CatalogSettings(name, catalogType, properties, storageType, allowed, storage, s3);
   }
 
   public static CatalogSettings fromRecord(CatalogRecord record) {
     try {
-      // Validated when stored; read back without re-checking sources or the server's duration floor.
-      return of(record.name(), record.type(), record.properties(), JSON.readTree(record.storageConfig()), null, 1);
+      // Validated when stored; read back without re-checking sources or the server's duration
+      // floor.
+      return of(
+          record.name(),
+          record.type(),
+          record.properties(),
+          JSON.readTree(record.storageConfig()),
+          null,
+          1);
     } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-      throw new IllegalStateException("Corrupt storage configuration for catalog " + record.name(), e);
+      throw new IllegalStateException(
+          "Corrupt storage configuration for catalog " + record.name(), e);
     }
   }
 
@@ -144,7 +188,9 @@ public record CatalogSettings(
     return storageConfig.toString();
   }
 
-  /** A key that changes whenever the storage configuration does: for caching clients built from it. */
+  /**
+   * A key that changes whenever the storage configuration does: for caching clients built from it.
+   */
   public String storageKey() {
     return name + "|" + storageConfig;
   }

@@ -10,10 +10,10 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * Every location a table or view writes to: its {@code location} and each location-bearing
- * property ({@link LocationPolicy#LOCATION_PROPERTIES}). These are what it claims in the store,
- * what a credential for it is scoped to, and the only places a server-side delete may touch.
- * Built only from locations that parse (callers check them with {@link LocationPolicy} first).
+ * Every location a table or view writes to: its {@code location} and each location-bearing property
+ * ({@link LocationPolicy#LOCATION_PROPERTIES}). These are what it claims in the store, what a
+ * credential for it is scoped to, and the only places a server-side delete may touch. Built only
+ * from locations that parse (callers check them with {@link LocationPolicy} first).
  */
 record ContentLocations(List<StorageLocation> all) {
   ContentLocations {
@@ -22,7 +22,9 @@ record ContentLocations(List<StorageLocation> all) {
 
   static ContentLocations of(String location, Map<String, String> properties) {
     return new ContentLocations(
-        LocationPolicy.locationsOf(location, properties).stream().map(StorageLocation::parse).toList());
+        LocationPolicy.locationsOf(location, properties).stream()
+            .map(StorageLocation::parse)
+            .toList());
   }
 
   /** Locations here that {@code previous} does not have (all of them when it is null). */

@@ -5,7 +5,9 @@ import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.exceptions.BadRequestException;
 
-/** What a catalog, namespace, table or view name may be: non-empty, bounded, no control characters. */
+/**
+ * What a catalog, namespace, table or view name may be: non-empty, bounded, no control characters.
+ */
 public final class IdentifierRules {
   public static final int MAX_NAME_LENGTH = 256;
   public static final int MAX_NAMESPACE_DEPTH = 16;
@@ -21,7 +23,8 @@ public final class IdentifierRules {
     }
     for (int i = 0; i < name.length(); i++) {
       if (Character.isISOControl(name.charAt(i))) {
-        throw new BadRequestException("Invalid %s: contains a control character at position %d", what, i);
+        throw new BadRequestException(
+            "Invalid %s: contains a control character at position %d", what, i);
       }
     }
   }
@@ -35,7 +38,8 @@ public final class IdentifierRules {
 
   public static void checkLevels(List<String> levels) {
     if (levels.size() > MAX_NAMESPACE_DEPTH) {
-      throw new BadRequestException("Invalid namespace: deeper than %d levels", MAX_NAMESPACE_DEPTH);
+      throw new BadRequestException(
+          "Invalid namespace: deeper than %d levels", MAX_NAMESPACE_DEPTH);
     }
     for (String level : levels) {
       checkName("namespace level", level);

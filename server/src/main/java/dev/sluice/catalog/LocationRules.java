@@ -21,21 +21,23 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Where a catalog's namespaces, tables and views may live, so that a credential scoped to a
- * table covers that table's files and nobody else's:
+ * Where a catalog's namespaces, tables and views may live, so that a credential scoped to a table
+ * covers that table's files and nobody else's:
+ *
  * <ul>
- *   <li>every location is inside the catalog's allowedLocations and tries no escape
- *       ({@link LocationPolicy});
- *   <li>structured: a namespace's location lies inside its parent's (the catalog's base
- *       location at the top), and every location of a table or view inside its namespace's,
- *       unless the catalog allows unstructured locations;
- *   <li>no overlap: no location of a table or view equals, contains or lies inside one that
- *       another table or view claims in the same storage, in any catalog. Checked here first
- *       (before a file is written or a credential vended), decided by the store atomically.
+ *   <li>every location is inside the catalog's allowedLocations and tries no escape ({@link
+ *       LocationPolicy});
+ *   <li>structured: a namespace's location lies inside its parent's (the catalog's base location at
+ *       the top), and every location of a table or view inside its namespace's, unless the catalog
+ *       allows unstructured locations;
+ *   <li>no overlap: no location of a table or view equals, contains or lies inside one that another
+ *       table or view claims in the same storage, in any catalog. Checked here first (before a file
+ *       is written or a credential vended), decided by the store atomically.
  * </ul>
- * A namespace without a {@code location} property lives at its parent's location plus its
- * name, and a table or view at its namespace's plus its name, each name made one safe path
- * segment by {@link LocationNames}.
+ *
+ * A namespace without a {@code location} property lives at its parent's location plus its name, and
+ * a table or view at its namespace's plus its name, each name made one safe path segment by {@link
+ * LocationNames}.
  */
 final class LocationRules {
   private static final Logger LOG = LoggerFactory.getLogger(LocationRules.class);
@@ -54,7 +56,10 @@ final class LocationRules {
     return policy;
   }
 
-  /** The location a namespace's children go to: its {@code location} property, or its parent's plus its name. */
+  /**
+   * The location a namespace's children go to: its {@code location} property, or its parent's plus
+   * its name.
+   */
   String namespaceLocation(Namespace namespace) {
     String location = stripSlash(settings.defaultBaseLocation());
     String[] levels = namespace.levels();
@@ -63,17 +68,25 @@ final class LocationRules {
       Map<String, String> properties =
           store
               .loadNamespace(settings.name(), new NamespacePath(List.of(current.levels())))
-              .orElseThrow(() -> new NoSuchNamespaceException("Namespace does not exist: %s", current));
+              .orElseThrow(
+                  () -> new NoSuchNamespaceException("Namespace does not exist: %s", current));
       String explicit = properties.get(SluiceCatalog.NAMESPACE_LOCATION);
-      location = explicit != null ? stripSlash(explicit) : location + "/" + LocationNames.segment(levels[depth - 1]);
+      location =
+          explicit != null
+              ? stripSlash(explicit)
+              : location + "/" + LocationNames.segment(levels[depth - 1]);
     }
     return location;
   }
 
-  /** Where a namespace lives when it has no {@code location} property: its parent's location plus its name. */
+  /**
+   * Where a namespace lives when it has no {@code location} property: its parent's location plus
+   * its name.
+   */
   String defaultNamespaceLocation(Namespace namespace) {
     Namespace parent = Namespace.of(Arrays.copyOf(namespace.levels(), namespace.length() - 1));
-    String parentLocation = parent.isEmpty() ? stripSlash(settings.defaultBaseLocation()) : namespaceLocation(parent);
+    String parentLocation =
+        parent.isEmpty() ? stripSlash(settings.defaultBaseLocation()) : namespaceLocation(parent);
     return parentLocation + "/" + LocationNames.segment(namespace.level(namespace.length() - 1));
   }
 
@@ -83,7 +96,9 @@ final class LocationRules {
   }
 
   String defaultLocation(TableIdentifier identifier) {
-    return namespaceLocation(identifier.namespace()) + "/" + LocationNames.segment(identifier.name());
+    return namespaceLocation(identifier.namespace())
+        + "/"
+        + LocationNames.segment(identifier.name());
   }
 
   /** Checks a namespace's explicit {@code location} property before it is stored. */
@@ -94,18 +109,27 @@ final class LocationRules {
       return;
     }
     Namespace parent = Namespace.of(Arrays.copyOf(namespace.levels(), namespace.length() - 1));
-    String parentLocation = parent.isEmpty() ? settings.defaultBaseLocation() : namespaceLocation(parent);
-    requireInside(what, location, parentLocation, parent.isEmpty() ? "the catalog's base location" : "namespace " + parent,
+    String parentLocation =
+        parent.isEmpty() ? settings.defaultBaseLocation() : namespaceLocation(parent);
+    requireInside(
+        what,
+        location,
+        parentLocation,
+        parent.isEmpty() ? "the catalog's base location" : "namespace " + parent,
         false);
   }
 
   /**
-   * Checks the locations of a table or view being created ({@code previous} null) or changed,
-   * and returns them. Locations it already had are not checked against the structure again: a
-   * namespace that moved later does not stop its existing tables from committing.
+   * Checks the locations of a table or view being created ({@code previous} null) or changed, and
+   * returns them. Locations it already had are not checked against the structure again: a namespace
+   * that moved later does not stop its existing tables from committing.
    */
   ContentLocations checkContent(
-      String what, TableIdentifier identifier, String location, Map<String, String> properties, ContentLocations previous) {
+      String what,
+      TableIdentifier identifier,
+      String location,
+      Map<String, String> properties,
+      ContentLocations previous) {
     policy.checkTable(what, location, properties);
     ContentLocations next = ContentLocations.of(location, properties);
     List<StorageLocation> added = next.addedSince(previous);
@@ -115,7 +139,8 @@ final class LocationRules {
     if (!settings.allowUnstructuredLocations()) {
       String namespaceLocation = namespaceLocation(identifier.namespace());
       for (StorageLocation each : added) {
-        requireInside(what, each.toString(), namespaceLocation, "namespace " + identifier.namespace(), true);
+        requireInside(
+            what, each.toString(), namespaceLocation, "namespace " + identifier.namespace(), true);
       }
     }
     requireFree(what, identifier, next.claims());
@@ -128,15 +153,25 @@ final class LocationRules {
     policy.check(what, metadataFile);
     if (!settings.allowUnstructuredLocations()) {
       requireInside(
-          what, metadataFile, namespaceLocation(identifier.namespace()), "namespace " + identifier.namespace(), true);
+          what,
+          metadataFile,
+          namespaceLocation(identifier.namespace()),
+          "namespace " + identifier.namespace(),
+          true);
     }
-    requireFree(what, identifier, List.of(new LocationClaim(StorageLocation.parse(metadataFile).ancestorKeys())));
+    requireFree(
+        what,
+        identifier,
+        List.of(new LocationClaim(StorageLocation.parse(metadataFile).ancestorKeys())));
   }
 
   private void requireFree(String what, TableIdentifier identifier, List<LocationClaim> claims) {
     Optional<LocationConflict> conflict =
         store.findLocationConflict(
-            settings.name(), new NamespacePath(List.of(identifier.namespace().levels())), identifier.name(), claims);
+            settings.name(),
+            new NamespacePath(List.of(identifier.namespace().levels())),
+            identifier.name(),
+            claims);
     if (conflict.isPresent()) {
       throw refusal(what, conflict.get());
     }
@@ -144,16 +179,22 @@ final class LocationRules {
 
   /** The caller's answer to an overlap: which other table holds the location is not said. */
   static ForbiddenException refusal(String what, LocationConflict conflict) {
-    LOG.info("Refused location {} for {}: overlaps claimed location {}", conflict.location(), what, conflict.claimed());
+    LOG.info(
+        "Refused location {} for {}: overlaps claimed location {}",
+        conflict.location(),
+        what,
+        conflict.claimed());
     return new ForbiddenException(
-        "Invalid location '%s' for %s: it overlaps the location of another table or view", conflict.location(), what);
+        "Invalid location '%s' for %s: it overlaps the location of another table or view",
+        conflict.location(), what);
   }
 
   /**
-   * {@code strictly}: below the container, not at it; a table at its namespace's own location
-   * would cover every sibling's folder.
+   * {@code strictly}: below the container, not at it; a table at its namespace's own location would
+   * cover every sibling's folder.
    */
-  private static void requireInside(String what, String location, String container, String owner, boolean strictly) {
+  private static void requireInside(
+      String what, String location, String container, String owner, boolean strictly) {
     StorageLocation parsed = StorageLocation.parse(location);
     StorageLocation outer = StorageLocation.parse(container);
     if (!outer.covers(parsed) || (strictly && outer.equals(parsed))) {

@@ -9,9 +9,9 @@ import org.apache.iceberg.TableMetadataParser;
 import org.apache.iceberg.io.FileIO;
 
 /**
- * Parsed table metadata by metadata-file location. A metadata file is immutable once written
- * (every commit writes a new, uniquely named one), so an entry can never be stale: the store
- * still decides, on every load, which file is current. Bounded by entries and idle time.
+ * Parsed table metadata by metadata-file location. A metadata file is immutable once written (every
+ * commit writes a new, uniquely named one), so an entry can never be stale: the store still
+ * decides, on every load, which file is current. Bounded by entries and idle time.
  */
 public final class MetadataCache {
   private final Cache<String, TableMetadata> cache;

@@ -23,8 +23,8 @@ import org.apache.iceberg.exceptions.NoSuchNamespaceException;
 import org.apache.iceberg.io.FileIO;
 
 /**
- * The store-side half of a table's or view's operations: reading the current metadata
- * location and moving it, with store outcomes translated to Iceberg's exceptions.
+ * The store-side half of a table's or view's operations: reading the current metadata location and
+ * moving it, with store outcomes translated to Iceberg's exceptions.
  */
 final class MetadataPointer {
   private final Store store;
@@ -47,7 +47,8 @@ final class MetadataPointer {
 
   /** The current metadata location, if a {@code kind} of this name exists. */
   Optional<String> current() {
-    return store.getContent(catalog, namespace, identifier.name())
+    return store
+        .getContent(catalog, namespace, identifier.name())
         .filter(c -> c.kind() == kind)
         .map(ContentRecord::metadataLocation);
   }
@@ -59,20 +60,25 @@ final class MetadataPointer {
   }
 
   /**
-   * Creates the entry ({@code expected == null}) or compare-and-sets it from {@code expected}
-   * to {@code next}, recording {@code claims} as its locations when not null (always on a
-   * create). On a definite failure the new file is deleted when {@code ownsNext}.
+   * Creates the entry ({@code expected == null}) or compare-and-sets it from {@code expected} to
+   * {@code next}, recording {@code claims} as its locations when not null (always on a create). On
+   * a definite failure the new file is deleted when {@code ownsNext}.
    */
-  void commit(String expected, String next, FileIO io, boolean ownsNext, List<LocationClaim> claims) {
+  void commit(
+      String expected, String next, FileIO io, boolean ownsNext, List<LocationClaim> claims) {
     try {
       if (expected == null) {
-        store.createContent(catalog, namespace, identifier.name(), kind, next, claims == null ? List.of() : claims);
+        store.createContent(
+            catalog, namespace, identifier.name(), kind, next, claims == null ? List.of() : claims);
       } else {
-        store.swapMetadata(catalog, List.of(new MetadataSwap(namespace, identifier.name(), kind, expected, next, claims)));
+        store.swapMetadata(
+            catalog,
+            List.of(new MetadataSwap(namespace, identifier.name(), kind, expected, next, claims)));
       }
     } catch (LocationConflict e) {
       discard(io, next, ownsNext);
-      throw LocationRules.refusal(kind.name().toLowerCase(java.util.Locale.ROOT) + " " + identifier, e);
+      throw LocationRules.refusal(
+          kind.name().toLowerCase(java.util.Locale.ROOT) + " " + identifier, e);
     } catch (AlreadyExists e) {
       discard(io, next, ownsNext);
       throw new AlreadyExistsException("%s", e.getMessage());
@@ -81,7 +87,8 @@ final class MetadataPointer {
       throw new NoSuchNamespaceException("%s", e.getMessage());
     } catch (Conflict e) {
       discard(io, next, ownsNext);
-      throw new CommitFailedException("Cannot commit %s: metadata location %s has changed", identifier, expected);
+      throw new CommitFailedException(
+          "Cannot commit %s: metadata location %s has changed", identifier, expected);
     } catch (CommitOutcomeUnknown e) {
       // The new file stays: the pointer may already name it.
       throw new CommitStateUnknownException(e);

@@ -23,15 +23,18 @@ import org.apache.iceberg.rest.requests.CommitTransactionRequest;
 import org.apache.iceberg.rest.requests.UpdateTableRequest;
 
 /**
- * {@code POST /transactions/commit}: validates every table's requirements against its
- * current metadata, writes every new metadata file, then moves all pointers in one store
- * transaction. Either every table changes or none does. A lost race is retried from fresh
- * metadata while the requirements still hold, as {@code CatalogHandlers} does for one table.
+ * {@code POST /transactions/commit}: validates every table's requirements against its current
+ * metadata, writes every new metadata file, then moves all pointers in one store transaction.
+ * Either every table changes or none does. A lost race is retried from fresh metadata while the
+ * requirements still hold, as {@code CatalogHandlers} does for one table.
  */
 public final class MultiTableCommit {
   private static final int MAX_ATTEMPTS = 6;
 
-  /** Exponential backoff with full jitter (20, 40, 80… ms, at most 1 s) so racing writers spread out. */
+  /**
+   * Exponential backoff with full jitter (20, 40, 80… ms, at most 1 s) so racing writers spread
+   * out.
+   */
   private static void backOff(int attempt) {
     long cap = Math.min(1000, 20L << (attempt - 1));
     try {
@@ -59,7 +62,8 @@ public final class MultiTableCommit {
       }
       IdentifierRules.checkIdentifier(change.identifier());
       if (!seen.add(change.identifier())) {
-        throw new BadRequestException("Invalid transaction: table %s appears more than once", change.identifier());
+        throw new BadRequestException(
+            "Invalid transaction: table %s appears more than once", change.identifier());
       }
     }
     for (int attempt = 1; ; attempt++) {
@@ -68,7 +72,8 @@ public final class MultiTableCommit {
         return;
       } catch (Conflict e) {
         if (attempt >= MAX_ATTEMPTS) {
-          throw new CommitFailedException("Cannot commit transaction: tables changed concurrently %d times", attempt);
+          throw new CommitFailedException(
+              "Cannot commit transaction: tables changed concurrently %d times", attempt);
         }
         backOff(attempt);
       }
@@ -111,7 +116,9 @@ public final class MultiTableCommit {
       throw new CommitStateUnknownException(e);
     } catch (RuntimeException e) {
       written.forEach(location -> MetadataPointer.discard(catalog.io(), location, true));
-      throw e instanceof LocationConflict conflict ? LocationRules.refusal("a table of the transaction", conflict) : e;
+      throw e instanceof LocationConflict conflict
+          ? LocationRules.refusal("a table of the transaction", conflict)
+          : e;
     }
   }
 }

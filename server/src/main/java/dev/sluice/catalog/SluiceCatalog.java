@@ -5,7 +5,6 @@ import static java.util.Objects.requireNonNull;
 import dev.sluice.io.ConfinedFileIO;
 import dev.sluice.location.LocationPolicy;
 import dev.sluice.location.StorageLocation;
-
 import dev.sluice.store.AlreadyExists;
 import dev.sluice.store.ContentKind;
 import dev.sluice.store.ContentRecord;
@@ -73,7 +72,10 @@ public final class SluiceCatalog extends BaseMetastoreViewCatalog implements Sup
     return settings.name();
   }
 
-  /** Catalog properties; Iceberg's table builder applies their table-default.* and table-override.* entries. */
+  /**
+   * Catalog properties; Iceberg's table builder applies their table-default.* and table-override.*
+   * entries.
+   */
   @Override
   protected Map<String, String> properties() {
     return settings.properties();
@@ -92,7 +94,8 @@ public final class SluiceCatalog extends BaseMetastoreViewCatalog implements Sup
    * rebuilds the metadata on every call; the cached copy of the same (immutable) file is free.
    */
   public TableMetadata metadataOf(LoadTableResponse response) {
-    TableMetadata cached = response.metadataLocation() == null ? null : metadata.cached(response.metadataLocation());
+    TableMetadata cached =
+        response.metadataLocation() == null ? null : metadata.cached(response.metadataLocation());
     return cached != null ? cached : response.tableMetadata();
   }
 
@@ -114,28 +117,30 @@ public final class SluiceCatalog extends BaseMetastoreViewCatalog implements Sup
   }
 
   /**
-   * A staged create writes nothing, but its answer may carry a credential for the location:
-   * the location is checked as a create would check it.
+   * A staged create writes nothing, but its answer may carry a credential for the location: the
+   * location is checked as a create would check it.
    */
   public LoadTableResponse stageTableCreate(Namespace namespace, CreateTableRequest request) {
     LoadTableResponse staged = CatalogHandlers.stageTableCreate(this, namespace, request);
     TableIdentifier identifier = TableIdentifier.of(namespace, request.name());
     TableMetadata metadata = staged.tableMetadata();
-    locations.checkContent("table " + identifier, identifier, metadata.location(), metadata.properties(), null);
+    locations.checkContent(
+        "table " + identifier, identifier, metadata.location(), metadata.properties(), null);
     return staged;
   }
 
   /**
-   * Registers an existing metadata file. The file is checked before the server reads it
-   * (allowed, inside the namespace, not inside another table), and then must lie inside the
-   * new table's own locations, which obey the rules of a create: so one cannot register a copy
-   * of another table's metadata to read it or to have its files deleted.
+   * Registers an existing metadata file. The file is checked before the server reads it (allowed,
+   * inside the namespace, not inside another table), and then must lie inside the new table's own
+   * locations, which obey the rules of a create: so one cannot register a copy of another table's
+   * metadata to read it or to have its files deleted.
    */
   @Override
   public Table registerTable(TableIdentifier identifier, String metadataFileLocation) {
     IdentifierRules.checkIdentifier(identifier);
     if (metadataFileLocation == null || metadataFileLocation.isEmpty()) {
-      throw new IllegalArgumentException("Cannot register an empty metadata file location as a table");
+      throw new IllegalArgumentException(
+          "Cannot register an empty metadata file location as a table");
     }
     if (tableExists(identifier)) {
       throw new AlreadyExistsException("Table already exists: %s", identifier);
@@ -168,7 +173,8 @@ public final class SluiceCatalog extends BaseMetastoreViewCatalog implements Sup
       lastMetadata = TableMetadataParser.read(io, record.get().metadataLocation());
       claimed = store.claimedLocations(name(), path(identifier.namespace()), identifier.name());
     }
-    if (!store.dropContent(name(), path(identifier.namespace()), identifier.name(), ContentKind.TABLE)) {
+    if (!store.dropContent(
+        name(), path(identifier.namespace()), identifier.name(), ContentKind.TABLE)) {
       return false;
     }
     if (lastMetadata != null) {
@@ -180,12 +186,13 @@ public final class SluiceCatalog extends BaseMetastoreViewCatalog implements Sup
 
   /**
    * Deletes a dropped table's files, and only its own: what its metadata names inside its own
-   * locations, then everything left under the locations it claimed (files of failed writes,
-   * and what a metadata file pointing elsewhere kept Iceberg's walk from reaching). A path its
-   * metadata names elsewhere is skipped and logged; a failure is logged, the drop stands.
+   * locations, then everything left under the locations it claimed (files of failed writes, and
+   * what a metadata file pointing elsewhere kept Iceberg's walk from reaching). A path its metadata
+   * names elsewhere is skipped and logged; a failure is logged, the drop stands.
    */
   private void purge(TableIdentifier identifier, TableMetadata metadata, List<String> claimed) {
-    ConfinedFileIO confined = new ConfinedFileIO(io, "table " + identifier, ownLocations(metadata, claimed));
+    ConfinedFileIO confined =
+        new ConfinedFileIO(io, "table " + identifier, ownLocations(metadata, claimed));
     try {
       CatalogUtil.dropTableData(confined, metadata);
     } catch (RuntimeException e) {
@@ -196,7 +203,12 @@ public final class SluiceCatalog extends BaseMetastoreViewCatalog implements Sup
       try {
         confined.deletePrefix(location);
       } catch (RuntimeException e) {
-        LOG.warn("Purge of {}.{} could not delete under {}: {}", name(), identifier, location, e.toString());
+        LOG.warn(
+            "Purge of {}.{} could not delete under {}: {}",
+            name(),
+            identifier,
+            location,
+            e.toString());
       }
     }
   }
@@ -210,7 +222,9 @@ public final class SluiceCatalog extends BaseMetastoreViewCatalog implements Sup
       return claimed.stream().map(StorageLocation::parse).toList();
     }
     return LocationPolicy.locationsOf(metadata.location(), metadata.properties()).stream()
-        .filter(locations.policy()::allows).map(StorageLocation::parse).toList();
+        .filter(locations.policy()::allows)
+        .map(StorageLocation::parse)
+        .toList();
   }
 
   @Override
@@ -237,7 +251,8 @@ public final class SluiceCatalog extends BaseMetastoreViewCatalog implements Sup
   @Override
   public boolean dropView(TableIdentifier identifier) {
     return content(identifier, ContentKind.VIEW).isPresent()
-        && store.dropContent(name(), path(identifier.namespace()), identifier.name(), ContentKind.VIEW);
+        && store.dropContent(
+            name(), path(identifier.namespace()), identifier.name(), ContentKind.VIEW);
   }
 
   @Override
@@ -255,7 +270,8 @@ public final class SluiceCatalog extends BaseMetastoreViewCatalog implements Sup
       locations.checkNamespaceLocation(namespace, location);
     }
     LocationClaim claim =
-        LocationRules.claimOf(location != null ? location : locations.defaultNamespaceLocation(namespace));
+        LocationRules.claimOf(
+            location != null ? location : locations.defaultNamespaceLocation(namespace));
     try {
       store.createNamespace(name(), path(namespace), metadata, claim);
     } catch (LocationConflict e) {
@@ -278,7 +294,9 @@ public final class SluiceCatalog extends BaseMetastoreViewCatalog implements Sup
     }
     Page<NamespacePath> children = store.listNamespaces(name(), path(parent), page);
     return new Page<>(
-        children.items().stream().map(p -> Namespace.of(p.levels().toArray(String[]::new))).toList(),
+        children.items().stream()
+            .map(p -> Namespace.of(p.levels().toArray(String[]::new)))
+            .toList(),
         children.nextToken());
   }
 
@@ -311,10 +329,12 @@ public final class SluiceCatalog extends BaseMetastoreViewCatalog implements Sup
 
   @Override
   public boolean removeProperties(Namespace namespace, Set<String> properties) {
-    if (!properties.contains(NAMESPACE_LOCATION) || !loadNamespaceMetadata(namespace).containsKey(NAMESPACE_LOCATION)) {
+    if (!properties.contains(NAMESPACE_LOCATION)
+        || !loadNamespaceMetadata(namespace).containsKey(NAMESPACE_LOCATION)) {
       return updateProperties(namespace, properties, Map.of(), null);
     }
-    return updateProperties(namespace, properties, Map.of(), locations.defaultNamespaceLocation(namespace));
+    return updateProperties(
+        namespace, properties, Map.of(), locations.defaultNamespaceLocation(namespace));
   }
 
   /**
@@ -325,8 +345,9 @@ public final class SluiceCatalog extends BaseMetastoreViewCatalog implements Sup
   private boolean updateProperties(
       Namespace namespace, Set<String> removals, Map<String, String> updates, String newLocation) {
     LocationClaim claim = null;
-    if (newLocation != null && !StorageLocation.parse(newLocation).equals(
-        StorageLocation.parse(locations.namespaceLocation(namespace)))) {
+    if (newLocation != null
+        && !StorageLocation.parse(newLocation)
+            .equals(StorageLocation.parse(locations.namespaceLocation(namespace)))) {
       claim = LocationRules.claimOf(newLocation);
     }
     try {
@@ -336,7 +357,8 @@ public final class SluiceCatalog extends BaseMetastoreViewCatalog implements Sup
       throw new NoSuchNamespaceException("Namespace does not exist: %s", namespace);
     } catch (NotEmpty e) {
       throw new ForbiddenException(
-          "Cannot change the location of namespace %s: it holds tables, views or namespaces", namespace);
+          "Cannot change the location of namespace %s: it holds tables, views or namespaces",
+          namespace);
     } catch (LocationConflict e) {
       throw LocationRules.refusal("namespace " + namespace, e);
     }
@@ -344,10 +366,13 @@ public final class SluiceCatalog extends BaseMetastoreViewCatalog implements Sup
 
   // ------------------------------------------------------------------ helpers
 
-  private Page<TableIdentifier> listContents(Namespace namespace, ContentKind kind, PageRequest page) {
+  private Page<TableIdentifier> listContents(
+      Namespace namespace, ContentKind kind, PageRequest page) {
     requireNamespace(namespace);
     Page<String> names = store.listContents(name(), path(namespace), kind, page);
-    return new Page<>(names.items().stream().map(n -> TableIdentifier.of(namespace, n)).toList(), names.nextToken());
+    return new Page<>(
+        names.items().stream().map(n -> TableIdentifier.of(namespace, n)).toList(),
+        names.nextToken());
   }
 
   private void rename(TableIdentifier from, TableIdentifier to, ContentKind kind) {
@@ -364,10 +389,12 @@ public final class SluiceCatalog extends BaseMetastoreViewCatalog implements Sup
         throw new AlreadyExistsException("Table already exists: %s", to);
       }
       String other = target.get().kind() == ContentKind.TABLE ? "Table" : "View";
-      throw new AlreadyExistsException("Cannot rename %s to %s. %s already exists", from, to, other);
+      throw new AlreadyExistsException(
+          "Cannot rename %s to %s. %s already exists", from, to, other);
     }
     try {
-      store.renameContent(name(), kind, path(from.namespace()), from.name(), path(to.namespace()), to.name());
+      store.renameContent(
+          name(), kind, path(from.namespace()), from.name(), path(to.namespace()), to.name());
     } catch (AlreadyExists e) {
       throw new AlreadyExistsException("%s", e.getMessage());
     } catch (NotFound e) {
@@ -378,7 +405,9 @@ public final class SluiceCatalog extends BaseMetastoreViewCatalog implements Sup
   }
 
   private Optional<ContentRecord> content(TableIdentifier identifier, ContentKind kind) {
-    return store.getContent(name(), path(identifier.namespace()), identifier.name()).filter(c -> c.kind() == kind);
+    return store
+        .getContent(name(), path(identifier.namespace()), identifier.name())
+        .filter(c -> c.kind() == kind);
   }
 
   private void requireNamespace(Namespace namespace) {
@@ -390,5 +419,4 @@ public final class SluiceCatalog extends BaseMetastoreViewCatalog implements Sup
   static NamespacePath path(Namespace namespace) {
     return new NamespacePath(List.of(namespace.levels()));
   }
-
 }

@@ -16,13 +16,13 @@ import org.apache.iceberg.exceptions.NoSuchTableException;
 import org.apache.iceberg.io.FileIO;
 
 /**
- * One table's metadata pointer in the store. Iceberg writes the new metadata file; this
- * class checks its locations first ({@link LocationRules}) and then moves the pointer with a
+ * One table's metadata pointer in the store. Iceberg writes the new metadata file; this class
+ * checks its locations first ({@link LocationRules}) and then moves the pointer with a
  * compare-and-set that also records the table's locations when they change.
  *
- * <p>{@link #io()} is the catalog's FileIO confined to the table's own locations: Iceberg uses
- * it to write metadata and to delete old metadata files after a commit
- * ({@code write.metadata.delete-after-commit.enabled}), paths a caller may have written.
+ * <p>{@link #io()} is the catalog's FileIO confined to the table's own locations: Iceberg uses it
+ * to write metadata and to delete old metadata files after a commit ({@code
+ * write.metadata.delete-after-commit.enabled}), paths a caller may have written.
  */
 final class SluiceTableOperations extends BaseMetastoreTableOperations {
   private final TableIdentifier identifier;
@@ -33,7 +33,12 @@ final class SluiceTableOperations extends BaseMetastoreTableOperations {
   private volatile ConfinedFileIO io;
 
   SluiceTableOperations(
-      Store store, String catalog, TableIdentifier identifier, FileIO io, LocationRules locations, MetadataCache metadata) {
+      Store store,
+      String catalog,
+      TableIdentifier identifier,
+      FileIO io,
+      LocationRules locations,
+      MetadataCache metadata) {
     this.identifier = requireNonNull(identifier, "identifier");
     this.pointer = new MetadataPointer(store, catalog, identifier, ContentKind.TABLE);
     this.catalogIo = requireNonNull(io, "io");
@@ -53,7 +58,11 @@ final class SluiceTableOperations extends BaseMetastoreTableOperations {
     ConfinedFileIO confined = io;
     if (confined == null) {
       TableMetadata current = current();
-      confined = confined(current == null ? null : ContentLocations.of(current.location(), current.properties()));
+      confined =
+          confined(
+              current == null
+                  ? null
+                  : ContentLocations.of(current.location(), current.properties()));
       io = confined;
     }
     return confined;
@@ -77,20 +86,30 @@ final class SluiceTableOperations extends BaseMetastoreTableOperations {
   @Override
   protected void doCommit(TableMetadata base, TableMetadata metadata) {
     boolean create = base == null;
-    ContentLocations previous = create ? null : ContentLocations.of(base.location(), base.properties());
+    ContentLocations previous =
+        create ? null : ContentLocations.of(base.location(), base.properties());
     ContentLocations next = checkLocations(metadata, previous);
     io = confined(next.plus(previous));
     if (create) {
       pointer.requireNamespace();
     }
     String newLocation = writeNewMetadataIfRequired(create, metadata);
-    // A registered table keeps the caller's metadata file; only a file written here is ours to delete.
+    // A registered table keeps the caller's metadata file; only a file written here is ours to
+    // delete.
     boolean ownsFile = !newLocation.equals(metadata.metadataFileLocation());
-    pointer.commit(create ? null : base.metadataFileLocation(), newLocation, io, ownsFile, claimsIfChanged(next, previous));
+    pointer.commit(
+        create ? null : base.metadataFileLocation(),
+        newLocation,
+        io,
+        ownsFile,
+        claimsIfChanged(next, previous));
     requestRefresh();
   }
 
-  /** A metadata file written for a multi-table commit, and the claims to record with its swap (null: unchanged). */
+  /**
+   * A metadata file written for a multi-table commit, and the claims to record with its swap (null:
+   * unchanged).
+   */
   record TransactionWrite(String location, List<LocationClaim> claims) {}
 
   /** Writes {@code metadata} as this table's next metadata file, for a multi-table commit. */
@@ -98,29 +117,34 @@ final class SluiceTableOperations extends BaseMetastoreTableOperations {
     ContentLocations previous = ContentLocations.of(base.location(), base.properties());
     ContentLocations next = checkLocations(metadata, previous);
     io = confined(next.plus(previous));
-    return new TransactionWrite(writeNewMetadataIfRequired(false, metadata), claimsIfChanged(next, previous));
+    return new TransactionWrite(
+        writeNewMetadataIfRequired(false, metadata), claimsIfChanged(next, previous));
   }
 
   private ContentLocations checkLocations(TableMetadata metadata, ContentLocations previous) {
     String what = "table " + identifier;
     ContentLocations next =
-        locations.checkContent(what, identifier, metadata.location(), metadata.properties(), previous);
+        locations.checkContent(
+            what, identifier, metadata.location(), metadata.properties(), previous);
     String file = metadata.metadataFileLocation();
     if (file != null) {
       locations.policy().check(what + " (metadata file)", file);
       if (!next.covers(file)) {
         throw new ForbiddenException(
-            "Invalid metadata file '%s' for %s: not inside the table's own locations %s", file, what, next.all());
+            "Invalid metadata file '%s' for %s: not inside the table's own locations %s",
+            file, what, next.all());
       }
     }
     return next;
   }
 
-  private static List<LocationClaim> claimsIfChanged(ContentLocations next, ContentLocations previous) {
+  private static List<LocationClaim> claimsIfChanged(
+      ContentLocations next, ContentLocations previous) {
     return next.sameAs(previous) ? null : next.claims();
   }
 
   private ConfinedFileIO confined(ContentLocations own) {
-    return new ConfinedFileIO(catalogIo, "table " + identifier, own == null ? List.of() : own.all());
+    return new ConfinedFileIO(
+        catalogIo, "table " + identifier, own == null ? List.of() : own.all());
   }
 }

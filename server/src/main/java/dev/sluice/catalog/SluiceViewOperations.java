@@ -15,8 +15,8 @@ import org.apache.iceberg.view.ViewMetadata;
 import org.apache.iceberg.view.ViewMetadataParser;
 
 /**
- * One view's metadata pointer in the store: the same location rules and compare-and-set as
- * tables ({@link SluiceTableOperations}), and the same confined FileIO.
+ * One view's metadata pointer in the store: the same location rules and compare-and-set as tables
+ * ({@link SluiceTableOperations}), and the same confined FileIO.
  */
 final class SluiceViewOperations extends BaseViewOperations {
   private final TableIdentifier identifier;
@@ -25,7 +25,8 @@ final class SluiceViewOperations extends BaseViewOperations {
   private final LocationRules locations;
   private volatile ConfinedFileIO io;
 
-  SluiceViewOperations(Store store, String catalog, TableIdentifier identifier, FileIO io, LocationRules locations) {
+  SluiceViewOperations(
+      Store store, String catalog, TableIdentifier identifier, FileIO io, LocationRules locations) {
     this.identifier = requireNonNull(identifier, "identifier");
     this.pointer = new MetadataPointer(store, catalog, identifier, ContentKind.VIEW);
     this.catalogIo = requireNonNull(io, "io");
@@ -44,7 +45,11 @@ final class SluiceViewOperations extends BaseViewOperations {
     ConfinedFileIO confined = io;
     if (confined == null) {
       ViewMetadata current = current();
-      confined = confined(current == null ? null : ContentLocations.of(current.location(), current.properties()));
+      confined =
+          confined(
+              current == null
+                  ? null
+                  : ContentLocations.of(current.location(), current.properties()));
       io = confined;
     }
     return confined;
@@ -60,22 +65,29 @@ final class SluiceViewOperations extends BaseViewOperations {
       disableRefresh();
       return;
     }
-    refreshFromMetadataLocation(location.get(), null, 20, l -> ViewMetadataParser.read(catalogIo.newInputFile(l)));
+    refreshFromMetadataLocation(
+        location.get(), null, 20, l -> ViewMetadataParser.read(catalogIo.newInputFile(l)));
     io = null;
   }
 
   @Override
   protected void doCommit(ViewMetadata base, ViewMetadata metadata) {
     boolean create = base == null;
-    ContentLocations previous = create ? null : ContentLocations.of(base.location(), base.properties());
+    ContentLocations previous =
+        create ? null : ContentLocations.of(base.location(), base.properties());
     ContentLocations next =
-        locations.checkContent("view " + identifier, identifier, metadata.location(), metadata.properties(), previous);
+        locations.checkContent(
+            "view " + identifier, identifier, metadata.location(), metadata.properties(), previous);
     io = confined(next.plus(previous));
     if (create) {
       pointer.requireNamespace();
     }
     String newLocation = writeNewMetadataIfRequired(metadata);
-    pointer.commit(create ? null : base.metadataFileLocation(), newLocation, io, true,
+    pointer.commit(
+        create ? null : base.metadataFileLocation(),
+        newLocation,
+        io,
+        true,
         next.sameAs(previous) ? null : next.claims());
     requestRefresh();
   }

@@ -19,7 +19,8 @@ abstract class AdminCommand implements Callable<Integer> {
   @Override
   public final Integer call() {
     ManagementClient client = connection.client(spec);
-    Console console = new Console(spec.commandLine().getOut(), spec.commandLine().getErr(), connection.output);
+    Console console =
+        new Console(spec.commandLine().getOut(), spec.commandLine().getErr(), connection.output);
     try {
       run(client, console);
       return 0;

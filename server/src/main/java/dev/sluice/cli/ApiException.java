@@ -6,8 +6,8 @@ import java.io.IOException;
 
 /**
  * The server answered with an error status. Understands both error shapes the server uses: the
- * Iceberg/Polaris {@code {"error": {"message", "type", "code"}}} and OAuth's
- * {@code {"error": "invalid_client", "error_description": ...}}.
+ * Iceberg/Polaris {@code {"error": {"message", "type", "code"}}} and OAuth's {@code {"error":
+ * "invalid_client", "error_description": ...}}.
  */
 final class ApiException extends AdminFailure {
   private static final ObjectMapper MAPPER = new ObjectMapper();
@@ -38,7 +38,9 @@ final class ApiException extends AdminFailure {
     }
     if (error.isTextual()) {
       JsonNode description = parse(body).path("error_description");
-      return description.isTextual() && !description.asText().isBlank() ? description.asText() : error.asText();
+      return description.isTextual() && !description.asText().isBlank()
+          ? description.asText()
+          : error.asText();
     }
     // Not one of our shapes (a proxy's HTML page, say): show its start on one line.
     String flat = body.strip().replaceAll("\\s+", " ");

@@ -20,7 +20,11 @@ public final class CatalogRolesCommand extends CommandGroup {
 
   @Command(name = "create", description = "Create a catalog role.")
   static final class Create extends AdminCommand {
-    @Option(names = "--catalog", required = true, paramLabel = "CATALOG", description = "Catalog the role belongs to")
+    @Option(
+        names = "--catalog",
+        required = true,
+        paramLabel = "CATALOG",
+        description = "Catalog the role belongs to")
     String catalog;
 
     @Parameters(index = "0", paramLabel = "NAME", description = "Catalog role name")
@@ -28,8 +32,12 @@ public final class CatalogRolesCommand extends CommandGroup {
 
     @Override
     void run(ManagementClient client, Console console) {
-      JsonNode created = client.post(ApiPath.of("catalogs", catalog, "catalog-roles"), Bodies.newEntity("catalogRole", name));
-      console.show(created, out -> out.println("created catalog role " + name + " in catalog " + catalog));
+      JsonNode created =
+          client.post(
+              ApiPath.of("catalogs", catalog, "catalog-roles"),
+              Bodies.newEntity("catalogRole", name));
+      console.show(
+          created, out -> out.println("created catalog role " + name + " in catalog " + catalog));
     }
   }
 
@@ -37,17 +45,25 @@ public final class CatalogRolesCommand extends CommandGroup {
       name = "list",
       description = "List a catalog's roles, or those of them a principal role holds.")
   static final class ListRoles extends AdminCommand {
-    @Option(names = "--catalog", required = true, paramLabel = "CATALOG", description = "Catalog whose roles to list")
+    @Option(
+        names = "--catalog",
+        required = true,
+        paramLabel = "CATALOG",
+        description = "Catalog whose roles to list")
     String catalog;
 
-    @Option(names = "--principal-role", paramLabel = "ROLE", description = "Only the catalog roles granted to this principal role")
+    @Option(
+        names = "--principal-role",
+        paramLabel = "ROLE",
+        description = "Only the catalog roles granted to this principal role")
     String principalRole;
 
     @Override
     void run(ManagementClient client, Console console) {
-      String path = principalRole == null
-          ? ApiPath.of("catalogs", catalog, "catalog-roles")
-          : ApiPath.of("principal-roles", principalRole, "catalog-roles", catalog);
+      String path =
+          principalRole == null
+              ? ApiPath.of("catalogs", catalog, "catalog-roles")
+              : ApiPath.of("principal-roles", principalRole, "catalog-roles", catalog);
       JsonNode response = client.list(path, "roles");
       console.show(response, out -> RoleLists.print(out, response, "no catalog roles"));
     }
@@ -55,7 +71,11 @@ public final class CatalogRolesCommand extends CommandGroup {
 
   @Command(name = "delete", description = "Delete a catalog role.")
   static final class Delete extends AdminCommand {
-    @Option(names = "--catalog", required = true, paramLabel = "CATALOG", description = "Catalog the role belongs to")
+    @Option(
+        names = "--catalog",
+        required = true,
+        paramLabel = "CATALOG",
+        description = "Catalog the role belongs to")
     String catalog;
 
     @Parameters(index = "0", paramLabel = "NAME", description = "Catalog role name")
@@ -64,16 +84,26 @@ public final class CatalogRolesCommand extends CommandGroup {
     @Override
     void run(ManagementClient client, Console console) {
       JsonNode response = client.delete(ApiPath.of("catalogs", catalog, "catalog-roles", name));
-      console.show(response, out -> out.println("deleted catalog role " + name + " from catalog " + catalog));
+      console.show(
+          response,
+          out -> out.println("deleted catalog role " + name + " from catalog " + catalog));
     }
   }
 
   @Command(name = "grant", description = "Grant a catalog role to a principal role.")
   static final class Grant extends AdminCommand {
-    @Option(names = "--catalog", required = true, paramLabel = "CATALOG", description = "Catalog the role belongs to")
+    @Option(
+        names = "--catalog",
+        required = true,
+        paramLabel = "CATALOG",
+        description = "Catalog the role belongs to")
     String catalog;
 
-    @Option(names = "--principal-role", required = true, paramLabel = "ROLE", description = "Principal role to grant to")
+    @Option(
+        names = "--principal-role",
+        required = true,
+        paramLabel = "ROLE",
+        description = "Principal role to grant to")
     String principalRole;
 
     @Parameters(index = "0", paramLabel = "NAME", description = "Catalog role name")
@@ -81,19 +111,37 @@ public final class CatalogRolesCommand extends CommandGroup {
 
     @Override
     void run(ManagementClient client, Console console) {
-      JsonNode response = client.put(
-          ApiPath.of("principal-roles", principalRole, "catalog-roles", catalog), Bodies.reference("catalogRole", name));
-      console.show(response, out ->
-          out.println("granted catalog role " + name + " (catalog " + catalog + ") to principal role " + principalRole));
+      JsonNode response =
+          client.put(
+              ApiPath.of("principal-roles", principalRole, "catalog-roles", catalog),
+              Bodies.reference("catalogRole", name));
+      console.show(
+          response,
+          out ->
+              out.println(
+                  "granted catalog role "
+                      + name
+                      + " (catalog "
+                      + catalog
+                      + ") to principal role "
+                      + principalRole));
     }
   }
 
   @Command(name = "revoke", description = "Revoke a catalog role from a principal role.")
   static final class Revoke extends AdminCommand {
-    @Option(names = "--catalog", required = true, paramLabel = "CATALOG", description = "Catalog the role belongs to")
+    @Option(
+        names = "--catalog",
+        required = true,
+        paramLabel = "CATALOG",
+        description = "Catalog the role belongs to")
     String catalog;
 
-    @Option(names = "--principal-role", required = true, paramLabel = "ROLE", description = "Principal role to revoke from")
+    @Option(
+        names = "--principal-role",
+        required = true,
+        paramLabel = "ROLE",
+        description = "Principal role to revoke from")
     String principalRole;
 
     @Parameters(index = "0", paramLabel = "NAME", description = "Catalog role name")
@@ -101,9 +149,19 @@ public final class CatalogRolesCommand extends CommandGroup {
 
     @Override
     void run(ManagementClient client, Console console) {
-      JsonNode response = client.delete(ApiPath.of("principal-roles", principalRole, "catalog-roles", catalog, name));
-      console.show(response, out ->
-          out.println("revoked catalog role " + name + " (catalog " + catalog + ") from principal role " + principalRole));
+      JsonNode response =
+          client.delete(
+              ApiPath.of("principal-roles", principalRole, "catalog-roles", catalog, name));
+      console.show(
+          response,
+          out ->
+              out.println(
+                  "revoked catalog role "
+                      + name
+                      + " (catalog "
+                      + catalog
+                      + ") from principal role "
+                      + principalRole));
     }
   }
 }

@@ -16,7 +16,12 @@ import picocli.CommandLine.Parameters;
 @Command(
     name = "catalogs",
     description = "Manage catalogs.",
-    subcommands = {CatalogsCommand.Create.class, CatalogsCommand.ListCatalogs.class, CatalogsCommand.Get.class, CatalogsCommand.Delete.class})
+    subcommands = {
+      CatalogsCommand.Create.class,
+      CatalogsCommand.ListCatalogs.class,
+      CatalogsCommand.Get.class,
+      CatalogsCommand.Delete.class
+    })
 public final class CatalogsCommand extends CommandGroup {
   static final String DEFAULT_BASE_LOCATION = "default-base-location";
 
@@ -25,16 +30,30 @@ public final class CatalogsCommand extends CommandGroup {
     @Parameters(index = "0", paramLabel = "NAME", description = "Catalog name")
     String name;
 
-    @Option(names = "--storage-type", required = true, paramLabel = "TYPE", description = "Storage type, e.g. FILE or S3")
+    @Option(
+        names = "--storage-type",
+        required = true,
+        paramLabel = "TYPE",
+        description = "Storage type, e.g. FILE or S3")
     String storageType;
 
-    @Option(names = "--default-base-location", required = true, paramLabel = "LOC", description = "Where new namespaces and tables go")
+    @Option(
+        names = "--default-base-location",
+        required = true,
+        paramLabel = "LOC",
+        description = "Where new namespaces and tables go")
     String defaultBaseLocation;
 
-    @Option(names = "--allowed-location", paramLabel = "LOC", description = "A location tables may use (repeatable; the server adds the base location)")
+    @Option(
+        names = "--allowed-location",
+        paramLabel = "LOC",
+        description = "A location tables may use (repeatable; the server adds the base location)")
     List<String> allowedLocations = new ArrayList<>();
 
-    @Option(names = "--property", paramLabel = "KEY=VALUE", description = "A catalog property (repeatable)")
+    @Option(
+        names = "--property",
+        paramLabel = "KEY=VALUE",
+        description = "A catalog property (repeatable)")
     Map<String, String> properties = new LinkedHashMap<>();
 
     @Override
@@ -43,12 +62,13 @@ public final class CatalogsCommand extends CommandGroup {
       catalog.put("name", name).put("type", "INTERNAL");
       ObjectNode props = catalog.putObject("properties");
       props.put(DEFAULT_BASE_LOCATION, defaultBaseLocation);
-      properties.forEach((key, value) -> {
-        // The dedicated option is the one that counts: a stray --property must not override it.
-        if (!DEFAULT_BASE_LOCATION.equals(key)) {
-          props.put(key, value);
-        }
-      });
+      properties.forEach(
+          (key, value) -> {
+            // The dedicated option is the one that counts: a stray --property must not override it.
+            if (!DEFAULT_BASE_LOCATION.equals(key)) {
+              props.put(key, value);
+            }
+          });
       ObjectNode storage = catalog.putObject("storageConfigInfo");
       storage.put("storageType", storageType.toUpperCase(Locale.ROOT));
       ArrayNode allowed = storage.putArray("allowedLocations");
@@ -65,17 +85,19 @@ public final class CatalogsCommand extends CommandGroup {
     @Override
     void run(ManagementClient client, Console console) {
       JsonNode response = client.list(ApiPath.of("catalogs"), "catalogs");
-      console.show(response, out -> {
-        TextTable table = new TextTable("NAME", "TYPE", "STORAGE", "DEFAULT BASE LOCATION");
-        for (JsonNode catalog : Lists.items(response, "catalogs")) {
-          table.row(
-              catalog.path("name").asText(),
-              catalog.path("type").asText(),
-              catalog.path("storageConfigInfo").path("storageType").asText(),
-              catalog.path("properties").path(DEFAULT_BASE_LOCATION).asText());
-        }
-        Lists.print(out, table, "no catalogs");
-      });
+      console.show(
+          response,
+          out -> {
+            TextTable table = new TextTable("NAME", "TYPE", "STORAGE", "DEFAULT BASE LOCATION");
+            for (JsonNode catalog : Lists.items(response, "catalogs")) {
+              table.row(
+                  catalog.path("name").asText(),
+                  catalog.path("type").asText(),
+                  catalog.path("storageConfigInfo").path("storageType").asText(),
+                  catalog.path("properties").path(DEFAULT_BASE_LOCATION).asText());
+            }
+            Lists.print(out, table, "no catalogs");
+          });
     }
   }
 

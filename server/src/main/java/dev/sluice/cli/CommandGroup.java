@@ -5,7 +5,9 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
-/** A command that only groups subcommands: called alone, it is a usage error (exit 2, with help). */
+/**
+ * A command that only groups subcommands: called alone, it is a usage error (exit 2, with help).
+ */
 abstract class CommandGroup implements Runnable {
   @Spec CommandSpec spec;
 
@@ -14,6 +16,7 @@ abstract class CommandGroup implements Runnable {
   @Override
   public void run() {
     throw new ParameterException(
-        spec.commandLine(), "Missing subcommand: one of " + String.join(", ", spec.subcommands().keySet()));
+        spec.commandLine(),
+        "Missing subcommand: one of " + String.join(", ", spec.subcommands().keySet()));
   }
 }

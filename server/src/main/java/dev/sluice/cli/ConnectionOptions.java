@@ -46,11 +46,13 @@ final class ConnectionOptions {
   /** Validates the options before any network call, reporting problems as usage errors (exit 2). */
   ManagementClient client(CommandSpec spec) {
     if (isBlank(clientId)) {
-      throw new ParameterException(spec.commandLine(), "Missing client id: pass --client-id or set SLUICE_CLIENT_ID");
+      throw new ParameterException(
+          spec.commandLine(), "Missing client id: pass --client-id or set SLUICE_CLIENT_ID");
     }
     if (isBlank(clientSecret)) {
       throw new ParameterException(
-          spec.commandLine(), "Missing client secret: pass --client-secret or set SLUICE_CLIENT_SECRET");
+          spec.commandLine(),
+          "Missing client secret: pass --client-secret or set SLUICE_CLIENT_SECRET");
     }
     return new ManagementClient(baseUri(spec), clientId, clientSecret);
   }
@@ -62,13 +64,15 @@ final class ConnectionOptions {
     }
     try {
       URI uri = new URI(trimmed);
-      if (("http".equals(uri.getScheme()) || "https".equals(uri.getScheme())) && uri.getHost() != null) {
+      if (("http".equals(uri.getScheme()) || "https".equals(uri.getScheme()))
+          && uri.getHost() != null) {
         return uri;
       }
     } catch (URISyntaxException e) {
       // reported below
     }
-    throw new ParameterException(spec.commandLine(), "Invalid --base-url '" + baseUrl + "': expected http(s)://host[:port]");
+    throw new ParameterException(
+        spec.commandLine(), "Invalid --base-url '" + baseUrl + "': expected http(s)://host[:port]");
   }
 
   private static boolean isBlank(String value) {

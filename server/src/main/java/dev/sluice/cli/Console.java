@@ -8,8 +8,8 @@ import java.io.UncheckedIOException;
 import java.util.function.Consumer;
 
 /**
- * Where results go. In json mode a command prints the server's document unchanged, so scripts
- * see the API's shape and not one we invented; in text mode each command renders its own lines.
+ * Where results go. In json mode a command prints the server's document unchanged, so scripts see
+ * the API's shape and not one we invented; in text mode each command renders its own lines.
  */
 final class Console {
   private final PrintWriter out;

@@ -16,10 +16,13 @@ final class Credentials {
   /** Reads {@code credentials.clientId/clientSecret} from a create or rotate response. */
   static Credentials from(JsonNode response) {
     JsonNode credentials = response == null ? null : response.path("credentials");
-    if (credentials == null || !credentials.path("clientId").isTextual() || !credentials.path("clientSecret").isTextual()) {
+    if (credentials == null
+        || !credentials.path("clientId").isTextual()
+        || !credentials.path("clientSecret").isTextual()) {
       throw new AdminFailure("the server's response carries no credentials");
     }
-    return new Credentials(credentials.get("clientId").asText(), credentials.get("clientSecret").asText());
+    return new Credentials(
+        credentials.get("clientId").asText(), credentials.get("clientSecret").asText());
   }
 
   void print(PrintWriter out) {

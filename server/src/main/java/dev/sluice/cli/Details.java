@@ -33,7 +33,10 @@ final class Details {
       if (field.getKey().toLowerCase(Locale.ROOT).contains("secret")) {
         continue;
       }
-      flatten(prefix.isEmpty() ? field.getKey() : prefix + "." + field.getKey(), field.getValue(), lines);
+      flatten(
+          prefix.isEmpty() ? field.getKey() : prefix + "." + field.getKey(),
+          field.getValue(),
+          lines);
     }
   }
 

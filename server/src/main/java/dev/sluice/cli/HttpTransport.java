@@ -9,8 +9,8 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 
 /**
- * Sends one request and turns transport failures into messages a user can act on. HTTP/1.1
- * only: an h2c upgrade attempt buys nothing against a local server and confuses some proxies.
+ * Sends one request and turns transport failures into messages a user can act on. HTTP/1.1 only: an
+ * h2c upgrade attempt buys nothing against a local server and confuses some proxies.
  */
 final class HttpTransport {
   private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(10);
@@ -39,11 +39,14 @@ final class HttpTransport {
     return uri.getScheme() + "://" + uri.getAuthority();
   }
 
-  // The JDK's ConnectException usually has no message, and its cause's (ClosedChannelException) says nothing useful.
+  // The JDK's ConnectException usually has no message, and its cause's (ClosedChannelException)
+  // says nothing useful.
   private static String describe(IOException e) {
     if (e.getMessage() != null && !e.getMessage().isBlank()) {
       return e.getMessage();
     }
-    return e instanceof ConnectException ? "connection refused or host unreachable" : e.getClass().getSimpleName();
+    return e instanceof ConnectException
+        ? "connection refused or host unreachable"
+        : e.getClass().getSimpleName();
   }
 }

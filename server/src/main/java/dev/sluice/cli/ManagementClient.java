@@ -15,8 +15,8 @@ import java.util.HashSet;
 import java.util.Set;
 
 /**
- * JSON calls to {@code /api/management/v1}. Authenticates on the first call and reuses the
- * token for the rest of the command (a command makes a handful of calls, and one per page of a list).
+ * JSON calls to {@code /api/management/v1}. Authenticates on the first call and reuses the token
+ * for the rest of the command (a command makes a handful of calls, and one per page of a list).
  */
 final class ManagementClient {
   static final String MANAGEMENT_PATH = "/api/management/v1";
@@ -40,9 +40,9 @@ final class ManagementClient {
   }
 
   /**
-   * A whole listing: follows {@code nextPageToken} from page to page (the server answers a
-   * default page when no size is asked for) and returns the first page's document with every
-   * page's items under {@code field} and no token, as if the server had sent it in one piece.
+   * A whole listing: follows {@code nextPageToken} from page to page (the server answers a default
+   * page when no size is asked for) and returns the first page's document with every page's items
+   * under {@code field} and no token, as if the server had sent it in one piece.
    */
   JsonNode list(String path, String field) {
     JsonNode first = get(path);
@@ -87,7 +87,8 @@ final class ManagementClient {
     if (body == null) {
       request.method(method, HttpRequest.BodyPublishers.noBody());
     } else {
-      request.header("Content-Type", "application/json")
+      request
+          .header("Content-Type", "application/json")
           .method(method, HttpRequest.BodyPublishers.ofString(write(body), StandardCharsets.UTF_8));
     }
     HttpResponse<String> response = transport.send(request.build());

@@ -7,7 +7,10 @@ import java.util.regex.Pattern;
 import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.TypeConversionException;
 
-/** A namespace as typed on the command line, {@code a.b}, and as the API wants it, {@code ["a","b"]}. */
+/**
+ * A namespace as typed on the command line, {@code a.b}, and as the API wants it, {@code
+ * ["a","b"]}.
+ */
 record Namespace(List<String> levels) {
   Namespace {
     levels = List.copyOf(levels);
@@ -30,7 +33,8 @@ record Namespace(List<String> levels) {
     public Namespace convert(String value) {
       List<String> levels = List.of(value.split(Pattern.quote("."), -1));
       if (value.isBlank() || levels.stream().anyMatch(String::isBlank)) {
-        throw new TypeConversionException("'" + value + "' is not a namespace: expected dot-separated names like a.b");
+        throw new TypeConversionException(
+            "'" + value + "' is not a namespace: expected dot-separated names like a.b");
       }
       return new Namespace(levels);
     }

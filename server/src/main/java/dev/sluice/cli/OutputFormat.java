@@ -9,7 +9,9 @@ enum OutputFormat {
   TEXT,
   JSON;
 
-  /** Accepts {@code text}/{@code json} in any case, without needing a case-insensitive CommandLine. */
+  /**
+   * Accepts {@code text}/{@code json} in any case, without needing a case-insensitive CommandLine.
+   */
   static final class Converter implements ITypeConverter<OutputFormat> {
     @Override
     public OutputFormat convert(String value) {

@@ -25,21 +25,26 @@ public final class PrincipalRolesCommand extends CommandGroup {
 
     @Override
     void run(ManagementClient client, Console console) {
-      JsonNode created = client.post(ApiPath.of("principal-roles"), Bodies.newEntity("principalRole", name));
+      JsonNode created =
+          client.post(ApiPath.of("principal-roles"), Bodies.newEntity("principalRole", name));
       console.show(created, out -> out.println("created principal role " + name));
     }
   }
 
   @Command(name = "list", description = "List principal roles, or those a principal holds.")
   static final class ListRoles extends AdminCommand {
-    @Option(names = "--principal", paramLabel = "PRINCIPAL", description = "Only the roles granted to this principal")
+    @Option(
+        names = "--principal",
+        paramLabel = "PRINCIPAL",
+        description = "Only the roles granted to this principal")
     String principal;
 
     @Override
     void run(ManagementClient client, Console console) {
-      String path = principal == null
-          ? ApiPath.of("principal-roles")
-          : ApiPath.of("principals", principal, "principal-roles");
+      String path =
+          principal == null
+              ? ApiPath.of("principal-roles")
+              : ApiPath.of("principals", principal, "principal-roles");
       JsonNode response = client.list(path, "roles");
       console.show(response, out -> RoleLists.print(out, response, "no principal roles"));
     }
@@ -59,7 +64,11 @@ public final class PrincipalRolesCommand extends CommandGroup {
 
   @Command(name = "grant", description = "Grant a principal role to a principal.")
   static final class Grant extends AdminCommand {
-    @Option(names = "--principal", required = true, paramLabel = "PRINCIPAL", description = "Principal to grant the role to")
+    @Option(
+        names = "--principal",
+        required = true,
+        paramLabel = "PRINCIPAL",
+        description = "Principal to grant the role to")
     String principal;
 
     @Parameters(index = "0", paramLabel = "NAME", description = "Principal role name")
@@ -68,14 +77,22 @@ public final class PrincipalRolesCommand extends CommandGroup {
     @Override
     void run(ManagementClient client, Console console) {
       JsonNode response =
-          client.put(ApiPath.of("principals", principal, "principal-roles"), Bodies.reference("principalRole", name));
-      console.show(response, out -> out.println("granted principal role " + name + " to principal " + principal));
+          client.put(
+              ApiPath.of("principals", principal, "principal-roles"),
+              Bodies.reference("principalRole", name));
+      console.show(
+          response,
+          out -> out.println("granted principal role " + name + " to principal " + principal));
     }
   }
 
   @Command(name = "revoke", description = "Revoke a principal role from a principal.")
   static final class Revoke extends AdminCommand {
-    @Option(names = "--principal", required = true, paramLabel = "PRINCIPAL", description = "Principal to revoke the role from")
+    @Option(
+        names = "--principal",
+        required = true,
+        paramLabel = "PRINCIPAL",
+        description = "Principal to revoke the role from")
     String principal;
 
     @Parameters(index = "0", paramLabel = "NAME", description = "Principal role name")
@@ -83,8 +100,11 @@ public final class PrincipalRolesCommand extends CommandGroup {
 
     @Override
     void run(ManagementClient client, Console console) {
-      JsonNode response = client.delete(ApiPath.of("principals", principal, "principal-roles", name));
-      console.show(response, out -> out.println("revoked principal role " + name + " from principal " + principal));
+      JsonNode response =
+          client.delete(ApiPath.of("principals", principal, "principal-roles", name));
+      console.show(
+          response,
+          out -> out.println("revoked principal role " + name + " from principal " + principal));
     }
   }
 }

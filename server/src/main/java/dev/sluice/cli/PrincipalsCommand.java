@@ -27,7 +27,10 @@ public final class PrincipalsCommand extends CommandGroup {
     @Parameters(index = "0", paramLabel = "NAME", description = "Principal name")
     String name;
 
-    @Option(names = "--principal-role", paramLabel = "ROLE", description = "Grant this principal role after creating (repeatable)")
+    @Option(
+        names = "--principal-role",
+        paramLabel = "ROLE",
+        description = "Grant this principal role after creating (repeatable)")
     List<String> principalRoles = new ArrayList<>();
 
     @Override
@@ -35,13 +38,17 @@ public final class PrincipalsCommand extends CommandGroup {
       JsonNode created = client.post(ApiPath.of("principals"), Bodies.newEntity("principal", name));
       Credentials credentials = Credentials.from(created);
       // Print the secret before the grants: if a grant fails, the secret must not be lost with it.
-      console.show(created, out -> {
-        out.println("created principal " + name);
-        credentials.print(out);
-      });
+      console.show(
+          created,
+          out -> {
+            out.println("created principal " + name);
+            credentials.print(out);
+          });
       for (String role : principalRoles) {
         // A grant's answer is not part of create's one JSON document: text mode only.
-        client.put(ApiPath.of("principals", name, "principal-roles"), Bodies.reference("principalRole", role));
+        client.put(
+            ApiPath.of("principals", name, "principal-roles"),
+            Bodies.reference("principalRole", role));
         console.note("granted principal role " + role + " to principal " + name);
       }
     }
@@ -52,13 +59,15 @@ public final class PrincipalsCommand extends CommandGroup {
     @Override
     void run(ManagementClient client, Console console) {
       JsonNode response = client.list(ApiPath.of("principals"), "principals");
-      console.show(response, out -> {
-        TextTable table = new TextTable("NAME", "CLIENT ID");
-        for (JsonNode principal : Lists.items(response, "principals")) {
-          table.row(principal.path("name").asText(), principal.path("clientId").asText());
-        }
-        Lists.print(out, table, "no principals");
-      });
+      console.show(
+          response,
+          out -> {
+            TextTable table = new TextTable("NAME", "CLIENT ID");
+            for (JsonNode principal : Lists.items(response, "principals")) {
+              table.row(principal.path("name").asText(), principal.path("clientId").asText());
+            }
+            Lists.print(out, table, "no principals");
+          });
     }
   }
 
@@ -88,7 +97,8 @@ public final class PrincipalsCommand extends CommandGroup {
 
   @Command(
       name = "rotate-credentials",
-      description = "Issue a new client secret for a principal and print it (shown once); the old one stops working.")
+      description =
+          "Issue a new client secret for a principal and print it (shown once); the old one stops working.")
   static final class RotateCredentials extends AdminCommand {
     @Parameters(index = "0", paramLabel = "NAME", description = "Principal name")
     String name;
@@ -97,10 +107,12 @@ public final class PrincipalsCommand extends CommandGroup {
     void run(ManagementClient client, Console console) {
       JsonNode rotated = client.post(ApiPath.of("principals", name, "rotate"), null);
       Credentials credentials = Credentials.from(rotated);
-      console.show(rotated, out -> {
-        out.println("rotated credentials for principal " + name);
-        credentials.print(out);
-      });
+      console.show(
+          rotated,
+          out -> {
+            out.println("rotated credentials for principal " + name);
+            credentials.print(out);
+          });
     }
   }
 }

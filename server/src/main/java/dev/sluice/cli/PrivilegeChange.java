@@ -8,11 +8,14 @@ import picocli.CommandLine.Parameters;
 /**
  * Grants or revokes one privilege on one securable. Grant is {@code PUT .../grants}, revoke is
  * {@code POST} to the same path with the same body (Polaris's shape). Subclasses say what the
- * securable is; the privilege is sent upper-cased and left for the server to validate, so the
- * CLI need not change when the server learns a privilege.
+ * securable is; the privilege is sent upper-cased and left for the server to validate, so the CLI
+ * need not change when the server learns a privilege.
  */
 abstract class PrivilegeChange extends AdminCommand {
-  @Parameters(index = "0", paramLabel = "PRIVILEGE", description = "Privilege, e.g. TABLE_READ_DATA")
+  @Parameters(
+      index = "0",
+      paramLabel = "PRIVILEGE",
+      description = "Privilege, e.g. TABLE_READ_DATA")
   String privilege;
 
   private final boolean revoke;
@@ -35,10 +38,20 @@ abstract class PrivilegeChange extends AdminCommand {
     ObjectNode grant = body.putObject("grant");
     describe(grant);
     grant.put("privilege", upper);
-    JsonNode response = revoke ? client.post(role.grantsPath(), body) : client.put(role.grantsPath(), body);
+    JsonNode response =
+        revoke ? client.post(role.grantsPath(), body) : client.put(role.grantsPath(), body);
     String verb = revoke ? "revoked " : "granted ";
     String preposition = revoke ? " from" : " to";
-    console.show(response, out ->
-        out.println(verb + upper + " on " + securable() + preposition + " catalog role " + role.catalogRole));
+    console.show(
+        response,
+        out ->
+            out.println(
+                verb
+                    + upper
+                    + " on "
+                    + securable()
+                    + preposition
+                    + " catalog role "
+                    + role.catalogRole));
   }
 }

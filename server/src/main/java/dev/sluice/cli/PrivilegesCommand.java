@@ -26,10 +26,17 @@ import picocli.CommandLine.ScopeType;
 public final class PrivilegesCommand extends CommandGroup {
   // Inherited, so that both the Polaris order (before the verb) and the end of the line work.
   // Required, but checked by hand: picocli would otherwise refuse "privileges list --help".
-  @Option(names = "--catalog", scope = ScopeType.INHERIT, paramLabel = "CATALOG", description = "Catalog the role belongs to (required)")
+  @Option(
+      names = "--catalog",
+      scope = ScopeType.INHERIT,
+      paramLabel = "CATALOG",
+      description = "Catalog the role belongs to (required)")
   String catalog;
 
-  @Option(names = "--catalog-role", scope = ScopeType.INHERIT, paramLabel = "ROLE",
+  @Option(
+      names = "--catalog-role",
+      scope = ScopeType.INHERIT,
+      paramLabel = "ROLE",
       description = "Catalog role whose privileges to manage (required)")
   String catalogRole;
 
@@ -57,7 +64,8 @@ public final class PrivilegesCommand extends CommandGroup {
       missing.add("'--catalog-role=ROLE'");
     }
     if (!missing.isEmpty()) {
-      throw new ParameterException(leaf.commandLine(), "Missing required options: " + String.join(", ", missing));
+      throw new ParameterException(
+          leaf.commandLine(), "Missing required options: " + String.join(", ", missing));
     }
   }
 
@@ -66,13 +74,16 @@ public final class PrivilegesCommand extends CommandGroup {
     @Override
     void run(ManagementClient client, Console console) {
       JsonNode response = client.list(enclosing(spec).grantsPath(), "grants");
-      console.show(response, out -> {
-        TextTable table = new TextTable("TYPE", "SECURABLE", "PRIVILEGE");
-        for (JsonNode grant : Lists.items(response, "grants")) {
-          table.row(grant.path("type").asText(), securable(grant), grant.path("privilege").asText());
-        }
-        Lists.print(out, table, "no grants");
-      });
+      console.show(
+          response,
+          out -> {
+            TextTable table = new TextTable("TYPE", "SECURABLE", "PRIVILEGE");
+            for (JsonNode grant : Lists.items(response, "grants")) {
+              table.row(
+                  grant.path("type").asText(), securable(grant), grant.path("privilege").asText());
+            }
+            Lists.print(out, table, "no grants");
+          });
     }
 
     /** a.b for a namespace, a.b.t for a table or view, "-" for the catalog itself. */

@@ -12,7 +12,11 @@ import picocli.CommandLine.Option;
 final class TablePrivileges extends CommandGroup {
 
   abstract static class Change extends PrivilegeChange {
-    @Option(names = "--namespace", required = true, paramLabel = "NAMESPACE", converter = Namespace.Converter.class,
+    @Option(
+        names = "--namespace",
+        required = true,
+        paramLabel = "NAMESPACE",
+        converter = Namespace.Converter.class,
         description = "Namespace of the table, dot-separated (a.b)")
     Namespace namespace;
 

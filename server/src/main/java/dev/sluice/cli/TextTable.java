@@ -21,7 +21,8 @@ final class TextTable {
     if (cells.length != columns) {
       throw new IllegalArgumentException("expected " + columns + " cells, got " + cells.length);
     }
-    rows.add(Arrays.stream(cells).map(c -> c == null || c.isEmpty() ? "-" : c).toArray(String[]::new));
+    rows.add(
+        Arrays.stream(cells).map(c -> c == null || c.isEmpty() ? "-" : c).toArray(String[]::new));
     return this;
   }
 

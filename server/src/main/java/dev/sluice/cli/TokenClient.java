@@ -26,9 +26,12 @@ final class TokenClient {
   String fetch(URI base, String clientId, String clientSecret) {
     String form =
         "grant_type=client_credentials"
-            + "&client_id=" + formEncode(clientId)
-            + "&client_secret=" + formEncode(clientSecret)
-            + "&scope=" + formEncode(SCOPE);
+            + "&client_id="
+            + formEncode(clientId)
+            + "&client_secret="
+            + formEncode(clientSecret)
+            + "&scope="
+            + formEncode(SCOPE);
     HttpRequest request =
         HttpRequest.newBuilder(URI.create(base + TOKEN_PATH))
             .timeout(HttpTransport.REQUEST_TIMEOUT)

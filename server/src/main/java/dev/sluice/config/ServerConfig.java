@@ -23,8 +23,8 @@ import java.util.regex.Pattern;
 
 /**
  * The server's configuration: one YAML file, {@code ${VAR}} expanded from the environment,
- * validated when loaded. Every error names the key at fault. Unknown keys are errors, so a
- * typo never silently falls back to a default.
+ * validated when loaded. Every error names the key at fault. Unknown keys are errors, so a typo
+ * never silently falls back to a default.
  *
  * <pre>
  * server:   { host: 127.0.0.1, port: 8181, maxRequestBytes: 8388608 }
@@ -67,12 +67,19 @@ public record ServerConfig(
           "", Set.of("server", "dataDir", "database", "auth", "bootstrap", "storage"),
           "storage", Set.of("credentialSources", "vendingCache", "vendingMinDurationSeconds"),
           "storage.vendingCache", Set.of("ttlCapSeconds", "maxEntries"),
-          "storage.credentialSources.*", Set.of("type", "accessKeyId", "secretAccessKey", "roleArn", "webIdentityTokenFile"),
+          "storage.credentialSources.*",
+              Set.of("type", "accessKeyId", "secretAccessKey", "roleArn", "webIdentityTokenFile"),
           "server", Set.of("host", "port", "maxRequestBytes"),
           "database", Set.of("url", "user", "password", "maxPoolSize", "connectionTimeoutMs"),
           "auth", Set.of("tokenLifetimeSeconds", "oidc", "tokenThrottle"),
-          "auth.tokenThrottle", Set.of("enabled", "clientBurst", "clientFailuresPerMinute", "addressBurst",
-              "addressFailuresPerMinute", "maxTrackedKeys"),
+          "auth.tokenThrottle",
+              Set.of(
+                  "enabled",
+                  "clientBurst",
+                  "clientFailuresPerMinute",
+                  "addressBurst",
+                  "addressFailuresPerMinute",
+                  "maxTrackedKeys"),
           "auth.oidc", Set.of("issuer", "audience", "jwksUrl", "principalClaim", "rolesClaim"),
           "bootstrap", Set.of("quickstartCatalog"));
 
@@ -84,27 +91,36 @@ public record ServerConfig(
       throw new ConfigException("server.port must be between 0 and 65535, got " + port);
     }
     if (maxRequestBytes < 1024) {
-      throw new ConfigException("server.maxRequestBytes must be at least 1024, got " + maxRequestBytes);
+      throw new ConfigException(
+          "server.maxRequestBytes must be at least 1024, got " + maxRequestBytes);
     }
     credentialSources = Map.copyOf(credentialSources);
     if (vendingCacheTtlCap.toSeconds() < 1 || vendingCacheTtlCap.toSeconds() > 43_200) {
       throw new ConfigException(
-          "storage.vendingCache.ttlCapSeconds must be between 1 and 43200, got " + vendingCacheTtlCap.toSeconds());
+          "storage.vendingCache.ttlCapSeconds must be between 1 and 43200, got "
+              + vendingCacheTtlCap.toSeconds());
     }
     if (vendingMinDurationSeconds < 1 || vendingMinDurationSeconds > 900) {
       throw new ConfigException(
-          "storage.vendingMinDurationSeconds must be between 1 and 900, got " + vendingMinDurationSeconds);
+          "storage.vendingMinDurationSeconds must be between 1 and 900, got "
+              + vendingMinDurationSeconds);
     }
     if (vendingCacheMaxEntries < 1) {
-      throw new ConfigException("storage.vendingCache.maxEntries must be at least 1, got " + vendingCacheMaxEntries);
+      throw new ConfigException(
+          "storage.vendingCache.maxEntries must be at least 1, got " + vendingCacheMaxEntries);
     }
     if (tokenLifetime.toSeconds() < 60 || tokenLifetime.toSeconds() > 86_400) {
-      throw new ConfigException("auth.tokenLifetimeSeconds must be between 60 and 86400, got " + tokenLifetime.toSeconds());
+      throw new ConfigException(
+          "auth.tokenLifetimeSeconds must be between 60 and 86400, got "
+              + tokenLifetime.toSeconds());
     }
     Objects.requireNonNull(tokenThrottle, "tokenThrottle");
   }
 
-  /** Loads a config file (or the defaults when {@code file} is null), applying command-line overrides. */
+  /**
+   * Loads a config file (or the defaults when {@code file} is null), applying command-line
+   * overrides.
+   */
   public static ServerConfig load(Path file, Overrides overrides, Function<String, String> env) {
     ObjectNode root;
     if (file == null) {
@@ -117,7 +133,8 @@ public record ServerConfig(
         } else if (parsed instanceof ObjectNode object) {
           root = object;
         } else {
-          throw new ConfigException("Config file " + file + " must hold a mapping at the top level");
+          throw new ConfigException(
+              "Config file " + file + " must hold a mapping at the top level");
         }
       } catch (IOException e) {
         throw new ConfigException("Cannot read config file " + file + ": " + e.getMessage());
@@ -130,24 +147,33 @@ public record ServerConfig(
     JsonNode auth = section(root, "auth");
     JsonNode bootstrap = section(root, "bootstrap");
 
-    Path dataDir = Path.of(
-        overrides.dataDir() != null ? overrides.dataDir() : string(root, "dataDir", "dataDir", "./sluice-data"))
-        .toAbsolutePath()
-        .normalize();
-    String host = overrides.host() != null ? overrides.host() : string(server, "host", "server.host", "127.0.0.1");
-    int port = overrides.port() != null ? overrides.port() : integer(server, "port", "server.port", 8181);
+    Path dataDir =
+        Path.of(
+                overrides.dataDir() != null
+                    ? overrides.dataDir()
+                    : string(root, "dataDir", "dataDir", "./sluice-data"))
+            .toAbsolutePath()
+            .normalize();
+    String host =
+        overrides.host() != null
+            ? overrides.host()
+            : string(server, "host", "server.host", "127.0.0.1");
+    int port =
+        overrides.port() != null ? overrides.port() : integer(server, "port", "server.port", 8181);
     // A 256 MB page cache (H2's default is 64 MB): every load reads a pointer at random among
     // all tables, and with a million tables the default cache missed on most of them (bench/).
-    String defaultUrl = "jdbc:h2:file:" + dataDir.resolve("catalog") + ";DB_CLOSE_ON_EXIT=FALSE;CACHE_SIZE=262144";
+    String defaultUrl =
+        "jdbc:h2:file:" + dataDir.resolve("catalog") + ";DB_CLOSE_ON_EXIT=FALSE;CACHE_SIZE=262144";
     DatabaseConfig db;
     try {
-      db = new DatabaseConfig(
-          string(database, "url", "database.url", defaultUrl),
-          string(database, "user", "database.user", null),
-          string(database, "password", "database.password", null),
-          integer(database, "maxPoolSize", "database.maxPoolSize", 10),
-          // Short, so requests fail fast with 503 while the database is down.
-          integer(database, "connectionTimeoutMs", "database.connectionTimeoutMs", 2000));
+      db =
+          new DatabaseConfig(
+              string(database, "url", "database.url", defaultUrl),
+              string(database, "user", "database.user", null),
+              string(database, "password", "database.password", null),
+              integer(database, "maxPoolSize", "database.maxPoolSize", 10),
+              // Short, so requests fail fast with 503 while the database is down.
+              integer(database, "connectionTimeoutMs", "database.connectionTimeoutMs", 2000));
     } catch (IllegalArgumentException e) {
       throw new ConfigException(e.getMessage());
     }
@@ -157,14 +183,27 @@ public record ServerConfig(
         integer(server, "maxRequestBytes", "server.maxRequestBytes", 8 * 1024 * 1024),
         dataDir,
         db,
-        Duration.ofSeconds(integer(auth, "tokenLifetimeSeconds", "auth.tokenLifetimeSeconds", 3600)),
+        Duration.ofSeconds(
+            integer(auth, "tokenLifetimeSeconds", "auth.tokenLifetimeSeconds", 3600)),
         oidc(auth.get("oidc")),
         bool(bootstrap, "quickstartCatalog", "bootstrap.quickstartCatalog", true),
         credentialSources(section(section(root, "storage"), "credentialSources")),
-        Duration.ofSeconds(integer(section(section(root, "storage"), "vendingCache"), "ttlCapSeconds",
-            "storage.vendingCache.ttlCapSeconds", 1800)),
-        integer(section(section(root, "storage"), "vendingCache"), "maxEntries", "storage.vendingCache.maxEntries", 10_000),
-        integer(section(root, "storage"), "vendingMinDurationSeconds", "storage.vendingMinDurationSeconds", 900),
+        Duration.ofSeconds(
+            integer(
+                section(section(root, "storage"), "vendingCache"),
+                "ttlCapSeconds",
+                "storage.vendingCache.ttlCapSeconds",
+                1800)),
+        integer(
+            section(section(root, "storage"), "vendingCache"),
+            "maxEntries",
+            "storage.vendingCache.maxEntries",
+            10_000),
+        integer(
+            section(root, "storage"),
+            "vendingMinDurationSeconds",
+            "storage.vendingMinDurationSeconds",
+            900),
         tokenThrottle(section(auth, "tokenThrottle")));
   }
 
@@ -175,9 +214,17 @@ public record ServerConfig(
       return new TokenThrottle.Limits(
           bool(node, "enabled", key + "enabled", d.enabled()),
           integer(node, "clientBurst", key + "clientBurst", d.clientBurst()),
-          integer(node, "clientFailuresPerMinute", key + "clientFailuresPerMinute", d.clientPerMinute()),
+          integer(
+              node,
+              "clientFailuresPerMinute",
+              key + "clientFailuresPerMinute",
+              d.clientPerMinute()),
           integer(node, "addressBurst", key + "addressBurst", d.addressBurst()),
-          integer(node, "addressFailuresPerMinute", key + "addressFailuresPerMinute", d.addressPerMinute()),
+          integer(
+              node,
+              "addressFailuresPerMinute",
+              key + "addressFailuresPerMinute",
+              d.addressPerMinute()),
           integer(node, "maxTrackedKeys", key + "maxTrackedKeys", (int) d.maxTrackedKeys()));
     } catch (IllegalArgumentException e) {
       throw new ConfigException(e.getMessage());
@@ -186,20 +233,25 @@ public record ServerConfig(
 
   private static Map<String, CredentialSource> credentialSources(JsonNode node) {
     Map<String, CredentialSource> out = new java.util.TreeMap<>();
-    node.fields().forEachRemaining(e -> {
-      String key = "storage.credentialSources." + e.getKey();
-      JsonNode def = e.getValue();
-      try {
-        out.put(e.getKey(), CredentialSource.of(e.getKey(),
-            string(def, "type", key + ".type", null),
-            string(def, "accessKeyId", key + ".accessKeyId", null),
-            string(def, "secretAccessKey", key + ".secretAccessKey", null),
-            string(def, "roleArn", key + ".roleArn", null),
-            string(def, "webIdentityTokenFile", key + ".webIdentityTokenFile", null)));
-      } catch (IllegalArgumentException ex) {
-        throw new ConfigException(ex.getMessage());
-      }
-    });
+    node.fields()
+        .forEachRemaining(
+            e -> {
+              String key = "storage.credentialSources." + e.getKey();
+              JsonNode def = e.getValue();
+              try {
+                out.put(
+                    e.getKey(),
+                    CredentialSource.of(
+                        e.getKey(),
+                        string(def, "type", key + ".type", null),
+                        string(def, "accessKeyId", key + ".accessKeyId", null),
+                        string(def, "secretAccessKey", key + ".secretAccessKey", null),
+                        string(def, "roleArn", key + ".roleArn", null),
+                        string(def, "webIdentityTokenFile", key + ".webIdentityTokenFile", null)));
+              } catch (IllegalArgumentException ex) {
+                throw new ConfigException(ex.getMessage());
+              }
+            });
     return out;
   }
 
@@ -242,7 +294,8 @@ public record ServerConfig(
         while (m.find()) {
           String resolved = env.apply(m.group(1));
           if (resolved == null) {
-            throw new ConfigException(key + " refers to ${" + m.group(1) + "}, which is not set in the environment");
+            throw new ConfigException(
+                key + " refers to ${" + m.group(1) + "}, which is not set in the environment");
           }
           m.appendReplacement(out, Matcher.quoteReplacement(resolved));
         }
@@ -255,33 +308,41 @@ public record ServerConfig(
   private static void checkKeys(JsonNode node, String path) {
     if (path.equals("storage.credentialSources")) {
       // A map of source names, each a mapping with the source keys.
-      node.fieldNames().forEachRemaining(name -> {
-        JsonNode source = node.get(name);
-        if (!source.isObject()) {
-          throw new ConfigException(path + "." + name + " must be a mapping");
-        }
-        source.fieldNames().forEachRemaining(field -> {
-          if (!KNOWN.get("storage.credentialSources.*").contains(field)) {
-            throw new ConfigException("Unknown config key: " + path + "." + name + "." + field);
-          }
-        });
-      });
+      node.fieldNames()
+          .forEachRemaining(
+              name -> {
+                JsonNode source = node.get(name);
+                if (!source.isObject()) {
+                  throw new ConfigException(path + "." + name + " must be a mapping");
+                }
+                source
+                    .fieldNames()
+                    .forEachRemaining(
+                        field -> {
+                          if (!KNOWN.get("storage.credentialSources.*").contains(field)) {
+                            throw new ConfigException(
+                                "Unknown config key: " + path + "." + name + "." + field);
+                          }
+                        });
+              });
       return;
     }
     Set<String> allowed = KNOWN.get(path);
-    node.fieldNames().forEachRemaining(name -> {
-      String key = path.isEmpty() ? name : path + "." + name;
-      if (allowed == null || !allowed.contains(name)) {
-        throw new ConfigException("Unknown config key: " + key);
-      }
-      JsonNode child = node.get(name);
-      if (KNOWN.containsKey(key) || key.equals("storage.credentialSources")) {
-        if (!child.isObject()) {
-          throw new ConfigException(key + " must be a mapping");
-        }
-        checkKeys(child, key);
-      }
-    });
+    node.fieldNames()
+        .forEachRemaining(
+            name -> {
+              String key = path.isEmpty() ? name : path + "." + name;
+              if (allowed == null || !allowed.contains(name)) {
+                throw new ConfigException("Unknown config key: " + key);
+              }
+              JsonNode child = node.get(name);
+              if (KNOWN.containsKey(key) || key.equals("storage.credentialSources")) {
+                if (!child.isObject()) {
+                  throw new ConfigException(key + " must be a mapping");
+                }
+                checkKeys(child, key);
+              }
+            });
   }
 
   private static JsonNode section(JsonNode root, String name) {

@@ -28,9 +28,9 @@ import org.apache.iceberg.exceptions.BadRequestException;
 import org.apache.iceberg.exceptions.ForbiddenException;
 
 /**
- * Principals, principal roles, catalog roles, grants and audit events under
- * {@code /api/management/v1}, in Apache Polaris's JSON shape. Service-level objects need the
- * service_admin principal role; a catalog's roles and grants need CATALOG_MANAGE_ACCESS on it.
+ * Principals, principal roles, catalog roles, grants and audit events under {@code
+ * /api/management/v1}, in Apache Polaris's JSON shape. Service-level objects need the service_admin
+ * principal role; a catalog's roles and grants need CATALOG_MANAGE_ACCESS on it.
  */
 public final class AccessRoutes {
   private static final String BASE = "/api/management/v1";
@@ -55,118 +55,221 @@ public final class AccessRoutes {
     String catalogRole = BASE + "/catalogs/{catalog}/catalog-roles/{role}";
     routes
         .add("POST", BASE + "/principals", this::createPrincipal)
-        .add("GET", BASE + "/principals", x -> {
-          serviceAdmin(x, "listPrincipals", "principals");
-          return Reply.okPlain(Paging.body("principals", admin.principals(Paging.request(x)), AccessRoutes::principal));
-        })
-        .add("GET", principal, x -> {
-          selfOrServiceAdmin(x, "getPrincipal");
-          return Reply.okPlain(principal(admin.principal(x.path("principal"))));
-        })
-        .add("PUT", principal, x -> {
-          serviceAdmin(x, "updatePrincipal", x.path("principal"));
-          return Reply.okPlain(principal(admin.updatePrincipal(x.path("principal"), properties(x.jsonBody()))));
-        })
-        .add("DELETE", principal, x -> {
-          serviceAdmin(x, "deletePrincipal", x.path("principal"));
-          admin.deletePrincipal(x.path("principal"));
-          return Reply.NO_CONTENT;
-        })
-        .add("POST", principal + "/rotate", x -> {
-          selfOrServiceAdmin(x, "rotateCredentials");
-          return Reply.okPlain(credentials(admin.rotate(x.path("principal"))));
-        })
-        .add("GET", principal + "/principal-roles", x -> {
-          selfOrServiceAdmin(x, "listPrincipalRolesOfPrincipal");
-          return Reply.okPlain(
-              Paging.body("roles", admin.rolesOfPrincipal(x.path("principal"), Paging.request(x)), AccessRoutes::role));
-        })
-        .add("PUT", principal + "/principal-roles", x -> {
-          serviceAdmin(x, "assignPrincipalRole", x.path("principal"));
-          admin.assignPrincipalRole(x.path("principal"), name(x.jsonBody(), "principalRole"));
-          return Reply.status(201, null);
-        })
-        .add("DELETE", principal + "/principal-roles/{role}", x -> {
-          serviceAdmin(x, "revokePrincipalRole", x.path("principal"));
-          admin.unassignPrincipalRole(x.path("principal"), x.path("role"));
-          return Reply.NO_CONTENT;
-        })
-        .add("POST", BASE + "/principal-roles", x -> {
-          serviceAdmin(x, "createPrincipalRole", "principal-roles");
-          JsonNode role = object(x.jsonBody(), "principalRole");
-          return Reply.status(201, role(admin.createPrincipalRole(text(role, "name"), properties(role))));
-        })
-        .add("GET", BASE + "/principal-roles", x -> {
-          serviceAdmin(x, "listPrincipalRoles", "principal-roles");
-          return Reply.okPlain(Paging.body("roles", admin.principalRoles(Paging.request(x)), AccessRoutes::role));
-        })
-        .add("GET", principalRole, x -> {
-          serviceAdmin(x, "getPrincipalRole", x.path("role"));
-          return Reply.okPlain(role(admin.principalRole(x.path("role"))));
-        })
-        .add("DELETE", principalRole, x -> {
-          serviceAdmin(x, "deletePrincipalRole", x.path("role"));
-          admin.deletePrincipalRole(x.path("role"));
-          return Reply.NO_CONTENT;
-        })
-        .add("GET", principalRole + "/principals", x -> {
-          serviceAdmin(x, "listPrincipalsWithRole", x.path("role"));
-          return Reply.okPlain(
-              Paging.body("principals", admin.principalsWithRole(x.path("role"), Paging.request(x)), AccessRoutes::principal));
-        })
-        .add("GET", principalRole + "/catalog-roles/{catalog}", x -> {
-          manageAccess(x, "listCatalogRolesOfPrincipalRole", x.path("catalog"));
-          return Reply.okPlain(Paging.body("roles",
-              admin.catalogRolesOf(x.path("role"), x.path("catalog"), Paging.request(x)), AccessRoutes::role));
-        })
-        .add("PUT", principalRole + "/catalog-roles/{catalog}", x -> {
-          manageAccess(x, "grantCatalogRole", x.path("catalog"));
-          admin.assignCatalogRole(x.path("catalog"), name(x.jsonBody(), "catalogRole"), x.path("role"));
-          return Reply.status(201, null);
-        })
-        .add("DELETE", principalRole + "/catalog-roles/{catalog}/{catalogRole}", x -> {
-          manageAccess(x, "revokeCatalogRole", x.path("catalog"));
-          admin.unassignCatalogRole(x.path("catalog"), x.path("catalogRole"), x.path("role"));
-          return Reply.NO_CONTENT;
-        })
-        .add("POST", BASE + "/catalogs/{catalog}/catalog-roles", x -> {
-          manageAccess(x, "createCatalogRole", x.path("catalog"));
-          JsonNode role = object(x.jsonBody(), "catalogRole");
-          return Reply.status(201, role(admin.createCatalogRole(x.path("catalog"), text(role, "name"), properties(role))));
-        })
-        .add("GET", BASE + "/catalogs/{catalog}/catalog-roles", x -> {
-          manageAccess(x, "listCatalogRoles", x.path("catalog"));
-          return Reply.okPlain(Paging.body("roles", admin.catalogRoles(x.path("catalog"), Paging.request(x)), AccessRoutes::role));
-        })
-        .add("GET", catalogRole, x -> {
-          manageAccess(x, "getCatalogRole", x.path("catalog"));
-          return Reply.okPlain(role(admin.catalogRole(x.path("catalog"), x.path("role"))));
-        })
-        .add("DELETE", catalogRole, x -> {
-          manageAccess(x, "deleteCatalogRole", x.path("catalog"));
-          admin.deleteCatalogRole(x.path("catalog"), x.path("role"));
-          return Reply.NO_CONTENT;
-        })
-        .add("GET", catalogRole + "/principal-roles", x -> {
-          manageAccess(x, "listPrincipalRolesWithCatalogRole", x.path("catalog"));
-          return Reply.okPlain(Paging.body("roles",
-              admin.principalRolesWith(x.path("catalog"), x.path("role"), Paging.request(x)), AccessRoutes::role));
-        })
-        .add("GET", catalogRole + "/grants", x -> {
-          manageAccess(x, "listGrants", x.path("catalog"));
-          return Reply.okPlain(
-              Paging.body("grants", admin.grants(x.path("catalog"), x.path("role"), Paging.request(x)), AccessRoutes::grant));
-        })
-        .add("PUT", catalogRole + "/grants", x -> {
-          manageAccess(x, "addGrant", x.path("catalog"));
-          admin.grant(grant(x.path("catalog"), x.path("role"), x.jsonBody()));
-          return Reply.status(201, null);
-        })
-        .add("POST", catalogRole + "/grants", x -> {
-          manageAccess(x, "revokeGrant", x.path("catalog"));
-          admin.revoke(grant(x.path("catalog"), x.path("role"), x.jsonBody()));
-          return Reply.status(201, null);
-        })
+        .add(
+            "GET",
+            BASE + "/principals",
+            x -> {
+              serviceAdmin(x, "listPrincipals", "principals");
+              return Reply.okPlain(
+                  Paging.body(
+                      "principals", admin.principals(Paging.request(x)), AccessRoutes::principal));
+            })
+        .add(
+            "GET",
+            principal,
+            x -> {
+              selfOrServiceAdmin(x, "getPrincipal");
+              return Reply.okPlain(principal(admin.principal(x.path("principal"))));
+            })
+        .add(
+            "PUT",
+            principal,
+            x -> {
+              serviceAdmin(x, "updatePrincipal", x.path("principal"));
+              return Reply.okPlain(
+                  principal(admin.updatePrincipal(x.path("principal"), properties(x.jsonBody()))));
+            })
+        .add(
+            "DELETE",
+            principal,
+            x -> {
+              serviceAdmin(x, "deletePrincipal", x.path("principal"));
+              admin.deletePrincipal(x.path("principal"));
+              return Reply.NO_CONTENT;
+            })
+        .add(
+            "POST",
+            principal + "/rotate",
+            x -> {
+              selfOrServiceAdmin(x, "rotateCredentials");
+              return Reply.okPlain(credentials(admin.rotate(x.path("principal"))));
+            })
+        .add(
+            "GET",
+            principal + "/principal-roles",
+            x -> {
+              selfOrServiceAdmin(x, "listPrincipalRolesOfPrincipal");
+              return Reply.okPlain(
+                  Paging.body(
+                      "roles",
+                      admin.rolesOfPrincipal(x.path("principal"), Paging.request(x)),
+                      AccessRoutes::role));
+            })
+        .add(
+            "PUT",
+            principal + "/principal-roles",
+            x -> {
+              serviceAdmin(x, "assignPrincipalRole", x.path("principal"));
+              admin.assignPrincipalRole(x.path("principal"), name(x.jsonBody(), "principalRole"));
+              return Reply.status(201, null);
+            })
+        .add(
+            "DELETE",
+            principal + "/principal-roles/{role}",
+            x -> {
+              serviceAdmin(x, "revokePrincipalRole", x.path("principal"));
+              admin.unassignPrincipalRole(x.path("principal"), x.path("role"));
+              return Reply.NO_CONTENT;
+            })
+        .add(
+            "POST",
+            BASE + "/principal-roles",
+            x -> {
+              serviceAdmin(x, "createPrincipalRole", "principal-roles");
+              JsonNode role = object(x.jsonBody(), "principalRole");
+              return Reply.status(
+                  201, role(admin.createPrincipalRole(text(role, "name"), properties(role))));
+            })
+        .add(
+            "GET",
+            BASE + "/principal-roles",
+            x -> {
+              serviceAdmin(x, "listPrincipalRoles", "principal-roles");
+              return Reply.okPlain(
+                  Paging.body(
+                      "roles", admin.principalRoles(Paging.request(x)), AccessRoutes::role));
+            })
+        .add(
+            "GET",
+            principalRole,
+            x -> {
+              serviceAdmin(x, "getPrincipalRole", x.path("role"));
+              return Reply.okPlain(role(admin.principalRole(x.path("role"))));
+            })
+        .add(
+            "DELETE",
+            principalRole,
+            x -> {
+              serviceAdmin(x, "deletePrincipalRole", x.path("role"));
+              admin.deletePrincipalRole(x.path("role"));
+              return Reply.NO_CONTENT;
+            })
+        .add(
+            "GET",
+            principalRole + "/principals",
+            x -> {
+              serviceAdmin(x, "listPrincipalsWithRole", x.path("role"));
+              return Reply.okPlain(
+                  Paging.body(
+                      "principals",
+                      admin.principalsWithRole(x.path("role"), Paging.request(x)),
+                      AccessRoutes::principal));
+            })
+        .add(
+            "GET",
+            principalRole + "/catalog-roles/{catalog}",
+            x -> {
+              manageAccess(x, "listCatalogRolesOfPrincipalRole", x.path("catalog"));
+              return Reply.okPlain(
+                  Paging.body(
+                      "roles",
+                      admin.catalogRolesOf(x.path("role"), x.path("catalog"), Paging.request(x)),
+                      AccessRoutes::role));
+            })
+        .add(
+            "PUT",
+            principalRole + "/catalog-roles/{catalog}",
+            x -> {
+              manageAccess(x, "grantCatalogRole", x.path("catalog"));
+              admin.assignCatalogRole(
+                  x.path("catalog"), name(x.jsonBody(), "catalogRole"), x.path("role"));
+              return Reply.status(201, null);
+            })
+        .add(
+            "DELETE",
+            principalRole + "/catalog-roles/{catalog}/{catalogRole}",
+            x -> {
+              manageAccess(x, "revokeCatalogRole", x.path("catalog"));
+              admin.unassignCatalogRole(x.path("catalog"), x.path("catalogRole"), x.path("role"));
+              return Reply.NO_CONTENT;
+            })
+        .add(
+            "POST",
+            BASE + "/catalogs/{catalog}/catalog-roles",
+            x -> {
+              manageAccess(x, "createCatalogRole", x.path("catalog"));
+              JsonNode role = object(x.jsonBody(), "catalogRole");
+              return Reply.status(
+                  201,
+                  role(
+                      admin.createCatalogRole(
+                          x.path("catalog"), text(role, "name"), properties(role))));
+            })
+        .add(
+            "GET",
+            BASE + "/catalogs/{catalog}/catalog-roles",
+            x -> {
+              manageAccess(x, "listCatalogRoles", x.path("catalog"));
+              return Reply.okPlain(
+                  Paging.body(
+                      "roles",
+                      admin.catalogRoles(x.path("catalog"), Paging.request(x)),
+                      AccessRoutes::role));
+            })
+        .add(
+            "GET",
+            catalogRole,
+            x -> {
+              manageAccess(x, "getCatalogRole", x.path("catalog"));
+              return Reply.okPlain(role(admin.catalogRole(x.path("catalog"), x.path("role"))));
+            })
+        .add(
+            "DELETE",
+            catalogRole,
+            x -> {
+              manageAccess(x, "deleteCatalogRole", x.path("catalog"));
+              admin.deleteCatalogRole(x.path("catalog"), x.path("role"));
+              return Reply.NO_CONTENT;
+            })
+        .add(
+            "GET",
+            catalogRole + "/principal-roles",
+            x -> {
+              manageAccess(x, "listPrincipalRolesWithCatalogRole", x.path("catalog"));
+              return Reply.okPlain(
+                  Paging.body(
+                      "roles",
+                      admin.principalRolesWith(
+                          x.path("catalog"), x.path("role"), Paging.request(x)),
+                      AccessRoutes::role));
+            })
+        .add(
+            "GET",
+            catalogRole + "/grants",
+            x -> {
+              manageAccess(x, "listGrants", x.path("catalog"));
+              return Reply.okPlain(
+                  Paging.body(
+                      "grants",
+                      admin.grants(x.path("catalog"), x.path("role"), Paging.request(x)),
+                      AccessRoutes::grant));
+            })
+        .add(
+            "PUT",
+            catalogRole + "/grants",
+            x -> {
+              manageAccess(x, "addGrant", x.path("catalog"));
+              admin.grant(grant(x.path("catalog"), x.path("role"), x.jsonBody()));
+              return Reply.status(201, null);
+            })
+        .add(
+            "POST",
+            catalogRole + "/grants",
+            x -> {
+              manageAccess(x, "revokeGrant", x.path("catalog"));
+              admin.revoke(grant(x.path("catalog"), x.path("role"), x.jsonBody()));
+              return Reply.status(201, null);
+            })
         .add("GET", BASE + "/events", this::events);
   }
 
@@ -174,23 +277,32 @@ public final class AccessRoutes {
     serviceAdmin(x, "createPrincipal", "principals");
     JsonNode body = x.jsonBody();
     JsonNode principal = object(body, "principal");
-    return Reply.status(201, credentials(admin.createPrincipal(text(principal, "name"), properties(principal), List.of())));
+    return Reply.status(
+        201,
+        credentials(
+            admin.createPrincipal(text(principal, "name"), properties(principal), List.of())));
   }
 
-  /** Audit events, newest first. The service admin reads all; others, the catalogs whose access they manage. */
+  /**
+   * Audit events, newest first. The service admin reads all; others, the catalogs whose access they
+   * manage.
+   */
   private Reply events(Exchange x) {
     Caller caller = caller(x);
     Set<String> visible = null;
     if (!caller.isServiceAdmin()) {
       visible = new HashSet<>();
       for (String catalog : authz.catalogsOf(caller)) {
-        if (authz.effective(caller, catalog, SecurableRef.CATALOG).contains(Privilege.CATALOG_MANAGE_ACCESS)) {
+        if (authz
+            .effective(caller, catalog, SecurableRef.CATALOG)
+            .contains(Privilege.CATALOG_MANAGE_ACCESS)) {
           visible.add(catalog);
         }
       }
       authz.record(caller, "listEvents", null, "events", !visible.isEmpty());
       if (visible.isEmpty()) {
-        throw new ForbiddenException("Principal '%s' may not read audit events", caller.principal());
+        throw new ForbiddenException(
+            "Principal '%s' may not read audit events", caller.principal());
       }
     } else {
       authz.record(caller, "listEvents", null, "events", true);
@@ -204,13 +316,20 @@ public final class AccessRoutes {
       allowed = decision.equalsIgnoreCase("ALLOW");
     }
     AuditFilter filter =
-        new AuditFilter(x.query("principal"), x.query("catalog"), x.query("securable"), allowed,
-            longQuery(x, "from"), longQuery(x, "to"), visible);
+        new AuditFilter(
+            x.query("principal"),
+            x.query("catalog"),
+            x.query("securable"),
+            allowed,
+            longQuery(x, "from"),
+            longQuery(x, "to"),
+            visible);
     PageRequest request = Paging.byId(x);
     // Bounded: while the database refuses writes this answers what is stored (or 503 if the
     // database is down for reads too), never waits on queued events.
     audit.flush();
-    return Reply.okPlain(Paging.body("events", access.events(filter, request), AccessRoutes::event));
+    return Reply.okPlain(
+        Paging.body("events", access.events(filter, request), AccessRoutes::event));
   }
 
   // ---------------------------------------------------------------- authorization
@@ -232,7 +351,10 @@ public final class AccessRoutes {
     authz.requireServiceAdmin(caller, action, "principal " + x.path("principal"));
   }
 
-  /** CATALOG_MANAGE_ACCESS on {@code catalog}; a caller with no standing in it cannot tell whether it exists. */
+  /**
+   * CATALOG_MANAGE_ACCESS on {@code catalog}; a caller with no standing in it cannot tell whether
+   * it exists.
+   */
   private void manageAccess(Exchange x, String action, String catalog) {
     Caller caller = caller(x);
     if (caller.isServiceAdmin()) {
@@ -274,12 +396,16 @@ public final class AccessRoutes {
     if (!props.isObject()) {
       throw new BadRequestException("Invalid properties: must be an object of strings");
     }
-    props.fields().forEachRemaining(e -> {
-      if (!e.getValue().isTextual()) {
-        throw new BadRequestException("Invalid properties.%s: must be a string", e.getKey());
-      }
-      out.put(e.getKey(), e.getValue().asText());
-    });
+    props
+        .fields()
+        .forEachRemaining(
+            e -> {
+              if (!e.getValue().isTextual()) {
+                throw new BadRequestException(
+                    "Invalid properties.%s: must be a string", e.getKey());
+              }
+              out.put(e.getKey(), e.getValue().asText());
+            });
     return out;
   }
 
@@ -293,7 +419,9 @@ public final class AccessRoutes {
           case "namespace" -> SecurableRef.namespace(namespace(grant));
           case "table" -> SecurableRef.table(namespace(grant), text(grant, "tableName"));
           case "view" -> SecurableRef.view(namespace(grant), text(grant, "viewName"));
-          default -> throw new BadRequestException("Invalid grant type: %s (catalog, namespace, table or view)", type);
+          default ->
+              throw new BadRequestException(
+                  "Invalid grant type: %s (catalog, namespace, table or view)", type);
         };
     return new GrantRecord(catalog, catalogRole, securable, privilege);
   }
@@ -301,7 +429,8 @@ public final class AccessRoutes {
   private static NamespacePath namespace(JsonNode grant) {
     JsonNode ns = grant.get("namespace");
     if (ns == null || !ns.isArray() || ns.isEmpty()) {
-      throw new BadRequestException("Missing or invalid field: namespace (a non-empty array of strings)");
+      throw new BadRequestException(
+          "Missing or invalid field: namespace (a non-empty array of strings)");
     }
     List<String> levels = new ArrayList<>();
     for (JsonNode level : ns) {
@@ -340,7 +469,9 @@ public final class AccessRoutes {
   private static Map<String, Object> credentials(AccessAdmin.NewCredentials created) {
     Map<String, Object> out = new LinkedHashMap<>();
     out.put("principal", principal(created.principal()));
-    out.put("credentials", Map.of("clientId", created.principal().clientId(), "clientSecret", created.clientSecret()));
+    out.put(
+        "credentials",
+        Map.of("clientId", created.principal().clientId(), "clientSecret", created.clientSecret()));
     return out;
   }
 

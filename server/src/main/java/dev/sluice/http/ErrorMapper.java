@@ -25,10 +25,10 @@ import org.apache.iceberg.exceptions.ValidationException;
 import org.apache.iceberg.rest.responses.ErrorResponse;
 
 /**
- * Maps exceptions to Iceberg {@code ErrorResponse}s. The type is the exception's simple name,
- * which Iceberg clients use to tell, say, a missing namespace from a missing table, or an
- * {@code IllegalArgumentException} (rethrown as such) from another bad request. Anything
- * unexpected becomes a 500 with a generic message; its details go to the log only.
+ * Maps exceptions to Iceberg {@code ErrorResponse}s. The type is the exception's simple name, which
+ * Iceberg clients use to tell, say, a missing namespace from a missing table, or an {@code
+ * IllegalArgumentException} (rethrown as such) from another bad request. Anything unexpected
+ * becomes a 500 with a generic message; its details go to the log only.
  */
 final class ErrorMapper {
   private static final Map<Class<? extends Exception>, Integer> CODES =

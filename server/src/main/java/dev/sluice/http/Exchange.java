@@ -67,8 +67,8 @@ public final class Exchange {
   }
 
   /**
-   * The TCP peer's address (a proxy's, behind one: forwarding headers are not trusted), or
-   * null when the connection has none.
+   * The TCP peer's address (a proxy's, behind one: forwarding headers are not trusted), or null
+   * when the connection has none.
    */
   public InetAddress peerAddress() {
     return peerAddress;
@@ -78,7 +78,10 @@ public final class Exchange {
     this.peerAddress = peerAddress;
   }
 
-  /** The caller as {@code authz} sees it (roles held now, narrowed by the token), worked out once per request. */
+  /**
+   * The caller as {@code authz} sees it (roles held now, narrowed by the token), worked out once
+   * per request.
+   */
   public Caller caller(Authorizer authz) {
     if (caller == null) {
       caller = authz.caller(principal, requestId);
@@ -139,8 +142,8 @@ public final class Exchange {
   }
 
   /**
-   * Parses the body as an Iceberg REST request after {@code patch} has adjusted the JSON tree,
-   * for fields the OpenAPI spec makes optional but Iceberg's parsers require.
+   * Parses the body as an Iceberg REST request after {@code patch} has adjusted the JSON tree, for
+   * fields the OpenAPI spec makes optional but Iceberg's parsers require.
    */
   public <T> T icebergBody(Class<T> type, Consumer<ObjectNode> patch) {
     JsonNode tree = parse(JsonNode.class, true);
@@ -204,7 +207,8 @@ public final class Exchange {
       String value = eq < 0 ? "" : pair.substring(eq + 1);
       try {
         out.putIfAbsent(
-            URLDecoder.decode(key, StandardCharsets.UTF_8), URLDecoder.decode(value, StandardCharsets.UTF_8));
+            URLDecoder.decode(key, StandardCharsets.UTF_8),
+            URLDecoder.decode(value, StandardCharsets.UTF_8));
       } catch (IllegalArgumentException e) {
         throw new BadRequestException("Invalid query string: bad percent-encoding");
       }

@@ -6,7 +6,10 @@ import dev.sluice.store.Store;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.util.Map;
 
-/** {@code /healthz}: the process is up and serving; {@code /readyz}: and its database answers; {@code /metrics}. */
+/**
+ * {@code /healthz}: the process is up and serving; {@code /readyz}: and its database answers;
+ * {@code /metrics}.
+ */
 public final class HealthRoutes {
   private final Store store;
   private final PrometheusMeterRegistry metrics;
@@ -23,8 +26,9 @@ public final class HealthRoutes {
     routes.addPublic(
         "GET",
         "/readyz",
-        x -> store.ping()
-            ? Reply.okPlain(Map.of("status", "READY"))
-            : Reply.status(503, Map.of("status", "DATABASE_UNREACHABLE")));
+        x ->
+            store.ping()
+                ? Reply.okPlain(Map.of("status", "READY"))
+                : Reply.status(503, Map.of("status", "DATABASE_UNREACHABLE")));
   }
 }

@@ -32,8 +32,8 @@ import org.slf4j.LoggerFactory;
 import org.slf4j.MDC;
 
 /**
- * Jetty 12 with one handler: match a route, authenticate if the route needs it, run it, map
- * any exception to an Iceberg {@code ErrorResponse}, and log one structured line per request.
+ * Jetty 12 with one handler: match a route, authenticate if the route needs it, run it, map any
+ * exception to an Iceberg {@code ErrorResponse}, and log one structured line per request.
  */
 public final class HttpServer implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(HttpServer.class);
@@ -45,7 +45,8 @@ public final class HttpServer implements AutoCloseable {
   private final Authenticator authenticator;
   private final int maxBodyBytes;
 
-  public HttpServer(String host, int port, List<Route> routes, Authenticator authenticator, int maxBodyBytes) {
+  public HttpServer(
+      String host, int port, List<Route> routes, Authenticator authenticator, int maxBodyBytes) {
     this.routes = List.copyOf(requireNonNull(routes, "routes"));
     this.authenticator = requireNonNull(authenticator, "authenticator");
     this.maxBodyBytes = maxBodyBytes;
@@ -66,7 +67,8 @@ public final class HttpServer implements AutoCloseable {
     server.addConnector(connector);
     // On stop, stop accepting and let in-flight requests finish (up to the stop timeout).
     server.setHandler(new GracefulHandler(new Dispatch()));
-    // Requests Jetty refuses before routing (bad percent-escapes, oversize headers) get an ErrorResponse too.
+    // Requests Jetty refuses before routing (bad percent-escapes, oversize headers) get an
+    // ErrorResponse too.
     server.setErrorHandler(new JettyErrors());
     server.setStopTimeout(10_000);
   }
@@ -118,16 +120,29 @@ public final class HttpServer implements AutoCloseable {
           }
         }
         if (matched == null) {
-          reply = error(pathKnown ? 405 : 404, pathKnown ? "MethodNotAllowed" : "NotFound",
-              pathKnown ? "Method " + method + " is not allowed on " + rawPath : "No route for " + rawPath);
+          reply =
+              error(
+                  pathKnown ? 405 : 404,
+                  pathKnown ? "MethodNotAllowed" : "NotFound",
+                  pathKnown
+                      ? "Method " + method + " is not allowed on " + rawPath
+                      : "No route for " + rawPath);
         } else {
           exchange =
-              new Exchange(method, params, request.getHttpURI().getQuery(), request.getHeaders()::get, readBody(request), requestId);
-          if (request.getConnectionMetaData().getRemoteSocketAddress() instanceof InetSocketAddress peer) {
+              new Exchange(
+                  method,
+                  params,
+                  request.getHttpURI().getQuery(),
+                  request.getHeaders()::get,
+                  readBody(request),
+                  requestId);
+          if (request.getConnectionMetaData().getRemoteSocketAddress()
+              instanceof InetSocketAddress peer) {
             exchange.connectedFrom(peer.getAddress());
           }
           if (matched.authenticated()) {
-            exchange.authenticatedAs(authenticator.authenticate(request.getHeaders().get(HttpHeader.AUTHORIZATION)));
+            exchange.authenticatedAs(
+                authenticator.authenticate(request.getHeaders().get(HttpHeader.AUTHORIZATION)));
             MDC.put("principal", exchange.principal().name());
           }
           reply = matched.handler().handle(exchange);
@@ -138,9 +153,14 @@ public final class HttpServer implements AutoCloseable {
         ErrorResponse error = ErrorMapper.toResponse(t);
         if (error.code() == 503) {
           // The cause's own message (e.g. the database's), which the client is not shown.
-          LOG.warn("Request failed: {} {}: {}", method, matched == null ? rawPath : matched.template(), t.getMessage());
+          LOG.warn(
+              "Request failed: {} {}: {}",
+              method,
+              matched == null ? rawPath : matched.template(),
+              t.getMessage());
         } else if (error.code() >= 500) {
-          LOG.error("Request failed: {} {}", method, matched == null ? rawPath : matched.template(), t);
+          LOG.error(
+              "Request failed: {} {}", method, matched == null ? rawPath : matched.template(), t);
         }
         reply = new Reply(error.code(), error, true);
       }
@@ -148,7 +168,8 @@ public final class HttpServer implements AutoCloseable {
       try {
         write(request, response, callback, reply, requestId);
       } finally {
-        ACCESS.atInfo()
+        ACCESS
+            .atInfo()
             .addKeyValue("method", method)
             .addKeyValue("route", matched == null ? "-" : matched.template())
             .addKeyValue("status", status)
@@ -164,7 +185,10 @@ public final class HttpServer implements AutoCloseable {
         if (request.getLength() > maxBodyBytes) {
           drain(in);
           throw new PayloadTooLarge(
-              "Request body of " + request.getLength() + " bytes exceeds the limit of " + maxBodyBytes);
+              "Request body of "
+                  + request.getLength()
+                  + " bytes exceeds the limit of "
+                  + maxBodyBytes);
         }
         byte[] body = in.readNBytes(maxBodyBytes + 1);
         if (body.length > maxBodyBytes) {
@@ -175,7 +199,10 @@ public final class HttpServer implements AutoCloseable {
       }
     }
 
-    /** Discards the rest of an oversized body (bounded), so the client reads the 413 instead of a reset. */
+    /**
+     * Discards the rest of an oversized body (bounded), so the client reads the 413 instead of a
+     * reset.
+     */
     private void drain(InputStream in) throws IOException {
       long budget = 8L * maxBodyBytes;
       byte[] sink = new byte[64 * 1024];
@@ -185,7 +212,8 @@ public final class HttpServer implements AutoCloseable {
       }
     }
 
-    private void write(Request request, Response response, Callback callback, Reply reply, String requestId) {
+    private void write(
+        Request request, Response response, Callback callback, Reply reply, String requestId) {
       byte[] bytes = null;
       if (reply.body() != null) {
         try {
@@ -193,10 +221,11 @@ public final class HttpServer implements AutoCloseable {
               reply.body() instanceof byte[] json
                   ? json
                   : reply.body() instanceof String text
-                  ? text.getBytes(StandardCharsets.UTF_8)
-                  : reply.body() instanceof ErrorResponse e
-                  ? ErrorResponseParser.toJson(e).getBytes(StandardCharsets.UTF_8)
-                  : (reply.iceberg() ? Json.iceberg() : Json.plain()).writeValueAsBytes(reply.body());
+                      ? text.getBytes(StandardCharsets.UTF_8)
+                      : reply.body() instanceof ErrorResponse e
+                          ? ErrorResponseParser.toJson(e).getBytes(StandardCharsets.UTF_8)
+                          : (reply.iceberg() ? Json.iceberg() : Json.plain())
+                              .writeValueAsBytes(reply.body());
         } catch (Exception e) {
           LOG.error("Cannot serialize response", e);
           ErrorResponse error = ErrorMapper.toResponse(e);
@@ -215,8 +244,13 @@ public final class HttpServer implements AutoCloseable {
         response.write(true, null, callback);
         return;
       }
-      response.getHeaders().put(HttpHeader.CONTENT_TYPE,
-          reply.body() instanceof String ? "text/plain; version=0.0.4; charset=utf-8" : "application/json");
+      response
+          .getHeaders()
+          .put(
+              HttpHeader.CONTENT_TYPE,
+              reply.body() instanceof String
+                  ? "text/plain; version=0.0.4; charset=utf-8"
+                  : "application/json");
       response.getHeaders().put(HttpHeader.CONTENT_LENGTH, bytes.length);
       response.write(true, ByteBuffer.wrap(bytes), callback);
     }
@@ -224,7 +258,9 @@ public final class HttpServer implements AutoCloseable {
 
   static Reply error(int status, String type, String message) {
     return new Reply(
-        status, ErrorResponse.builder().responseCode(status).withType(type).withMessage(message).build(), true);
+        status,
+        ErrorResponse.builder().responseCode(status).withType(type).withMessage(message).build(),
+        true);
   }
 
   static final class PayloadTooLarge extends RuntimeException {
@@ -251,6 +287,4 @@ public final class HttpServer implements AutoCloseable {
       return List.copyOf(routes);
     }
   }
-
-
 }

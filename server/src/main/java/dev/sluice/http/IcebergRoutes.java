@@ -13,29 +13,23 @@ import dev.sluice.authz.CatalogVisibility;
 import dev.sluice.authz.CommitPrivileges;
 import dev.sluice.authz.Privilege;
 import dev.sluice.catalog.CatalogRegistry;
-import dev.sluice.vending.AccessMode;
-import dev.sluice.vending.VendingService;
-import io.micrometer.core.instrument.MeterRegistry;
-import java.util.ArrayList;
-import java.util.Optional;
-import java.util.Set;
-import org.apache.iceberg.MetadataUpdate;
-import org.apache.iceberg.TableMetadata;
-import org.apache.iceberg.view.SQLViewRepresentation;
-import org.apache.iceberg.view.ViewRepresentation;
-import org.apache.iceberg.view.ViewVersion;
-import org.apache.iceberg.rest.credentials.Credential;
-import org.apache.iceberg.rest.responses.ImmutableLoadCredentialsResponse;
-import org.apache.iceberg.rest.responses.LoadTableResponse;
 import dev.sluice.catalog.IdentifierRules;
 import dev.sluice.catalog.MultiTableCommit;
 import dev.sluice.catalog.SluiceCatalog;
 import dev.sluice.store.Page;
 import dev.sluice.store.PageRequest;
 import dev.sluice.store.SecurableRef;
+import dev.sluice.vending.AccessMode;
+import dev.sluice.vending.VendingService;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import org.apache.iceberg.MetadataUpdate;
+import org.apache.iceberg.TableMetadata;
 import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.exceptions.BadRequestException;
@@ -44,6 +38,7 @@ import org.apache.iceberg.exceptions.NoSuchTableException;
 import org.apache.iceberg.rest.CatalogHandlers;
 import org.apache.iceberg.rest.Endpoint;
 import org.apache.iceberg.rest.RESTUtil;
+import org.apache.iceberg.rest.credentials.Credential;
 import org.apache.iceberg.rest.requests.CommitTransactionRequest;
 import org.apache.iceberg.rest.requests.CreateNamespaceRequest;
 import org.apache.iceberg.rest.requests.CreateTableRequest;
@@ -54,15 +49,20 @@ import org.apache.iceberg.rest.requests.ReportMetricsRequest;
 import org.apache.iceberg.rest.requests.UpdateNamespacePropertiesRequest;
 import org.apache.iceberg.rest.requests.UpdateTableRequest;
 import org.apache.iceberg.rest.responses.ConfigResponse;
+import org.apache.iceberg.rest.responses.ImmutableLoadCredentialsResponse;
 import org.apache.iceberg.rest.responses.ListNamespacesResponse;
 import org.apache.iceberg.rest.responses.ListTablesResponse;
+import org.apache.iceberg.rest.responses.LoadTableResponse;
+import org.apache.iceberg.view.SQLViewRepresentation;
+import org.apache.iceberg.view.ViewRepresentation;
+import org.apache.iceberg.view.ViewVersion;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The Iceberg REST catalog API under {@code /api/catalog}. Routes parse and validate input,
- * resolve the catalog from the prefix, and hand the work to iceberg-core's
- * {@link CatalogHandlers} over a {@link SluiceCatalog}.
+ * The Iceberg REST catalog API under {@code /api/catalog}. Routes parse and validate input, resolve
+ * the catalog from the prefix, and hand the work to iceberg-core's {@link CatalogHandlers} over a
+ * {@link SluiceCatalog}.
  */
 public final class IcebergRoutes {
   private static final Logger LOG = LoggerFactory.getLogger(IcebergRoutes.class);
@@ -102,7 +102,8 @@ public final class IcebergRoutes {
   private final TableCredentials credentials;
   private final LoadTableBody loadTableBody = new LoadTableBody(64L << 20, Duration.ofMinutes(10));
 
-  public IcebergRoutes(CatalogRegistry catalogs, Authorizer authz, VendingService vending, MeterRegistry metrics) {
+  public IcebergRoutes(
+      CatalogRegistry catalogs, Authorizer authz, VendingService vending, MeterRegistry metrics) {
     this.catalogs = requireNonNull(catalogs, "catalogs");
     this.authz = requireNonNull(authz, "authz");
     this.visibility = new CatalogVisibility(authz);
@@ -144,7 +145,8 @@ public final class IcebergRoutes {
   }
 
   private static Reply scanPlanningUnsupported(Exchange x) {
-    throw new UnsupportedOperationException("Server-side scan planning is not supported by this catalog");
+    throw new UnsupportedOperationException(
+        "Server-side scan planning is not supported by this catalog");
   }
 
   // ------------------------------------------------------------------ config
@@ -155,12 +157,14 @@ public final class IcebergRoutes {
       throw new BadRequestException("Missing query parameter: warehouse (the catalog name)");
     }
     Caller caller = caller(x);
-    visibility.require(caller, "getConfig", warehouse); // before the lookup: no 404 for those who may not know
+    visibility.require(
+        caller, "getConfig", warehouse); // before the lookup: no 404 for those who may not know
     SluiceCatalog catalog = catalogs.resolve(warehouse);
     boolean allowed = authz.seesAnythingAt(caller, catalog.name(), SecurableRef.CATALOG);
     authz.record(caller, "getConfig", catalog.name(), "catalog", allowed);
     if (!allowed) {
-      throw new ForbiddenException("Principal '%s' has no privilege in catalog %s", caller.principal(), catalog.name());
+      throw new ForbiddenException(
+          "Principal '%s' has no privilege in catalog %s", caller.principal(), catalog.name());
     }
     return Reply.ok(
         ConfigResponse.builder()
@@ -176,9 +180,12 @@ public final class IcebergRoutes {
     Caller caller = caller(x);
     String parentParam = x.query("parent");
     Namespace parent =
-        parentParam == null || parentParam.isEmpty() ? Namespace.empty() : Namespace.of(parentParam.split("\u001f", -1));
+        parentParam == null || parentParam.isEmpty()
+            ? Namespace.empty()
+            : Namespace.of(parentParam.split("\u001f", -1));
     SecurableRef where = parent.isEmpty() ? SecurableRef.CATALOG : namespace(parent);
-    boolean listAll = authz.effective(caller, catalog.name(), where).contains(Privilege.NAMESPACE_LIST);
+    boolean listAll =
+        authz.effective(caller, catalog.name(), where).contains(Privilege.NAMESPACE_LIST);
     if (!listAll && !authz.seesAnythingAt(caller, catalog.name(), where)) {
       authz.require(caller, "listNamespaces", catalog.name(), where, Privilege.NAMESPACE_LIST);
     }
@@ -187,8 +194,11 @@ public final class IcebergRoutes {
     List<Namespace> visible =
         listAll
             ? page.items()
-            : page.items().stream().filter(n -> authz.seesAnythingAt(caller, catalog.name(), namespace(n))).toList();
-    return Reply.ok(withToken(ListNamespacesResponse.builder().addAll(visible), page.nextToken()).build());
+            : page.items().stream()
+                .filter(n -> authz.seesAnythingAt(caller, catalog.name(), namespace(n)))
+                .toList();
+    return Reply.ok(
+        withToken(ListNamespacesResponse.builder().addAll(visible), page.nextToken()).build());
   }
 
   private Reply createNamespace(Exchange x) {
@@ -222,10 +232,13 @@ public final class IcebergRoutes {
   }
 
   private Reply updateNamespaceProperties(Exchange x) {
-    SluiceCatalog catalog = onNamespace(x, "updateNamespaceProperties", Privilege.NAMESPACE_WRITE_PROPERTIES);
-    UpdateNamespacePropertiesRequest request = x.icebergBody(UpdateNamespacePropertiesRequest.class);
+    SluiceCatalog catalog =
+        onNamespace(x, "updateNamespaceProperties", Privilege.NAMESPACE_WRITE_PROPERTIES);
+    UpdateNamespacePropertiesRequest request =
+        x.icebergBody(UpdateNamespacePropertiesRequest.class);
     request.validate();
-    return Reply.ok(CatalogHandlers.updateNamespaceProperties(catalog, x.namespace("namespace"), request));
+    return Reply.ok(
+        CatalogHandlers.updateNamespaceProperties(catalog, x.namespace("namespace"), request));
   }
 
   // ------------------------------------------------------------------ tables
@@ -237,18 +250,21 @@ public final class IcebergRoutes {
   private Reply createTable(Exchange x) {
     SluiceCatalog catalog = catalog(x);
     Namespace namespace = x.namespace("namespace");
-    CreateTableRequest request = x.icebergBody(CreateTableRequest.class, IcebergRoutes::defaultSpecId);
+    CreateTableRequest request =
+        x.icebergBody(CreateTableRequest.class, IcebergRoutes::defaultSpecId);
     request.validate();
     IdentifierRules.checkIdentifier(TableIdentifier.of(namespace, request.name()));
     Caller caller = caller(x);
     TableIdentifier id = TableIdentifier.of(namespace, request.name());
-    authz.require(caller, "createTable", catalog.name(), namespace(namespace), Privilege.TABLE_CREATE);
+    authz.require(
+        caller, "createTable", catalog.name(), namespace(namespace), Privilege.TABLE_CREATE);
     Optional<AccessMode> mode = credentials.decide(x, caller, catalog, id);
     LoadTableResponse created =
         request.stageCreate()
             ? catalog.stageTableCreate(namespace, request)
             : CatalogHandlers.createTable(catalog, namespace, request);
-    return tableReply(credentials.attach(mode, caller, catalog, id, created, request.stageCreate()));
+    return tableReply(
+        credentials.attach(mode, caller, catalog, id, created, request.stageCreate()));
   }
 
   private Reply registerTable(Exchange x) {
@@ -259,7 +275,8 @@ public final class IcebergRoutes {
     IdentifierRules.checkIdentifier(TableIdentifier.of(namespace, request.name()));
     Caller caller = caller(x);
     TableIdentifier id = TableIdentifier.of(namespace, request.name());
-    authz.require(caller, "registerTable", catalog.name(), namespace(namespace), Privilege.TABLE_CREATE);
+    authz.require(
+        caller, "registerTable", catalog.name(), namespace(namespace), Privilege.TABLE_CREATE);
     Optional<AccessMode> mode = credentials.decide(x, caller, catalog, id);
     LoadTableResponse registered = CatalogHandlers.registerTable(catalog, namespace, request);
     return tableReply(credentials.attach(mode, caller, catalog, id, registered, false));
@@ -270,12 +287,18 @@ public final class IcebergRoutes {
     SluiceCatalog catalog = catalog(x);
     Caller caller = caller(x);
     TableIdentifier table = table(x);
-    authz.require(caller, "loadTable", catalog.name(), tableRef(table), Privilege.TABLE_READ_PROPERTIES);
+    authz.require(
+        caller, "loadTable", catalog.name(), tableRef(table), Privilege.TABLE_READ_PROPERTIES);
     Optional<AccessMode> mode = credentials.decide(x, caller, catalog, table);
-    return tableReply(credentials.attach(mode, caller, catalog, table, CatalogHandlers.loadTable(catalog, table), false));
+    return tableReply(
+        credentials.attach(
+            mode, caller, catalog, table, CatalogHandlers.loadTable(catalog, table), false));
   }
 
-  /** {@code GET …/credentials}: what a load by this caller would vend now (a revoked write grant gives read-only). */
+  /**
+   * {@code GET …/credentials}: what a load by this caller would vend now (a revoked write grant
+   * gives read-only).
+   */
   private Reply loadCredentials(Exchange x) {
     if (x.query("planId") != null) {
       throw new BadRequestException("planId is not supported: this catalog does not plan scans");
@@ -290,10 +313,18 @@ public final class IcebergRoutes {
       if (held.contains(Privilege.TABLE_WRITE_DATA)) {
         mode = AccessMode.READ_WRITE;
       } else {
-        authz.require(caller, "loadCredentials", catalog.name(), tableRef(table(x)), Privilege.TABLE_READ_DATA);
+        authz.require(
+            caller,
+            "loadCredentials",
+            catalog.name(),
+            tableRef(table(x)),
+            Privilege.TABLE_READ_DATA);
         mode = AccessMode.READ;
       }
-      credentials.vend(caller, catalog, table(x), metadata, mode).map(TableCredentials::credential).ifPresent(vended::add);
+      credentials
+          .vend(caller, catalog, table(x), metadata, mode)
+          .map(TableCredentials::credential)
+          .ifPresent(vended::add);
     }
     return Reply.ok(ImmutableLoadCredentialsResponse.builder().credentials(vended).build());
   }
@@ -314,9 +345,11 @@ public final class IcebergRoutes {
     return tableReply(credentials.attach(mode, caller, catalog, table(x), committed, false));
   }
 
-  private void authorizeCommit(Caller caller, String catalog, TableIdentifier table, UpdateTableRequest request) {
+  private void authorizeCommit(
+      Caller caller, String catalog, TableIdentifier table, UpdateTableRequest request) {
     if (CommitPrivileges.createsTable(request)) {
-      authz.require(caller, "createTable", catalog, namespace(table.namespace()), Privilege.TABLE_CREATE);
+      authz.require(
+          caller, "createTable", catalog, namespace(table.namespace()), Privilege.TABLE_CREATE);
     }
     for (Privilege needed : CommitPrivileges.onTable(request)) {
       authz.require(caller, "updateTable", catalog, tableRef(table), needed);
@@ -329,7 +362,8 @@ public final class IcebergRoutes {
     boolean purge = Boolean.parseBoolean(x.query("purgeRequested"));
     authz.require(caller, "dropTable", catalog.name(), tableRef(table(x)), Privilege.TABLE_DROP);
     if (purge) {
-      authz.require(caller, "purgeTable", catalog.name(), tableRef(table(x)), Privilege.TABLE_WRITE_DATA);
+      authz.require(
+          caller, "purgeTable", catalog.name(), tableRef(table(x)), Privilege.TABLE_WRITE_DATA);
       CatalogHandlers.purgeTable(catalog, table(x));
     } else {
       CatalogHandlers.dropTable(catalog, table(x));
@@ -354,9 +388,14 @@ public final class IcebergRoutes {
     RenameTableRequest request = x.icebergBody(RenameTableRequest.class);
     request.validate();
     Caller caller = caller(x);
-    authz.require(caller, "renameTable", catalog.name(), tableRef(request.source()), Privilege.TABLE_DROP);
     authz.require(
-        caller, "renameTable", catalog.name(), namespace(request.destination().namespace()), Privilege.TABLE_CREATE);
+        caller, "renameTable", catalog.name(), tableRef(request.source()), Privilege.TABLE_DROP);
+    authz.require(
+        caller,
+        "renameTable",
+        catalog.name(),
+        namespace(request.destination().namespace()),
+        Privilege.TABLE_CREATE);
     CatalogHandlers.renameTable(catalog, request);
     authz.invalidate(); // its grants moved with it
     return Reply.NO_CONTENT;
@@ -390,15 +429,20 @@ public final class IcebergRoutes {
     request.validate();
     IdentifierRules.checkIdentifier(TableIdentifier.of(namespace, request.name()));
     requireSqlRepresentations(request.viewVersion());
-    authz.require(caller(x), "createView", catalog.name(), namespace(namespace), Privilege.VIEW_CREATE);
+    authz.require(
+        caller(x), "createView", catalog.name(), namespace(namespace), Privilege.VIEW_CREATE);
     return Reply.ok(CatalogHandlers.createView(catalog, namespace, request));
   }
 
-  /** Iceberg's view handlers take only SQL representations; anything else is the client's mistake, not a 500. */
+  /**
+   * Iceberg's view handlers take only SQL representations; anything else is the client's mistake,
+   * not a 500.
+   */
   private static void requireSqlRepresentations(ViewVersion version) {
     for (ViewRepresentation representation : version.representations()) {
       if (!(representation instanceof SQLViewRepresentation)) {
-        throw new BadRequestException("Invalid view version: unsupported representation type '%s' (supported: sql)",
+        throw new BadRequestException(
+            "Invalid view version: unsupported representation type '%s' (supported: sql)",
             representation.type());
       }
     }
@@ -420,7 +464,9 @@ public final class IcebergRoutes {
     UpdateTableRequest request = x.icebergBody(UpdateTableRequest.class);
     request.updates().stream()
         .filter(MetadataUpdate.AddViewVersion.class::isInstance)
-        .forEach(update -> requireSqlRepresentations(((MetadataUpdate.AddViewVersion) update).viewVersion()));
+        .forEach(
+            update ->
+                requireSqlRepresentations(((MetadataUpdate.AddViewVersion) update).viewVersion()));
     return Reply.ok(CatalogHandlers.updateView(catalog, view(x), request));
   }
 
@@ -436,9 +482,14 @@ public final class IcebergRoutes {
     RenameTableRequest request = x.icebergBody(RenameTableRequest.class);
     request.validate();
     Caller caller = caller(x);
-    authz.require(caller, "renameView", catalog.name(), viewRef(request.source()), Privilege.VIEW_DROP);
     authz.require(
-        caller, "renameView", catalog.name(), namespace(request.destination().namespace()), Privilege.VIEW_CREATE);
+        caller, "renameView", catalog.name(), viewRef(request.source()), Privilege.VIEW_DROP);
+    authz.require(
+        caller,
+        "renameView",
+        catalog.name(),
+        namespace(request.destination().namespace()),
+        Privilege.VIEW_CREATE);
     CatalogHandlers.renameView(catalog, request);
     authz.invalidate(); // its grants moved with it
     return Reply.NO_CONTENT;
@@ -447,10 +498,11 @@ public final class IcebergRoutes {
   // ------------------------------------------------------------------ helpers
 
   /**
-   * Lists tables or views. With the LIST privilege on the namespace the caller sees every
-   * name; without it, only those it holds some privilege on; with neither, 403.
+   * Lists tables or views. With the LIST privilege on the namespace the caller sees every name;
+   * without it, only those it holds some privilege on; with neither, 403.
    */
-  private ListTablesResponse listContents(Exchange x, Privilege list, String action, boolean views) {
+  private ListTablesResponse listContents(
+      Exchange x, Privilege list, String action, boolean views) {
     SluiceCatalog catalog = catalog(x);
     Caller caller = caller(x);
     Namespace namespace = x.namespace("namespace");
@@ -461,12 +513,18 @@ public final class IcebergRoutes {
     }
     authz.record(caller, action, catalog.name(), where.toString(), true);
     Page<TableIdentifier> page =
-        views ? catalog.listViews(namespace, pageRequest(x)) : catalog.listTables(namespace, pageRequest(x));
+        views
+            ? catalog.listViews(namespace, pageRequest(x))
+            : catalog.listTables(namespace, pageRequest(x));
     List<TableIdentifier> visible =
         listAll
             ? page.items()
             : page.items().stream()
-                .filter(id -> !authz.effective(caller, catalog.name(), views ? viewRef(id) : tableRef(id)).isEmpty())
+                .filter(
+                    id ->
+                        !authz
+                            .effective(caller, catalog.name(), views ? viewRef(id) : tableRef(id))
+                            .isEmpty())
                 .toList();
     ListTablesResponse.Builder builder = ListTablesResponse.builder().addAll(visible);
     return (page.nextToken() == null ? builder : builder.nextPageToken(page.nextToken())).build();
@@ -478,7 +536,8 @@ public final class IcebergRoutes {
 
   private SluiceCatalog onNamespace(Exchange x, String action, Privilege privilege) {
     SluiceCatalog catalog = catalog(x);
-    authz.require(caller(x), action, catalog.name(), namespace(x.namespace("namespace")), privilege);
+    authz.require(
+        caller(x), action, catalog.name(), namespace(x.namespace("namespace")), privilege);
     return catalog;
   }
 
@@ -499,8 +558,8 @@ public final class IcebergRoutes {
   }
 
   /**
-   * The prefix's catalog. A caller who may not learn whether it exists is refused here, with
-   * the same 403 for a catalog that exists and one that does not; others get the precise 404.
+   * The prefix's catalog. A caller who may not learn whether it exists is refused here, with the
+   * same 403 for a catalog that exists and one that does not; others get the precise 404.
    */
   private SluiceCatalog catalog(Exchange x) {
     String name = x.path("prefix");
@@ -520,26 +579,29 @@ public final class IcebergRoutes {
     return Namespace.of(Arrays.copyOf(ns.levels(), ns.length() - 1));
   }
 
-  private static ListNamespacesResponse.Builder withToken(ListNamespacesResponse.Builder builder, String token) {
+  private static ListNamespacesResponse.Builder withToken(
+      ListNamespacesResponse.Builder builder, String token) {
     return token == null ? builder : builder.nextPageToken(token);
   }
 
   /** The REST spec makes a partition spec's {@code spec-id} optional; Iceberg's parser needs it. */
   private static void defaultSpecId(ObjectNode request) {
-    if (request.get("partition-spec") instanceof ObjectNode spec
-        && !spec.has("spec-id")) {
+    if (request.get("partition-spec") instanceof ObjectNode spec && !spec.has("spec-id")) {
       spec.put("spec-id", 0);
     }
   }
 
-  /** Iceberg's namespace parser turns numbers into strings; a namespace level must be a JSON string. */
+  /**
+   * Iceberg's namespace parser turns numbers into strings; a namespace level must be a JSON string.
+   */
   private static void requireStringArray(JsonNode node, String field) {
     if (node != null && node.isArray()) {
-      node.forEach(level -> {
-        if (!level.isTextual()) {
-          throw new BadRequestException("Invalid %s: every level must be a string", field);
-        }
-      });
+      node.forEach(
+          level -> {
+            if (!level.isTextual()) {
+              throw new BadRequestException("Invalid %s: every level must be a string", field);
+            }
+          });
     }
   }
 

@@ -17,9 +17,9 @@ import org.eclipse.jetty.util.Callback;
 
 /**
  * Jetty's own error answers, for requests it refuses before any route runs (a malformed
- * percent-escape in the path, oversize headers, a bad request line), as Iceberg
- * {@code ErrorResponse}s instead of Jetty's HTML page. The message is a fixed sentence per
- * status: Jetty's reason text could quote the offending header, which may hold a secret.
+ * percent-escape in the path, oversize headers, a bad request line), as Iceberg {@code
+ * ErrorResponse}s instead of Jetty's HTML page. The message is a fixed sentence per status: Jetty's
+ * reason text could quote the offending header, which may hold a secret.
  */
 final class JettyErrors extends ErrorHandler {
 
@@ -56,7 +56,11 @@ final class JettyErrors extends ErrorHandler {
 
   static byte[] json(int status) {
     ErrorResponse error =
-        ErrorResponse.builder().responseCode(status).withType(type(status)).withMessage(message(status)).build();
+        ErrorResponse.builder()
+            .responseCode(status)
+            .withType(type(status))
+            .withMessage(message(status))
+            .build();
     return ErrorResponseParser.toJson(error).getBytes(StandardCharsets.UTF_8);
   }
 
@@ -74,11 +78,15 @@ final class JettyErrors extends ErrorHandler {
 
   private static String message(int status) {
     return switch (status) {
-      case 400 -> "Malformed HTTP request: bad request line, header, or percent-encoding in the path";
+      case 400 ->
+          "Malformed HTTP request: bad request line, header, or percent-encoding in the path";
       case 413 -> "Request body too large";
       case 414 -> "Request URI too long";
       case 431 -> "Request header fields too large";
-      default -> status >= 500 ? "Internal error; see the server log" : String.valueOf(HttpStatus.getMessage(status));
+      default ->
+          status >= 500
+              ? "Internal error; see the server log"
+              : String.valueOf(HttpStatus.getMessage(status));
     };
   }
 }

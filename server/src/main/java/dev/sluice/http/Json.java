@@ -15,8 +15,8 @@ import com.fasterxml.jackson.databind.type.LogicalType;
 import org.apache.iceberg.rest.RESTSerializers;
 
 /**
- * The JSON mapper for REST bodies, configured as Iceberg's own client mapper is, so that
- * requests and responses are byte-compatible with Iceberg clients.
+ * The JSON mapper for REST bodies, configured as Iceberg's own client mapper is, so that requests
+ * and responses are byte-compatible with Iceberg clients.
  */
 public final class Json {
   private static final ObjectMapper ICEBERG = build();

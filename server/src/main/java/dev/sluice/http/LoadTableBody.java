@@ -15,11 +15,11 @@ import org.apache.iceberg.rest.responses.LoadTableResponse;
 import org.apache.iceberg.util.JsonUtil;
 
 /**
- * Writes a {@link LoadTableResponse} as Iceberg's {@code LoadTableResponseParser} does, byte
- * for byte, but with the {@code metadata} member taken from a cache of serialized metadata.
- * A metadata file is immutable once written, so its JSON is keyed by its location; the
- * per-caller parts (config, storage credentials) are written fresh each time. Serializing
- * the metadata was the largest single cost of a table load.
+ * Writes a {@link LoadTableResponse} as Iceberg's {@code LoadTableResponseParser} does, byte for
+ * byte, but with the {@code metadata} member taken from a cache of serialized metadata. A metadata
+ * file is immutable once written, so its JSON is keyed by its location; the per-caller parts
+ * (config, storage credentials) are written fresh each time. Serializing the metadata was the
+ * largest single cost of a table load.
  */
 final class LoadTableBody {
   private final Cache<String, SerializedString> metadataJson;
@@ -28,7 +28,9 @@ final class LoadTableBody {
     this.metadataJson =
         Caffeine.newBuilder()
             .maximumWeight(maxBytes)
-            .weigher((String location, SerializedString json) -> location.length() + 2 * json.charLength())
+            .weigher(
+                (String location, SerializedString json) ->
+                    location.length() + 2 * json.charLength())
             .expireAfterAccess(idle)
             .build();
   }
@@ -41,7 +43,9 @@ final class LoadTableBody {
     SerializedString json =
         location == null
             ? new SerializedString(TableMetadataParser.toJson(response.tableMetadata()))
-            : metadataJson.get(location, l -> new SerializedString(TableMetadataParser.toJson(response.tableMetadata())));
+            : metadataJson.get(
+                location,
+                l -> new SerializedString(TableMetadataParser.toJson(response.tableMetadata())));
     ByteArrayOutputStream out = new ByteArrayOutputStream(json.charLength() + 1024);
     try (JsonGenerator gen = JsonUtil.factory().createGenerator(out)) {
       gen.writeStartObject();

@@ -13,10 +13,10 @@ import dev.sluice.store.CatalogRecord;
 import dev.sluice.store.Page;
 import dev.sluice.store.SecurableRef;
 import java.util.HashSet;
-import java.util.List;
-import java.util.Set;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.apache.iceberg.exceptions.BadRequestException;
 
 /** The management API under {@code /api/management/v1}, in Apache Polaris's JSON shape. */
@@ -39,23 +39,29 @@ public final class ManagementRoutes {
     routes
         .add("POST", BASE + "/catalogs", this::createCatalog)
         .add("GET", BASE + "/catalogs", this::listCatalogs)
-        .add("GET", BASE + "/catalogs/{name}", x -> {
-          onCatalog(x, "getCatalog", Privilege.CATALOG_READ_PROPERTIES);
-          return Reply.okPlain(render(catalogs.get(x.path("name"))));
-        })
+        .add(
+            "GET",
+            BASE + "/catalogs/{name}",
+            x -> {
+              onCatalog(x, "getCatalog", Privilege.CATALOG_READ_PROPERTIES);
+              return Reply.okPlain(render(catalogs.get(x.path("name"))));
+            })
         .add("PUT", BASE + "/catalogs/{name}", this::updateCatalog)
-        .add("DELETE", BASE + "/catalogs/{name}", x -> {
-          authz.requireServiceAdmin(caller(x), "deleteCatalog", "catalog " + x.path("name"));
-          catalogs.delete(x.path("name"));
-          onChange.run();
-          return Reply.NO_CONTENT;
-        });
+        .add(
+            "DELETE",
+            BASE + "/catalogs/{name}",
+            x -> {
+              authz.requireServiceAdmin(caller(x), "deleteCatalog", "catalog " + x.path("name"));
+              catalogs.delete(x.path("name"));
+              onChange.run();
+              return Reply.NO_CONTENT;
+            });
   }
 
   /**
-   * The service admin sees every catalog; anyone else, the catalogs they hold a role in. Paged
-   * like every list; for others a page is filtered, so it may hold fewer items than asked for
-   * (the token still leads on), as Iceberg's filtered listings do.
+   * The service admin sees every catalog; anyone else, the catalogs they hold a role in. Paged like
+   * every list; for others a page is filtered, so it may hold fewer items than asked for (the token
+   * still leads on), as Iceberg's filtered listings do.
    */
   private Reply listCatalogs(Exchange x) {
     Caller caller = caller(x);
@@ -68,12 +74,15 @@ public final class ManagementRoutes {
       Set<String> mine = new HashSet<>(authz.catalogsOf(caller));
       visible = page.items().stream().filter(c -> mine.contains(c.name())).toList();
     }
-    return Reply.okPlain(Paging.body("catalogs", visible.stream().map(ManagementRoutes::render).toList(), page.nextToken()));
+    return Reply.okPlain(
+        Paging.body(
+            "catalogs", visible.stream().map(ManagementRoutes::render).toList(), page.nextToken()));
   }
 
   /**
    * The service admin may act on any catalog (and learns that one does not exist); others need
-   * {@code privilege} on it, and without any standing in it get the same 403 whether it exists or not.
+   * {@code privilege} on it, and without any standing in it get the same 403 whether it exists or
+   * not.
    */
   private void onCatalog(Exchange x, String action, Privilege privilege) {
     Caller caller = caller(x);
@@ -109,9 +118,9 @@ public final class ManagementRoutes {
   }
 
   /**
-   * CATALOG_WRITE_PROPERTIES updates properties; where credentials come from and where tables
-   * may live (storageConfigInfo, {@link CatalogAdmin#ADMIN_PROPERTIES}) is the service admin's
-   * alone, and every such change is audited with the old and new values, secrets redacted.
+   * CATALOG_WRITE_PROPERTIES updates properties; where credentials come from and where tables may
+   * live (storageConfigInfo, {@link CatalogAdmin#ADMIN_PROPERTIES}) is the service admin's alone,
+   * and every such change is audited with the old and new values, secrets redacted.
    */
   private Reply updateCatalog(Exchange x) {
     onCatalog(x, "updateCatalog", Privilege.CATALOG_WRITE_PROPERTIES);
@@ -132,7 +141,8 @@ public final class ManagementRoutes {
             body.get("storageConfigInfo"));
     Caller caller = caller(x);
     if (!change.restricted().isEmpty()) {
-      authz.requireServiceAdmin(caller, "updateCatalogStorage", "catalog " + name + " " + change.restricted());
+      authz.requireServiceAdmin(
+          caller, "updateCatalogStorage", "catalog " + name + " " + change.restricted());
     }
     CatalogRecord updated = catalogs.apply(change, version == null ? null : version.asLong());
     if (!change.restricted().isEmpty()) {
@@ -153,7 +163,8 @@ public final class ManagementRoutes {
     try {
       out.put("storageConfigInfo", Json.plain().readTree(record.storageConfig()));
     } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-      throw new IllegalStateException("Corrupt storage configuration for catalog " + record.name(), e);
+      throw new IllegalStateException(
+          "Corrupt storage configuration for catalog " + record.name(), e);
     }
     return out;
   }
@@ -180,12 +191,15 @@ public final class ManagementRoutes {
     if (!(node instanceof ObjectNode object)) {
       throw new BadRequestException("Invalid %s: must be an object of strings", what);
     }
-    object.fields().forEachRemaining(e -> {
-      if (!e.getValue().isTextual()) {
-        throw new BadRequestException("Invalid %s.%s: must be a string", what, e.getKey());
-      }
-      out.put(e.getKey(), e.getValue().asText());
-    });
+    object
+        .fields()
+        .forEachRemaining(
+            e -> {
+              if (!e.getValue().isTextual()) {
+                throw new BadRequestException("Invalid %s.%s: must be a string", what, e.getKey());
+              }
+              out.put(e.getKey(), e.getValue().asText());
+            });
     return out;
   }
 }

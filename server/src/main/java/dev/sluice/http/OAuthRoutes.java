@@ -13,10 +13,10 @@ import java.util.Map;
 import org.apache.iceberg.rest.RESTUtil;
 
 /**
- * {@code POST /api/catalog/v1/oauth/tokens}: OAuth2 client credentials (and token exchange,
- * which Iceberg clients use to refresh); the decisions are {@link TokenEndpoint}'s. Errors use
- * OAuth's own shape, {@code {"error": ..., "error_description": ...}}, which Iceberg's client
- * parses; a throttled request is 429 with {@code Retry-After} (seconds).
+ * {@code POST /api/catalog/v1/oauth/tokens}: OAuth2 client credentials (and token exchange, which
+ * Iceberg clients use to refresh); the decisions are {@link TokenEndpoint}'s. Errors use OAuth's
+ * own shape, {@code {"error": ..., "error_description": ...}}, which Iceberg's client parses; a
+ * throttled request is 429 with {@code Retry-After} (seconds).
  */
 public final class OAuthRoutes {
   private final TokenEndpoint endpoint;
@@ -38,9 +38,14 @@ public final class OAuthRoutes {
         throw endpoint.malformed(x.requestId());
       }
       String[] basic = basicAuth(x.header("Authorization"));
-      TokenEndpoint.Issued issued = endpoint.grant(new TokenEndpoint.Request(
-          form, basic == null ? null : basic[0], basic == null ? null : basic[1],
-          TokenThrottle.addressKey(x.peerAddress()), x.requestId()));
+      TokenEndpoint.Issued issued =
+          endpoint.grant(
+              new TokenEndpoint.Request(
+                  form,
+                  basic == null ? null : basic[0],
+                  basic == null ? null : basic[1],
+                  TokenThrottle.addressKey(x.peerAddress()),
+                  x.requestId()));
       Map<String, Object> body = new LinkedHashMap<>();
       body.put("access_token", issued.accessToken());
       body.put("token_type", "bearer");
@@ -49,7 +54,9 @@ public final class OAuthRoutes {
       return Reply.okPlain(body);
     } catch (TokenRefused e) {
       Reply reply = oauthError(e.status(), e.error(), e.description());
-      return e.retryAfterSeconds() > 0 ? reply.withHeader("Retry-After", Long.toString(e.retryAfterSeconds())) : reply;
+      return e.retryAfterSeconds() > 0
+          ? reply.withHeader("Retry-After", Long.toString(e.retryAfterSeconds()))
+          : reply;
     }
   }
 
@@ -66,14 +73,17 @@ public final class OAuthRoutes {
       return null;
     }
     try {
-      String decoded = new String(Base64.getDecoder().decode(header.substring(6).trim()), StandardCharsets.UTF_8);
+      String decoded =
+          new String(
+              Base64.getDecoder().decode(header.substring(6).trim()), StandardCharsets.UTF_8);
       int colon = decoded.indexOf(':');
       if (colon < 0) {
         return null;
       }
       return new String[] {
-          RESTUtil.decodeString(decoded.substring(0, colon)),
-          RESTUtil.decodeString(decoded.substring(colon + 1))};
+        RESTUtil.decodeString(decoded.substring(0, colon)),
+        RESTUtil.decodeString(decoded.substring(colon + 1))
+      };
     } catch (IllegalArgumentException e) {
       return null;
     }

@@ -9,10 +9,10 @@ import java.util.function.Function;
 import org.apache.iceberg.exceptions.BadRequestException;
 
 /**
- * The {@code pageToken} / {@code pageSize} query parameters every list takes, and the
- * {@code nextPageToken} of its answer. Without {@code pageSize} a list answers its first
- * {@value PageRequest#DEFAULT_SIZE} items and a token for the rest; a malformed size or token
- * is a 400, before anything is read.
+ * The {@code pageToken} / {@code pageSize} query parameters every list takes, and the {@code
+ * nextPageToken} of its answer. Without {@code pageSize} a list answers its first {@value
+ * PageRequest#DEFAULT_SIZE} items and a token for the rest; a malformed size or token is a 400,
+ * before anything is read.
  */
 final class Paging {
   private Paging() {}
@@ -26,7 +26,9 @@ final class Paging {
     }
   }
 
-  /** A page over numeric ids (audit events): a token of another listing is a 400 before any work. */
+  /**
+   * A page over numeric ids (audit events): a token of another listing is a 400 before any work.
+   */
   static PageRequest byId(Exchange x) {
     PageRequest page = request(x);
     try {

@@ -4,8 +4,8 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * What a route answers: a status and a body (serialized by the route's mapper; a {@code byte[]}
- * is JSON already serialized), or no body, and extra response headers.
+ * What a route answers: a status and a body (serialized by the route's mapper; a {@code byte[]} is
+ * JSON already serialized), or no body, and extra response headers.
  */
 public record Reply(int status, Object body, boolean iceberg, Map<String, String> headers) {
   public static final Reply NO_CONTENT = new Reply(204, null, true);

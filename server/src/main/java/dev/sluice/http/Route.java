@@ -3,10 +3,16 @@ package dev.sluice.http;
 import java.util.List;
 
 /** One route: a method and a path template whose {@code {name}} segments bind parameters. */
-record Route(String method, String template, List<String> segments, boolean authenticated, RouteHandler handler) {
+record Route(
+    String method,
+    String template,
+    List<String> segments,
+    boolean authenticated,
+    RouteHandler handler) {
 
   static Route of(String method, String template, boolean authenticated, RouteHandler handler) {
-    return new Route(method, template, List.of(template.substring(1).split("/")), authenticated, handler);
+    return new Route(
+        method, template, List.of(template.substring(1).split("/")), authenticated, handler);
   }
 
   /** Binds raw (still percent-encoded) segments, or returns null if the path does not match. */

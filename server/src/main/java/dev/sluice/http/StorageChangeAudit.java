@@ -14,21 +14,27 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The audit record of a change to where a catalog's credentials come from or where its tables
- * may live: who, which catalog, and the restricted values before and after, with anything that
- * looks like a secret replaced by {@code <redacted>}.
+ * The audit record of a change to where a catalog's credentials come from or where its tables may
+ * live: who, which catalog, and the restricted values before and after, with anything that looks
+ * like a secret replaced by {@code <redacted>}.
  */
 final class StorageChangeAudit {
   private static final Logger LOG = LoggerFactory.getLogger(StorageChangeAudit.class);
-  private static final Pattern SECRET = Pattern.compile(".*(secret|password|token|externalid|key)$");
+  private static final Pattern SECRET =
+      Pattern.compile(".*(secret|password|token|externalid|key)$");
   static final String ACTION = "changeCatalogStorage";
 
   private StorageChangeAudit() {}
 
-  static void record(Authorizer authz, Caller caller, CatalogAdmin.Change change, CatalogRecord updated) {
+  static void record(
+      Authorizer authz, Caller caller, CatalogAdmin.Change change, CatalogRecord updated) {
     String detail = describe(change);
-    LOG.info("Catalog {} storage identity changed by {} (request {}): {}",
-        updated.name(), caller.principal(), caller.requestId(), detail);
+    LOG.info(
+        "Catalog {} storage identity changed by {} (request {}): {}",
+        updated.name(),
+        caller.principal(),
+        caller.requestId(),
+        detail);
     authz.record(caller, ACTION, updated.name(), "catalog " + updated.name(), true, detail);
   }
 

@@ -29,10 +29,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Credentials in table responses. Before the operation, {@link #decide} picks the access mode
- * from the caller's privileges on the table (TABLE_WRITE_DATA → read-write, TABLE_READ_DATA →
- * read-only; a caller that asks for credentials without TABLE_READ_DATA is refused, 403).
- * After it, {@link #attach} puts the credential in {@code storage-credentials} and {@code config}.
+ * Credentials in table responses. Before the operation, {@link #decide} picks the access mode from
+ * the caller's privileges on the table (TABLE_WRITE_DATA → read-write, TABLE_READ_DATA → read-only;
+ * a caller that asks for credentials without TABLE_READ_DATA is refused, 403). After it, {@link
+ * #attach} puts the credential in {@code storage-credentials} and {@code config}.
  */
 final class TableCredentials {
   private static final Logger LOG = LoggerFactory.getLogger(TableCredentials.class);
@@ -46,22 +46,34 @@ final class TableCredentials {
     this.authz = requireNonNull(authz, "authz");
     this.vending = requireNonNull(vending, "vending");
     requireNonNull(metrics, "metrics");
-    this.askedForCredentials = metrics.counter("sluice.access_delegation.requests", "vended_credentials", "true");
-    this.notAskedForCredentials = metrics.counter("sluice.access_delegation.requests", "vended_credentials", "false");
+    this.askedForCredentials =
+        metrics.counter("sluice.access_delegation.requests", "vended_credentials", "true");
+    this.notAskedForCredentials =
+        metrics.counter("sluice.access_delegation.requests", "vended_credentials", "false");
   }
 
-  /** Whether the client sent {@code X-Iceberg-Access-Delegation: vended-credentials}; counted either way. */
+  /**
+   * Whether the client sent {@code X-Iceberg-Access-Delegation: vended-credentials}; counted either
+   * way.
+   */
   boolean asked(Exchange x) {
     String header = x.header(ClientProperties.ACCESS_DELEGATION_HEADER);
-    boolean asked = header != null
-        && Arrays.stream(header.split(",")).map(String::trim).anyMatch(ClientProperties.VENDED_CREDENTIALS::equalsIgnoreCase);
+    boolean asked =
+        header != null
+            && Arrays.stream(header.split(","))
+                .map(String::trim)
+                .anyMatch(ClientProperties.VENDED_CREDENTIALS::equalsIgnoreCase);
     (asked ? askedForCredentials : notAskedForCredentials).increment();
     LOG.debug("access delegation header {}", asked ? "vended-credentials" : "absent");
     return asked;
   }
 
-  /** The mode to vend for this caller on this table, or empty for none; 403 if asked for without TABLE_READ_DATA. */
-  Optional<AccessMode> decide(Exchange x, Caller caller, SluiceCatalog catalog, TableIdentifier table) {
+  /**
+   * The mode to vend for this caller on this table, or empty for none; 403 if asked for without
+   * TABLE_READ_DATA.
+   */
+  Optional<AccessMode> decide(
+      Exchange x, Caller caller, SluiceCatalog catalog, TableIdentifier table) {
     S3StorageProfile profile = catalog.settings().s3();
     boolean asked = asked(x);
     if (profile == null || (profile.vendOnlyOnRequest() && !asked)) {
@@ -82,20 +94,35 @@ final class TableCredentials {
   }
 
   /** The credential for a table's current metadata, if one may be vended. */
-  Optional<StorageCredential> vend(Caller caller, SluiceCatalog catalog, TableIdentifier table, TableMetadata metadata,
+  Optional<StorageCredential> vend(
+      Caller caller,
+      SluiceCatalog catalog,
+      TableIdentifier table,
+      TableMetadata metadata,
       AccessMode mode) {
     SortedMap<String, String> attribution = new TreeMap<>();
     attribution.put("principal", caller.principal());
     attribution.put("catalog", catalog.name());
     attribution.put("namespace", table.namespace().toString());
     attribution.put("table", table.toString());
-    return vending.vend(catalog.settings().storageKey(), catalog.settings().s3(), catalog.settings().locationPolicy(),
-        metadata.location(), metadata.properties(), mode, attribution);
+    return vending.vend(
+        catalog.settings().storageKey(),
+        catalog.settings().s3(),
+        catalog.settings().locationPolicy(),
+        metadata.location(),
+        metadata.properties(),
+        mode,
+        attribution);
   }
 
   /** {@code response} with the credential added; refresh keys unless the table is only staged. */
-  LoadTableResponse attach(Optional<AccessMode> mode, Caller caller, SluiceCatalog catalog, TableIdentifier table,
-      LoadTableResponse response, boolean staged) {
+  LoadTableResponse attach(
+      Optional<AccessMode> mode,
+      Caller caller,
+      SluiceCatalog catalog,
+      TableIdentifier table,
+      LoadTableResponse response,
+      boolean staged) {
     if (mode.isEmpty()) {
       return response;
     }
@@ -118,13 +145,20 @@ final class TableCredentials {
   }
 
   static Credential credential(StorageCredential credential) {
-    return ImmutableCredential.builder().prefix(credential.prefix()).config(credential.config()).build();
+    return ImmutableCredential.builder()
+        .prefix(credential.prefix())
+        .config(credential.config())
+        .build();
   }
 
   /** Relative to the catalog URI, as Iceberg's clients resolve it. */
   static String refreshEndpoint(SluiceCatalog catalog, TableIdentifier table) {
-    return "v1/" + RESTUtil.encodeString(catalog.name()) + "/namespaces/" + RESTUtil.encodeNamespace(table.namespace())
-        + "/tables/" + RESTUtil.encodeString(table.name()) + "/credentials";
+    return "v1/"
+        + RESTUtil.encodeString(catalog.name())
+        + "/namespaces/"
+        + RESTUtil.encodeNamespace(table.namespace())
+        + "/tables/"
+        + RESTUtil.encodeString(table.name())
+        + "/credentials";
   }
-
 }

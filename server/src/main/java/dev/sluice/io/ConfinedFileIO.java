@@ -18,12 +18,13 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The catalog's FileIO as one table or view may use it on the server: reads and writes only
- * inside the table's own locations, and deletes only there. Paths a caller wrote into metadata
- * (a metadata log entry, a statistics file, a manifest, a data file) are not trusted: a delete
- * outside is skipped and logged with the table and the path; a read or write outside is refused.
+ * The catalog's FileIO as one table or view may use it on the server: reads and writes only inside
+ * the table's own locations, and deletes only there. Paths a caller wrote into metadata (a metadata
+ * log entry, a statistics file, a manifest, a data file) are not trusted: a delete outside is
+ * skipped and logged with the table and the path; a read or write outside is refused.
  */
-public final class ConfinedFileIO implements FileIO, SupportsBulkOperations, SupportsPrefixOperations {
+public final class ConfinedFileIO
+    implements FileIO, SupportsBulkOperations, SupportsPrefixOperations {
   private static final Logger LOG = LoggerFactory.getLogger(ConfinedFileIO.class);
 
   private final FileIO delegate;
@@ -103,7 +104,8 @@ public final class ConfinedFileIO implements FileIO, SupportsBulkOperations, Sup
     if (delegate instanceof SupportsPrefixOperations prefixes) {
       return prefixes;
     }
-    throw new UnsupportedOperationException("The FileIO of " + owner + " cannot list or delete by prefix");
+    throw new UnsupportedOperationException(
+        "The FileIO of " + owner + " cannot list or delete by prefix");
   }
 
   @Override

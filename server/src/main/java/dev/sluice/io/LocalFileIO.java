@@ -25,9 +25,9 @@ import org.apache.iceberg.io.SeekableInputStream;
 import org.apache.iceberg.io.SupportsPrefixOperations;
 
 /**
- * A FileIO for FILE storage on the local filesystem, so the server needs no Hadoop.
- * Accepts {@code file:/p}, {@code file:///p} and bare absolute paths, and only inside the
- * catalog's allowedLocations: a path outside is refused whatever asks for it.
+ * A FileIO for FILE storage on the local filesystem, so the server needs no Hadoop. Accepts {@code
+ * file:/p}, {@code file:///p} and bare absolute paths, and only inside the catalog's
+ * allowedLocations: a path outside is refused whatever asks for it.
  */
 public final class LocalFileIO implements SupportsPrefixOperations {
   private final List<StorageLocation> allowed;
@@ -40,7 +40,8 @@ public final class LocalFileIO implements SupportsPrefixOperations {
   private Path confined(String location) {
     Path path = toPath(location);
     if (!StorageLocation.anyCovers(allowed, location)) {
-      throw new ForbiddenException("Location %s is outside the catalog's allowed locations", location);
+      throw new ForbiddenException(
+          "Location %s is outside the catalog's allowed locations", location);
     }
     return path;
   }

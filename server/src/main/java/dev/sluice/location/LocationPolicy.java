@@ -6,9 +6,9 @@ import org.apache.iceberg.TableProperties;
 import org.apache.iceberg.exceptions.ForbiddenException;
 
 /**
- * The catalog's allowedLocations, applied to every location a table or namespace names.
- * Checked on create, register and every commit: a property that moves data or metadata
- * outside the allowed area is refused before anything is written.
+ * The catalog's allowedLocations, applied to every location a table or namespace names. Checked on
+ * create, register and every commit: a property that moves data or metadata outside the allowed
+ * area is refused before anything is written.
  */
 public final class LocationPolicy {
   /** Every table property that names where files go; newer ones belong here too. */
@@ -19,7 +19,10 @@ public final class LocationPolicy {
           TableProperties.OBJECT_STORE_PATH,
           TableProperties.WRITE_FOLDER_STORAGE_LOCATION);
 
-  /** A table's or view's {@code location} and each location-bearing property it sets, distinct, in that order. */
+  /**
+   * A table's or view's {@code location} and each location-bearing property it sets, distinct, in
+   * that order.
+   */
   public static List<String> locationsOf(String location, Map<String, String> properties) {
     java.util.LinkedHashSet<String> all = new java.util.LinkedHashSet<>();
     all.add(location);
@@ -59,7 +62,8 @@ public final class LocationPolicy {
       return;
     }
     throw new ForbiddenException(
-        "Invalid location '%s' for %s: not in the allowed locations of catalog %s %s", location, what, catalog, allowed);
+        "Invalid location '%s' for %s: not in the allowed locations of catalog %s %s",
+        location, what, catalog, allowed);
   }
 
   /** Checks a table's base location and every location-bearing property. */

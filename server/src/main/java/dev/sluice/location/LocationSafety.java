@@ -5,16 +5,16 @@ import java.nio.charset.StandardCharsets;
 import java.util.Optional;
 
 /**
- * Whether a location can be expressed safely in a credential's scope (the CVE-2026-42812
- * class: a location that escapes validation). A location is unsafe when it holds an IAM
- * wildcard ({@code *} {@code ?}), a policy variable ({@code $}), a space, a control character, a query
- * or fragment, a backslash, a {@code .} or {@code ..} segment (also percent-encoded), or lies
- * outside the catalog's allowedLocations. No credential is ever vended for an unsafe location.
+ * Whether a location can be expressed safely in a credential's scope (the CVE-2026-42812 class: a
+ * location that escapes validation). A location is unsafe when it holds an IAM wildcard ({@code *}
+ * {@code ?}), a policy variable ({@code $}), a space, a control character, a query or fragment, a
+ * backslash, a {@code .} or {@code ..} segment (also percent-encoded), or lies outside the
+ * catalog's allowedLocations. No credential is ever vended for an unsafe location.
  */
 public final class LocationSafety {
   /**
-   * Longer locations are refused: a metadata file's key (location + {@code /metadata/} + about
-   * 60 characters) must stay under S3's 1024-byte key limit, and keys must fit the store's index.
+   * Longer locations are refused: a metadata file's key (location + {@code /metadata/} + about 60
+   * characters) must stay under S3's 1024-byte key limit, and keys must fit the store's index.
    */
   public static final int MAX_LOCATION_BYTES = 900;
 
@@ -34,13 +34,15 @@ public final class LocationSafety {
       if (c == '$') {
         return Optional.of("policy variable ($)");
       }
-      if (c == ' ') { // Ceph RGW reads a space in a session policy as '+': "a b" would scope to "a+b"
+      if (c
+          == ' ') { // Ceph RGW reads a space in a session policy as '+': "a b" would scope to "a+b"
         return Optional.of("space");
       }
     }
     // Ceph RGW's STS refuses a session policy whose resource has a ':' in the key (400): the
     // table would be answered with a 503 on every load instead of being served without one.
-    if (StorageLocation.parse(location).segments().stream().anyMatch(segment -> segment.indexOf(':') >= 0)) {
+    if (StorageLocation.parse(location).segments().stream()
+        .anyMatch(segment -> segment.indexOf(':') >= 0)) {
       return Optional.of("colon in the path");
     }
     if (!policy.allows(location)) {
@@ -50,11 +52,10 @@ public final class LocationSafety {
   }
 
   /**
-   * Empty unless the location tries to escape its path: a control character, a query or
-   * fragment, a backslash, a {@code .} or {@code ..} segment, or a percent-encoded relative
-   * segment, separator, backslash or control character. Such a location is refused outright
-   * wherever a table names it; {@code *} and {@code $} are legal key characters and only
-   * stop vending.
+   * Empty unless the location tries to escape its path: a control character, a query or fragment, a
+   * backslash, a {@code .} or {@code ..} segment, or a percent-encoded relative segment, separator,
+   * backslash or control character. Such a location is refused outright wherever a table names it;
+   * {@code *} and {@code $} are legal key characters and only stop vending.
    */
   public static Optional<String> escapes(String location) {
     if (location == null || location.isEmpty()) {

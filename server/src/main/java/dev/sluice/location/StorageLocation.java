@@ -5,9 +5,9 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * A storage location split into scheme, authority and path segments, so containment is
- * decided segment by segment: {@code file:/w/a} covers {@code file:/w/a/b} but not
- * {@code file:/w/ab}. {@code file:/p}, {@code file:///p} and {@code /p} are the same place.
+ * A storage location split into scheme, authority and path segments, so containment is decided
+ * segment by segment: {@code file:/w/a} covers {@code file:/w/a/b} but not {@code file:/w/ab}.
+ * {@code file:/p}, {@code file:///p} and {@code /p} are the same place.
  */
 public record StorageLocation(String scheme, String authority, List<String> segments) {
 
@@ -21,7 +21,8 @@ public record StorageLocation(String scheme, String authority, List<String> segm
     }
     for (int i = 0; i < location.length(); i++) {
       if (Character.isISOControl(location.charAt(i))) {
-        throw new IllegalArgumentException("Invalid location (control character): " + location.replaceAll("\\p{Cntrl}", "?"));
+        throw new IllegalArgumentException(
+            "Invalid location (control character): " + location.replaceAll("\\p{Cntrl}", "?"));
       }
     }
     String scheme;
@@ -90,7 +91,10 @@ public record StorageLocation(String scheme, String authority, List<String> segm
     return key.toString();
   }
 
-  /** True when {@code path} parses and one of {@code roots} covers it; an unparsable path is covered by none. */
+  /**
+   * True when {@code path} parses and one of {@code roots} covers it; an unparsable path is covered
+   * by none.
+   */
   public static boolean anyCovers(List<StorageLocation> roots, String path) {
     StorageLocation parsed;
     try {

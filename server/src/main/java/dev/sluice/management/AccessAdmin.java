@@ -21,9 +21,9 @@ import org.apache.iceberg.exceptions.BadRequestException;
 import org.apache.iceberg.exceptions.NotFoundException;
 
 /**
- * Principals, principal roles, catalog roles and grants: validation, storage, and clearing
- * the authorization caches after every change so it applies to the next request.
- * Authorization of the caller happens in the routes, before any of this runs.
+ * Principals, principal roles, catalog roles and grants: validation, storage, and clearing the
+ * authorization caches after every change so it applies to the next request. Authorization of the
+ * caller happens in the routes, before any of this runs.
  */
 public final class AccessAdmin {
   public static final String ROOT = "root";
@@ -48,12 +48,14 @@ public final class AccessAdmin {
 
   // ---------------------------------------------------------------- principals
 
-  public NewCredentials createPrincipal(String name, Map<String, String> properties, List<String> roles) {
+  public NewCredentials createPrincipal(
+      String name, Map<String, String> properties, List<String> roles) {
     IdentifierRules.checkName("principal name", name);
     String clientId = SecretHasher.randomToken(8);
     String secret = SecretHasher.randomToken(16);
     PrincipalRecord record =
-        new PrincipalRecord(name, clientId, SecretHasher.hash(secret), properties, System.currentTimeMillis());
+        new PrincipalRecord(
+            name, clientId, SecretHasher.hash(secret), properties, System.currentTimeMillis());
     try {
       access.createPrincipal(record, roles);
     } catch (AlreadyExists e) {
@@ -66,7 +68,9 @@ public final class AccessAdmin {
   }
 
   public PrincipalRecord principal(String name) {
-    return access.getPrincipal(name).orElseThrow(() -> new NotFoundException("Principal not found: %s", name));
+    return access
+        .getPrincipal(name)
+        .orElseThrow(() -> new NotFoundException("Principal not found: %s", name));
   }
 
   public Page<PrincipalRecord> principals(PageRequest page) {
@@ -115,7 +119,9 @@ public final class AccessAdmin {
   }
 
   public RoleRecord principalRole(String name) {
-    return access.getPrincipalRole(name).orElseThrow(() -> new NotFoundException("Principal role not found: %s", name));
+    return access
+        .getPrincipalRole(name)
+        .orElseThrow(() -> new NotFoundException("Principal role not found: %s", name));
   }
 
   public Page<RoleRecord> principalRoles(PageRequest page) {
@@ -176,7 +182,8 @@ public final class AccessAdmin {
     requireCatalog(catalog);
     return access
         .getCatalogRole(catalog, name)
-        .orElseThrow(() -> new NotFoundException("Catalog role not found: %s in catalog %s", name, catalog));
+        .orElseThrow(
+            () -> new NotFoundException("Catalog role not found: %s in catalog %s", name, catalog));
   }
 
   public Page<RoleRecord> catalogRoles(String catalog, PageRequest page) {
@@ -202,7 +209,8 @@ public final class AccessAdmin {
   public void unassignCatalogRole(String catalog, String catalogRole, String principalRole) {
     if (!access.unassignCatalogRole(catalog, catalogRole, principalRole)) {
       throw new NotFoundException(
-          "Catalog role %s of catalog %s is not granted to principal role %s", catalogRole, catalog, principalRole);
+          "Catalog role %s of catalog %s is not granted to principal role %s",
+          catalogRole, catalog, principalRole);
     }
     changed();
   }

@@ -34,8 +34,8 @@ public final class CatalogAdmin {
   private final int minVendDuration;
 
   /**
-   * {@code credentialSources}: the S3 credential source names the server config defines;
-   * {@code minVendDuration}: the shortest credential lifetime a catalog may ask for.
+   * {@code credentialSources}: the S3 credential source names the server config defines; {@code
+   * minVendDuration}: the shortest credential lifetime a catalog may ask for.
    */
   public CatalogAdmin(Store store, Set<String> credentialSources, int minVendDuration) {
     this.store = requireNonNull(store, "store");
@@ -43,10 +43,20 @@ public final class CatalogAdmin {
     this.minVendDuration = minVendDuration;
   }
 
-  public CatalogRecord create(String name, String type, Map<String, String> properties, JsonNode storageConfigInfo) {
-    CatalogSettings settings = CatalogSettings.of(name, type, properties, storageConfigInfo, credentialSources, minVendDuration);
+  public CatalogRecord create(
+      String name, String type, Map<String, String> properties, JsonNode storageConfigInfo) {
+    CatalogSettings settings =
+        CatalogSettings.of(
+            name, type, properties, storageConfigInfo, credentialSources, minVendDuration);
     CatalogRecord record =
-        new CatalogRecord(settings.name(), settings.type(), settings.properties(), settings.storageConfigJson(), 1, 0, 0);
+        new CatalogRecord(
+            settings.name(),
+            settings.type(),
+            settings.properties(),
+            settings.storageConfigJson(),
+            1,
+            0,
+            0);
     try {
       store.createCatalog(record, SERVICE_ADMIN);
     } catch (AlreadyExists e) {
@@ -56,7 +66,9 @@ public final class CatalogAdmin {
   }
 
   public CatalogRecord get(String name) {
-    return store.getCatalog(name).orElseThrow(() -> new NotFoundException("Catalog not found: %s", name));
+    return store
+        .getCatalog(name)
+        .orElseThrow(() -> new NotFoundException("Catalog not found: %s", name));
   }
 
   public Page<CatalogRecord> list(PageRequest page) {
@@ -64,23 +76,23 @@ public final class CatalogAdmin {
   }
 
   /**
-   * What an update changes that only the service admin may change: the storage identity
-   * ({@code storageConfigInfo}: type, role, credential source, endpoints, templates,
-   * allowedLocations) or a catalog property in {@link #ADMIN_PROPERTIES}. Empty when none.
+   * What an update changes that only the service admin may change: the storage identity ({@code
+   * storageConfigInfo}: type, role, credential source, endpoints, templates, allowedLocations) or a
+   * catalog property in {@link #ADMIN_PROPERTIES}. Empty when none.
    */
   public record Change(CatalogRecord before, CatalogSettings after, List<String> restricted) {}
 
   /**
-   * Catalog properties that decide where tables may live: the service admin's to change. The
-   * base location moves every namespace without a location of its own.
+   * Catalog properties that decide where tables may live: the service admin's to change. The base
+   * location moves every namespace without a location of its own.
    */
   public static final Set<String> ADMIN_PROPERTIES =
       Set.of(CatalogSettings.ALLOW_UNSTRUCTURED_LOCATIONS, CatalogSettings.DEFAULT_BASE_LOCATION);
 
   /**
-   * Validates an update of properties and/or storage configuration without applying it.
-   * storageType never changes, and allowedLocations cannot be narrowed while a table or view
-   * of the catalog lies outside the new set.
+   * Validates an update of properties and/or storage configuration without applying it. storageType
+   * never changes, and allowedLocations cannot be narrowed while a table or view of the catalog
+   * lies outside the new set.
    */
   public Change plan(String name, Map<String, String> properties, JsonNode storageConfigInfo) {
     CatalogRecord current = get(name);
@@ -88,11 +100,13 @@ public final class CatalogAdmin {
     Map<String, String> nextProperties = properties == null ? current.properties() : properties;
     JsonNode nextStorage = storageConfigInfo == null ? before.storageConfig() : storageConfigInfo;
     CatalogSettings after =
-        CatalogSettings.of(name, current.type(), nextProperties, nextStorage, credentialSources, minVendDuration);
+        CatalogSettings.of(
+            name, current.type(), nextProperties, nextStorage, credentialSources, minVendDuration);
     List<String> restricted = new ArrayList<>();
     if (!after.storageConfig().equals(before.storageConfig())) {
       if (!after.storageType().equals(before.storageType())) {
-        throw new BadRequestException("Cannot change storageConfigInfo.storageType of catalog %s from %s to %s",
+        throw new BadRequestException(
+            "Cannot change storageConfigInfo.storageType of catalog %s from %s to %s",
             name, before.storageType(), after.storageType());
       }
       restricted.add("storageConfigInfo");
@@ -103,12 +117,16 @@ public final class CatalogAdmin {
       }
     }
     if (!after.allowedLocations().equals(before.allowedLocations())) {
-      List<String> roots = after.locationPolicy().allowed().stream().map(StorageLocation::key).toList();
-      store.claimOutside(name, roots).ifPresent(outside -> {
-        throw new BadRequestException(
-            "Cannot narrow storageConfigInfo.allowedLocations of catalog %s to %s: a table or view lies at %s",
-            name, after.allowedLocations(), outside);
-      });
+      List<String> roots =
+          after.locationPolicy().allowed().stream().map(StorageLocation::key).toList();
+      store
+          .claimOutside(name, roots)
+          .ifPresent(
+              outside -> {
+                throw new BadRequestException(
+                    "Cannot narrow storageConfigInfo.allowedLocations of catalog %s to %s: a table or view lies at %s",
+                    name, after.allowedLocations(), outside);
+              });
     }
     return new Change(current, after, List.copyOf(restricted));
   }
@@ -123,7 +141,14 @@ public final class CatalogAdmin {
     CatalogSettings settings = change.after();
     try {
       return store.updateCatalog(
-          new CatalogRecord(name, change.before().type(), settings.properties(), settings.storageConfigJson(), version, 0, 0),
+          new CatalogRecord(
+              name,
+              change.before().type(),
+              settings.properties(),
+              settings.storageConfigJson(),
+              version,
+              0,
+              0),
           version);
     } catch (NotFound e) {
       throw new NotFoundException("Catalog not found: %s", name);
@@ -132,8 +157,15 @@ public final class CatalogAdmin {
     }
   }
 
-  /** Replaces properties and/or storage configuration, without the service-admin check (for tools and tests). */
-  public CatalogRecord update(String name, Long expectedVersion, Map<String, String> properties, JsonNode storageConfigInfo) {
+  /**
+   * Replaces properties and/or storage configuration, without the service-admin check (for tools
+   * and tests).
+   */
+  public CatalogRecord update(
+      String name,
+      Long expectedVersion,
+      Map<String, String> properties,
+      JsonNode storageConfigInfo) {
     return apply(plan(name, properties, storageConfigInfo), expectedVersion);
   }
 

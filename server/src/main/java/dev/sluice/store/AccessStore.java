@@ -39,7 +39,10 @@ public interface AccessStore {
 
   boolean unassignPrincipalRole(String principal, String role);
 
-  /** Every principal role {@code principal} holds: the input of a decision (one principal's roles, not a table). */
+  /**
+   * Every principal role {@code principal} holds: the input of a decision (one principal's roles,
+   * not a table).
+   */
   List<String> principalRolesOf(String principal);
 
   /** The principal roles {@code principal} holds, one page. */
@@ -75,14 +78,20 @@ public interface AccessStore {
   /** The grants of one catalog role, one page, by (securable type, namespace, name, privilege). */
   Page<GrantRecord> grantsOf(String catalog, String catalogRole, PageRequest page);
 
-  /** Every grant that reaches any of {@code principalRoles} in {@code catalog}: the input of a decision. */
+  /**
+   * Every grant that reaches any of {@code principalRoles} in {@code catalog}: the input of a
+   * decision.
+   */
   List<GrantRecord> grantsFor(String catalog, Collection<String> principalRoles);
 
   /** The catalogs in which any of {@code principalRoles} holds a catalog role. */
   List<String> catalogsFor(Collection<String> principalRoles);
 
   // --- audit ---
-  /** Stores {@code events} all or none; field lengths must fit the columns ({@code dev.sluice.audit.AuditFields}). */
+  /**
+   * Stores {@code events} all or none; field lengths must fit the columns ({@code
+   * dev.sluice.audit.AuditFields}).
+   */
   void appendEvents(List<AuditEvent> events);
 
   /** Events newest first, keyset-paged by id. */

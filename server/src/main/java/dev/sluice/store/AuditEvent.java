@@ -6,9 +6,9 @@ import java.util.List;
 
 /**
  * An authorization decision, or {@code count} identical allowed ones between {@code time} and
- * {@code lastTime} (see {@code AuditLog}); {@code requestId} is the first one's. Carries names
- * and decisions only, never a secret; {@code detail}, usually null, says what an allowed change
- * changed (secrets redacted).
+ * {@code lastTime} (see {@code AuditLog}); {@code requestId} is the first one's. Carries names and
+ * decisions only, never a secret; {@code detail}, usually null, says what an allowed change changed
+ * (secrets redacted).
  */
 public record AuditEvent(
     long id,
@@ -30,29 +30,63 @@ public record AuditEvent(
     requireNonNull(securable, "securable");
     requireNonNull(requestId, "requestId");
     if (count < 1 || lastTime < time) {
-      throw new IllegalArgumentException("Invalid audit event: count " + count + ", time " + time + ".." + lastTime);
+      throw new IllegalArgumentException(
+          "Invalid audit event: count " + count + ", time " + time + ".." + lastTime);
     }
   }
 
-  public AuditEvent(long id, long time, String principal, List<String> roles, String action, String catalog,
-      String securable, boolean allowed, String requestId, int count, long lastTime) {
-    this(id, time, principal, roles, action, catalog, securable, allowed, requestId, count, lastTime, null);
+  public AuditEvent(
+      long id,
+      long time,
+      String principal,
+      List<String> roles,
+      String action,
+      String catalog,
+      String securable,
+      boolean allowed,
+      String requestId,
+      int count,
+      long lastTime) {
+    this(
+        id, time, principal, roles, action, catalog, securable, allowed, requestId, count, lastTime,
+        null);
   }
 
   /** One decision. */
-  public AuditEvent(long id, long time, String principal, List<String> roles, String action, String catalog,
-      String securable, boolean allowed, String requestId) {
+  public AuditEvent(
+      long id,
+      long time,
+      String principal,
+      List<String> roles,
+      String action,
+      String catalog,
+      String securable,
+      boolean allowed,
+      String requestId) {
     this(id, time, principal, roles, action, catalog, securable, allowed, requestId, 1, time);
   }
 
   /** This event with {@code later} folded in. */
   public AuditEvent plus(AuditEvent later) {
-    return new AuditEvent(id, time, principal, roles, action, catalog, securable, allowed, requestId,
-        count + later.count, Math.max(lastTime, later.lastTime), detail);
+    return new AuditEvent(
+        id,
+        time,
+        principal,
+        roles,
+        action,
+        catalog,
+        securable,
+        allowed,
+        requestId,
+        count + later.count,
+        Math.max(lastTime, later.lastTime),
+        detail);
   }
 
   /** This event with what it changed, e.g. the values before and after. */
   public AuditEvent withDetail(String text) {
-    return new AuditEvent(id, time, principal, roles, action, catalog, securable, allowed, requestId, count, lastTime, text);
+    return new AuditEvent(
+        id, time, principal, roles, action, catalog, securable, allowed, requestId, count, lastTime,
+        text);
   }
 }

@@ -5,8 +5,8 @@ import static java.util.Objects.requireNonNull;
 import java.util.Map;
 
 /**
- * A catalog as stored. {@code storageConfig} is the catalog's storage configuration as
- * JSON text; its meaning belongs to the catalog and vending packages, not the store.
+ * A catalog as stored. {@code storageConfig} is the catalog's storage configuration as JSON text;
+ * its meaning belongs to the catalog and vending packages, not the store.
  */
 public record CatalogRecord(
     String name,

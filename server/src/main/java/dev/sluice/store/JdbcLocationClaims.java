@@ -14,25 +14,30 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The SQL of location claims (see V4__location_claims.sql) for {@link JdbcStore}: locking the
- * storage roots a transaction claims in, finding an overlapping claim of another table or view
- * with two indexed equality lookups per location, and writing a content's claims.
+ * storage roots a transaction claims in, finding an overlapping claim of another table or view with
+ * two indexed equality lookups per location, and writing a content's claims.
  */
 final class JdbcLocationClaims {
   /** Roots known to have their lock row; rows are never deleted, so this only saves inserts. */
   private final Set<String> knownRoots = ConcurrentHashMap.newKeySet();
 
-  /** True when every root of {@code claims} is known to have its lock row (always for no claims). */
+  /**
+   * True when every root of {@code claims} is known to have its lock row (always for no claims).
+   */
   boolean knowsRoots(List<LocationClaim> claims) {
     return claims.stream().allMatch(claim -> knownRoots.contains(claim.root()));
   }
 
-  /** Makes sure every root of {@code claims} has its lock row, each in its own auto-commit insert. */
+  /**
+   * Makes sure every root of {@code claims} has its lock row, each in its own auto-commit insert.
+   */
   void ensureRoots(Connection conn, List<LocationClaim> claims) throws SQLException {
     for (String root : roots(claims)) {
       if (knownRoots.contains(root)) {
         continue;
       }
-      try (PreparedStatement ps = conn.prepareStatement("INSERT INTO storage_roots (root_key) VALUES (?)")) {
+      try (PreparedStatement ps =
+          conn.prepareStatement("INSERT INTO storage_roots (root_key) VALUES (?)")) {
         ps.setString(1, root);
         ps.executeUpdate();
       } catch (SQLException e) {
@@ -44,9 +49,13 @@ final class JdbcLocationClaims {
     }
   }
 
-  /** Locks the roots' rows until the transaction ends, in a fixed order so two claimers cannot deadlock. */
+  /**
+   * Locks the roots' rows until the transaction ends, in a fixed order so two claimers cannot
+   * deadlock.
+   */
   static void lockRoots(Connection conn, List<LocationClaim> claims) throws SQLException {
-    try (PreparedStatement ps = conn.prepareStatement("SELECT root_key FROM storage_roots WHERE root_key = ? FOR UPDATE")) {
+    try (PreparedStatement ps =
+        conn.prepareStatement("SELECT root_key FROM storage_roots WHERE root_key = ? FOR UPDATE")) {
       for (String root : roots(claims)) {
         ps.setString(1, root);
         try (ResultSet rs = ps.executeQuery()) {
@@ -59,26 +68,37 @@ final class JdbcLocationClaims {
   }
 
   /**
-   * The first claim among {@code claims} that overlaps one of another table or view than
-   * (catalog, ns, name), or lies around or inside a namespace outside its own ancestry.
+   * The first claim among {@code claims} that overlaps one of another table or view than (catalog,
+   * ns, name), or lies around or inside a namespace outside its own ancestry.
    */
   static Optional<LocationConflict> findConflict(
-      Connection conn, String catalog, NamespacePath ns, String name, List<LocationClaim> claims) throws SQLException {
+      Connection conn, String catalog, NamespacePath ns, String name, List<LocationClaim> claims)
+      throws SQLException {
     for (LocationClaim claim : claims) {
       // Another claim equal to this location or one of its ancestors: it covers this one.
       String placeholders = String.join(", ", Collections.nCopies(claim.ancestry().size(), "?"));
       List<Object> args = new ArrayList<>(claim.ancestry());
       args.addAll(List.of(catalog, ns.key(), name));
-      Optional<String> covering = first(conn,
-          "SELECT location_key FROM location_claims WHERE location_key IN (" + placeholders + ")"
-              + " AND NOT (catalog_name = ? AND ns_path = ? AND name = ?)", args.toArray());
+      Optional<String> covering =
+          first(
+              conn,
+              "SELECT location_key FROM location_claims WHERE location_key IN ("
+                  + placeholders
+                  + ")"
+                  + " AND NOT (catalog_name = ? AND ns_path = ? AND name = ?)",
+              args.toArray());
       if (covering.isPresent()) {
         return Optional.of(new LocationConflict(claim.key(), covering.get()));
       }
       // Another claim with this location among its ancestors: it lies inside this one.
-      Optional<String> inside = first(conn,
-          "SELECT location_key FROM location_claims WHERE prefix_key = ? AND NOT (catalog_name = ? AND ns_path = ? AND name = ?)",
-          claim.key(), catalog, ns.key(), name);
+      Optional<String> inside =
+          first(
+              conn,
+              "SELECT location_key FROM location_claims WHERE prefix_key = ? AND NOT (catalog_name = ? AND ns_path = ? AND name = ?)",
+              claim.key(),
+              catalog,
+              ns.key(),
+              name);
       if (inside.isPresent()) {
         return Optional.of(new LocationConflict(claim.key(), inside.get()));
       }
@@ -91,9 +111,9 @@ final class JdbcLocationClaims {
   }
 
   /**
-   * Whether the table or view (catalog, ns, name) may claim {@code claim} as far as namespaces
-   * go: no namespace claim may cover it except those of its own namespace and its ancestors,
-   * and none may lie inside it.
+   * Whether the table or view (catalog, ns, name) may claim {@code claim} as far as namespaces go:
+   * no namespace claim may cover it except those of its own namespace and its ancestors, and none
+   * may lie inside it.
    */
   private static Optional<LocationConflict> namespaceConflictOfContent(
       Connection conn, String catalog, NamespacePath ns, LocationClaim claim) throws SQLException {
@@ -101,17 +121,19 @@ final class JdbcLocationClaims {
     if (covering.isPresent()) {
       return covering;
     }
-    return first(conn, "SELECT location_key FROM namespace_claims WHERE prefix_key = ?", claim.key())
+    return first(
+            conn, "SELECT location_key FROM namespace_claims WHERE prefix_key = ?", claim.key())
         .map(inside -> new LocationConflict(claim.key(), inside));
   }
 
   /**
    * Whether namespace (catalog, path), which holds nothing, may claim {@code claim}: no other
-   * namespace's claim may cover it or lie inside it except its own ancestors', and no table's
-   * or view's may either.
+   * namespace's claim may cover it or lie inside it except its own ancestors', and no table's or
+   * view's may either.
    */
-  static Optional<LocationConflict> findNamespaceConflict(Connection conn, String catalog, NamespacePath path,
-      LocationClaim claim) throws SQLException {
+  static Optional<LocationConflict> findNamespaceConflict(
+      Connection conn, String catalog, NamespacePath path, LocationClaim claim)
+      throws SQLException {
     Set<String> ancestry = ancestryKeys(path);
     Optional<LocationConflict> covering = foreignCovering(conn, catalog, ancestry, claim);
     if (covering.isPresent()) {
@@ -119,25 +141,38 @@ final class JdbcLocationClaims {
     }
     List<Object> args = new ArrayList<>(List.of(claim.key(), catalog));
     args.addAll(ancestry);
-    Optional<String> inside = first(conn,
-        "SELECT location_key FROM namespace_claims WHERE prefix_key = ? AND NOT (catalog_name = ? AND ns_path IN ("
-            + String.join(", ", Collections.nCopies(ancestry.size(), "?")) + "))", args.toArray());
+    Optional<String> inside =
+        first(
+            conn,
+            "SELECT location_key FROM namespace_claims WHERE prefix_key = ? AND NOT (catalog_name = ? AND ns_path IN ("
+                + String.join(", ", Collections.nCopies(ancestry.size(), "?"))
+                + "))",
+            args.toArray());
     if (inside.isPresent()) {
       return Optional.of(new LocationConflict(claim.key(), inside.get()));
     }
     List<Object> keys = new ArrayList<>(claim.ancestry());
-    Optional<String> table = first(conn,
-        "SELECT location_key FROM location_claims WHERE prefix_key = location_key AND location_key IN ("
-            + String.join(", ", Collections.nCopies(keys.size(), "?")) + ")", keys.toArray());
+    Optional<String> table =
+        first(
+            conn,
+            "SELECT location_key FROM location_claims WHERE prefix_key = location_key AND location_key IN ("
+                + String.join(", ", Collections.nCopies(keys.size(), "?"))
+                + ")",
+            keys.toArray());
     if (table.isEmpty()) {
-      table = first(conn, "SELECT location_key FROM location_claims WHERE prefix_key = ?", claim.key());
+      table =
+          first(conn, "SELECT location_key FROM location_claims WHERE prefix_key = ?", claim.key());
     }
     return table.map(t -> new LocationConflict(claim.key(), t));
   }
 
-  /** A namespace claim covering {@code claim} that is not one of {@code ancestry} (namespace keys) in {@code catalog}. */
+  /**
+   * A namespace claim covering {@code claim} that is not one of {@code ancestry} (namespace keys)
+   * in {@code catalog}.
+   */
   private static Optional<LocationConflict> foreignCovering(
-      Connection conn, String catalog, Set<String> ancestry, LocationClaim claim) throws SQLException {
+      Connection conn, String catalog, Set<String> ancestry, LocationClaim claim)
+      throws SQLException {
     for (String[] covering : coveringNamespaces(conn, claim)) {
       if (!covering[0].equals(catalog) || !ancestry.contains(covering[1])) {
         return Optional.of(new LocationConflict(claim.key(), covering[2]));
@@ -146,13 +181,20 @@ final class JdbcLocationClaims {
     return Optional.empty();
   }
 
-  /** The namespace claims (catalog, ns_path, location) equal to {@code claim}'s location or an ancestor of it. */
-  private static List<String[]> coveringNamespaces(Connection conn, LocationClaim claim) throws SQLException {
+  /**
+   * The namespace claims (catalog, ns_path, location) equal to {@code claim}'s location or an
+   * ancestor of it.
+   */
+  private static List<String[]> coveringNamespaces(Connection conn, LocationClaim claim)
+      throws SQLException {
     String placeholders = String.join(", ", Collections.nCopies(claim.ancestry().size(), "?"));
     List<String[]> out = new ArrayList<>();
-    try (PreparedStatement ps = conn.prepareStatement(
-        "SELECT catalog_name, ns_path, location_key FROM namespace_claims"
-            + " WHERE prefix_key = location_key AND location_key IN (" + placeholders + ")")) {
+    try (PreparedStatement ps =
+        conn.prepareStatement(
+            "SELECT catalog_name, ns_path, location_key FROM namespace_claims"
+                + " WHERE prefix_key = location_key AND location_key IN ("
+                + placeholders
+                + ")")) {
       JdbcSupport.bind(ps, claim.ancestry().toArray());
       try (ResultSet rs = ps.executeQuery()) {
         while (rs.next()) {
@@ -172,11 +214,17 @@ final class JdbcLocationClaims {
     return keys;
   }
 
-  static void replaceNamespaceClaim(Connection conn, String catalog, NamespacePath path, LocationClaim claim)
+  static void replaceNamespaceClaim(
+      Connection conn, String catalog, NamespacePath path, LocationClaim claim)
       throws SQLException {
-    JdbcSupport.update(conn, "DELETE FROM namespace_claims WHERE catalog_name = ? AND ns_path = ?", catalog, path.key());
-    try (PreparedStatement ps = conn.prepareStatement(
-        "INSERT INTO namespace_claims (prefix_key, location_key, catalog_name, ns_path) VALUES (?, ?, ?, ?)")) {
+    JdbcSupport.update(
+        conn,
+        "DELETE FROM namespace_claims WHERE catalog_name = ? AND ns_path = ?",
+        catalog,
+        path.key());
+    try (PreparedStatement ps =
+        conn.prepareStatement(
+            "INSERT INTO namespace_claims (prefix_key, location_key, catalog_name, ns_path) VALUES (?, ?, ?, ?)")) {
       for (String prefix : claim.ancestry()) {
         JdbcSupport.bind(ps, prefix, claim.key(), catalog, path.key());
         ps.addBatch();
@@ -185,17 +233,24 @@ final class JdbcLocationClaims {
     }
   }
 
-  static void replace(Connection conn, String catalog, NamespacePath ns, String name, List<LocationClaim> claims)
+  static void replace(
+      Connection conn, String catalog, NamespacePath ns, String name, List<LocationClaim> claims)
       throws SQLException {
-    JdbcSupport.update(conn, "DELETE FROM location_claims WHERE catalog_name = ? AND ns_path = ? AND name = ?",
-        catalog, ns.key(), name);
+    JdbcSupport.update(
+        conn,
+        "DELETE FROM location_claims WHERE catalog_name = ? AND ns_path = ? AND name = ?",
+        catalog,
+        ns.key(),
+        name);
     insert(conn, catalog, ns, name, claims);
   }
 
-  static void insert(Connection conn, String catalog, NamespacePath ns, String name, List<LocationClaim> claims)
+  static void insert(
+      Connection conn, String catalog, NamespacePath ns, String name, List<LocationClaim> claims)
       throws SQLException {
-    try (PreparedStatement ps = conn.prepareStatement(
-        "INSERT INTO location_claims (prefix_key, location_key, catalog_name, ns_path, name) VALUES (?, ?, ?, ?, ?)")) {
+    try (PreparedStatement ps =
+        conn.prepareStatement(
+            "INSERT INTO location_claims (prefix_key, location_key, catalog_name, ns_path, name) VALUES (?, ?, ?, ?, ?)")) {
       Set<String> seen = new TreeSet<>();
       for (LocationClaim claim : claims) {
         if (!seen.add(claim.key())) {
@@ -214,7 +269,8 @@ final class JdbcLocationClaims {
     return List.copyOf(new TreeSet<>(claims.stream().map(LocationClaim::root).toList()));
   }
 
-  private static Optional<String> first(Connection conn, String sql, Object... args) throws SQLException {
+  private static Optional<String> first(Connection conn, String sql, Object... args)
+      throws SQLException {
     try (PreparedStatement ps = conn.prepareStatement(sql + " FETCH FIRST 1 ROWS ONLY")) {
       JdbcSupport.bind(ps, args);
       try (ResultSet rs = ps.executeQuery()) {

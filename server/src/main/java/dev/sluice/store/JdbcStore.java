@@ -18,9 +18,8 @@ import java.util.TreeMap;
 import org.flywaydb.core.Flyway;
 
 /**
- * The store on JDBC: H2 (embedded default) or PostgreSQL, migrated by Flyway at open.
- * Single statements run in auto-commit; anything that must be atomic runs in one explicit
- * transaction.
+ * The store on JDBC: H2 (embedded default) or PostgreSQL, migrated by Flyway at open. Single
+ * statements run in auto-commit; anything that must be atomic runs in one explicit transaction.
  */
 public final class JdbcStore extends JdbcSupport implements Store {
   /** The catalog role every catalog is created with. */
@@ -56,7 +55,8 @@ public final class JdbcStore extends JdbcSupport implements Store {
       Flyway.configure().dataSource(ds).locations("classpath:db/migration").load().migrate();
     } catch (RuntimeException e) {
       ds.close();
-      throw new StoreUnavailable("Cannot migrate the store schema at " + config.url() + ": " + e.getMessage(), e);
+      throw new StoreUnavailable(
+          "Cannot migrate the store schema at " + config.url() + ": " + e.getMessage(), e);
     }
     return new JdbcStore(ds);
   }
@@ -69,27 +69,45 @@ public final class JdbcStore extends JdbcSupport implements Store {
         conn -> {
           long now = System.currentTimeMillis();
           try {
-            update(conn,
+            update(
+                conn,
                 "INSERT INTO catalogs (name, catalog_type, properties, storage_config, entity_version, created_at, updated_at)"
                     + " VALUES (?, ?, ?, ?, 1, ?, ?)",
-                c.name(), c.type(), toJson(c.properties()), c.storageConfig(), now, now);
+                c.name(),
+                c.type(),
+                toJson(c.properties()),
+                c.storageConfig(),
+                now,
+                now);
           } catch (SQLException e) {
             if (UNIQUE_VIOLATION.equals(e.getSQLState())) {
               throw new AlreadyExists("Catalog already exists: " + c.name());
             }
             throw e;
           }
-          update(conn, "INSERT INTO catalog_roles (catalog_name, name, properties, created_at) VALUES (?, ?, '{}', ?)",
-              c.name(), CATALOG_ADMIN, now);
+          update(
+              conn,
+              "INSERT INTO catalog_roles (catalog_name, name, properties, created_at) VALUES (?, ?, '{}', ?)",
+              c.name(),
+              CATALOG_ADMIN,
+              now);
           for (String privilege : List.of("CATALOG_MANAGE_ACCESS", "CATALOG_MANAGE_CONTENT")) {
-            update(conn,
+            update(
+                conn,
                 "INSERT INTO privilege_grants (catalog_name, catalog_role, securable_type, securable_ns, securable_name, privilege, created_at)"
                     + " VALUES (?, ?, 'CATALOG', '', '', ?, ?)",
-                c.name(), CATALOG_ADMIN, privilege, now);
+                c.name(),
+                CATALOG_ADMIN,
+                privilege,
+                now);
           }
           try {
-            update(conn, "INSERT INTO catalog_role_assignments (catalog_name, catalog_role, principal_role) VALUES (?, ?, ?)",
-                c.name(), CATALOG_ADMIN, adminPrincipalRole);
+            update(
+                conn,
+                "INSERT INTO catalog_role_assignments (catalog_name, catalog_role, principal_role) VALUES (?, ?, ?)",
+                c.name(),
+                CATALOG_ADMIN,
+                adminPrincipalRole);
           } catch (SQLException e) {
             if (FK_VIOLATION.contains(e.getSQLState())) {
               throw new NotFound("Principal role not found: " + adminPrincipalRole);
@@ -112,7 +130,10 @@ public final class JdbcStore extends JdbcSupport implements Store {
   public Page<CatalogRecord> listCatalogs(PageRequest page) {
     return pageOf(
         "SELECT name, catalog_type, properties, storage_config, entity_version, created_at, updated_at FROM catalogs WHERE 1 = 1",
-        List.of("name"), JdbcStore::catalogRow, c -> List.of(c.name()), page);
+        List.of("name"),
+        JdbcStore::catalogRow,
+        c -> List.of(c.name()),
+        page);
   }
 
   @Override
@@ -128,7 +149,8 @@ public final class JdbcStore extends JdbcSupport implements Store {
       ps.setString(4, updated.name());
       ps.setLong(5, expectedVersion);
       if (ps.executeUpdate() == 1) {
-        return getCatalog(updated.name()).orElseThrow(() -> new NotFound("Catalog not found: " + updated.name()));
+        return getCatalog(updated.name())
+            .orElseThrow(() -> new NotFound("Catalog not found: " + updated.name()));
       }
     } catch (SQLException e) {
       throw unavailable(e);
@@ -136,7 +158,12 @@ public final class JdbcStore extends JdbcSupport implements Store {
     if (getCatalog(updated.name()).isEmpty()) {
       throw new NotFound("Catalog not found: " + updated.name());
     }
-    throw new Conflict("Catalog " + updated.name() + " was changed concurrently (expected version " + expectedVersion + ")");
+    throw new Conflict(
+        "Catalog "
+            + updated.name()
+            + " was changed concurrently (expected version "
+            + expectedVersion
+            + ")");
   }
 
   @Override
@@ -158,7 +185,8 @@ public final class JdbcStore extends JdbcSupport implements Store {
   // ---------------------------------------------------------------- namespaces
 
   @Override
-  public void createNamespace(String catalog, NamespacePath path, Map<String, String> properties, LocationClaim claim) {
+  public void createNamespace(
+      String catalog, NamespacePath path, Map<String, String> properties, LocationClaim claim) {
     List<LocationClaim> claims = claim == null ? List.of() : List.of(claim);
     ensureRoots(claims);
     inTransaction(
@@ -195,9 +223,11 @@ public final class JdbcStore extends JdbcSupport implements Store {
         });
   }
 
-  private static void claimNamespace(Connection conn, String catalog, NamespacePath path, LocationClaim claim)
+  private static void claimNamespace(
+      Connection conn, String catalog, NamespacePath path, LocationClaim claim)
       throws SQLException {
-    Optional<LocationConflict> conflict = JdbcLocationClaims.findNamespaceConflict(conn, catalog, path, claim);
+    Optional<LocationConflict> conflict =
+        JdbcLocationClaims.findNamespaceConflict(conn, catalog, path, claim);
     if (conflict.isPresent()) {
       throw conflict.get();
     }
@@ -217,7 +247,8 @@ public final class JdbcStore extends JdbcSupport implements Store {
   }
 
   @Override
-  public Page<NamespacePath> listNamespaces(String catalog, NamespacePath parent, PageRequest page) {
+  public Page<NamespacePath> listNamespaces(
+      String catalog, NamespacePath parent, PageRequest page) {
     Page<String> keys =
         pageOf(
             "SELECT ns_path FROM namespaces WHERE catalog_name = ? AND parent_path = ?",
@@ -235,15 +266,26 @@ public final class JdbcStore extends JdbcSupport implements Store {
           if (!lockNamespace(conn, catalog, path)) {
             return false;
           }
-          if (exists(conn, "SELECT 1 FROM namespaces WHERE catalog_name = ? AND parent_path = ?", catalog, path.key())
-              || exists(conn, "SELECT 1 FROM contents WHERE catalog_name = ? AND ns_path = ?", catalog, path.key())) {
+          if (exists(
+                  conn,
+                  "SELECT 1 FROM namespaces WHERE catalog_name = ? AND parent_path = ?",
+                  catalog,
+                  path.key())
+              || exists(
+                  conn,
+                  "SELECT 1 FROM contents WHERE catalog_name = ? AND ns_path = ?",
+                  catalog,
+                  path.key())) {
             throw new NotEmpty("Namespace " + path + " is not empty");
           }
-          update(conn,
+          update(
+              conn,
               "DELETE FROM privilege_grants WHERE catalog_name = ? AND securable_type = 'NAMESPACE' AND securable_ns = ?",
-              catalog, path.key());
+              catalog,
+              path.key());
           try (PreparedStatement ps =
-              conn.prepareStatement("DELETE FROM namespaces WHERE catalog_name = ? AND ns_path = ?")) {
+              conn.prepareStatement(
+                  "DELETE FROM namespaces WHERE catalog_name = ? AND ns_path = ?")) {
             ps.setString(1, catalog);
             ps.setString(2, path.key());
             ps.executeUpdate();
@@ -259,7 +301,11 @@ public final class JdbcStore extends JdbcSupport implements Store {
 
   @Override
   public Map<String, String> updateNamespaceProperties(
-      String catalog, NamespacePath path, Set<String> removals, Map<String, String> updates, LocationClaim newClaim) {
+      String catalog,
+      NamespacePath path,
+      Set<String> removals,
+      Map<String, String> updates,
+      LocationClaim newClaim) {
     List<LocationClaim> claims = newClaim == null ? List.of() : List.of(newClaim);
     ensureRoots(claims);
     return inTransaction(
@@ -280,8 +326,16 @@ public final class JdbcStore extends JdbcSupport implements Store {
           }
           if (newClaim != null) {
             // A namespace that moves leaves its tables where they are: only an empty one may move.
-            if (exists(conn, "SELECT 1 FROM namespaces WHERE catalog_name = ? AND parent_path = ?", catalog, path.key())
-                || exists(conn, "SELECT 1 FROM contents WHERE catalog_name = ? AND ns_path = ?", catalog, path.key())) {
+            if (exists(
+                    conn,
+                    "SELECT 1 FROM namespaces WHERE catalog_name = ? AND parent_path = ?",
+                    catalog,
+                    path.key())
+                || exists(
+                    conn,
+                    "SELECT 1 FROM contents WHERE catalog_name = ? AND ns_path = ?",
+                    catalog,
+                    path.key())) {
               throw new NotEmpty("Namespace " + path + " holds tables, views or namespaces");
             }
             claimNamespace(conn, catalog, path, newClaim);
@@ -308,14 +362,22 @@ public final class JdbcStore extends JdbcSupport implements Store {
   public Optional<ContentRecord> getContent(String catalog, NamespacePath ns, String name) {
     return queryOne(
         "SELECT kind, metadata_location, version FROM contents WHERE catalog_name = ? AND ns_path = ? AND name = ?",
-        rs -> new ContentRecord(catalog, ns, name, ContentKind.valueOf(rs.getString(1)), rs.getString(2), rs.getLong(3)),
+        rs ->
+            new ContentRecord(
+                catalog,
+                ns,
+                name,
+                ContentKind.valueOf(rs.getString(1)),
+                rs.getString(2),
+                rs.getLong(3)),
         catalog,
         ns.key(),
         name);
   }
 
   @Override
-  public Page<String> listContents(String catalog, NamespacePath ns, ContentKind kind, PageRequest page) {
+  public Page<String> listContents(
+      String catalog, NamespacePath ns, ContentKind kind, PageRequest page) {
     return pageOf(
         "SELECT name FROM contents WHERE catalog_name = ? AND ns_path = ? AND kind = ?",
         "name",
@@ -326,7 +388,12 @@ public final class JdbcStore extends JdbcSupport implements Store {
   }
 
   @Override
-  public void createContent(String catalog, NamespacePath ns, String name, ContentKind kind, String metadataLocation,
+  public void createContent(
+      String catalog,
+      NamespacePath ns,
+      String name,
+      ContentKind kind,
+      String metadataLocation,
       List<LocationClaim> claims) {
     ensureRoots(claims);
     try {
@@ -350,7 +417,8 @@ public final class JdbcStore extends JdbcSupport implements Store {
               }
               throw e;
             }
-            Optional<LocationConflict> conflict = JdbcLocationClaims.findConflict(conn, catalog, ns, name, claims);
+            Optional<LocationConflict> conflict =
+                JdbcLocationClaims.findConflict(conn, catalog, ns, name, claims);
             if (conflict.isPresent()) {
               throw conflict.get();
             }
@@ -377,14 +445,19 @@ public final class JdbcStore extends JdbcSupport implements Store {
     return queryList(
         "SELECT DISTINCT location_key FROM location_claims WHERE catalog_name = ? AND ns_path = ? AND name = ?"
             + " ORDER BY location_key",
-        rs -> rs.getString(1), catalog, ns.key(), name);
+        rs -> rs.getString(1),
+        catalog,
+        ns.key(),
+        name);
   }
 
   @Override
   public Optional<String> claimOutside(String catalog, List<String> rootKeys) {
     if (rootKeys.isEmpty()) {
-      return queryOne("SELECT location_key FROM location_claims WHERE catalog_name = ? FETCH FIRST 1 ROWS ONLY",
-          rs -> rs.getString(1), catalog);
+      return queryOne(
+          "SELECT location_key FROM location_claims WHERE catalog_name = ? FETCH FIRST 1 ROWS ONLY",
+          rs -> rs.getString(1),
+          catalog);
     }
     // A location lies under a root exactly when it has a claim row whose prefix is that root.
     String placeholders = String.join(", ", java.util.Collections.nCopies(rootKeys.size(), "?"));
@@ -394,11 +467,16 @@ public final class JdbcStore extends JdbcSupport implements Store {
     return queryOne(
         "SELECT c.location_key FROM location_claims c WHERE c.catalog_name = ? AND c.prefix_key = c.location_key"
             + " AND NOT EXISTS (SELECT 1 FROM location_claims p WHERE p.location_key = c.location_key"
-            + " AND p.prefix_key IN (" + placeholders + ")) FETCH FIRST 1 ROWS ONLY",
-        rs -> rs.getString(1), args.toArray());
+            + " AND p.prefix_key IN ("
+            + placeholders
+            + ")) FETCH FIRST 1 ROWS ONLY",
+        rs -> rs.getString(1),
+        args.toArray());
   }
 
-  /** Makes sure the lock rows of the claims' roots exist; no database call once they are known here. */
+  /**
+   * Makes sure the lock rows of the claims' roots exist; no database call once they are known here.
+   */
   private void ensureRoots(List<LocationClaim> claims) {
     if (claimSql.knowsRoots(claims)) {
       return;
@@ -414,9 +492,13 @@ public final class JdbcStore extends JdbcSupport implements Store {
   public void swapMetadata(String catalog, List<MetadataSwap> swaps) {
     // A fixed lock order keeps two concurrent multi-table commits from deadlocking.
     List<MetadataSwap> ordered = new ArrayList<>(swaps);
-    ordered.sort(Comparator.comparing((MetadataSwap s) -> s.namespace().key()).thenComparing(MetadataSwap::name));
+    ordered.sort(
+        Comparator.comparing((MetadataSwap s) -> s.namespace().key())
+            .thenComparing(MetadataSwap::name));
     List<LocationClaim> claimed = new ArrayList<>();
-    ordered.stream().filter(swap -> swap.claims() != null).forEach(swap -> claimed.addAll(swap.claims()));
+    ordered.stream()
+        .filter(swap -> swap.claims() != null)
+        .forEach(swap -> claimed.addAll(swap.claims()));
     ensureRoots(claimed);
     for (int attempt = 1; ; attempt++) {
       try {
@@ -431,7 +513,10 @@ public final class JdbcStore extends JdbcSupport implements Store {
     }
   }
 
-  /** The name is taken; turned into {@link AlreadyExists} (naming the kind that holds it) after rollback. */
+  /**
+   * The name is taken; turned into {@link AlreadyExists} (naming the kind that holds it) after
+   * rollback.
+   */
   private static final class DuplicateName extends RuntimeException {}
 
   private static final class RetryableSwap extends RuntimeException {
@@ -471,11 +556,16 @@ public final class JdbcStore extends JdbcSupport implements Store {
           if (ps.executeUpdate() != 1) {
             conn.rollback();
             throw new Conflict(
-                "Cannot commit " + swap.namespace() + "." + swap.name() + ": its metadata changed concurrently");
+                "Cannot commit "
+                    + swap.namespace()
+                    + "."
+                    + swap.name()
+                    + ": its metadata changed concurrently");
           }
           if (swap.claims() != null) {
             Optional<LocationConflict> conflict =
-                JdbcLocationClaims.findConflict(conn, catalog, swap.namespace(), swap.name(), swap.claims());
+                JdbcLocationClaims.findConflict(
+                    conn, catalog, swap.namespace(), swap.name(), swap.claims());
             if (conflict.isPresent()) {
               conn.rollback();
               throw conflict.get();
@@ -493,7 +583,8 @@ public final class JdbcStore extends JdbcSupport implements Store {
       try {
         conn.commit();
       } catch (SQLException e) {
-        throw new CommitOutcomeUnknown("The database failed while committing; the commit may have been applied", e);
+        throw new CommitOutcomeUnknown(
+            "The database failed while committing; the commit may have been applied", e);
       }
     } catch (SQLException e) {
       // setAutoCommit failed: nothing was sent.
@@ -518,35 +609,66 @@ public final class JdbcStore extends JdbcSupport implements Store {
     return inTransaction(
         conn -> {
           int dropped =
-              update(conn, "DELETE FROM contents WHERE catalog_name = ? AND ns_path = ? AND name = ? AND kind = ?",
-                  catalog, ns.key(), name, kind.name());
-          update(conn,
+              update(
+                  conn,
+                  "DELETE FROM contents WHERE catalog_name = ? AND ns_path = ? AND name = ? AND kind = ?",
+                  catalog,
+                  ns.key(),
+                  name,
+                  kind.name());
+          update(
+              conn,
               "DELETE FROM privilege_grants WHERE catalog_name = ? AND securable_type = ? AND securable_ns = ? AND securable_name = ?",
-              catalog, kind.name(), ns.key(), name);
+              catalog,
+              kind.name(),
+              ns.key(),
+              name);
           return dropped == 1;
         });
   }
 
   @Override
   public void renameContent(
-      String catalog, ContentKind kind, NamespacePath fromNs, String fromName, NamespacePath toNs, String toName) {
+      String catalog,
+      ContentKind kind,
+      NamespacePath fromNs,
+      String fromName,
+      NamespacePath toNs,
+      String toName) {
     try {
       inTransaction(
           conn -> {
             int moved =
-                update(conn,
+                update(
+                    conn,
                     "UPDATE contents SET ns_path = ?, name = ?, updated_at = ?"
                         + " WHERE catalog_name = ? AND ns_path = ? AND name = ? AND kind = ?",
-                    toNs.key(), toName, System.currentTimeMillis(), catalog, fromNs.key(), fromName, kind.name());
+                    toNs.key(),
+                    toName,
+                    System.currentTimeMillis(),
+                    catalog,
+                    fromNs.key(),
+                    fromName,
+                    kind.name());
             if (moved == 0) {
               throw new NotFound(
-                  (kind == ContentKind.TABLE ? "Table" : "View") + " does not exist: " + fromNs + "." + fromName);
+                  (kind == ContentKind.TABLE ? "Table" : "View")
+                      + " does not exist: "
+                      + fromNs
+                      + "."
+                      + fromName);
             }
             // Grants follow the renamed table or view.
-            update(conn,
+            update(
+                conn,
                 "UPDATE privilege_grants SET securable_ns = ?, securable_name = ?"
                     + " WHERE catalog_name = ? AND securable_type = ? AND securable_ns = ? AND securable_name = ?",
-                toNs.key(), toName, catalog, kind.name(), fromNs.key(), fromName);
+                toNs.key(),
+                toName,
+                catalog,
+                kind.name(),
+                fromNs.key(),
+                fromName);
             return null;
           });
     } catch (StoreUnavailable e) {
@@ -573,7 +695,8 @@ public final class JdbcStore extends JdbcSupport implements Store {
   public List<SigningKey> ensureSigningKey(SigningKey candidate) {
     try (Connection conn = connection();
         PreparedStatement ps =
-            conn.prepareStatement("INSERT INTO signing_keys (kid, key_material, created_at) VALUES (?, ?, ?)")) {
+            conn.prepareStatement(
+                "INSERT INTO signing_keys (kid, key_material, created_at) VALUES (?, ?, ?)")) {
       ps.setString(1, candidate.kid());
       ps.setString(2, candidate.material());
       ps.setLong(3, candidate.createdAt());
@@ -609,9 +732,11 @@ public final class JdbcStore extends JdbcSupport implements Store {
 
   // ---------------------------------------------------------------- row helpers
 
-  private static boolean lockNamespace(Connection conn, String catalog, NamespacePath path) throws SQLException {
+  private static boolean lockNamespace(Connection conn, String catalog, NamespacePath path)
+      throws SQLException {
     try (PreparedStatement ps =
-        conn.prepareStatement("SELECT 1 FROM namespaces WHERE catalog_name = ? AND ns_path = ? FOR UPDATE")) {
+        conn.prepareStatement(
+            "SELECT 1 FROM namespaces WHERE catalog_name = ? AND ns_path = ? FOR UPDATE")) {
       ps.setString(1, catalog);
       ps.setString(2, path.key());
       try (ResultSet rs = ps.executeQuery()) {
@@ -622,13 +747,19 @@ public final class JdbcStore extends JdbcSupport implements Store {
 
   private AlreadyExists alreadyExists(String catalog, NamespacePath ns, String name) {
     Optional<ContentRecord> existing = getContent(catalog, ns, name);
-    String what = existing.map(c -> c.kind() == ContentKind.VIEW ? "View" : "Table").orElse("Table");
+    String what =
+        existing.map(c -> c.kind() == ContentKind.VIEW ? "View" : "Table").orElse("Table");
     return new AlreadyExists(what + " with same name already exists: " + ns + "." + name);
   }
 
   private static CatalogRecord catalogRow(ResultSet rs) throws SQLException {
     return new CatalogRecord(
-        rs.getString(1), rs.getString(2), fromJson(rs.getString(3)), rs.getString(4), rs.getLong(5), rs.getLong(6), rs.getLong(7));
+        rs.getString(1),
+        rs.getString(2),
+        fromJson(rs.getString(3)),
+        rs.getString(4),
+        rs.getLong(5),
+        rs.getLong(6),
+        rs.getLong(7));
   }
-
 }

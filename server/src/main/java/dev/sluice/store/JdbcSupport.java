@@ -21,7 +21,8 @@ abstract class JdbcSupport {
   private static final TypeReference<Map<String, String>> STRING_MAP = new TypeReference<>() {};
 
   protected static final String UNIQUE_VIOLATION = "23505";
-  // PostgreSQL reports both sides of a foreign-key violation as 23503; H2 uses 23506 for a missing parent.
+  // PostgreSQL reports both sides of a foreign-key violation as 23503; H2 uses 23506 for a missing
+  // parent.
   protected static final java.util.Set<String> FK_VIOLATION = java.util.Set.of("23503", "23506");
 
   protected final HikariDataSource dataSource;
@@ -40,7 +41,10 @@ abstract class JdbcSupport {
     T run(Connection conn) throws SQLException;
   }
 
-  /** Runs one statement with positional parameters (String, Long, Integer or null); returns the update count. */
+  /**
+   * Runs one statement with positional parameters (String, Long, Integer or null); returns the
+   * update count.
+   */
   protected static int update(Connection conn, String sql, Object... args) throws SQLException {
     try (PreparedStatement ps = conn.prepareStatement(sql)) {
       bind(ps, args);
@@ -68,9 +72,9 @@ abstract class JdbcSupport {
   }
 
   /**
-   * Runs {@code body} in one transaction. A serialization failure or deadlock (the database
-   * rolled the whole transaction back, so nothing was applied) is retried a few times; any
-   * other failure is reported.
+   * Runs {@code body} in one transaction. A serialization failure or deadlock (the database rolled
+   * the whole transaction back, so nothing was applied) is retried a few times; any other failure
+   * is reported.
    */
   protected <T> T inTransaction(TxBody<T> body) {
     for (int attempt = 1; ; attempt++) {
@@ -99,25 +103,31 @@ abstract class JdbcSupport {
     return "40001".equals(e.getSQLState()) || "40P01".equals(e.getSQLState());
   }
 
-
   /**
-   * Whether {@code e} says the database could not be reached or could not work (connection
-   * lost or refused, shutting down, out of resources, a transaction to retry), as opposed to
-   * refusing the statement itself (a value too long, a constraint, bad input).
+   * Whether {@code e} says the database could not be reached or could not work (connection lost or
+   * refused, shutting down, out of resources, a transaction to retry), as opposed to refusing the
+   * statement itself (a value too long, a constraint, bad input).
    */
   protected static boolean outage(SQLException e) {
     int depth = 0;
     for (Throwable t = e; t != null && depth++ < 20; t = next(t)) {
-      if (t instanceof java.sql.SQLTransientException || t instanceof java.sql.SQLRecoverableException
-          || t instanceof java.sql.SQLNonTransientConnectionException || t instanceof java.io.IOException) {
+      if (t instanceof java.sql.SQLTransientException
+          || t instanceof java.sql.SQLRecoverableException
+          || t instanceof java.sql.SQLNonTransientConnectionException
+          || t instanceof java.io.IOException) {
         return true;
       }
       if (t instanceof SQLException sql && sql.getSQLState() != null) {
         String state = sql.getSQLState();
-        // 08 connection, 40 rollback (serialization, deadlock), 53 resources, 57 shutdown, 58 system;
+        // 08 connection, 40 rollback (serialization, deadlock), 53 resources, 57 shutdown, 58
+        // system;
         // H2: database closed (90098), closing (90121), file I/O (90028, 90031).
-        if (state.startsWith("08") || state.startsWith("40") || state.startsWith("53") || state.startsWith("57")
-            || state.startsWith("58") || java.util.Set.of("90098", "90121", "90028", "90031").contains(state)) {
+        if (state.startsWith("08")
+            || state.startsWith("40")
+            || state.startsWith("53")
+            || state.startsWith("57")
+            || state.startsWith("58")
+            || java.util.Set.of("90098", "90121", "90028", "90031").contains(state)) {
           return true;
         }
       }
@@ -126,7 +136,9 @@ abstract class JdbcSupport {
   }
 
   private static Throwable next(Throwable t) {
-    if (t instanceof SQLException sql && sql.getNextException() != null && sql.getNextException() != t) {
+    if (t instanceof SQLException sql
+        && sql.getNextException() != null
+        && sql.getNextException() != t) {
       return sql.getNextException();
     }
     return t.getCause() == t ? null : t.getCause();
@@ -140,7 +152,6 @@ abstract class JdbcSupport {
       }
     }
   }
-
 
   protected <T> Optional<T> queryOne(String sql, RowMapper<T> mapper, Object... args) {
     try (Connection conn = connection();
@@ -170,23 +181,34 @@ abstract class JdbcSupport {
     }
   }
 
-  /** Keyset pagination over one string key column; fetches one extra row to learn if more follow. */
-  protected Page<String> pageOf(String baseSql, String keyColumn, PageRequest page, Object... args) {
+  /**
+   * Keyset pagination over one string key column; fetches one extra row to learn if more follow.
+   */
+  protected Page<String> pageOf(
+      String baseSql, String keyColumn, PageRequest page, Object... args) {
     return pageOf(baseSql, List.of(keyColumn), rs -> rs.getString(1), List::of, page, args);
   }
 
   /**
-   * Keyset pagination over rows ordered by {@code keyColumns} (strings; {@code baseSql} ends in
-   * a WHERE clause), after the key the page token carries: {@code (a, b) > (?, ?)}, which H2
-   * and PostgreSQL both compare as a row. Fetches one extra row to learn if more follow; the
-   * token is the last row's key, as {@code keyOf} gives it.
+   * Keyset pagination over rows ordered by {@code keyColumns} (strings; {@code baseSql} ends in a
+   * WHERE clause), after the key the page token carries: {@code (a, b) > (?, ?)}, which H2 and
+   * PostgreSQL both compare as a row. Fetches one extra row to learn if more follow; the token is
+   * the last row's key, as {@code keyOf} gives it.
    */
-  protected <T> Page<T> pageOf(String baseSql, List<String> keyColumns, RowMapper<T> mapper,
-      java.util.function.Function<T, List<String>> keyOf, PageRequest page, Object... args) {
+  protected <T> Page<T> pageOf(
+      String baseSql,
+      List<String> keyColumns,
+      RowMapper<T> mapper,
+      java.util.function.Function<T, List<String>> keyOf,
+      PageRequest page,
+      Object... args) {
     StringBuilder sql = new StringBuilder(baseSql);
     List<Object> params = new ArrayList<>(List.of(args));
     boolean single = keyColumns.size() == 1;
-    List<String> after = page.after() == null ? null : single ? List.of(page.after()) : page.afterKeys(keyColumns.size());
+    List<String> after =
+        page.after() == null
+            ? null
+            : single ? List.of(page.after()) : page.afterKeys(keyColumns.size());
     if (after != null) {
       String columns = String.join(", ", keyColumns);
       String marks = String.join(", ", java.util.Collections.nCopies(keyColumns.size(), "?"));
@@ -201,7 +223,8 @@ abstract class JdbcSupport {
     if (page.bounded() && rows.size() > page.size()) {
       List<T> items = rows.subList(0, page.size());
       List<String> last = keyOf.apply(items.get(items.size() - 1));
-      return new Page<>(items, single ? PageRequest.tokenFor(last.get(0)) : PageRequest.tokenFor(last));
+      return new Page<>(
+          items, single ? PageRequest.tokenFor(last.get(0)) : PageRequest.tokenFor(last));
     }
     return new Page<>(rows, null);
   }

@@ -3,8 +3,8 @@ package dev.sluice.store;
 import java.util.List;
 
 /**
- * One location a table or view claims, as the keys of its ancestry: the storage root first,
- * the location itself last (keys end in {@code /}, see {@code StorageLocation.key()}).
+ * One location a table or view claims, as the keys of its ancestry: the storage root first, the
+ * location itself last (keys end in {@code /}, see {@code StorageLocation.key()}).
  */
 public record LocationClaim(List<String> ancestry) {
   public LocationClaim {

@@ -1,8 +1,8 @@
 package dev.sluice.store;
 
 /**
- * A location overlaps one that another table or view claims. {@link #claimed()} names the
- * other claim for the server's log; it must not reach a caller, who may not see that table.
+ * A location overlaps one that another table or view claims. {@link #claimed()} names the other
+ * claim for the server's log; it must not reach a caller, who may not see that table.
  */
 public final class LocationConflict extends RuntimeException {
   private final String location;

@@ -5,12 +5,17 @@ import static java.util.Objects.requireNonNull;
 import java.util.List;
 
 /**
- * One compare-and-set of a metadata pointer: from {@code expected} to {@code next}. When
- * {@code claims} is not null the table's location claims are replaced by it in the same
- * transaction (its locations changed); null leaves them as they are.
+ * One compare-and-set of a metadata pointer: from {@code expected} to {@code next}. When {@code
+ * claims} is not null the table's location claims are replaced by it in the same transaction (its
+ * locations changed); null leaves them as they are.
  */
 public record MetadataSwap(
-    NamespacePath namespace, String name, ContentKind kind, String expected, String next, List<LocationClaim> claims) {
+    NamespacePath namespace,
+    String name,
+    ContentKind kind,
+    String expected,
+    String next,
+    List<LocationClaim> claims) {
   public MetadataSwap {
     requireNonNull(namespace, "namespace");
     requireNonNull(name, "name");
@@ -20,7 +25,8 @@ public record MetadataSwap(
     claims = claims == null ? null : List.copyOf(claims);
   }
 
-  public MetadataSwap(NamespacePath namespace, String name, ContentKind kind, String expected, String next) {
+  public MetadataSwap(
+      NamespacePath namespace, String name, ContentKind kind, String expected, String next) {
     this(namespace, name, kind, expected, next, null);
   }
 }

@@ -17,7 +17,9 @@ public record NamespacePath(List<String> levels) {
   }
 
   public static NamespacePath fromKey(String key) {
-    return key.isEmpty() ? ROOT : new NamespacePath(List.of(key.split(String.valueOf(SEPARATOR), -1)));
+    return key.isEmpty()
+        ? ROOT
+        : new NamespacePath(List.of(key.split(String.valueOf(SEPARATOR), -1)));
   }
 
   public String key() {

@@ -12,10 +12,10 @@ import java.util.Base64;
 import java.util.List;
 
 /**
- * Keyset pagination: the token is the last key of the previous page, base64url-encoded, so
- * pages stay stable under concurrent inserts and cost the same at any depth. A client that
- * names no page size gets {@link #DEFAULT_SIZE} items and a token for the rest: no request
- * reads a whole table. Keys of several columns travel as a JSON array of strings.
+ * Keyset pagination: the token is the last key of the previous page, base64url-encoded, so pages
+ * stay stable under concurrent inserts and cost the same at any depth. A client that names no page
+ * size gets {@link #DEFAULT_SIZE} items and a token for the rest: no request reads a whole table.
+ * Keys of several columns travel as a JSON array of strings.
  */
 public record PageRequest(String after, int size) {
   public static final int DEFAULT_SIZE = 100;
@@ -29,8 +29,8 @@ public record PageRequest(String after, int size) {
   }
 
   /**
-   * A client's page: {@code pageSize} absent means {@link #DEFAULT_SIZE}; otherwise 1 to
-   * {@link #MAX_SIZE}. An empty token is the first page (Iceberg's client sends one).
+   * A client's page: {@code pageSize} absent means {@link #DEFAULT_SIZE}; otherwise 1 to {@link
+   * #MAX_SIZE}. An empty token is the first page (Iceberg's client sends one).
    */
   public static PageRequest of(String pageToken, Integer pageSize) {
     if (pageSize != null && (pageSize < 1 || pageSize > MAX_SIZE)) {
@@ -46,8 +46,8 @@ public record PageRequest(String after, int size) {
   }
 
   /**
-   * Everything at once. Only for callers that need every item of a listing that is small by
-   * nature (Iceberg's {@code Catalog} interface methods); never for a client request.
+   * Everything at once. Only for callers that need every item of a listing that is small by nature
+   * (Iceberg's {@code Catalog} interface methods); never for a client request.
    */
   public static PageRequest all() {
     return new PageRequest(null, Integer.MAX_VALUE);
@@ -104,7 +104,9 @@ public record PageRequest(String after, int size) {
   }
 
   public static String tokenFor(String lastKey) {
-    return Base64.getUrlEncoder().withoutPadding().encodeToString(lastKey.getBytes(StandardCharsets.UTF_8));
+    return Base64.getUrlEncoder()
+        .withoutPadding()
+        .encodeToString(lastKey.getBytes(StandardCharsets.UTF_8));
   }
 
   public static String tokenFor(List<String> lastKeys) {
@@ -119,17 +121,20 @@ public record PageRequest(String after, int size) {
     if (pageToken == null || pageToken.isEmpty()) {
       return null;
     }
-    String invalid = "Invalid pageToken: " + abbreviate(pageToken) + " (not a token this server issued)";
+    String invalid =
+        "Invalid pageToken: " + abbreviate(pageToken) + " (not a token this server issued)";
     if (!pageToken.matches("[A-Za-z0-9_-]+={0,2}")) {
       throw new IllegalArgumentException(invalid);
     }
     try {
       byte[] bytes = Base64.getUrlDecoder().decode(pageToken);
-      String key = StandardCharsets.UTF_8.newDecoder()
-          .onMalformedInput(CodingErrorAction.REPORT)
-          .onUnmappableCharacter(CodingErrorAction.REPORT)
-          .decode(ByteBuffer.wrap(bytes))
-          .toString();
+      String key =
+          StandardCharsets.UTF_8
+              .newDecoder()
+              .onMalformedInput(CodingErrorAction.REPORT)
+              .onUnmappableCharacter(CodingErrorAction.REPORT)
+              .decode(ByteBuffer.wrap(bytes))
+              .toString();
       return requireKey(key);
     } catch (IllegalArgumentException | CharacterCodingException e) {
       throw new IllegalArgumentException(invalid);
@@ -137,8 +142,8 @@ public record PageRequest(String after, int size) {
   }
 
   /**
-   * Keys are names, which never hold control characters (U+001F separates namespace levels);
-   * a NUL in particular would make PostgreSQL refuse the query: a client error, not an outage.
+   * Keys are names, which never hold control characters (U+001F separates namespace levels); a NUL
+   * in particular would make PostgreSQL refuse the query: a client error, not an outage.
    */
   private static String requireKey(String key) {
     for (int i = 0; i < key.length(); i++) {

@@ -19,7 +19,12 @@ public record PrincipalRecord(
     properties = Map.copyOf(requireNonNull(properties, "properties"));
   }
 
-  public PrincipalRecord(String name, String clientId, String secretHash, Map<String, String> properties, long createdAt) {
+  public PrincipalRecord(
+      String name,
+      String clientId,
+      String secretHash,
+      Map<String, String> properties,
+      long createdAt) {
     this(name, clientId, secretHash, properties, createdAt, 1);
   }
 

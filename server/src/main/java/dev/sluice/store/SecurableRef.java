@@ -3,8 +3,8 @@ package dev.sluice.store;
 import static java.util.Objects.requireNonNull;
 
 /**
- * What a privilege is granted on: the catalog itself, a namespace, a table or a view, by
- * path. A grant covers its securable and, for catalogs and namespaces, everything below.
+ * What a privilege is granted on: the catalog itself, a namespace, a table or a view, by path. A
+ * grant covers its securable and, for catalogs and namespaces, everything below.
  */
 public record SecurableRef(Type type, NamespacePath namespace, String name) {
   public enum Type {
@@ -33,7 +33,8 @@ public record SecurableRef(Type type, NamespacePath namespace, String name) {
       }
       default -> {
         if (namespace.isRoot() || name.isEmpty()) {
-          throw new IllegalArgumentException("A " + type.name().toLowerCase() + " securable needs a namespace and a name");
+          throw new IllegalArgumentException(
+              "A " + type.name().toLowerCase() + " securable needs a namespace and a name");
         }
       }
     }
@@ -51,17 +52,27 @@ public record SecurableRef(Type type, NamespacePath namespace, String name) {
     return new SecurableRef(Type.VIEW, namespace, name);
   }
 
-  /** True when a grant on this securable reaches {@code other}: itself, or anything below a catalog or namespace. */
+  /**
+   * True when a grant on this securable reaches {@code other}: itself, or anything below a catalog
+   * or namespace.
+   */
   public boolean covers(SecurableRef other) {
     return switch (type) {
       case CATALOG -> true;
-      case NAMESPACE -> other.namespace.levels().size() >= namespace.levels().size()
-          && other.namespace.levels().subList(0, namespace.levels().size()).equals(namespace.levels());
+      case NAMESPACE ->
+          other.namespace.levels().size() >= namespace.levels().size()
+              && other
+                  .namespace
+                  .levels()
+                  .subList(0, namespace.levels().size())
+                  .equals(namespace.levels());
       case TABLE, VIEW -> equals(other);
     };
   }
 
-  /** True when this securable is {@code other} or lies below it (the reverse of {@link #covers}). */
+  /**
+   * True when this securable is {@code other} or lies below it (the reverse of {@link #covers}).
+   */
   public boolean within(SecurableRef other) {
     return other.covers(this);
   }

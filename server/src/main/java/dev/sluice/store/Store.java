@@ -6,12 +6,11 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * Everything Sluice persists, behind one narrow interface. Implementations must make
- * {@link #swapMetadata} a compare-and-set over all given pointers at once.
+ * Everything Sluice persists, behind one narrow interface. Implementations must make {@link
+ * #swapMetadata} a compare-and-set over all given pointers at once.
  *
- * <p>Failures are reported with the exceptions in this package ({@link AlreadyExists},
- * {@link NotFound}, {@link NotEmpty}, {@link Conflict}); anything else is a
- * {@link StoreUnavailable}.
+ * <p>Failures are reported with the exceptions in this package ({@link AlreadyExists}, {@link
+ * NotFound}, {@link NotEmpty}, {@link Conflict}); anything else is a {@link StoreUnavailable}.
  */
 public interface Store extends AutoCloseable {
 
@@ -30,7 +29,10 @@ public interface Store extends AutoCloseable {
   /** Replaces a catalog's definition if its version is still {@code expectedVersion}. */
   CatalogRecord updateCatalog(CatalogRecord updated, long expectedVersion);
 
-  /** Deletes a catalog with its roles and grants; refuses with {@link NotEmpty} while it holds namespaces. */
+  /**
+   * Deletes a catalog with its roles and grants; refuses with {@link NotEmpty} while it holds
+   * namespaces.
+   */
   void deleteCatalog(String name);
 
   // --- namespaces ---
@@ -40,17 +42,21 @@ public interface Store extends AutoCloseable {
 
   /**
    * Creates a namespace that claims {@code claim} (its location; null claims none), atomically:
-   * {@link LocationConflict} when it equals, contains or lies inside another namespace's
-   * location other than its ancestors', or a table's or view's.
+   * {@link LocationConflict} when it equals, contains or lies inside another namespace's location
+   * other than its ancestors', or a table's or view's.
    */
-  void createNamespace(String catalog, NamespacePath path, Map<String, String> properties, LocationClaim claim);
+  void createNamespace(
+      String catalog, NamespacePath path, Map<String, String> properties, LocationClaim claim);
 
   Optional<Map<String, String>> loadNamespace(String catalog, NamespacePath path);
 
   /** Direct children of {@code parent} (the root when it is empty), in name order. */
   Page<NamespacePath> listNamespaces(String catalog, NamespacePath parent, PageRequest page);
 
-  /** Drops an empty namespace and the grants on it; {@link NotEmpty} if it holds tables, views or namespaces. */
+  /**
+   * Drops an empty namespace and the grants on it; {@link NotEmpty} if it holds tables, views or
+   * namespaces.
+   */
   boolean dropNamespace(String catalog, NamespacePath path);
 
   default Map<String, String> updateNamespaceProperties(
@@ -59,11 +65,15 @@ public interface Store extends AutoCloseable {
   }
 
   /**
-   * Updates a namespace's properties; with a {@code newClaim} (its location changes) only while
-   * it holds no table, view or namespace ({@link NotEmpty}), and the claim is checked as on create.
+   * Updates a namespace's properties; with a {@code newClaim} (its location changes) only while it
+   * holds no table, view or namespace ({@link NotEmpty}), and the claim is checked as on create.
    */
   Map<String, String> updateNamespaceProperties(
-      String catalog, NamespacePath path, Set<String> removals, Map<String, String> updates, LocationClaim newClaim);
+      String catalog,
+      NamespacePath path,
+      Set<String> removals,
+      Map<String, String> updates,
+      LocationClaim newClaim);
 
   // --- tables and views ---
   Optional<ContentRecord> getContent(String catalog, NamespacePath ns, String name);
@@ -79,16 +89,21 @@ public interface Store extends AutoCloseable {
   /**
    * Inserts a new table or view that claims {@code claims}, atomically: {@link LocationConflict}
    * when one of them overlaps (equals, contains or lies inside) a location another table or view
-   * claims in the same storage, in any catalog. Of two concurrent creates of overlapping
-   * locations, on one replica or several, exactly one succeeds.
+   * claims in the same storage, in any catalog. Of two concurrent creates of overlapping locations,
+   * on one replica or several, exactly one succeeds.
    */
   void createContent(
-      String catalog, NamespacePath ns, String name, ContentKind kind, String metadataLocation, List<LocationClaim> claims);
+      String catalog,
+      NamespacePath ns,
+      String name,
+      ContentKind kind,
+      String metadataLocation,
+      List<LocationClaim> claims);
 
   /**
-   * Moves each pointer from its expected to its new location, all or none, in one
-   * transaction. {@link Conflict} when any pointer moved meanwhile or is gone;
-   * {@link LocationConflict} when a swap's new claims overlap another table's or view's.
+   * Moves each pointer from its expected to its new location, all or none, in one transaction.
+   * {@link Conflict} when any pointer moved meanwhile or is gone; {@link LocationConflict} when a
+   * swap's new claims overlap another table's or view's.
    */
   void swapMetadata(String catalog, List<MetadataSwap> swaps);
 
@@ -106,7 +121,10 @@ public interface Store extends AutoCloseable {
   /** A location claimed in {@code catalog} that lies under none of {@code rootKeys}, if any. */
   java.util.Optional<String> claimOutside(String catalog, List<String> rootKeys);
 
-  /** Drops a table or view, its location claims and the grants on it, so a later one of the same name starts with none. */
+  /**
+   * Drops a table or view, its location claims and the grants on it, so a later one of the same
+   * name starts with none.
+   */
   boolean dropContent(String catalog, NamespacePath ns, String name, ContentKind kind);
 
   /** Renames a table or view; its grants and location claims follow it. */

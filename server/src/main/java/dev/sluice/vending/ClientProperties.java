@@ -1,9 +1,9 @@
 package dev.sluice.vending;
 
 /**
- * The one place that names Iceberg's client properties that vending hands to engines. The
- * names are Iceberg's (S3FileIOProperties, AwsClientProperties, ...) and are a contract with
- * every Iceberg client: never rename them.
+ * The one place that names Iceberg's client properties that vending hands to engines. The names are
+ * Iceberg's (S3FileIOProperties, AwsClientProperties, ...) and are a contract with every Iceberg
+ * client: never rename them.
  */
 public final class ClientProperties {
   public static final String S3_ACCESS_KEY_ID = "s3.access-key-id";
@@ -18,6 +18,7 @@ public final class ClientProperties {
 
   /** Header an Iceberg client sends to ask for vended credentials. */
   public static final String ACCESS_DELEGATION_HEADER = "X-Iceberg-Access-Delegation";
+
   public static final String VENDED_CREDENTIALS = "vended-credentials";
 
   private ClientProperties() {}

@@ -6,8 +6,8 @@ package dev.sluice.vending;
  */
 public interface CredentialVendor {
   /**
-   * Vends a credential. Throws {@link VendingException} when the provider refuses or cannot
-   * be reached; never returns a credential broader than asked for.
+   * Vends a credential. Throws {@link VendingException} when the provider refuses or cannot be
+   * reached; never returns a credential broader than asked for.
    */
   StorageCredential vend(VendingRequest request);
 }

@@ -5,8 +5,8 @@ import static java.util.Objects.requireNonNull;
 import java.util.Map;
 
 /**
- * A vended credential: the location prefix it is for, Iceberg client properties that carry it
- * (see {@link ClientProperties}), and when it expires. The one credential type for every backend.
+ * A vended credential: the location prefix it is for, Iceberg client properties that carry it (see
+ * {@link ClientProperties}), and when it expires. The one credential type for every backend.
  */
 public record StorageCredential(String prefix, Map<String, String> config, long expiresAtMs) {
   public StorageCredential {

@@ -1,8 +1,8 @@
 package dev.sluice.vending;
 
 /**
- * Vending failed: the provider (STS, ...) refused or could not be reached. The message names
- * the catalog and the provider's HTTP status, never a secret.
+ * Vending failed: the provider (STS, ...) refused or could not be reached. The message names the
+ * catalog and the provider's HTTP status, never a secret.
  */
 public class VendingException extends RuntimeException {
   private final int providerStatus;

@@ -6,11 +6,15 @@ import java.util.List;
 import java.util.SortedMap;
 
 /**
- * What to vend: the table's locations (already checked safe and inside allowedLocations),
- * the access mode, and who asks (for the session name and tags attributed to the credential).
+ * What to vend: the table's locations (already checked safe and inside allowedLocations), the
+ * access mode, and who asks (for the session name and tags attributed to the credential).
  */
 public record VendingRequest(
-    String tableLocation, List<String> locations, AccessMode mode, String principal, SortedMap<String, String> attribution) {
+    String tableLocation,
+    List<String> locations,
+    AccessMode mode,
+    String principal,
+    SortedMap<String, String> attribution) {
   public VendingRequest {
     requireNonNull(tableLocation, "tableLocation");
     locations = List.copyOf(locations);

@@ -16,24 +16,28 @@ import io.micrometer.core.instrument.Timer;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.function.Consumer;
 import java.util.Optional;
 import java.util.SortedMap;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Vends a table's credential: checks that every location the table uses is safe and inside
- * allowedLocations (otherwise nothing is vended, with a warning), then asks the backend's
- * vendor through a cache. Cache key: (storage profile, location set, access mode, who asks);
- * an entry lives min(remaining lifetime / 2, a cap); concurrent misses for one key make one
- * provider call; failures are not cached; the size is bounded.
+ * allowedLocations (otherwise nothing is vended, with a warning), then asks the backend's vendor
+ * through a cache. Cache key: (storage profile, location set, access mode, who asks); an entry
+ * lives min(remaining lifetime / 2, a cap); concurrent misses for one key make one provider call;
+ * failures are not cached; the size is bounded.
  */
 public final class VendingService implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(VendingService.class);
 
-  record Key(String profileKey, List<String> locations, AccessMode mode, SortedMap<String, String> attribution) {}
+  record Key(
+      String profileKey,
+      List<String> locations,
+      AccessMode mode,
+      SortedMap<String, String> attribution) {}
 
   private final Map<String, CredentialSource> sources;
   private final Duration ttlCap;
@@ -49,14 +53,23 @@ public final class VendingService implements AutoCloseable {
   /** Makes the vendor of one storage profile; the server's is {@code StsCredentialVendor::new}. */
   @FunctionalInterface
   public interface VendorFactory {
-    StsCredentialVendor create(S3StorageProfile profile, CredentialSource source, Consumer<Duration> stsLatency);
+    StsCredentialVendor create(
+        S3StorageProfile profile, CredentialSource source, Consumer<Duration> stsLatency);
   }
 
-  public VendingService(Map<String, CredentialSource> sources, Duration ttlCap, long maxEntries, MeterRegistry metrics) {
+  public VendingService(
+      Map<String, CredentialSource> sources,
+      Duration ttlCap,
+      long maxEntries,
+      MeterRegistry metrics) {
     this(sources, ttlCap, maxEntries, metrics, StsCredentialVendor::new);
   }
 
-  public VendingService(Map<String, CredentialSource> sources, Duration ttlCap, long maxEntries, MeterRegistry metrics,
+  public VendingService(
+      Map<String, CredentialSource> sources,
+      Duration ttlCap,
+      long maxEntries,
+      MeterRegistry metrics,
       VendorFactory vendorFactory) {
     this.vendorFactory = requireNonNull(vendorFactory, "vendorFactory");
     this.sources = Map.copyOf(requireNonNull(sources, "sources"));
@@ -79,9 +92,9 @@ public final class VendingService implements AutoCloseable {
   }
 
   /**
-   * A credential for a table's locations, or empty when nothing may be vended (an unsafe
-   * location, or STS marked unavailable), which is logged as a warning. Provider failures
-   * throw {@link VendingException}: a vending load never silently answers without one.
+   * A credential for a table's locations, or empty when nothing may be vended (an unsafe location,
+   * or STS marked unavailable), which is logged as a warning. Provider failures throw {@link
+   * VendingException}: a vending load never silently answers without one.
    */
   public Optional<StorageCredential> vend(
       String profileKey,
@@ -95,14 +108,19 @@ public final class VendingService implements AutoCloseable {
     for (String location : locations) {
       Optional<String> unsafe = LocationSafety.unsafe(location, policy);
       if (unsafe.isPresent()) {
-        LOG.warn("Not vending credentials for {} in catalog {}: a location is unsafe ({})",
-            attribution.get("table"), profile.catalog(), unsafe.get());
+        LOG.warn(
+            "Not vending credentials for {} in catalog {}: a location is unsafe ({})",
+            attribution.get("table"),
+            profile.catalog(),
+            unsafe.get());
         return Optional.empty();
       }
     }
     if (profile.stsUnavailable()) {
-      LOG.warn("Not vending credentials for {}: catalog {} is configured with stsUnavailable",
-          attribution.get("table"), profile.catalog());
+      LOG.warn(
+          "Not vending credentials for {}: catalog {} is configured with stsUnavailable",
+          attribution.get("table"),
+          profile.catalog());
       return Optional.empty();
     }
     List<String> sorted = locations.stream().sorted().toList();
@@ -114,10 +132,20 @@ public final class VendingService implements AutoCloseable {
     }
     misses.increment();
     try {
-      return Optional.of(cache.get(key, k -> {
-        providerCalls.increment();
-        return vendor(profileKey, profile).vend(new VendingRequest(tableLocation, sorted, mode, attribution.get("principal"), attribution));
-      }));
+      return Optional.of(
+          cache.get(
+              key,
+              k -> {
+                providerCalls.increment();
+                return vendor(profileKey, profile)
+                    .vend(
+                        new VendingRequest(
+                            tableLocation,
+                            sorted,
+                            mode,
+                            attribution.get("principal"),
+                            attribution));
+              }));
     } catch (VendingException e) {
       errors.increment();
       LOG.warn("{}", e.getMessage());
@@ -126,14 +154,22 @@ public final class VendingService implements AutoCloseable {
   }
 
   private StsCredentialVendor vendor(String profileKey, S3StorageProfile profile) {
-    return vendors.computeIfAbsent(profileKey, k -> {
-      CredentialSource source = sources.get(profile.credentialSource());
-      if (source == null) {
-        throw new VendingException("Cannot vend credentials for catalog " + profile.catalog()
-            + ": credential source '" + profile.credentialSource() + "' is not defined in the server config", 0, null);
-      }
-      return vendorFactory.create(profile, source, providerLatency::record);
-    });
+    return vendors.computeIfAbsent(
+        profileKey,
+        k -> {
+          CredentialSource source = sources.get(profile.credentialSource());
+          if (source == null) {
+            throw new VendingException(
+                "Cannot vend credentials for catalog "
+                    + profile.catalog()
+                    + ": credential source '"
+                    + profile.credentialSource()
+                    + "' is not defined in the server config",
+                0,
+                null);
+          }
+          return vendorFactory.create(profile, source, providerLatency::record);
+        });
   }
 
   /** An entry lives half its credential's remaining lifetime, at most the cap. */
@@ -146,12 +182,14 @@ public final class VendingService implements AutoCloseable {
     }
 
     @Override
-    public long expireAfterUpdate(Key key, StorageCredential value, long currentTime, long currentDuration) {
+    public long expireAfterUpdate(
+        Key key, StorageCredential value, long currentTime, long currentDuration) {
       return expireAfterCreate(key, value, currentTime);
     }
 
     @Override
-    public long expireAfterRead(Key key, StorageCredential value, long currentTime, long currentDuration) {
+    public long expireAfterRead(
+        Key key, StorageCredential value, long currentTime, long currentDuration) {
       return currentDuration;
     }
   }

@@ -24,7 +24,9 @@ class AuditFieldsTest {
 
   @Test
   void aValueThatFitsIsTheSameInstance() {
-    AuditEvent e = new AuditEvent(0, 1, "jane", List.of("a", "b"), "loadTable", "lake", "table a.t", true, "q1");
+    AuditEvent e =
+        new AuditEvent(
+            0, 1, "jane", List.of("a", "b"), "loadTable", "lake", "table a.t", true, "q1");
     assertThat(AuditFields.fit(e)).isSameAs(e);
     String exact = "x".repeat(256);
     assertThat(AuditFields.fit(exact, 256)).isSameAs(exact);
@@ -35,12 +37,15 @@ class AuditFieldsTest {
     for (int length : List.of(257, 300, 5_000, 99_999, 1_000_000)) {
       String value = "v".repeat(length);
       String fitted = AuditFields.fit(value, 256);
-      assertThat(fitted.length()).isBetween(250, 256); // the marker of a shorter cut may have fewer digits
+      assertThat(fitted.length())
+          .isBetween(250, 256); // the marker of a shorter cut may have fewer digits
       int kept = fitted.indexOf('…');
       assertThat(value).startsWith(fitted.substring(0, kept));
       assertThat(fitted.substring(kept)).isEqualTo(AuditFields.marker(length - kept));
     }
-    assertThat(AuditFields.fit("a".repeat(100), 64)).hasSizeLessThanOrEqualTo(64).endsWith("chars]");
+    assertThat(AuditFields.fit("a".repeat(100), 64))
+        .hasSizeLessThanOrEqualTo(64)
+        .endsWith("chars]");
   }
 
   @Test
@@ -52,19 +57,36 @@ class AuditFieldsTest {
       int cut = fitted.indexOf('…');
       assertThat(Character.isHighSurrogate(fitted.charAt(cut - 1))).isFalse();
     }
-    assertThat(AuditFields.fit("a\u0000b\u001Fc\uD800d" + emoji, 64)).isEqualTo("a\uFFFDb\uFFFDc\uFFFDd" + emoji);
+    assertThat(AuditFields.fit("a\u0000b\u001Fc\uD800d" + emoji, 64))
+        .isEqualTo("a\uFFFDb\uFFFDc\uFFFDd" + emoji);
   }
 
   @Test
   void theSafeFormIsShortPrintableAsciiWithTheReason() {
-    AuditEvent e = new AuditEvent(0, 5, "p\u00e9\u0000".repeat(500), List.of("r"), "getCatalog", "c".repeat(5_000),
-        "catalog", false, "q1", 3, 9);
+    AuditEvent e =
+        new AuditEvent(
+            0,
+            5,
+            "p\u00e9\u0000".repeat(500),
+            List.of("r"),
+            "getCatalog",
+            "c".repeat(5_000),
+            "catalog",
+            false,
+            "q1",
+            3,
+            9);
     AuditEvent safe = AuditFields.safeForm(e, "refused, SQLState 22001");
-    assertThat(safe.principal()).hasSizeLessThanOrEqualTo(64).matches("[ -~]*").endsWith("...[truncated]");
+    assertThat(safe.principal())
+        .hasSizeLessThanOrEqualTo(64)
+        .matches("[ -~]*")
+        .endsWith("...[truncated]");
     assertThat(safe.catalog()).hasSizeLessThanOrEqualTo(64);
-    assertThat(safe.securable()).startsWith("[stored in safe form: refused, SQLState 22001] catalog");
+    assertThat(safe.securable())
+        .startsWith("[stored in safe form: refused, SQLState 22001] catalog");
     assertThat(safe.roles()).isEmpty();
-    assertThat(List.of(safe.allowed(), safe.time(), safe.count(), safe.lastTime())).containsExactly(false, 5L, 3, 9L);
+    assertThat(List.of(safe.allowed(), safe.time(), safe.count(), safe.lastTime()))
+        .containsExactly(false, 5L, 3, 9L);
   }
 
   @Test
@@ -87,8 +109,10 @@ class AuditFieldsTest {
     Map<String, Integer> sizes = new HashMap<>();
     try (Connection conn = DriverManager.getConnection(url);
         Statement st = conn.createStatement();
-        ResultSet rs = st.executeQuery("SELECT column_name, character_maximum_length FROM information_schema.columns"
-            + " WHERE lower(table_name) = 'audit_events' AND character_maximum_length IS NOT NULL")) {
+        ResultSet rs =
+            st.executeQuery(
+                "SELECT column_name, character_maximum_length FROM information_schema.columns"
+                    + " WHERE lower(table_name) = 'audit_events' AND character_maximum_length IS NOT NULL")) {
       while (rs.next()) {
         sizes.put(rs.getString(1).toLowerCase(Locale.ROOT), rs.getInt(2));
       }

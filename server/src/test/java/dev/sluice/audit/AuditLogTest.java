@@ -28,8 +28,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Coalescing of identical allowed decisions, and a writer that never stops: oversized fields,
- * a refused event in a batch, a full queue, an outage; in memory and through a real H2 store.
+ * Coalescing of identical allowed decisions, and a writer that never stops: oversized fields, a
+ * refused event in a batch, a full queue, an outage; in memory and through a real H2 store.
  */
 class AuditLogTest {
   @TempDir Path dir;
@@ -47,26 +47,34 @@ class AuditLogTest {
     store.close();
   }
 
-  private static AuditEvent event(long time, String principal, String securable, boolean allowed, String requestId) {
-    return new AuditEvent(0, time, principal, List.of("r1"), "loadTable", "lake", securable, allowed, requestId);
+  private static AuditEvent event(
+      long time, String principal, String securable, boolean allowed, String requestId) {
+    return new AuditEvent(
+        0, time, principal, List.of("r1"), "loadTable", "lake", securable, allowed, requestId);
   }
 
-  /** The real access store, with {@code check} run on every batch before it is written (it may throw). */
+  /**
+   * The real access store, with {@code check} run on every batch before it is written (it may
+   * throw).
+   */
   private AccessStore wrapped(Consumer<List<AuditEvent>> check) {
     AccessStore real = store.access();
-    return (AccessStore) Proxy.newProxyInstance(AccessStore.class.getClassLoader(), new Class<?>[] {AccessStore.class},
-        (proxy, method, args) -> {
-          if (method.getName().equals("appendEvents")) {
-            @SuppressWarnings("unchecked")
-            List<AuditEvent> rows = (List<AuditEvent>) args[0];
-            check.accept(rows);
-          }
-          try {
-            return method.invoke(real, args);
-          } catch (InvocationTargetException e) {
-            throw e.getCause();
-          }
-        });
+    return (AccessStore)
+        Proxy.newProxyInstance(
+            AccessStore.class.getClassLoader(),
+            new Class<?>[] {AccessStore.class},
+            (proxy, method, args) -> {
+              if (method.getName().equals("appendEvents")) {
+                @SuppressWarnings("unchecked")
+                List<AuditEvent> rows = (List<AuditEvent>) args[0];
+                check.accept(rows);
+              }
+              try {
+                return method.invoke(real, args);
+              } catch (InvocationTargetException e) {
+                throw e.getCause();
+              }
+            });
   }
 
   private List<AuditEvent> stored() {
@@ -86,11 +94,13 @@ class AuditLogTest {
 
   @Test
   void identicalAllowedDecisionsBecomeOneCountedEvent() {
-    List<AuditEvent> out = AuditLog.coalesce(List.of(
-        event(10, "jane", "table a.t", true, "q1"),
-        event(11, "jane", "table a.u", true, "q2"),
-        event(12, "jane", "table a.t", true, "q3"),
-        event(15, "jane", "table a.t", true, "q4")));
+    List<AuditEvent> out =
+        AuditLog.coalesce(
+            List.of(
+                event(10, "jane", "table a.t", true, "q1"),
+                event(11, "jane", "table a.u", true, "q2"),
+                event(12, "jane", "table a.t", true, "q3"),
+                event(15, "jane", "table a.t", true, "q4")));
     assertThat(out).hasSize(2);
     AuditEvent t = out.get(0);
     assertThat(t.securable()).isEqualTo("table a.t");
@@ -104,12 +114,15 @@ class AuditLogTest {
 
   @Test
   void denialsAndDifferentCallersAreNeverMerged() {
-    List<AuditEvent> out = AuditLog.coalesce(List.of(
-        event(10, "jane", "table a.t", false, "q1"),
-        event(11, "jane", "table a.t", false, "q2"),
-        event(12, "joe", "table a.t", true, "q3"),
-        event(13, "jane", "table a.t", true, "q4"),
-        new AuditEvent(0, 14, "jane", List.of("r2"), "loadTable", "lake", "table a.t", true, "q5")));
+    List<AuditEvent> out =
+        AuditLog.coalesce(
+            List.of(
+                event(10, "jane", "table a.t", false, "q1"),
+                event(11, "jane", "table a.t", false, "q2"),
+                event(12, "joe", "table a.t", true, "q3"),
+                event(13, "jane", "table a.t", true, "q4"),
+                new AuditEvent(
+                    0, 14, "jane", List.of("r2"), "loadTable", "lake", "table a.t", true, "q5")));
     assertThat(out).extracting(AuditEvent::requestId).containsExactly("q1", "q2", "q3", "q4", "q5");
     assertThat(out).allMatch(e -> e.count() == 1);
   }
@@ -120,11 +133,19 @@ class AuditLogTest {
       List<Thread> threads = new ArrayList<>();
       for (int t = 0; t < 4; t++) {
         int thread = t;
-        Thread writer = new Thread(() -> {
-          for (int i = 0; i < 2_500; i++) {
-            log.record(event(System.currentTimeMillis(), "jane", "table a.t", true, "q" + thread + "-" + i));
-          }
-        });
+        Thread writer =
+            new Thread(
+                () -> {
+                  for (int i = 0; i < 2_500; i++) {
+                    log.record(
+                        event(
+                            System.currentTimeMillis(),
+                            "jane",
+                            "table a.t",
+                            true,
+                            "q" + thread + "-" + i));
+                  }
+                });
         writer.start();
         threads.add(writer);
       }
@@ -136,7 +157,9 @@ class AuditLogTest {
       List<AuditEvent> rows = stored();
       long allowed = rows.stream().filter(AuditEvent::allowed).mapToLong(AuditEvent::count).sum();
       assertThat(allowed).isEqualTo(10_000);
-      assertThat(rows).filteredOn(e -> !e.allowed()).singleElement()
+      assertThat(rows)
+          .filteredOn(e -> !e.allowed())
+          .singleElement()
           .satisfies(e -> assertThat(e.requestId()).isEqualTo("denied"));
       // Fewer rows than decisions: four threads outpace one writer, which then merges.
       assertThat(rows.size()).isLessThan(10_000);
@@ -149,43 +172,67 @@ class AuditLogTest {
     String catalog = "c".repeat(5_000);
     String securable = "table " + "s".repeat(10_000);
     try (AuditLog log = new AuditLog(store.access(), metrics)) {
-      log.record(new AuditEvent(0, 1, "mal\u0000lory", List.of("r".repeat(5_000)), "getCatalog", catalog, securable,
-          true, "q-long"));
+      log.record(
+          new AuditEvent(
+              0,
+              1,
+              "mal\u0000lory",
+              List.of("r".repeat(5_000)),
+              "getCatalog",
+              catalog,
+              securable,
+              true,
+              "q-long"));
       log.record(event(2, "jane", "table a.t", false, "q-next"));
       assertThat(log.flush()).isTrue();
     }
     List<AuditEvent> rows = stored();
     assertThat(rows).extracting(AuditEvent::requestId).containsExactly("q-next", "q-long");
     AuditEvent longOne = rows.get(1);
-    assertThat(longOne.catalog()).hasSizeLessThanOrEqualTo(256).startsWith("ccc")
+    assertThat(longOne.catalog())
+        .hasSizeLessThanOrEqualTo(256)
+        .startsWith("ccc")
         .endsWith("…[truncated " + (5_000 - longOne.catalog().indexOf('…')) + " chars]");
-    assertThat(longOne.securable()).hasSizeLessThanOrEqualTo(4096).startsWith("table sss")
-        .endsWith("…[truncated " + (securable.length() - longOne.securable().indexOf('…')) + " chars]");
-    assertThat(String.join(",", longOne.roles())).hasSizeLessThanOrEqualTo(4096).contains("…[truncated ");
+    assertThat(longOne.securable())
+        .hasSizeLessThanOrEqualTo(4096)
+        .startsWith("table sss")
+        .endsWith(
+            "…[truncated " + (securable.length() - longOne.securable().indexOf('…')) + " chars]");
+    assertThat(String.join(",", longOne.roles()))
+        .hasSizeLessThanOrEqualTo(4096)
+        .contains("…[truncated ");
     assertThat(longOne.principal()).isEqualTo("mal\uFFFDlory");
     assertThat(counter("sluice.audit.refused")).isZero();
   }
 
   @Test
   void aRefusedEventIsStoredInSafeFormAndTheRestOfItsBatchIsWritten() {
-    // The database refuses any batch holding the poisoned event, as it would a value it cannot store.
-    AccessStore poisoned = wrapped(rows -> {
-      if (rows.stream().anyMatch(e -> e.securable().startsWith("table a.poison"))) {
-        throw new RowsRefused("refused", new java.sql.SQLException("value too long", "22001"));
-      }
-    });
+    // The database refuses any batch holding the poisoned event, as it would a value it cannot
+    // store.
+    AccessStore poisoned =
+        wrapped(
+            rows -> {
+              if (rows.stream().anyMatch(e -> e.securable().startsWith("table a.poison"))) {
+                throw new RowsRefused(
+                    "refused", new java.sql.SQLException("value too long", "22001"));
+              }
+            });
     CountDownLatch gate = new CountDownLatch(1);
-    AccessStore gated = (AccessStore) Proxy.newProxyInstance(AccessStore.class.getClassLoader(),
-        new Class<?>[] {AccessStore.class}, (proxy, method, args) -> {
-          if (method.getName().equals("appendEvents")) {
-            gate.await(); // hold the writer so the whole burst is one batch
-          }
-          try {
-            return method.invoke(poisoned, args);
-          } catch (InvocationTargetException e) {
-            throw e.getCause();
-          }
-        });
+    AccessStore gated =
+        (AccessStore)
+            Proxy.newProxyInstance(
+                AccessStore.class.getClassLoader(),
+                new Class<?>[] {AccessStore.class},
+                (proxy, method, args) -> {
+                  if (method.getName().equals("appendEvents")) {
+                    gate.await(); // hold the writer so the whole burst is one batch
+                  }
+                  try {
+                    return method.invoke(poisoned, args);
+                  } catch (InvocationTargetException e) {
+                    throw e.getCause();
+                  }
+                });
     try (AuditLog log = new AuditLog(gated, metrics)) {
       log.record(event(0, "first", "table a.first", false, "q-first"));
       for (int i = 0; i < 1_000; i++) {
@@ -197,8 +244,10 @@ class AuditLogTest {
     List<AuditEvent> rows = stored();
     assertThat(rows).hasSize(1_001);
     assertThat(rows).filteredOn(e -> e.securable().startsWith("table a.t")).hasSize(999);
-    AuditEvent safe = rows.stream().filter(e -> e.requestId().equals("q500")).findFirst().orElseThrow();
-    assertThat(safe.securable()).startsWith("[stored in safe form: refused, SQLState 22001] table a.poison");
+    AuditEvent safe =
+        rows.stream().filter(e -> e.requestId().equals("q500")).findFirst().orElseThrow();
+    assertThat(safe.securable())
+        .startsWith("[stored in safe form: refused, SQLState 22001] table a.poison");
     assertThat(safe.principal()).isEqualTo("jane");
     assertThat(safe.allowed()).isFalse();
     assertThat(counter("sluice.audit.refused")).isEqualTo(1);
@@ -207,11 +256,13 @@ class AuditLogTest {
 
   @Test
   void anEventRefusedEvenInSafeFormIsGivenUpAndCountedWhileTheOthersAreWritten() {
-    AccessStore refusesMallory = wrapped(rows -> {
-      if (rows.stream().anyMatch(e -> e.principal().equals("mallory"))) {
-        throw new IllegalStateException("refused");
-      }
-    });
+    AccessStore refusesMallory =
+        wrapped(
+            rows -> {
+              if (rows.stream().anyMatch(e -> e.principal().equals("mallory"))) {
+                throw new IllegalStateException("refused");
+              }
+            });
     try (AuditLog log = new AuditLog(refusesMallory, metrics)) {
       log.record(event(1, "jane", "table a.t", false, "q1"));
       log.record(event(2, "mallory", "table a.t", false, "q2"));
@@ -220,7 +271,9 @@ class AuditLogTest {
       log.record(event(4, "jane", "table a.t", false, "q4"));
       assertThat(log.flush()).isTrue();
     }
-    assertThat(stored()).extracting(AuditEvent::requestId).containsExactlyInAnyOrder("q1", "q3", "q4");
+    assertThat(stored())
+        .extracting(AuditEvent::requestId)
+        .containsExactlyInAnyOrder("q1", "q3", "q4");
     assertThat(counter("sluice.audit.lost")).isEqualTo(1);
   }
 
@@ -228,14 +281,16 @@ class AuditLogTest {
   void aFullQueueDropsAndCountsWithoutBlockingAndFlushWaitsBoundedly() throws Exception {
     CountDownLatch release = new CountDownLatch(1);
     AtomicInteger calls = new AtomicInteger();
-    AccessStore blocked = wrapped(rows -> {
-      calls.incrementAndGet();
-      try {
-        release.await();
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      }
-    });
+    AccessStore blocked =
+        wrapped(
+            rows -> {
+              calls.incrementAndGet();
+              try {
+                release.await();
+              } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+              }
+            });
     try (AuditLog log = new AuditLog(blocked, metrics, 10, Duration.ofMillis(300))) {
       log.record(event(0, "jane", "table a.t", false, "q-first"));
       long waitUntil = System.currentTimeMillis() + 5_000;
@@ -268,15 +323,19 @@ class AuditLogTest {
     // A refused event splits its batch; the database then goes down for a while mid-split.
     AtomicInteger outages = new AtomicInteger(3);
     AtomicInteger refusals = new AtomicInteger();
-    AccessStore flaky = wrapped(rows -> {
-      if (rows.stream().anyMatch(e -> e.securable().startsWith("table a.poison"))) {
-        refusals.incrementAndGet();
-        throw new RowsRefused("refused", new java.sql.SQLException("value too long", "22001"));
-      }
-      if (refusals.get() > 0 && outages.getAndDecrement() > 0) {
-        throw new StoreUnavailable("The catalog database is unavailable: connection refused");
-      }
-    });
+    AccessStore flaky =
+        wrapped(
+            rows -> {
+              if (rows.stream().anyMatch(e -> e.securable().startsWith("table a.poison"))) {
+                refusals.incrementAndGet();
+                throw new RowsRefused(
+                    "refused", new java.sql.SQLException("value too long", "22001"));
+              }
+              if (refusals.get() > 0 && outages.getAndDecrement() > 0) {
+                throw new StoreUnavailable(
+                    "The catalog database is unavailable: connection refused");
+              }
+            });
     try (AuditLog log = new AuditLog(flaky, metrics, 1_000, Duration.ofSeconds(10))) {
       for (int i = 0; i < 100; i++) {
         log.record(event(i, "jane", i == 70 ? "table a.poison" : "table a.t" + i, false, "q" + i));

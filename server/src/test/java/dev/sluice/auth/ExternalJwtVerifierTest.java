@@ -146,8 +146,7 @@ class ExternalJwtVerifierTest {
   @Test
   void acceptsSpaceSeparatedRolesAndCustomRolesClaim() throws Exception {
     verifier =
-        new ExternalJwtVerifier(
-            new Settings(ISSUER, AUDIENCE, jwksUrl(), "sub", "scope"), CLOCK);
+        new ExternalJwtVerifier(new Settings(ISSUER, AUDIENCE, jwksUrl(), "sub", "scope"), CLOCK);
     String token =
         sign(rsaKey, validClaims().claim("scope", " catalog:read  catalog:write ").build());
 
@@ -258,7 +257,8 @@ class ExternalJwtVerifierTest {
     assertThat(jwksFetches.get()).isEqualTo(1);
     RSASSASigner signer = new RSASSASigner(unpublishedKey);
     for (int i = 0; i < 200; i++) {
-      assertRefused(sign(signer, JWSAlgorithm.RS256, "flood-" + i, validClaims().build()), "No signing key");
+      assertRefused(
+          sign(signer, JWSAlgorithm.RS256, "flood-" + i, validClaims().build()), "No signing key");
     }
     // nimbus's rate limiter lets two fetches through per interval: the first one (above) and
     // at most one refetch for all 200 unknown kids.

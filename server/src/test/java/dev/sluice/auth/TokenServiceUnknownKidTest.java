@@ -31,37 +31,47 @@ import org.junit.jupiter.api.Test;
 /** Tokens naming an unknown key id cost at most one read of the keys per interval. */
 class TokenServiceUnknownKidTest {
   private final AtomicLong nowMs = new AtomicLong(1_700_000_000_000L);
-  private final Clock clock = new Clock() {
-    @Override
-    public ZoneOffset getZone() {
-      return ZoneOffset.UTC;
-    }
+  private final Clock clock =
+      new Clock() {
+        @Override
+        public ZoneOffset getZone() {
+          return ZoneOffset.UTC;
+        }
 
-    @Override
-    public Clock withZone(java.time.ZoneId zone) {
-      return this;
-    }
+        @Override
+        public Clock withZone(java.time.ZoneId zone) {
+          return this;
+        }
 
-    @Override
-    public Instant instant() {
-      return Instant.ofEpochMilli(nowMs.get());
-    }
-  };
-  /** The signing keys as the shared database holds them (newest first), and how often they are read. */
+        @Override
+        public Instant instant() {
+          return Instant.ofEpochMilli(nowMs.get());
+        }
+      };
+
+  /**
+   * The signing keys as the shared database holds them (newest first), and how often they are read.
+   */
   private final List<SigningKey> database = new CopyOnWriteArrayList<>();
+
   private final AtomicInteger reads = new AtomicInteger();
-  private final Store store = (Store) Proxy.newProxyInstance(Store.class.getClassLoader(), new Class<?>[] {Store.class},
-      (proxy, method, args) -> switch (method.getName()) {
-        case "signingKeys" -> {
-          reads.incrementAndGet();
-          yield List.copyOf(database);
-        }
-        case "ensureSigningKey" -> {
-          database.add(0, (SigningKey) args[0]);
-          yield List.copyOf(database);
-        }
-        default -> throw new UnsupportedOperationException(method.getName());
-      });
+  private final Store store =
+      (Store)
+          Proxy.newProxyInstance(
+              Store.class.getClassLoader(),
+              new Class<?>[] {Store.class},
+              (proxy, method, args) ->
+                  switch (method.getName()) {
+                    case "signingKeys" -> {
+                      reads.incrementAndGet();
+                      yield List.copyOf(database);
+                    }
+                    case "ensureSigningKey" -> {
+                      database.add(0, (SigningKey) args[0]);
+                      yield List.copyOf(database);
+                    }
+                    default -> throw new UnsupportedOperationException(method.getName());
+                  });
 
   private static SigningKey key(String kid) {
     byte[] material = new byte[32];
@@ -70,9 +80,15 @@ class TokenServiceUnknownKidTest {
   }
 
   private String signedWith(SigningKey key) throws Exception {
-    JWTClaimsSet claims = new JWTClaimsSet.Builder().issuer(TokenService.ISSUER).subject("root").claim("cv", 0L)
-        .expirationTime(new Date(nowMs.get() + 60_000)).build();
-    SignedJWT jwt = new SignedJWT(new JWSHeader.Builder(JWSAlgorithm.HS256).keyID(key.kid()).build(), claims);
+    JWTClaimsSet claims =
+        new JWTClaimsSet.Builder()
+            .issuer(TokenService.ISSUER)
+            .subject("root")
+            .claim("cv", 0L)
+            .expirationTime(new Date(nowMs.get() + 60_000))
+            .build();
+    SignedJWT jwt =
+        new SignedJWT(new JWSHeader.Builder(JWSAlgorithm.HS256).keyID(key.kid()).build(), claims);
     jwt.sign(new MACSigner(Base64.getDecoder().decode(key.material())));
     return jwt.serialize();
   }
@@ -91,8 +107,12 @@ class TokenServiceUnknownKidTest {
       List<Future<?>> calls = new ArrayList<>();
       for (int round = 0; round < 20; round++) {
         for (String token : forged) {
-          calls.add(pool.submit(() -> assertThatThrownBy(() -> tokens.verify(token))
-              .isInstanceOf(NotAuthorizedException.class).hasMessageContaining("bad signature")));
+          calls.add(
+              pool.submit(
+                  () ->
+                      assertThatThrownBy(() -> tokens.verify(token))
+                          .isInstanceOf(NotAuthorizedException.class)
+                          .hasMessageContaining("bad signature")));
         }
       }
       for (Future<?> call : calls) {
@@ -105,11 +125,15 @@ class TokenServiceUnknownKidTest {
     assertThat(tokens.keyReads()).isEqualTo(reads.get());
 
     nowMs.addAndGet(TokenService.UNKNOWN_KID_RELOAD_MS - 1);
-    assertThatThrownBy(() -> tokens.verify(forged.get(0))).isInstanceOf(NotAuthorizedException.class);
+    assertThatThrownBy(() -> tokens.verify(forged.get(0)))
+        .isInstanceOf(NotAuthorizedException.class);
     assertThat(reads.get() - afterStart).isEqualTo(1);
     nowMs.addAndGet(1);
-    assertThatThrownBy(() -> tokens.verify(forged.get(1))).isInstanceOf(NotAuthorizedException.class);
-    assertThat(reads.get() - afterStart).as("one more read once the interval has passed").isEqualTo(2);
+    assertThatThrownBy(() -> tokens.verify(forged.get(1)))
+        .isInstanceOf(NotAuthorizedException.class);
+    assertThat(reads.get() - afterStart)
+        .as("one more read once the interval has passed")
+        .isEqualTo(2);
   }
 
   @Test
@@ -121,8 +145,10 @@ class TokenServiceUnknownKidTest {
     String token = signedWith(rotatedElsewhere);
     assertThat(tokens.verify(token).name()).as("first unknown kid: read at once").isEqualTo("root");
 
-    // An attacker's unknown kid just used the read; a second genuine rotation waits for the interval.
-    assertThatThrownBy(() -> tokens.verify(signedWith(key("k-attacker")))).isInstanceOf(NotAuthorizedException.class);
+    // An attacker's unknown kid just used the read; a second genuine rotation waits for the
+    // interval.
+    assertThatThrownBy(() -> tokens.verify(signedWith(key("k-attacker"))))
+        .isInstanceOf(NotAuthorizedException.class);
     SigningKey second = key("k-second-rotation");
     database.add(0, second);
     String secondToken = signedWith(second);

@@ -12,9 +12,12 @@ class TokenThrottleTest {
   private static final long SECOND = 1_000_000_000L;
   private final AtomicLong now = new AtomicLong(1_000 * SECOND);
 
-  private TokenThrottle throttle(int clientBurst, int clientPerMinute, int addressBurst, int addressPerMinute) {
+  private TokenThrottle throttle(
+      int clientBurst, int clientPerMinute, int addressBurst, int addressPerMinute) {
     return new TokenThrottle(
-        new TokenThrottle.Limits(true, clientBurst, clientPerMinute, addressBurst, addressPerMinute, 1000), now::get);
+        new TokenThrottle.Limits(
+            true, clientBurst, clientPerMinute, addressBurst, addressPerMinute, 1000),
+        now::get);
   }
 
   @Test
@@ -62,7 +65,8 @@ class TokenThrottleTest {
     for (int i = 0; i < 1000; i++) {
       assertThat(t.check("busy", "a")).isEmpty(); // check alone is what a successful request does
     }
-    TokenThrottle off = new TokenThrottle(new TokenThrottle.Limits(false, 1, 1, 1, 1, 1000), now::get);
+    TokenThrottle off =
+        new TokenThrottle(new TokenThrottle.Limits(false, 1, 1, 1, 1, 1000), now::get);
     for (int i = 0; i < 10; i++) {
       off.failed("c", "a");
     }
@@ -82,9 +86,11 @@ class TokenThrottleTest {
 
   @Test
   void limitsAreValidated() {
-    assertThatThrownBy(() -> new TokenThrottle.Limits(true, 0, 10, 10, 10, 1000)).hasMessageContaining("clientBurst");
+    assertThatThrownBy(() -> new TokenThrottle.Limits(true, 0, 10, 10, 10, 1000))
+        .hasMessageContaining("clientBurst");
     assertThatThrownBy(() -> new TokenThrottle.Limits(true, 10, 10, 10, 0, 1000))
         .hasMessageContaining("addressFailuresPerMinute");
-    assertThatThrownBy(() -> new TokenThrottle.Limits(true, 10, 10, 10, 10, 5)).hasMessageContaining("maxTrackedKeys");
+    assertThatThrownBy(() -> new TokenThrottle.Limits(true, 10, 10, 10, 10, 5))
+        .hasMessageContaining("maxTrackedKeys");
   }
 }

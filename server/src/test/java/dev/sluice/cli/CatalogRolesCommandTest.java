@@ -27,13 +27,19 @@ class CatalogRolesCommandTest {
     String created = "{\"name\":\"sales_reader\",\"properties\":{},\"entityVersion\":1}";
     server.answer("POST", "/catalogs/sales/catalog-roles", 201, created);
 
-    Cli.Result result = Cli.run(server, "catalog-roles", "create", "--catalog", "sales", "sales_reader");
+    Cli.Result result =
+        Cli.run(server, "catalog-roles", "create", "--catalog", "sales", "sales_reader");
 
     assertThat(result.exit()).as(result.err()).isZero();
-    assertCall(server.onlyCall(), "POST", "/catalogs/sales/catalog-roles",
+    assertCall(
+        server.onlyCall(),
+        "POST",
+        "/catalogs/sales/catalog-roles",
         "{\"catalogRole\":{\"name\":\"sales_reader\",\"properties\":{}}}");
     assertThat(result.out()).isEqualTo("created catalog role sales_reader in catalog sales\n");
-    assertThat(Cli.json(server, "catalog-roles", "create", "--catalog", "sales", "sales_reader").json())
+    assertThat(
+            Cli.json(server, "catalog-roles", "create", "--catalog", "sales", "sales_reader")
+                .json())
         .isEqualTo(FakeServer.json(created));
   }
 
@@ -46,14 +52,17 @@ class CatalogRolesCommandTest {
     assertThat(result.exit()).as(result.err()).isZero();
     assertCall(server.onlyCall(), "GET", "/catalogs/sales/catalog-roles", null);
     assertThat(result.out()).isEqualTo("NAME\nsales_reader\n");
-    assertThat(Cli.json(server, "catalog-roles", "list", "--catalog", "sales").json()).isEqualTo(FakeServer.json(ROLES));
+    assertThat(Cli.json(server, "catalog-roles", "list", "--catalog", "sales").json())
+        .isEqualTo(FakeServer.json(ROLES));
   }
 
   @Test
   void listThoseGrantedToAPrincipalRole() {
     server.answer("GET", "/principal-roles/analyst/catalog-roles/sales", 200, ROLES);
 
-    Cli.Result result = Cli.run(server, "catalog-roles", "list", "--catalog", "sales", "--principal-role", "analyst");
+    Cli.Result result =
+        Cli.run(
+            server, "catalog-roles", "list", "--catalog", "sales", "--principal-role", "analyst");
 
     assertThat(result.exit()).as(result.err()).isZero();
     assertCall(server.onlyCall(), "GET", "/principal-roles/analyst/catalog-roles/sales", null);
@@ -64,14 +73,16 @@ class CatalogRolesCommandTest {
   void emptyList() {
     server.answer("GET", "/catalogs/sales/catalog-roles", 200, "{\"roles\":[]}");
 
-    assertThat(Cli.run(server, "catalog-roles", "list", "--catalog", "sales").out()).isEqualTo("no catalog roles\n");
+    assertThat(Cli.run(server, "catalog-roles", "list", "--catalog", "sales").out())
+        .isEqualTo("no catalog roles\n");
   }
 
   @Test
   void delete() {
     server.answer("DELETE", "/catalogs/sales/catalog-roles/sales_reader", 204, null);
 
-    Cli.Result result = Cli.run(server, "catalog-roles", "delete", "--catalog", "sales", "sales_reader");
+    Cli.Result result =
+        Cli.run(server, "catalog-roles", "delete", "--catalog", "sales", "sales_reader");
 
     assertThat(result.exit()).as(result.err()).isZero();
     assertCall(server.onlyCall(), "DELETE", "/catalogs/sales/catalog-roles/sales_reader", null);
@@ -83,12 +94,24 @@ class CatalogRolesCommandTest {
     server.answer("PUT", "/principal-roles/analyst/catalog-roles/sales", 201, null);
 
     Cli.Result result =
-        Cli.run(server, "catalog-roles", "grant", "--catalog", "sales", "--principal-role", "analyst", "sales_reader");
+        Cli.run(
+            server,
+            "catalog-roles",
+            "grant",
+            "--catalog",
+            "sales",
+            "--principal-role",
+            "analyst",
+            "sales_reader");
 
     assertThat(result.exit()).as(result.err()).isZero();
-    assertCall(server.onlyCall(), "PUT", "/principal-roles/analyst/catalog-roles/sales",
+    assertCall(
+        server.onlyCall(),
+        "PUT",
+        "/principal-roles/analyst/catalog-roles/sales",
         "{\"catalogRole\":{\"name\":\"sales_reader\"}}");
-    assertThat(result.out()).isEqualTo("granted catalog role sales_reader (catalog sales) to principal role analyst\n");
+    assertThat(result.out())
+        .isEqualTo("granted catalog role sales_reader (catalog sales) to principal role analyst\n");
   }
 
   @Test
@@ -96,11 +119,25 @@ class CatalogRolesCommandTest {
     server.answer("DELETE", "/principal-roles/analyst/catalog-roles/sales/sales_reader", 204, null);
 
     Cli.Result result =
-        Cli.run(server, "catalog-roles", "revoke", "--catalog", "sales", "--principal-role", "analyst", "sales_reader");
+        Cli.run(
+            server,
+            "catalog-roles",
+            "revoke",
+            "--catalog",
+            "sales",
+            "--principal-role",
+            "analyst",
+            "sales_reader");
 
     assertThat(result.exit()).as(result.err()).isZero();
-    assertCall(server.onlyCall(), "DELETE", "/principal-roles/analyst/catalog-roles/sales/sales_reader", null);
-    assertThat(result.out()).isEqualTo("revoked catalog role sales_reader (catalog sales) from principal role analyst\n");
+    assertCall(
+        server.onlyCall(),
+        "DELETE",
+        "/principal-roles/analyst/catalog-roles/sales/sales_reader",
+        null);
+    assertThat(result.out())
+        .isEqualTo(
+            "revoked catalog role sales_reader (catalog sales) from principal role analyst\n");
   }
 
   @Test

@@ -31,15 +31,30 @@ class CatalogsCommandTest {
   void createSendsPolarisShapedCatalogAndAuthenticatesWithClientCredentials() {
     server.answer("POST", "/catalogs", 201, SALES);
 
-    Cli.Result result = Cli.run(server, "catalogs", "create", "sales", "--storage-type", "file",
-        "--default-base-location", "file:/data/sales",
-        "--allowed-location", "file:/data/sales", "--allowed-location", "file:/data/shared",
-        "--property", "owner=bi");
+    Cli.Result result =
+        Cli.run(
+            server,
+            "catalogs",
+            "create",
+            "sales",
+            "--storage-type",
+            "file",
+            "--default-base-location",
+            "file:/data/sales",
+            "--allowed-location",
+            "file:/data/sales",
+            "--allowed-location",
+            "file:/data/shared",
+            "--property",
+            "owner=bi");
 
     assertThat(result.exit()).as(result.err()).isZero();
     assertThat(result.out()).isEqualTo("created catalog sales\n");
     assertThat(result.err()).isEmpty();
-    assertCall(server.onlyCall(), "POST", "/catalogs",
+    assertCall(
+        server.onlyCall(),
+        "POST",
+        "/catalogs",
         """
         {"catalog":{"name":"sales","type":"INTERNAL",
           "properties":{"default-base-location":"file:/data/sales","owner":"bi"},
@@ -49,21 +64,40 @@ class CatalogsCommandTest {
     assertThat(token.method()).isEqualTo("POST");
     assertThat(token.contentType()).isEqualTo("application/x-www-form-urlencoded");
     assertThat(token.authorization()).isNull();
-    assertThat(token.form()).isEqualTo(Map.of(
-        "grant_type", "client_credentials", "client_id", Cli.CLIENT_ID, "client_secret", Cli.CLIENT_SECRET,
-        "scope", "PRINCIPAL_ROLE:ALL"));
+    assertThat(token.form())
+        .isEqualTo(
+            Map.of(
+                "grant_type",
+                "client_credentials",
+                "client_id",
+                Cli.CLIENT_ID,
+                "client_secret",
+                Cli.CLIENT_SECRET,
+                "scope",
+                "PRINCIPAL_ROLE:ALL"));
   }
 
   @Test
   void createWithoutAllowedLocationsSendsAnEmptyListAndJsonModePrintsTheServersDocument() {
     server.answer("POST", "/catalogs", 201, SALES);
 
-    Cli.Result result = Cli.json(server, "catalogs", "create", "sales", "--storage-type", "FILE",
-        "--default-base-location", "file:/data/sales");
+    Cli.Result result =
+        Cli.json(
+            server,
+            "catalogs",
+            "create",
+            "sales",
+            "--storage-type",
+            "FILE",
+            "--default-base-location",
+            "file:/data/sales");
 
     assertThat(result.exit()).as(result.err()).isZero();
     assertThat(result.json()).isEqualTo(FakeServer.json(SALES));
-    assertCall(server.onlyCall(), "POST", "/catalogs",
+    assertCall(
+        server.onlyCall(),
+        "POST",
+        "/catalogs",
         """
         {"catalog":{"name":"sales","type":"INTERNAL","properties":{"default-base-location":"file:/data/sales"},
           "storageConfigInfo":{"storageType":"FILE","allowedLocations":[]}}}""");
@@ -80,14 +114,18 @@ class CatalogsCommandTest {
 
   @Test
   void listPrintsATableOrTheServersJson() {
-    String list = "{\"catalogs\":[" + SALES + ",{\"type\":\"INTERNAL\",\"name\":\"hr\",\"properties\":"
-        + "{\"default-base-location\":\"file:/data/hr\"},\"storageConfigInfo\":{\"storageType\":\"FILE\"}}]}";
+    String list =
+        "{\"catalogs\":["
+            + SALES
+            + ",{\"type\":\"INTERNAL\",\"name\":\"hr\",\"properties\":"
+            + "{\"default-base-location\":\"file:/data/hr\"},\"storageConfigInfo\":{\"storageType\":\"FILE\"}}]}";
     server.answer("GET", "/catalogs", 200, list);
 
     Cli.Result text = Cli.run(server, "catalogs", "list");
     assertThat(text.exit()).as(text.err()).isZero();
-    assertThat(text.out()).isEqualTo(
-        """
+    assertThat(text.out())
+        .isEqualTo(
+            """
         NAME   TYPE      STORAGE  DEFAULT BASE LOCATION
         sales  INTERNAL  FILE     file:/data/sales
         hr     INTERNAL  FILE     file:/data/hr
@@ -113,8 +151,9 @@ class CatalogsCommandTest {
 
     assertThat(text.exit()).as(text.err()).isZero();
     assertCall(server.onlyCall(), "GET", "/catalogs/sales%20eu%2F1", null);
-    assertThat(text.out()).isEqualTo(
-        """
+    assertThat(text.out())
+        .isEqualTo(
+            """
         type: INTERNAL
         name: sales
         properties.default-base-location: file:/data/sales
@@ -123,7 +162,8 @@ class CatalogsCommandTest {
         storageConfigInfo.allowedLocations: file:/data/sales, file:/data/shared
         entityVersion: 1
         """);
-    assertThat(Cli.json(server, "catalogs", "get", "sales eu/1").json()).isEqualTo(FakeServer.json(SALES));
+    assertThat(Cli.json(server, "catalogs", "get", "sales eu/1").json())
+        .isEqualTo(FakeServer.json(SALES));
   }
 
   @Test

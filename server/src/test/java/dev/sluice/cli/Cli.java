@@ -11,7 +11,10 @@ import java.util.Arrays;
 import java.util.List;
 import picocli.CommandLine;
 
-/** Runs {@code sluice ...} in-process, with connection options given explicitly (never from the environment). */
+/**
+ * Runs {@code sluice ...} in-process, with connection options given explicitly (never from the
+ * environment).
+ */
 final class Cli {
   static final String CLIENT_ID = "admin";
   static final String CLIENT_SECRET = "s3cr3t-admin";
@@ -28,14 +31,27 @@ final class Cli {
   static Result raw(String... args) {
     StringWriter out = new StringWriter();
     StringWriter err = new StringWriter();
-    int exit = new CommandLine(new Main()).setOut(new PrintWriter(out)).setErr(new PrintWriter(err)).execute(args);
+    int exit =
+        new CommandLine(new Main())
+            .setOut(new PrintWriter(out))
+            .setErr(new PrintWriter(err))
+            .execute(args);
     return new Result(exit, out.toString(), err.toString());
   }
 
-  /** Runs against {@code server} as the admin client; checks the CLI's own secret never shows up. */
+  /**
+   * Runs against {@code server} as the admin client; checks the CLI's own secret never shows up.
+   */
   static Result run(FakeServer server, String... args) {
     List<String> all = new ArrayList<>(Arrays.asList(args));
-    all.addAll(List.of("--base-url", server.baseUrl(), "--client-id", CLIENT_ID, "--client-secret", CLIENT_SECRET));
+    all.addAll(
+        List.of(
+            "--base-url",
+            server.baseUrl(),
+            "--client-id",
+            CLIENT_ID,
+            "--client-secret",
+            CLIENT_SECRET));
     Result result = raw(all.toArray(String[]::new));
     assertThat(result.out()).doesNotContain(CLIENT_SECRET);
     assertThat(result.err()).doesNotContain(CLIENT_SECRET);

@@ -22,19 +22,35 @@ class ErrorHandlingTest {
 
   @Test
   void aServerErrorIsOneLineOnStderrAndExitOne() {
-    server.answer("POST", "/catalogs", 403,
+    server.answer(
+        "POST",
+        "/catalogs",
+        403,
         "{\"error\":{\"message\":\"Principal 'etl' is not authorized for CREATE_CATALOG\",\"type\":\"ForbiddenException\",\"code\":403}}");
 
-    Cli.Result result = Cli.run(server, "catalogs", "create", "sales", "--storage-type", "FILE", "--default-base-location", "file:/d");
+    Cli.Result result =
+        Cli.run(
+            server,
+            "catalogs",
+            "create",
+            "sales",
+            "--storage-type",
+            "FILE",
+            "--default-base-location",
+            "file:/d");
 
     assertThat(result.exit()).isEqualTo(1);
     assertThat(result.out()).isEmpty();
-    assertThat(result.err()).isEqualTo("error: Principal 'etl' is not authorized for CREATE_CATALOG (HTTP 403)\n");
+    assertThat(result.err())
+        .isEqualTo("error: Principal 'etl' is not authorized for CREATE_CATALOG (HTTP 403)\n");
   }
 
   @Test
   void errorsGoToStderrInJsonModeToo() {
-    server.answer("GET", "/catalogs/nope", 404,
+    server.answer(
+        "GET",
+        "/catalogs/nope",
+        404,
         "{\"error\":{\"message\":\"Catalog not found: nope\",\"type\":\"NotFoundException\",\"code\":404}}");
 
     Cli.Result result = Cli.json(server, "catalogs", "get", "nope");
@@ -46,7 +62,8 @@ class ErrorHandlingTest {
 
   @Test
   void rejectedClientCredentialsShowTheOAuthDescriptionAndStop() {
-    server.answerToken(401, "{\"error\":\"invalid_client\",\"error_description\":\"Bad client credentials\"}");
+    server.answerToken(
+        401, "{\"error\":\"invalid_client\",\"error_description\":\"Bad client credentials\"}");
 
     Cli.Result result = Cli.run(server, "principals", "list");
 
@@ -60,14 +77,16 @@ class ErrorHandlingTest {
   void anOAuthErrorWithoutDescriptionShowsItsCode() {
     server.answerToken(400, "{\"error\":\"invalid_scope\"}");
 
-    assertThat(Cli.run(server, "principals", "list").err()).isEqualTo("error: invalid_scope (HTTP 400)\n");
+    assertThat(Cli.run(server, "principals", "list").err())
+        .isEqualTo("error: invalid_scope (HTTP 400)\n");
   }
 
   @Test
   void aNonJsonErrorBodyIsShownShortened() {
     server.answer("GET", "/catalogs", 502, "<html>\n<body>Bad   gateway</body>\n</html>");
 
-    assertThat(Cli.run(server, "catalogs", "list").err()).isEqualTo("error: <html> <body>Bad gateway</body> </html> (HTTP 502)\n");
+    assertThat(Cli.run(server, "catalogs", "list").err())
+        .isEqualTo("error: <html> <body>Bad gateway</body> </html> (HTTP 502)\n");
   }
 
   @Test
@@ -77,8 +96,16 @@ class ErrorHandlingTest {
       port = socket.getLocalPort();
     }
 
-    Cli.Result result = Cli.raw("catalogs", "list", "--base-url", "http://127.0.0.1:" + port,
-        "--client-id", Cli.CLIENT_ID, "--client-secret", Cli.CLIENT_SECRET);
+    Cli.Result result =
+        Cli.raw(
+            "catalogs",
+            "list",
+            "--base-url",
+            "http://127.0.0.1:" + port,
+            "--client-id",
+            Cli.CLIENT_ID,
+            "--client-secret",
+            Cli.CLIENT_SECRET);
 
     assertThat(result.exit()).isEqualTo(1);
     assertThat(result.err()).startsWith("error: cannot reach http://127.0.0.1:" + port + ": ");
@@ -87,8 +114,24 @@ class ErrorHandlingTest {
 
   @Test
   void missingCredentialsAreAUsageError() {
-    Cli.Result noId = Cli.raw("catalogs", "list", "--base-url", server.baseUrl(), "--client-id=", "--client-secret", "x");
-    Cli.Result noSecret = Cli.raw("catalogs", "list", "--base-url", server.baseUrl(), "--client-id", "x", "--client-secret=");
+    Cli.Result noId =
+        Cli.raw(
+            "catalogs",
+            "list",
+            "--base-url",
+            server.baseUrl(),
+            "--client-id=",
+            "--client-secret",
+            "x");
+    Cli.Result noSecret =
+        Cli.raw(
+            "catalogs",
+            "list",
+            "--base-url",
+            server.baseUrl(),
+            "--client-id",
+            "x",
+            "--client-secret=");
 
     assertThat(noId.exit()).isEqualTo(2);
     assertThat(noId.err()).contains("Missing client id: pass --client-id or set SLUICE_CLIENT_ID");
@@ -99,7 +142,17 @@ class ErrorHandlingTest {
 
   @Test
   void aBadBaseUrlOrOutputIsAUsageError() {
-    assertThat(Cli.raw("catalogs", "list", "--base-url", "127.0.0.1:8181", "--client-id", "x", "--client-secret", "y").exit())
+    assertThat(
+            Cli.raw(
+                    "catalogs",
+                    "list",
+                    "--base-url",
+                    "127.0.0.1:8181",
+                    "--client-id",
+                    "x",
+                    "--client-secret",
+                    "y")
+                .exit())
         .isEqualTo(2);
     Cli.Result badOutput = Cli.run(server, "catalogs", "list", "--output", "yaml");
     assertThat(badOutput.exit()).isEqualTo(2);
@@ -110,7 +163,16 @@ class ErrorHandlingTest {
   void aTrailingSlashOnTheBaseUrlIsIgnored() {
     server.answer("GET", "/catalogs", 200, "{\"catalogs\":[]}");
 
-    Cli.Result result = Cli.raw("catalogs", "list", "--base-url", server.baseUrl() + "/", "--client-id", "x", "--client-secret", "y");
+    Cli.Result result =
+        Cli.raw(
+            "catalogs",
+            "list",
+            "--base-url",
+            server.baseUrl() + "/",
+            "--client-id",
+            "x",
+            "--client-secret",
+            "y");
 
     assertThat(result.exit()).as(result.err()).isZero();
     assertThat(server.onlyCall().path()).isEqualTo("/catalogs");
@@ -120,6 +182,7 @@ class ErrorHandlingTest {
   void outputFormatIsCaseInsensitive() {
     server.answer("GET", "/catalogs", 200, "{\"catalogs\":[]}");
 
-    assertThat(Cli.run(server, "catalogs", "list", "--output", "JSON").json()).isEqualTo(FakeServer.json("{\"catalogs\":[]}"));
+    assertThat(Cli.run(server, "catalogs", "list", "--output", "JSON").json())
+        .isEqualTo(FakeServer.json("{\"catalogs\":[]}"));
   }
 }

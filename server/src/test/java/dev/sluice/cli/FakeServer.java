@@ -18,8 +18,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * A loopback stand-in for a Sluice server: records every request and answers canned JSON, so
- * the CLI's wire behaviour is checked without depending on the real management API.
+ * A loopback stand-in for a Sluice server: records every request and answers canned JSON, so the
+ * CLI's wire behaviour is checked without depending on the real management API.
  */
 final class FakeServer implements AutoCloseable {
   static final String TOKEN = "tok-1";
@@ -28,7 +28,13 @@ final class FakeServer implements AutoCloseable {
   private static final ObjectMapper MAPPER = new ObjectMapper();
 
   /** One request; {@code query} is the raw query string, or null. */
-  record Request(String method, String path, String authorization, String contentType, String body, String query) {
+  record Request(
+      String method,
+      String path,
+      String authorization,
+      String contentType,
+      String body,
+      String query) {
     JsonNode json() {
       return FakeServer.json(body);
     }
@@ -54,7 +60,9 @@ final class FakeServer implements AutoCloseable {
   private final List<Request> requests = new ArrayList<>();
   private final Map<String, Answer> answers = new HashMap<>();
   private Answer tokenAnswer =
-      new Answer(200, "{\"access_token\":\"" + TOKEN + "\",\"token_type\":\"bearer\",\"expires_in\":3600}");
+      new Answer(
+          200,
+          "{\"access_token\":\"" + TOKEN + "\",\"token_type\":\"bearer\",\"expires_in\":3600}");
 
   private FakeServer() throws IOException {
     server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
@@ -71,8 +79,8 @@ final class FakeServer implements AutoCloseable {
   }
 
   /**
-   * Answers {@code method MANAGEMENT+path} (raw, percent-encoded path) with a status and body;
-   * a path with {@code ?query} answers only that query, before the answer for the bare path.
+   * Answers {@code method MANAGEMENT+path} (raw, percent-encoded path) with a status and body; a
+   * path with {@code ?query} answers only that query, before the answer for the bare path.
    */
   FakeServer answer(String method, String path, int status, String body) {
     synchronized (this) {
@@ -96,8 +104,15 @@ final class FakeServer implements AutoCloseable {
   synchronized List<Request> calls() {
     return requests.stream()
         .filter(r -> r.path().startsWith(MANAGEMENT))
-        .map(r -> new Request(r.method(), r.path().substring(MANAGEMENT.length()), r.authorization(), r.contentType(), r.body(),
-            r.query()))
+        .map(
+            r ->
+                new Request(
+                    r.method(),
+                    r.path().substring(MANAGEMENT.length()),
+                    r.authorization(),
+                    r.contentType(),
+                    r.body(),
+                    r.query()))
         .toList();
   }
 
@@ -125,16 +140,32 @@ final class FakeServer implements AutoCloseable {
     String query = exchange.getRequestURI().getRawQuery();
     Answer answer;
     synchronized (this) {
-      requests.add(new Request(method, path, exchange.getRequestHeaders().getFirst("Authorization"),
-          exchange.getRequestHeaders().getFirst("Content-Type"), body, query));
+      requests.add(
+          new Request(
+              method,
+              path,
+              exchange.getRequestHeaders().getFirst("Authorization"),
+              exchange.getRequestHeaders().getFirst("Content-Type"),
+              body,
+              query));
       Answer forQuery = query == null ? null : answers.get(method + " " + path + "?" + query);
-      answer = path.equals(TOKEN_PATH)
-          ? tokenAnswer
-          : forQuery != null ? forQuery : answers.getOrDefault(method + " " + path,
-              new Answer(404, "{\"error\":{\"message\":\"no canned answer for " + method + " " + path
-                  + "\",\"type\":\"NotFoundException\",\"code\":404}}"));
+      answer =
+          path.equals(TOKEN_PATH)
+              ? tokenAnswer
+              : forQuery != null
+                  ? forQuery
+                  : answers.getOrDefault(
+                      method + " " + path,
+                      new Answer(
+                          404,
+                          "{\"error\":{\"message\":\"no canned answer for "
+                              + method
+                              + " "
+                              + path
+                              + "\",\"type\":\"NotFoundException\",\"code\":404}}"));
     }
-    byte[] bytes = answer.body() == null ? new byte[0] : answer.body().getBytes(StandardCharsets.UTF_8);
+    byte[] bytes =
+        answer.body() == null ? new byte[0] : answer.body().getBytes(StandardCharsets.UTF_8);
     if (bytes.length > 0) {
       exchange.getResponseHeaders().set("Content-Type", "application/json");
     }

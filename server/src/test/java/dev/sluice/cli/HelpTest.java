@@ -14,7 +14,9 @@ class HelpTest {
     Cli.Result result = Cli.raw("--help");
 
     assertThat(result.exit()).isZero();
-    assertThat(result.out()).contains("serve", "catalogs", "principals", "principal-roles", "catalog-roles", "privileges");
+    assertThat(result.out())
+        .contains(
+            "serve", "catalogs", "principals", "principal-roles", "catalog-roles", "privileges");
   }
 
   @Test
@@ -43,8 +45,16 @@ class HelpTest {
   void leafHelpShowsConnectionOptions() {
     Cli.Result result = Cli.raw("privileges", "table", "grant", "--help");
 
-    assertThat(result.out()).contains("--base-url", "--client-id", "--client-secret", "--output", "--catalog-role",
-        "--namespace", "--table", "PRIVILEGE");
+    assertThat(result.out())
+        .contains(
+            "--base-url",
+            "--client-id",
+            "--client-secret",
+            "--output",
+            "--catalog-role",
+            "--namespace",
+            "--table",
+            "PRIVILEGE");
   }
 
   @Test
@@ -52,18 +62,22 @@ class HelpTest {
     Cli.Result result = Cli.raw("principal-roles");
 
     assertThat(result.exit()).isEqualTo(2);
-    assertThat(result.err()).contains("Missing subcommand: one of create, list, delete, grant, revoke");
+    assertThat(result.err())
+        .contains("Missing subcommand: one of create, list, delete, grant, revoke");
   }
 
   private static void collect(CommandLine command, List<String> prefix, List<List<String>> out) {
-    command.getSubcommands().forEach((name, sub) -> {
-      if (prefix.isEmpty() && name.equals("serve")) {
-        return;
-      }
-      List<String> path = new ArrayList<>(prefix);
-      path.add(name);
-      out.add(path);
-      collect(sub, path, out);
-    });
+    command
+        .getSubcommands()
+        .forEach(
+            (name, sub) -> {
+              if (prefix.isEmpty() && name.equals("serve")) {
+                return;
+              }
+              List<String> path = new ArrayList<>(prefix);
+              path.add(name);
+              out.add(path);
+              collect(sub, path, out);
+            });
   }
 }

@@ -24,23 +24,34 @@ class ListPagingTest {
   private static String principals(String token, String... names) {
     StringBuilder items = new StringBuilder();
     for (String name : names) {
-      items.append(items.isEmpty() ? "" : ",").append("{\"name\":\"").append(name).append("\",\"clientId\":\"cid-")
-          .append(name).append("\"}");
+      items
+          .append(items.isEmpty() ? "" : ",")
+          .append("{\"name\":\"")
+          .append(name)
+          .append("\",\"clientId\":\"cid-")
+          .append(name)
+          .append("\"}");
     }
-    return "{\"principals\":[" + items + "],\"nextPageToken\":" + (token == null ? "null" : "\"" + token + "\"") + "}";
+    return "{\"principals\":["
+        + items
+        + "],\"nextPageToken\":"
+        + (token == null ? "null" : "\"" + token + "\"")
+        + "}";
   }
 
   @Test
   void principalsListFollowsEveryPageToken() {
-    server.answer("GET", "/principals", 200, principals("dDE", "ann", "bob"))
+    server
+        .answer("GET", "/principals", 200, principals("dDE", "ann", "bob"))
         .answer("GET", "/principals?pageToken=dDE", 200, principals("dDI", "cyd"))
         .answer("GET", "/principals?pageToken=dDI", 200, principals(null, "dan"));
 
     Cli.Result result = Cli.run(server, "principals", "list");
 
     assertThat(result.exit()).as(result.err()).isZero();
-    assertThat(result.out()).isEqualTo(
-        """
+    assertThat(result.out())
+        .isEqualTo(
+            """
         NAME  CLIENT ID
         ann   cid-ann
         bob   cid-bob
@@ -49,26 +60,44 @@ class ListPagingTest {
         """);
     List<FakeServer.Request> calls = server.calls();
     assertThat(calls).extracting(FakeServer.Request::path).containsOnly("/principals");
-    assertThat(calls).extracting(FakeServer.Request::query).containsExactly(null, "pageToken=dDE", "pageToken=dDI");
+    assertThat(calls)
+        .extracting(FakeServer.Request::query)
+        .containsExactly(null, "pageToken=dDE", "pageToken=dDI");
     assertThat(server.tokenRequests()).hasSize(1);
 
     // json mode: one document with every item, as if the server had sent it whole.
     assertThat(Cli.json(server, "principals", "list").json())
-        .isEqualTo(FakeServer.json("{\"principals\":" + FakeServer.json(principals(null, "ann", "bob", "cyd", "dan"))
-            .get("principals") + "}"));
+        .isEqualTo(
+            FakeServer.json(
+                "{\"principals\":"
+                    + FakeServer.json(principals(null, "ann", "bob", "cyd", "dan"))
+                        .get("principals")
+                    + "}"));
   }
 
   @Test
   void grantsAndRolesFollowPageTokensToo() {
-    server.answer("GET", "/catalogs/sales/catalog-roles/reader/grants", 200,
+    server
+        .answer(
+            "GET",
+            "/catalogs/sales/catalog-roles/reader/grants",
+            200,
             "{\"grants\":[{\"type\":\"catalog\",\"privilege\":\"TABLE_LIST\"}],\"nextPageToken\":\"Zw\"}")
-        .answer("GET", "/catalogs/sales/catalog-roles/reader/grants?pageToken=Zw", 200,
+        .answer(
+            "GET",
+            "/catalogs/sales/catalog-roles/reader/grants?pageToken=Zw",
+            200,
             "{\"grants\":[{\"type\":\"namespace\",\"namespace\":[\"a\"],\"privilege\":\"TABLE_READ_DATA\"}],"
                 + "\"nextPageToken\":null}")
-        .answer("GET", "/principal-roles", 200, "{\"roles\":[{\"name\":\"analyst\"}],\"nextPageToken\":\"cg\"}")
+        .answer(
+            "GET",
+            "/principal-roles",
+            200,
+            "{\"roles\":[{\"name\":\"analyst\"}],\"nextPageToken\":\"cg\"}")
         .answer("GET", "/principal-roles?pageToken=cg", 200, "{\"roles\":[{\"name\":\"loader\"}]}");
 
-    Cli.Result grants = Cli.run(server, "privileges", "--catalog", "sales", "--catalog-role", "reader", "list");
+    Cli.Result grants =
+        Cli.run(server, "privileges", "--catalog", "sales", "--catalog-role", "reader", "list");
     assertThat(grants.exit()).as(grants.err()).isZero();
     assertThat(grants.out()).contains("TABLE_LIST").contains("TABLE_READ_DATA");
 
@@ -79,7 +108,8 @@ class ListPagingTest {
 
   @Test
   void aServerRepeatingATokenIsAnErrorNotALoop() {
-    server.answer("GET", "/principals", 200, principals("dDE", "ann"))
+    server
+        .answer("GET", "/principals", 200, principals("dDE", "ann"))
         .answer("GET", "/principals?pageToken=dDE", 200, principals("dDE", "bob"));
 
     Cli.Result result = Cli.run(server, "principals", "list");

@@ -8,7 +8,8 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 class PrincipalRolesCommandTest {
-  private static final String ROLES = "{\"roles\":[{\"name\":\"loader\",\"properties\":{}},{\"name\":\"reader\",\"properties\":{}}]}";
+  private static final String ROLES =
+      "{\"roles\":[{\"name\":\"loader\",\"properties\":{}},{\"name\":\"reader\",\"properties\":{}}]}";
 
   private FakeServer server;
 
@@ -30,9 +31,14 @@ class PrincipalRolesCommandTest {
     Cli.Result result = Cli.run(server, "principal-roles", "create", "loader");
 
     assertThat(result.exit()).as(result.err()).isZero();
-    assertCall(server.onlyCall(), "POST", "/principal-roles", "{\"principalRole\":{\"name\":\"loader\",\"properties\":{}}}");
+    assertCall(
+        server.onlyCall(),
+        "POST",
+        "/principal-roles",
+        "{\"principalRole\":{\"name\":\"loader\",\"properties\":{}}}");
     assertThat(result.out()).isEqualTo("created principal role loader\n");
-    assertThat(Cli.json(server, "principal-roles", "create", "loader").json()).isEqualTo(FakeServer.json(created));
+    assertThat(Cli.json(server, "principal-roles", "create", "loader").json())
+        .isEqualTo(FakeServer.json(created));
   }
 
   @Test
@@ -44,7 +50,8 @@ class PrincipalRolesCommandTest {
     assertThat(result.exit()).as(result.err()).isZero();
     assertCall(server.onlyCall(), "GET", "/principal-roles", null);
     assertThat(result.out()).isEqualTo("NAME\nloader\nreader\n");
-    assertThat(Cli.json(server, "principal-roles", "list").json()).isEqualTo(FakeServer.json(ROLES));
+    assertThat(Cli.json(server, "principal-roles", "list").json())
+        .isEqualTo(FakeServer.json(ROLES));
   }
 
   @Test
@@ -76,16 +83,22 @@ class PrincipalRolesCommandTest {
     Cli.Result result = Cli.run(server, "principal-roles", "grant", "--principal", "etl", "loader");
 
     assertThat(result.exit()).as(result.err()).isZero();
-    assertCall(server.onlyCall(), "PUT", "/principals/etl/principal-roles", "{\"principalRole\":{\"name\":\"loader\"}}");
+    assertCall(
+        server.onlyCall(),
+        "PUT",
+        "/principals/etl/principal-roles",
+        "{\"principalRole\":{\"name\":\"loader\"}}");
     assertThat(result.out()).isEqualTo("granted principal role loader to principal etl\n");
-    assertThat(Cli.json(server, "principal-roles", "grant", "--principal", "etl", "loader").out()).isEmpty();
+    assertThat(Cli.json(server, "principal-roles", "grant", "--principal", "etl", "loader").out())
+        .isEmpty();
   }
 
   @Test
   void revokeFromAPrincipal() {
     server.answer("DELETE", "/principals/etl/principal-roles/loader", 204, null);
 
-    Cli.Result result = Cli.run(server, "principal-roles", "revoke", "--principal", "etl", "loader");
+    Cli.Result result =
+        Cli.run(server, "principal-roles", "revoke", "--principal", "etl", "loader");
 
     assertThat(result.exit()).as(result.err()).isZero();
     assertCall(server.onlyCall(), "DELETE", "/principals/etl/principal-roles/loader", null);

@@ -37,33 +37,58 @@ class PrincipalsCommandTest {
     Cli.Result result = Cli.run(server, "principals", "create", "etl");
 
     assertThat(result.exit()).as(result.err()).isZero();
-    assertCall(server.onlyCall(), "POST", "/principals", "{\"principal\":{\"name\":\"etl\",\"properties\":{}}}");
-    assertThat(result.out()).isEqualTo(
-        """
+    assertCall(
+        server.onlyCall(),
+        "POST",
+        "/principals",
+        "{\"principal\":{\"name\":\"etl\",\"properties\":{}}}");
+    assertThat(result.out())
+        .isEqualTo(
+            """
         created principal etl
         client id: cid-etl
         client secret: NEW-SECRET-1
         (the secret is shown only this once: store it now)
         """);
 
-    assertThat(Cli.json(server, "principals", "create", "etl").json()).isEqualTo(FakeServer.json(CREATED));
+    assertThat(Cli.json(server, "principals", "create", "etl").json())
+        .isEqualTo(FakeServer.json(CREATED));
   }
 
   @Test
   void createGrantsEachPrincipalRoleWithTheSameToken() {
-    server.answer("POST", "/principals", 201, CREATED)
+    server
+        .answer("POST", "/principals", 201, CREATED)
         .answer("PUT", "/principals/etl/principal-roles", 201, null);
 
-    Cli.Result result = Cli.run(server, "principals", "create", "etl", "--principal-role", "loader", "--principal-role", "reader");
+    Cli.Result result =
+        Cli.run(
+            server,
+            "principals",
+            "create",
+            "etl",
+            "--principal-role",
+            "loader",
+            "--principal-role",
+            "reader");
 
     assertThat(result.exit()).as(result.err()).isZero();
     List<FakeServer.Request> calls = server.calls();
     assertThat(calls).hasSize(3);
-    assertCall(calls.get(1), "PUT", "/principals/etl/principal-roles", "{\"principalRole\":{\"name\":\"loader\"}}");
-    assertCall(calls.get(2), "PUT", "/principals/etl/principal-roles", "{\"principalRole\":{\"name\":\"reader\"}}");
+    assertCall(
+        calls.get(1),
+        "PUT",
+        "/principals/etl/principal-roles",
+        "{\"principalRole\":{\"name\":\"loader\"}}");
+    assertCall(
+        calls.get(2),
+        "PUT",
+        "/principals/etl/principal-roles",
+        "{\"principalRole\":{\"name\":\"reader\"}}");
     assertThat(server.tokenRequests()).hasSize(1);
-    assertThat(result.out()).endsWith(
-        """
+    assertThat(result.out())
+        .endsWith(
+            """
         granted principal role loader to principal etl
         granted principal role reader to principal etl
         """);
@@ -71,10 +96,12 @@ class PrincipalsCommandTest {
 
   @Test
   void createInJsonModeStaysOneDocumentWhenGranting() {
-    server.answer("POST", "/principals", 201, CREATED)
+    server
+        .answer("POST", "/principals", 201, CREATED)
         .answer("PUT", "/principals/etl/principal-roles", 201, null);
 
-    Cli.Result result = Cli.json(server, "principals", "create", "etl", "--principal-role", "loader");
+    Cli.Result result =
+        Cli.json(server, "principals", "create", "etl", "--principal-role", "loader");
 
     assertThat(result.exit()).as(result.err()).isZero();
     assertThat(result.json()).isEqualTo(FakeServer.json(CREATED));
@@ -82,11 +109,16 @@ class PrincipalsCommandTest {
 
   @Test
   void aFailedGrantAfterCreateStillShowsTheCredentials() {
-    server.answer("POST", "/principals", 201, CREATED)
-        .answer("PUT", "/principals/etl/principal-roles", 404,
+    server
+        .answer("POST", "/principals", 201, CREATED)
+        .answer(
+            "PUT",
+            "/principals/etl/principal-roles",
+            404,
             "{\"error\":{\"message\":\"Principal role not found: lodaer\",\"type\":\"NotFoundException\",\"code\":404}}");
 
-    Cli.Result result = Cli.run(server, "principals", "create", "etl", "--principal-role", "lodaer");
+    Cli.Result result =
+        Cli.run(server, "principals", "create", "etl", "--principal-role", "lodaer");
 
     assertThat(result.exit()).isEqualTo(1);
     assertThat(result.out()).contains("client secret: NEW-SECRET-1");
@@ -95,15 +127,17 @@ class PrincipalsCommandTest {
 
   @Test
   void listPrintsNamesAndClientIds() {
-    String list = "{\"principals\":[{\"name\":\"root\",\"clientId\":\"cid-root\"},{\"name\":\"etl\",\"clientId\":\"cid-etl\"}]}";
+    String list =
+        "{\"principals\":[{\"name\":\"root\",\"clientId\":\"cid-root\"},{\"name\":\"etl\",\"clientId\":\"cid-etl\"}]}";
     server.answer("GET", "/principals", 200, list);
 
     Cli.Result result = Cli.run(server, "principals", "list");
 
     assertThat(result.exit()).as(result.err()).isZero();
     assertCall(server.onlyCall(), "GET", "/principals", null);
-    assertThat(result.out()).isEqualTo(
-        """
+    assertThat(result.out())
+        .isEqualTo(
+            """
         NAME  CLIENT ID
         root  cid-root
         etl   cid-etl
@@ -113,7 +147,8 @@ class PrincipalsCommandTest {
 
   @Test
   void getNeverPrintsASecretEvenIfTheServerSentOne() {
-    String principal = "{\"name\":\"etl\",\"clientId\":\"cid-etl\",\"clientSecret\":\"LEAKED\",\"properties\":{\"team\":\"data\"}}";
+    String principal =
+        "{\"name\":\"etl\",\"clientId\":\"cid-etl\",\"clientSecret\":\"LEAKED\",\"properties\":{\"team\":\"data\"}}";
     server.answer("GET", "/principals/etl", 200, principal);
 
     Cli.Result result = Cli.run(server, "principals", "get", "etl");
@@ -121,7 +156,8 @@ class PrincipalsCommandTest {
     assertThat(result.exit()).as(result.err()).isZero();
     assertCall(server.onlyCall(), "GET", "/principals/etl", null);
     assertThat(result.out()).isEqualTo("name: etl\nclientId: cid-etl\nproperties.team: data\n");
-    assertThat(Cli.json(server, "principals", "get", "etl").json()).isEqualTo(FakeServer.json(principal));
+    assertThat(Cli.json(server, "principals", "get", "etl").json())
+        .isEqualTo(FakeServer.json(principal));
   }
 
   @Test
@@ -144,14 +180,16 @@ class PrincipalsCommandTest {
 
     assertThat(result.exit()).as(result.err()).isZero();
     assertCall(server.onlyCall(), "POST", "/principals/etl/rotate", null);
-    assertThat(result.out()).isEqualTo(
-        """
+    assertThat(result.out())
+        .isEqualTo(
+            """
         rotated credentials for principal etl
         client id: cid-etl
         client secret: NEW-SECRET-2
         (the secret is shown only this once: store it now)
         """);
-    assertThat(Cli.json(server, "principals", "rotate-credentials", "etl").json()).isEqualTo(FakeServer.json(ROTATED));
+    assertThat(Cli.json(server, "principals", "rotate-credentials", "etl").json())
+        .isEqualTo(FakeServer.json(ROTATED));
   }
 
   @Test

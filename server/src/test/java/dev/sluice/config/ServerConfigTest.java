@@ -24,17 +24,22 @@ class ServerConfigTest {
     assertThat(config.host()).isEqualTo("127.0.0.1");
     assertThat(config.port()).isEqualTo(8181);
     assertThat(config.dataDir()).isEqualTo(Path.of("./sluice-data").toAbsolutePath().normalize());
-    assertThat(config.database().url()).startsWith("jdbc:h2:file:" + config.dataDir().resolve("catalog"));
+    assertThat(config.database().url())
+        .startsWith("jdbc:h2:file:" + config.dataDir().resolve("catalog"));
     assertThat(config.warehouseDir()).isEqualTo(config.dataDir().resolve("warehouse"));
   }
 
   @Test
   void environmentVariablesAreExpandedAndOverridesWin() throws Exception {
     Path file = dir.resolve("c.yaml");
-    Files.writeString(file, "server:\n  port: 9000\ndatabase:\n  url: jdbc:postgresql://db/${DB_NAME}\n  password: ${DB_PASSWORD}\n");
+    Files.writeString(
+        file,
+        "server:\n  port: 9000\ndatabase:\n  url: jdbc:postgresql://db/${DB_NAME}\n  password: ${DB_PASSWORD}\n");
     ServerConfig config =
         ServerConfig.load(
-            file, new ServerConfig.Overrides("0.0.0.0", 9100, dir.toString()), Map.of("DB_NAME", "cat", "DB_PASSWORD", "pw")::get);
+            file,
+            new ServerConfig.Overrides("0.0.0.0", 9100, dir.toString()),
+            Map.of("DB_NAME", "cat", "DB_PASSWORD", "pw")::get);
     assertThat(config.database().url()).isEqualTo("jdbc:postgresql://db/cat");
     assertThat(config.database().password()).isEqualTo("pw");
     assertThat(config.database().toString()).doesNotContain("pw");
@@ -44,14 +49,18 @@ class ServerConfigTest {
 
   @Test
   void errorsNameTheKey() {
-    assertThatThrownBy(() -> load("server:\n  prot: 1\n", Map.of())).hasMessageContaining("server.prot");
+    assertThatThrownBy(() -> load("server:\n  prot: 1\n", Map.of()))
+        .hasMessageContaining("server.prot");
     assertThatThrownBy(() -> load("datbase: {}\n", Map.of())).hasMessageContaining("datbase");
-    assertThatThrownBy(() -> load("server:\n  port: eighty\n", Map.of())).hasMessageContaining("server.port");
-    assertThatThrownBy(() -> load("server:\n  port: 70000\n", Map.of())).hasMessageContaining("server.port");
+    assertThatThrownBy(() -> load("server:\n  port: eighty\n", Map.of()))
+        .hasMessageContaining("server.port");
+    assertThatThrownBy(() -> load("server:\n  port: 70000\n", Map.of()))
+        .hasMessageContaining("server.port");
     assertThatThrownBy(() -> load("database:\n  password: ${NOPE}\n", Map.of()))
         .hasMessageContaining("database.password")
         .hasMessageContaining("NOPE");
-    assertThatThrownBy(() -> load("database:\n  url: jdbc:mysql://x\n", Map.of())).hasMessageContaining("database.url");
+    assertThatThrownBy(() -> load("database:\n  url: jdbc:mysql://x\n", Map.of()))
+        .hasMessageContaining("database.url");
     assertThatThrownBy(() -> load("auth:\n  tokenLifetimeSeconds: 5\n", Map.of()))
         .hasMessageContaining("auth.tokenLifetimeSeconds");
     assertThatThrownBy(() -> load("bootstrap:\n  quickstartCatalog: maybe\n", Map.of()))
@@ -65,39 +74,66 @@ class ServerConfigTest {
     assertThat(defaults.tokenThrottle()).isEqualTo(dev.sluice.auth.TokenThrottle.Limits.DEFAULT);
     assertThat(defaults.tokenThrottle().enabled()).isTrue();
 
-    ServerConfig custom = load("auth:\n  tokenThrottle:\n    clientBurst: 5\n    clientFailuresPerMinute: 2\n"
-        + "    addressBurst: 200\n    addressFailuresPerMinute: 120\n    maxTrackedKeys: 5000\n", Map.of());
+    ServerConfig custom =
+        load(
+            "auth:\n  tokenThrottle:\n    clientBurst: 5\n    clientFailuresPerMinute: 2\n"
+                + "    addressBurst: 200\n    addressFailuresPerMinute: 120\n    maxTrackedKeys: 5000\n",
+            Map.of());
     assertThat(custom.tokenThrottle())
         .isEqualTo(new dev.sluice.auth.TokenThrottle.Limits(true, 5, 2, 200, 120, 5000));
-    assertThat(load("auth:\n  tokenThrottle:\n    enabled: false\n", Map.of()).tokenThrottle().enabled()).isFalse();
+    assertThat(
+            load("auth:\n  tokenThrottle:\n    enabled: false\n", Map.of())
+                .tokenThrottle()
+                .enabled())
+        .isFalse();
 
     assertThatThrownBy(() -> load("auth:\n  tokenThrottle:\n    clientBurst: 0\n", Map.of()))
-        .isInstanceOf(ConfigException.class).hasMessageContaining("auth.tokenThrottle.clientBurst");
-    assertThatThrownBy(() -> load("auth:\n  tokenThrottle:\n    addressFailuresPerMinute: lots\n", Map.of()))
-        .isInstanceOf(ConfigException.class).hasMessageContaining("auth.tokenThrottle.addressFailuresPerMinute");
+        .isInstanceOf(ConfigException.class)
+        .hasMessageContaining("auth.tokenThrottle.clientBurst");
+    assertThatThrownBy(
+            () -> load("auth:\n  tokenThrottle:\n    addressFailuresPerMinute: lots\n", Map.of()))
+        .isInstanceOf(ConfigException.class)
+        .hasMessageContaining("auth.tokenThrottle.addressFailuresPerMinute");
     assertThatThrownBy(() -> load("auth:\n  tokenThrottle:\n    maxTrackedKeys: 10\n", Map.of()))
-        .isInstanceOf(ConfigException.class).hasMessageContaining("auth.tokenThrottle.maxTrackedKeys");
+        .isInstanceOf(ConfigException.class)
+        .hasMessageContaining("auth.tokenThrottle.maxTrackedKeys");
     assertThatThrownBy(() -> load("auth:\n  tokenThrottle:\n    enabled: sometimes\n", Map.of()))
-        .isInstanceOf(ConfigException.class).hasMessageContaining("auth.tokenThrottle.enabled");
+        .isInstanceOf(ConfigException.class)
+        .hasMessageContaining("auth.tokenThrottle.enabled");
     assertThatThrownBy(() -> load("auth:\n  tokenThrottle:\n    burst: 3\n", Map.of()))
-        .isInstanceOf(ConfigException.class).hasMessageContaining("auth.tokenThrottle.burst");
+        .isInstanceOf(ConfigException.class)
+        .hasMessageContaining("auth.tokenThrottle.burst");
     assertThatThrownBy(() -> load("auth:\n  tokenThrottle: 3\n", Map.of()))
-        .isInstanceOf(ConfigException.class).hasMessageContaining("auth.tokenThrottle");
+        .isInstanceOf(ConfigException.class)
+        .hasMessageContaining("auth.tokenThrottle");
   }
 
   @Test
   void storageCredentialSourcesAreValidatedAndNeverPrinted() throws Exception {
-    ServerConfig config = load("storage:\n  credentialSources:\n    rgw: { type: static, accessKeyId: \"${K}\", secretAccessKey: \"${S}\" }\n"
-        + "    aws: { type: default-chain }\n", Map.of("K", "AKIAEXAMPLE", "S", "very-secret-value"));
+    ServerConfig config =
+        load(
+            "storage:\n  credentialSources:\n    rgw: { type: static, accessKeyId: \"${K}\", secretAccessKey: \"${S}\" }\n"
+                + "    aws: { type: default-chain }\n",
+            Map.of("K", "AKIAEXAMPLE", "S", "very-secret-value"));
     assertThat(config.credentialSources()).containsOnlyKeys("rgw", "aws");
     assertThat(config.toString()).doesNotContain("very-secret-value").doesNotContain("AKIAEXAMPLE");
-    assertThatThrownBy(() -> load("storage:\n  credentialSources:\n    x: { type: static, accessKeyId: a }\n", Map.of()))
+    assertThatThrownBy(
+            () ->
+                load(
+                    "storage:\n  credentialSources:\n    x: { type: static, accessKeyId: a }\n",
+                    Map.of()))
         .hasMessageContaining("storage.credentialSources.x");
-    assertThatThrownBy(() -> load("storage:\n  credentialSources:\n    x: { type: magic }\n", Map.of()))
+    assertThatThrownBy(
+            () -> load("storage:\n  credentialSources:\n    x: { type: magic }\n", Map.of()))
         .hasMessageContaining("storage.credentialSources.x.type");
-    assertThatThrownBy(() -> load("storage:\n  credentialSources:\n    x: { type: static, accessKey: a }\n", Map.of()))
+    assertThatThrownBy(
+            () ->
+                load(
+                    "storage:\n  credentialSources:\n    x: { type: static, accessKey: a }\n",
+                    Map.of()))
         .hasMessageContaining("storage.credentialSources.x.accessKey");
-    assertThatThrownBy(() -> load("storage:\n  credentialSources:\n    x: { type: web-identity }\n", Map.of()))
+    assertThatThrownBy(
+            () -> load("storage:\n  credentialSources:\n    x: { type: web-identity }\n", Map.of()))
         .hasMessageContaining("storage.credentialSources.x");
     assertThatThrownBy(() -> load("storage:\n  vendingCache: { ttlCapSeconds: 0 }\n", Map.of()))
         .hasMessageContaining("storage.vendingCache.ttlCapSeconds");

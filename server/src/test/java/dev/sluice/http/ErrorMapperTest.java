@@ -13,22 +13,33 @@ class ErrorMapperTest {
   @Test
   void storeOutcomesThatReachTheRouteAreClientErrorsWithIcebergTypes() {
     // e.g. a principal deleted between the rotate route's check and its update (found by FuzzTest)
-    assertMapped(new NotFound("Principal not found: p"), 404, "NotFoundException", "Principal not found: p");
-    assertMapped(new AlreadyExists("Catalog already exists: c"), 409, "AlreadyExistsException", "Catalog already exists: c");
-    assertMapped(new Conflict("changed concurrently"), 409, "CommitFailedException", "changed concurrently");
+    assertMapped(
+        new NotFound("Principal not found: p"), 404, "NotFoundException", "Principal not found: p");
+    assertMapped(
+        new AlreadyExists("Catalog already exists: c"),
+        409,
+        "AlreadyExistsException",
+        "Catalog already exists: c");
+    assertMapped(
+        new Conflict("changed concurrently"), 409, "CommitFailedException", "changed concurrently");
     assertMapped(new NotEmpty("not empty"), 409, "NamespaceNotEmptyException", "not empty");
   }
 
   @Test
   void anythingUnexpectedIsA500WithoutItsMessage() {
-    assertMapped(new NullPointerException("secret detail"), 500, "InternalServerError", "Internal error; see the server log");
+    assertMapped(
+        new NullPointerException("secret detail"),
+        500,
+        "InternalServerError",
+        "Internal error; see the server log");
   }
 
   @Test
   void jettysOwnErrorsAreErrorResponses() throws Exception {
     for (int status : new int[] {400, 413, 414, 431, 505}) {
       ErrorResponse parsed =
-          org.apache.iceberg.rest.responses.ErrorResponseParser.fromJson(new String(JettyErrors.json(status), "UTF-8"));
+          org.apache.iceberg.rest.responses.ErrorResponseParser.fromJson(
+              new String(JettyErrors.json(status), "UTF-8"));
       assertThat(parsed.code()).isEqualTo(status);
       assertThat(parsed.type()).isNotBlank();
       assertThat(parsed.message()).isNotBlank();

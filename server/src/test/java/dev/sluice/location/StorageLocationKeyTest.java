@@ -12,20 +12,24 @@ class StorageLocationKeyTest {
     assertThat(StorageLocation.parse("/w//a").key()).isEqualTo("file:///w/a/");
     assertThat(StorageLocation.parse("S3://bkt/x").key()).isEqualTo("s3://bkt/x/");
     assertThat(StorageLocation.parse("s3://bkt").key()).isEqualTo("s3://bkt/");
-    assertThat(StorageLocation.parse("s3://bkt/x/y").ancestorKeys()).containsExactly("s3://bkt/", "s3://bkt/x/", "s3://bkt/x/y/");
+    assertThat(StorageLocation.parse("s3://bkt/x/y").ancestorKeys())
+        .containsExactly("s3://bkt/", "s3://bkt/x/", "s3://bkt/x/y/");
     assertThat(StorageLocation.parse("s3://bkt/x/y").rootKey()).isEqualTo("s3://bkt/");
   }
 
   @Test
   void keysCompareSegmentWise() {
     // t is not a prefix of t2 once keys end in a slash.
-    assertThat(StorageLocation.parse("s3://b/t2").key()).doesNotStartWith(StorageLocation.parse("s3://b/t").key());
-    assertThat(StorageLocation.parse("s3://b/t/x").key()).startsWith(StorageLocation.parse("s3://b/t").key());
+    assertThat(StorageLocation.parse("s3://b/t2").key())
+        .doesNotStartWith(StorageLocation.parse("s3://b/t").key());
+    assertThat(StorageLocation.parse("s3://b/t/x").key())
+        .startsWith(StorageLocation.parse("s3://b/t").key());
   }
 
   @Test
   void overlongLocationsAreRefused() {
-    assertThat(LocationSafety.escapes("s3://b/" + "x".repeat(900))).contains("longer than 900 bytes");
+    assertThat(LocationSafety.escapes("s3://b/" + "x".repeat(900)))
+        .contains("longer than 900 bytes");
     assertThat(LocationSafety.escapes("s3://b/" + "x".repeat(880))).isEmpty();
   }
 }

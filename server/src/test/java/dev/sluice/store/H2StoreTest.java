@@ -6,7 +6,10 @@ import java.nio.file.Files;
 class H2StoreTest extends StoreContract {
   @Override
   protected Store openStore() throws Exception {
-    String url = "jdbc:h2:file:" + Files.createTempDirectory("sluice-h2").resolve("catalog") + ";DB_CLOSE_ON_EXIT=FALSE";
+    String url =
+        "jdbc:h2:file:"
+            + Files.createTempDirectory("sluice-h2").resolve("catalog")
+            + ";DB_CLOSE_ON_EXIT=FALSE";
     return JdbcStore.open(new DatabaseConfig(url, null, null, 10, 5000));
   }
 }

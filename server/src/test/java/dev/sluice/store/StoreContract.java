@@ -25,7 +25,9 @@ abstract class StoreContract {
   @BeforeEach
   void open() throws Exception {
     store = openStore();
-    store.createCatalog(new CatalogRecord(CAT, "INTERNAL", Map.of("k", "v"), "{\"storageType\":\"FILE\"}", 1, 0, 0), "service_admin");
+    store.createCatalog(
+        new CatalogRecord(CAT, "INTERNAL", Map.of("k", "v"), "{\"storageType\":\"FILE\"}", 1, 0, 0),
+        "service_admin");
   }
 
   @AfterEach
@@ -35,17 +37,24 @@ abstract class StoreContract {
 
   @Test
   void catalogsAreUniqueVersionedAndRefuseDeletionWhileNotEmpty() {
-    assertThatThrownBy(() -> store.createCatalog(new CatalogRecord(CAT, "INTERNAL", Map.of(), "{}", 1, 0, 0), "service_admin"))
+    assertThatThrownBy(
+            () ->
+                store.createCatalog(
+                    new CatalogRecord(CAT, "INTERNAL", Map.of(), "{}", 1, 0, 0), "service_admin"))
         .isInstanceOf(AlreadyExists.class);
     CatalogRecord current = store.getCatalog(CAT).orElseThrow();
     assertThat(current.properties()).containsEntry("k", "v");
     CatalogRecord updated =
-        store.updateCatalog(new CatalogRecord(CAT, "INTERNAL", Map.of("k", "w"), "{}", 0, 0, 0), current.version());
+        store.updateCatalog(
+            new CatalogRecord(CAT, "INTERNAL", Map.of("k", "w"), "{}", 0, 0, 0), current.version());
     assertThat(updated.version()).isEqualTo(current.version() + 1);
     assertThat(updated.properties()).containsEntry("k", "w");
     // A writer holding the old version loses, and changes nothing.
     assertThatThrownBy(
-            () -> store.updateCatalog(new CatalogRecord(CAT, "INTERNAL", Map.of("k", "x"), "{}", 0, 0, 0), current.version()))
+            () ->
+                store.updateCatalog(
+                    new CatalogRecord(CAT, "INTERNAL", Map.of("k", "x"), "{}", 0, 0, 0),
+                    current.version()))
         .isInstanceOf(Conflict.class);
     assertThat(store.getCatalog(CAT).orElseThrow().properties()).containsEntry("k", "w");
 
@@ -66,18 +75,22 @@ abstract class StoreContract {
     store.createNamespace(CAT, NamespacePath.of("a", "b"), Map.of());
     assertThatThrownBy(() -> store.createNamespace(CAT, NamespacePath.of("a"), Map.of()))
         .isInstanceOf(AlreadyExists.class);
-    assertThatThrownBy(() -> store.dropNamespace(CAT, NamespacePath.of("a"))).isInstanceOf(NotEmpty.class);
+    assertThatThrownBy(() -> store.dropNamespace(CAT, NamespacePath.of("a")))
+        .isInstanceOf(NotEmpty.class);
 
     store.createContent(CAT, NamespacePath.of("a", "b"), "t", ContentKind.TABLE, "file:/m/1.json");
-    assertThatThrownBy(() -> store.dropNamespace(CAT, NamespacePath.of("a", "b"))).isInstanceOf(NotEmpty.class);
+    assertThatThrownBy(() -> store.dropNamespace(CAT, NamespacePath.of("a", "b")))
+        .isInstanceOf(NotEmpty.class);
     assertThat(store.dropContent(CAT, NamespacePath.of("a", "b"), "t", ContentKind.TABLE)).isTrue();
     assertThat(store.dropNamespace(CAT, NamespacePath.of("a", "b"))).isTrue();
     assertThat(store.dropNamespace(CAT, NamespacePath.of("a", "b"))).isFalse();
 
     Map<String, String> before =
-        store.updateNamespaceProperties(CAT, NamespacePath.of("a"), Set.of("owner"), Map.of("k", "v"));
+        store.updateNamespaceProperties(
+            CAT, NamespacePath.of("a"), Set.of("owner"), Map.of("k", "v"));
     assertThat(before).containsEntry("owner", "x");
-    assertThat(store.loadNamespace(CAT, NamespacePath.of("a")).orElseThrow()).isEqualTo(Map.of("k", "v"));
+    assertThat(store.loadNamespace(CAT, NamespacePath.of("a")).orElseThrow())
+        .isEqualTo(Map.of("k", "v"));
   }
 
   @Test
@@ -90,7 +103,8 @@ abstract class StoreContract {
     String token = null;
     int pages = 0;
     do {
-      Page<NamespacePath> page = store.listNamespaces(CAT, NamespacePath.ROOT, PageRequest.of(token, 2));
+      Page<NamespacePath> page =
+          store.listNamespaces(CAT, NamespacePath.ROOT, PageRequest.of(token, 2));
       assertThat(page.items()).hasSizeLessThanOrEqualTo(2);
       page.items().forEach(p -> seen.add(p.toString()));
       token = page.nextToken();
@@ -105,13 +119,18 @@ abstract class StoreContract {
       store.createContent(CAT, NamespacePath.of("a"), t, ContentKind.TABLE, "file:/m/" + t);
     }
     store.createContent(CAT, NamespacePath.of("a"), "v1", ContentKind.VIEW, "file:/m/v1");
-    Page<String> first = store.listContents(CAT, NamespacePath.of("a"), ContentKind.TABLE, PageRequest.of(null, 2));
+    Page<String> first =
+        store.listContents(CAT, NamespacePath.of("a"), ContentKind.TABLE, PageRequest.of(null, 2));
     assertThat(first.items()).containsExactly("t1", "t2");
     Page<String> second =
-        store.listContents(CAT, NamespacePath.of("a"), ContentKind.TABLE, PageRequest.of(first.nextToken(), 2));
+        store.listContents(
+            CAT, NamespacePath.of("a"), ContentKind.TABLE, PageRequest.of(first.nextToken(), 2));
     assertThat(second.items()).containsExactly("t3");
     assertThat(second.nextToken()).isNull();
-    assertThat(store.listContents(CAT, NamespacePath.of("a"), ContentKind.VIEW, PageRequest.all()).items())
+    assertThat(
+            store
+                .listContents(CAT, NamespacePath.of("a"), ContentKind.VIEW, PageRequest.all())
+                .items())
         .containsExactly("v1");
   }
 
@@ -119,13 +138,20 @@ abstract class StoreContract {
   void tablesAndViewsShareOneNameSpace() {
     store.createNamespace(CAT, NamespacePath.of("ns"), Map.of());
     store.createContent(CAT, NamespacePath.of("ns"), "x", ContentKind.VIEW, "file:/m/v");
-    assertThatThrownBy(() -> store.createContent(CAT, NamespacePath.of("ns"), "x", ContentKind.TABLE, "file:/m/t"))
+    assertThatThrownBy(
+            () ->
+                store.createContent(
+                    CAT, NamespacePath.of("ns"), "x", ContentKind.TABLE, "file:/m/t"))
         .isInstanceOf(AlreadyExists.class)
         .hasMessageContaining("View with same name already exists");
-    assertThatThrownBy(() -> store.createContent(CAT, NamespacePath.of("missing"), "y", ContentKind.TABLE, "file:/m/t"))
+    assertThatThrownBy(
+            () ->
+                store.createContent(
+                    CAT, NamespacePath.of("missing"), "y", ContentKind.TABLE, "file:/m/t"))
         .isInstanceOf(NotFound.class);
     assertThat(store.dropContent(CAT, NamespacePath.of("ns"), "x", ContentKind.TABLE)).isFalse();
-    assertThat(store.getContent(CAT, NamespacePath.of("ns"), "x").orElseThrow().kind()).isEqualTo(ContentKind.VIEW);
+    assertThat(store.getContent(CAT, NamespacePath.of("ns"), "x").orElseThrow().kind())
+        .isEqualTo(ContentKind.VIEW);
   }
 
   @Test
@@ -135,22 +161,26 @@ abstract class StoreContract {
     store.createContent(CAT, ns, "t1", ContentKind.TABLE, "m1-v1");
     store.createContent(CAT, ns, "t2", ContentKind.TABLE, "m2-v1");
 
-    store.swapMetadata(CAT, List.of(new MetadataSwap(ns, "t1", ContentKind.TABLE, "m1-v1", "m1-v2")));
+    store.swapMetadata(
+        CAT, List.of(new MetadataSwap(ns, "t1", ContentKind.TABLE, "m1-v1", "m1-v2")));
     assertThat(location(ns, "t1")).isEqualTo("m1-v2");
 
     // A stale expectation is refused and changes nothing.
     assertThatThrownBy(
-            () -> store.swapMetadata(CAT, List.of(new MetadataSwap(ns, "t1", ContentKind.TABLE, "m1-v1", "m1-v3"))))
+            () ->
+                store.swapMetadata(
+                    CAT, List.of(new MetadataSwap(ns, "t1", ContentKind.TABLE, "m1-v1", "m1-v3"))))
         .isInstanceOf(Conflict.class);
     assertThat(location(ns, "t1")).isEqualTo("m1-v2");
 
     // Two tables, the second stale: neither moves.
     assertThatThrownBy(
-            () -> store.swapMetadata(
-                CAT,
-                List.of(
-                    new MetadataSwap(ns, "t1", ContentKind.TABLE, "m1-v2", "m1-v3"),
-                    new MetadataSwap(ns, "t2", ContentKind.TABLE, "stale", "m2-v2"))))
+            () ->
+                store.swapMetadata(
+                    CAT,
+                    List.of(
+                        new MetadataSwap(ns, "t1", ContentKind.TABLE, "m1-v2", "m1-v3"),
+                        new MetadataSwap(ns, "t2", ContentKind.TABLE, "stale", "m2-v2"))))
         .isInstanceOf(Conflict.class);
     assertThat(location(ns, "t1")).isEqualTo("m1-v2");
     assertThat(location(ns, "t2")).isEqualTo("m2-v1");
@@ -166,7 +196,9 @@ abstract class StoreContract {
 
     // The kind is part of the identity: a view swap does not move a table.
     assertThatThrownBy(
-            () -> store.swapMetadata(CAT, List.of(new MetadataSwap(ns, "t1", ContentKind.VIEW, "m1-v3", "x"))))
+            () ->
+                store.swapMetadata(
+                    CAT, List.of(new MetadataSwap(ns, "t1", ContentKind.VIEW, "m1-v3", "x"))))
         .isInstanceOf(Conflict.class);
   }
 
@@ -181,15 +213,18 @@ abstract class StoreContract {
     List<Future<Boolean>> results = new ArrayList<>();
     for (int i = 0; i < writers; i++) {
       String next = "next-" + i;
-      results.add(pool.submit(() -> {
-        go.await();
-        try {
-          store.swapMetadata(CAT, List.of(new MetadataSwap(ns, "t", ContentKind.TABLE, "base", next)));
-          return true;
-        } catch (Conflict e) {
-          return false;
-        }
-      }));
+      results.add(
+          pool.submit(
+              () -> {
+                go.await();
+                try {
+                  store.swapMetadata(
+                      CAT, List.of(new MetadataSwap(ns, "t", ContentKind.TABLE, "base", next)));
+                  return true;
+                } catch (Conflict e) {
+                  return false;
+                }
+              }));
     }
     go.countDown();
     int winners = 0;
@@ -209,24 +244,46 @@ abstract class StoreContract {
     store.createContent(CAT, NamespacePath.of("a"), "t", ContentKind.TABLE, "m");
     store.createContent(CAT, NamespacePath.of("b"), "taken", ContentKind.VIEW, "v");
     assertThatThrownBy(
-            () -> store.renameContent(CAT, ContentKind.TABLE, NamespacePath.of("a"), "t", NamespacePath.of("b"), "taken"))
+            () ->
+                store.renameContent(
+                    CAT,
+                    ContentKind.TABLE,
+                    NamespacePath.of("a"),
+                    "t",
+                    NamespacePath.of("b"),
+                    "taken"))
         .isInstanceOf(AlreadyExists.class);
     assertThatThrownBy(
-            () -> store.renameContent(CAT, ContentKind.TABLE, NamespacePath.of("a"), "t", NamespacePath.of("zz"), "t"))
+            () ->
+                store.renameContent(
+                    CAT,
+                    ContentKind.TABLE,
+                    NamespacePath.of("a"),
+                    "t",
+                    NamespacePath.of("zz"),
+                    "t"))
         .isInstanceOf(NotFound.class);
     assertThatThrownBy(
-            () -> store.renameContent(CAT, ContentKind.VIEW, NamespacePath.of("a"), "t", NamespacePath.of("b"), "u"))
+            () ->
+                store.renameContent(
+                    CAT, ContentKind.VIEW, NamespacePath.of("a"), "t", NamespacePath.of("b"), "u"))
         .isInstanceOf(NotFound.class);
-    store.renameContent(CAT, ContentKind.TABLE, NamespacePath.of("a"), "t", NamespacePath.of("b"), "t2");
+    store.renameContent(
+        CAT, ContentKind.TABLE, NamespacePath.of("a"), "t", NamespacePath.of("b"), "t2");
     assertThat(store.getContent(CAT, NamespacePath.of("a"), "t")).isEmpty();
-    assertThat(store.getContent(CAT, NamespacePath.of("b"), "t2").orElseThrow().metadataLocation()).isEqualTo("m");
+    assertThat(store.getContent(CAT, NamespacePath.of("b"), "t2").orElseThrow().metadataLocation())
+        .isEqualTo("m");
   }
 
   @Test
   void principalsAndSigningKeys() {
     AccessStore access = store.access();
-    access.createPrincipal(new PrincipalRecord("p", "cid", "hash", Map.of(), 0), List.of("service_admin"));
-    assertThatThrownBy(() -> access.createPrincipal(new PrincipalRecord("q", "cid", "hash", Map.of(), 0), List.of()))
+    access.createPrincipal(
+        new PrincipalRecord("p", "cid", "hash", Map.of(), 0), List.of("service_admin"));
+    assertThatThrownBy(
+            () ->
+                access.createPrincipal(
+                    new PrincipalRecord("q", "cid", "hash", Map.of(), 0), List.of()))
         .isInstanceOf(AlreadyExists.class);
     assertThat(access.getPrincipalByClientId("cid").orElseThrow().name()).isEqualTo("p");
     assertThat(access.getPrincipal("q")).isEmpty();

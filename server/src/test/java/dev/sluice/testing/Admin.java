@@ -17,31 +17,50 @@ public final class Admin {
 
   private HttpResponse<String> ok(String method, String path, String body) throws Exception {
     HttpResponse<String> response = server.send(method, M + path, body);
-    assertThat(response.statusCode()).as(method + " " + path + " -> " + response.body()).isBetween(200, 204);
+    assertThat(response.statusCode())
+        .as(method + " " + path + " -> " + response.body())
+        .isBetween(200, 204);
     return response;
   }
 
-  /** Creates a principal holding {@code principalRole} (created too); returns {clientId, secret}. */
+  /**
+   * Creates a principal holding {@code principalRole} (created too); returns {clientId, secret}.
+   */
   public String[] principal(String name, String principalRole) throws Exception {
-    JsonNode created = TestServer.json(
-        ok("POST", "/principals", "{\"principal\": {\"name\": \"" + name + "\"}}").body()).get("credentials");
+    JsonNode created =
+        TestServer.json(
+                ok("POST", "/principals", "{\"principal\": {\"name\": \"" + name + "\"}}").body())
+            .get("credentials");
     if (principalRole != null) {
       if (server.send("GET", M + "/principal-roles/" + principalRole, null).statusCode() == 404) {
-        ok("POST", "/principal-roles", "{\"principalRole\": {\"name\": \"" + principalRole + "\"}}");
+        ok(
+            "POST",
+            "/principal-roles",
+            "{\"principalRole\": {\"name\": \"" + principalRole + "\"}}");
       }
-      ok("PUT", "/principals/" + name + "/principal-roles", "{\"principalRole\": {\"name\": \"" + principalRole + "\"}}");
+      ok(
+          "PUT",
+          "/principals/" + name + "/principal-roles",
+          "{\"principalRole\": {\"name\": \"" + principalRole + "\"}}");
     }
     return new String[] {created.get("clientId").asText(), created.get("clientSecret").asText()};
   }
 
   /** Creates a catalog role and grants it to a principal role. */
-  public void catalogRole(String catalog, String catalogRole, String principalRole) throws Exception {
-    ok("POST", "/catalogs/" + catalog + "/catalog-roles", "{\"catalogRole\": {\"name\": \"" + catalogRole + "\"}}");
-    ok("PUT", "/principal-roles/" + principalRole + "/catalog-roles/" + catalog,
+  public void catalogRole(String catalog, String catalogRole, String principalRole)
+      throws Exception {
+    ok(
+        "POST",
+        "/catalogs/" + catalog + "/catalog-roles",
+        "{\"catalogRole\": {\"name\": \"" + catalogRole + "\"}}");
+    ok(
+        "PUT",
+        "/principal-roles/" + principalRole + "/catalog-roles/" + catalog,
         "{\"catalogRole\": {\"name\": \"" + catalogRole + "\"}}");
   }
 
-  public static String grantJson(String type, List<String> namespace, String name, String privilege) {
+  public static String grantJson(
+      String type, List<String> namespace, String name, String privilege) {
     StringBuilder sb = new StringBuilder("{\"grant\": {\"type\": \"" + type + "\"");
     if (namespace != null) {
       sb.append(", \"namespace\": [");
@@ -68,7 +87,11 @@ public final class Admin {
 
   /** Revokes without asserting; returns the status (404 when the grant no longer exists). */
   public int tryRevoke(String catalog, String catalogRole, String grantJson) throws Exception {
-    return server.send("POST", M + "/catalogs/" + catalog + "/catalog-roles/" + catalogRole + "/grants", grantJson)
+    return server
+        .send(
+            "POST",
+            M + "/catalogs/" + catalog + "/catalog-roles/" + catalogRole + "/grants",
+            grantJson)
         .statusCode();
   }
 }

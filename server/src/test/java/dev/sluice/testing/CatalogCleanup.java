@@ -5,9 +5,9 @@ import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.rest.RESTCatalog;
 
 /**
- * Drops every table and view of a catalog through its client, as a user clears a catalog:
- * Iceberg's catalog tests reuse fixed custom locations in every test, and a location stays
- * claimed until its table or view is dropped.
+ * Drops every table and view of a catalog through its client, as a user clears a catalog: Iceberg's
+ * catalog tests reuse fixed custom locations in every test, and a location stays claimed until its
+ * table or view is dropped.
  */
 public final class CatalogCleanup {
   private CatalogCleanup() {}

@@ -28,14 +28,23 @@ public final class CatalogSnapshot {
 
   private static void walk(Store store, String catalog, NamespacePath parent, StringBuilder sb) {
     for (NamespacePath ns : store.listNamespaces(catalog, parent, PageRequest.all()).items()) {
-      Map<String, String> properties = new TreeMap<>(store.loadNamespace(catalog, ns).orElseThrow());
+      Map<String, String> properties =
+          new TreeMap<>(store.loadNamespace(catalog, ns).orElseThrow());
       sb.append("  namespace ").append(ns.levels()).append(' ').append(properties).append('\n');
       for (ContentKind kind : ContentKind.values()) {
         for (String name : store.listContents(catalog, ns, kind, PageRequest.all()).items()) {
           ContentRecord content = store.getContent(catalog, ns, name).orElseThrow();
-          sb.append("    ").append(kind).append(' ').append(name).append(" -> ").append(content.metadataLocation())
-              .append(" v").append(content.version()).append(" claims ")
-              .append(store.claimedLocations(catalog, ns, name)).append('\n');
+          sb.append("    ")
+              .append(kind)
+              .append(' ')
+              .append(name)
+              .append(" -> ")
+              .append(content.metadataLocation())
+              .append(" v")
+              .append(content.version())
+              .append(" claims ")
+              .append(store.claimedLocations(catalog, ns, name))
+              .append('\n');
         }
       }
       walk(store, catalog, ns, sb);

@@ -20,10 +20,10 @@ import software.amazon.awssdk.services.sts.StsClient;
  * The private Ceph radosgw (Pacific, with STS) that {@code scripts/test-all.sh} starts through
  * {@code scripts/ceph-rgw.sh}. S3 tests fail (they do not skip) when it is not there.
  *
- * <p>What the bed offers: an RGW user "catalog" (the admin keys here) that owns the buckets and
- * may assume {@link #roleArn()}, a role whose permission policy allows {@code s3:*} on every
- * bucket and whose MaxSessionDuration is 43200; the STS minimum session duration is
- * {@link #stsMinDurationSeconds()} (1 under test-all.sh, so expiry can be observed).
+ * <p>What the bed offers: an RGW user "catalog" (the admin keys here) that owns the buckets and may
+ * assume {@link #roleArn()}, a role whose permission policy allows {@code s3:*} on every bucket and
+ * whose MaxSessionDuration is 43200; the STS minimum session duration is {@link
+ * #stsMinDurationSeconds()} (1 under test-all.sh, so expiry can be observed).
  *
  * <p>Pacific quirks a test (and a vending implementation) must respect:
  *
@@ -33,8 +33,8 @@ import software.amazon.awssdk.services.sts.StsClient;
  *   <li>STS errors come back in S3's {@code <Error>} shape, so the SDK's {@code errorCode()} is
  *       null: assert on {@code statusCode()}.
  *   <li>S3 clients need path-style addressing and checksums only when required (the SDK's default
- *       flexible checksums give 400 XAmzContentSHA256Mismatch on PutObject); the clients built
- *       here do both.
+ *       flexible checksums give 400 XAmzContentSHA256Mismatch on PutObject); the clients built here
+ *       do both.
  *   <li>The session policy is not tamper-proof (no MAC on the token) and DeleteObjects (bulk) is
  *       denied under any session policy: never assert either.
  * </ul>
@@ -93,8 +93,10 @@ public final class CephRgw {
   private static String required(String name) {
     String value = System.getenv(name);
     if (value == null || value.isBlank()) {
-      throw new IllegalStateException(name + " is not set: run ./scripts/test-all.sh, which installs and"
-          + " starts a private Ceph radosgw with STS (scripts/ceph-rgw.sh)");
+      throw new IllegalStateException(
+          name
+              + " is not set: run ./scripts/test-all.sh, which installs and"
+              + " starts a private Ceph radosgw with STS (scripts/ceph-rgw.sh)");
     }
     return value;
   }
@@ -144,18 +146,23 @@ public final class CephRgw {
 
   /** A new S3 client for (vended) credentials; {@code sessionToken} may be null. Caller closes. */
   public S3Client clientWith(String accessKey, String secret, String sessionToken) {
-    return build(sessionToken == null
-        ? AwsBasicCredentials.create(accessKey, secret)
-        : AwsSessionCredentials.create(accessKey, secret, sessionToken));
+    return build(
+        sessionToken == null
+            ? AwsBasicCredentials.create(accessKey, secret)
+            : AwsSessionCredentials.create(accessKey, secret, sessionToken));
   }
 
-  /** A new STS client signed with the admin keys (may AssumeRole on {@link #roleArn()}). Caller closes. */
+  /**
+   * A new STS client signed with the admin keys (may AssumeRole on {@link #roleArn()}). Caller
+   * closes.
+   */
   public StsClient adminStsClient() {
     return StsClient.builder()
         .httpClient(UrlConnectionHttpClient.create())
         .endpointOverride(URI.create(endpoint))
         .region(Region.of(region))
-        .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create(accessKey, secretKey)))
+        .credentialsProvider(
+            StaticCredentialsProvider.create(AwsBasicCredentials.create(accessKey, secretKey)))
         .build();
   }
 
@@ -180,7 +187,10 @@ public final class CephRgw {
     if (p.length() > 40) {
       p = p.substring(0, 40);
     }
-    String name = (p.isEmpty() ? "b" : p) + "-" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
+    String name =
+        (p.isEmpty() ? "b" : p)
+            + "-"
+            + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
     admin.createBucket(b -> b.bucket(name));
     return name;
   }
@@ -188,12 +198,16 @@ public final class CephRgw {
   /** PutObject; returns the HTTP status (200), or throws {@link S3Exception} (e.g. 403). */
   public static int put(S3Client s3, String bucket, String key, byte[] bytes) {
     return s3.putObject(b -> b.bucket(bucket).key(key), RequestBody.fromBytes(bytes))
-        .sdkHttpResponse().statusCode();
+        .sdkHttpResponse()
+        .statusCode();
   }
 
   /** GetObject; returns the HTTP status (200), or throws {@link S3Exception} (e.g. 403, 404). */
   public static int get(S3Client s3, String bucket, String key) {
-    return s3.getObjectAsBytes(b -> b.bucket(bucket).key(key)).response().sdkHttpResponse().statusCode();
+    return s3.getObjectAsBytes(b -> b.bucket(bucket).key(key))
+        .response()
+        .sdkHttpResponse()
+        .statusCode();
   }
 
   /** GetObject; returns the content, or throws {@link S3Exception}. */

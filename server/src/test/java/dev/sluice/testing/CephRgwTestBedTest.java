@@ -49,29 +49,44 @@ class CephRgwTestBedTest {
     }
   }
 
-  /** GetObject/PutObject on bucket/allowed/*, ListBucket with s3:prefix allowed/* (minified JSON). */
+  /**
+   * GetObject/PutObject on bucket/allowed/*, ListBucket with s3:prefix allowed/* (minified JSON).
+   */
   private static String readWritePolicy(String bucket) {
     return "{\"Version\":\"2012-10-17\",\"Statement\":["
         + "{\"Effect\":\"Allow\",\"Action\":[\"s3:GetObject\",\"s3:PutObject\"],"
-        + "\"Resource\":[\"arn:aws:s3:::" + bucket + "/allowed/*\"]},"
-        + "{\"Effect\":\"Allow\",\"Action\":[\"s3:ListBucket\"],\"Resource\":[\"arn:aws:s3:::" + bucket + "\"],"
+        + "\"Resource\":[\"arn:aws:s3:::"
+        + bucket
+        + "/allowed/*\"]},"
+        + "{\"Effect\":\"Allow\",\"Action\":[\"s3:ListBucket\"],\"Resource\":[\"arn:aws:s3:::"
+        + bucket
+        + "\"],"
         + "\"Condition\":{\"StringLike\":{\"s3:prefix\":[\"allowed/*\"]}}}]}";
   }
 
   private static String readOnlyPolicy(String bucket) {
     return "{\"Version\":\"2012-10-17\",\"Statement\":["
         + "{\"Effect\":\"Allow\",\"Action\":[\"s3:GetObject\"],"
-        + "\"Resource\":[\"arn:aws:s3:::" + bucket + "/allowed/*\"]},"
-        + "{\"Effect\":\"Allow\",\"Action\":[\"s3:ListBucket\"],\"Resource\":[\"arn:aws:s3:::" + bucket + "\"],"
+        + "\"Resource\":[\"arn:aws:s3:::"
+        + bucket
+        + "/allowed/*\"]},"
+        + "{\"Effect\":\"Allow\",\"Action\":[\"s3:ListBucket\"],\"Resource\":[\"arn:aws:s3:::"
+        + bucket
+        + "\"],"
         + "\"Condition\":{\"StringLike\":{\"s3:prefix\":[\"allowed/*\"]}}}]}";
   }
 
   private static Credentials assume(String policy, Integer durationSeconds) {
-    assertThat(policy).as("RGW Pacific needs minified session policies").doesNotContainAnyWhitespaces();
-    return sts.assumeRole(r -> r.roleArn(RGW.roleArn())
-        .roleSessionName("bed-" + UUID.randomUUID().toString().substring(0, 8))
-        .policy(policy)
-        .durationSeconds(durationSeconds)).credentials();
+    assertThat(policy)
+        .as("RGW Pacific needs minified session policies")
+        .doesNotContainAnyWhitespaces();
+    return sts.assumeRole(
+            r ->
+                r.roleArn(RGW.roleArn())
+                    .roleSessionName("bed-" + UUID.randomUUID().toString().substring(0, 8))
+                    .policy(policy)
+                    .durationSeconds(durationSeconds))
+        .credentials();
   }
 
   private static S3Client client(Credentials c) {
@@ -79,8 +94,10 @@ class CephRgwTestBedTest {
   }
 
   private static void assertStatus(int status, ThrowingCallable call) {
-    assertThatThrownBy(call).isInstanceOf(S3Exception.class)
-        .satisfies(e -> assertThat(((S3Exception) e).statusCode()).as(e.getMessage()).isEqualTo(status));
+    assertThatThrownBy(call)
+        .isInstanceOf(S3Exception.class)
+        .satisfies(
+            e -> assertThat(((S3Exception) e).statusCode()).as(e.getMessage()).isEqualTo(status));
   }
 
   @Test
@@ -164,7 +181,10 @@ class CephRgwTestBedTest {
     // The known Pacific quirk the vending code must work around: '+' (the SDK's form encoding of a
     // space) is not decoded, so a pretty-printed policy is malformed.
     String pretty = readOnlyPolicy(RGW.newBucket("bed-ws")).replace(",", ", ");
-    assertThatThrownBy(() -> sts.assumeRole(r -> r.roleArn(RGW.roleArn()).roleSessionName("bed-ws").policy(pretty)))
+    assertThatThrownBy(
+            () ->
+                sts.assumeRole(
+                    r -> r.roleArn(RGW.roleArn()).roleSessionName("bed-ws").policy(pretty)))
         .isInstanceOf(AwsServiceException.class)
         .satisfies(e -> assertThat(((AwsServiceException) e).statusCode()).isEqualTo(400));
   }

@@ -13,9 +13,9 @@ import java.util.TreeMap;
 import java.util.stream.Stream;
 
 /**
- * Every file and folder under a root, with each file's size and SHA-256, so a test can show
- * that a refused request wrote, changed or deleted nothing there. Equal snapshots print alike;
- * {@link #toString()} lists the entries, so an assertion failure shows the difference.
+ * Every file and folder under a root, with each file's size and SHA-256, so a test can show that a
+ * refused request wrote, changed or deleted nothing there. Equal snapshots print alike; {@link
+ * #toString()} lists the entries, so an assertion failure shows the difference.
  */
 public record FileTreeSnapshot(Map<String, String> entries) {
   public FileTreeSnapshot {
@@ -28,8 +28,13 @@ public record FileTreeSnapshot(Map<String, String> entries) {
       return new FileTreeSnapshot(entries);
     }
     try (Stream<Path> walk = Files.walk(root)) {
-      walk.forEach(path -> entries.put(root.relativize(path).toString() + (Files.isDirectory(path) ? "/" : ""),
-          Files.isDirectory(path) ? "dir" : Files.isRegularFile(path) ? describe(path) : "other"));
+      walk.forEach(
+          path ->
+              entries.put(
+                  root.relativize(path).toString() + (Files.isDirectory(path) ? "/" : ""),
+                  Files.isDirectory(path)
+                      ? "dir"
+                      : Files.isRegularFile(path) ? describe(path) : "other"));
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
@@ -59,7 +64,8 @@ public record FileTreeSnapshot(Map<String, String> entries) {
   @Override
   public String toString() {
     StringBuilder sb = new StringBuilder();
-    new TreeMap<>(entries).forEach((path, what) -> sb.append(path).append(' ').append(what).append('\n'));
+    new TreeMap<>(entries)
+        .forEach((path, what) -> sb.append(path).append(' ').append(what).append('\n'));
     return sb.toString();
   }
 }

@@ -14,41 +14,156 @@ import java.util.List;
 import java.util.Random;
 
 /**
- * Seeded mutations of one request's parts: JSON and form bodies, paths, query strings and
- * headers. Every choice comes from the {@link Random} it is given, so a seed replays a run.
+ * Seeded mutations of one request's parts: JSON and form bodies, paths, query strings and headers.
+ * Every choice comes from the {@link Random} it is given, so a seed replays a run.
  */
 public final class FuzzMutator {
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
-  /** Stands for a raw JSON fragment in a serialized tree (numbers Jackson cannot hold, deep nesting). */
+
+  /**
+   * Stands for a raw JSON fragment in a serialized tree (numbers Jackson cannot hold, deep
+   * nesting).
+   */
   private static final String RAW = "@@RAW@@";
 
   private static final String[] WEIRD_STRINGS = {
-    "", " ", "\u0000", "\u001f", "a\u001fb", "..", ".", "/", "a/b", "%2F", "%", "%zz", "😀", "\uFFFF", "\u202Eevil",
-    "名前", "\r\n", "\"", "\\", "null", "true", "-1", "💩".repeat(50), "a\u0000b", "${jndi:ldap://x}", "<script>",
-    "TABLE_READ_DATA", "service_admin", "catalog_admin", "file:/etc", "s3://bucket/x", "file:///tmp/../etc"
+    "",
+    " ",
+    "\u0000",
+    "\u001f",
+    "a\u001fb",
+    "..",
+    ".",
+    "/",
+    "a/b",
+    "%2F",
+    "%",
+    "%zz",
+    "😀",
+    "\uFFFF",
+    "\u202Eevil",
+    "名前",
+    "\r\n",
+    "\"",
+    "\\",
+    "null",
+    "true",
+    "-1",
+    "💩".repeat(50),
+    "a\u0000b",
+    "${jndi:ldap://x}",
+    "<script>",
+    "TABLE_READ_DATA",
+    "service_admin",
+    "catalog_admin",
+    "file:/etc",
+    "s3://bucket/x",
+    "file:///tmp/../etc"
   };
   private static final String[] RAW_VALUES = {
-    "1e400", "-1e400", "123456789012345678901234567890", "-9223372036854775809", "9223372036854775808", "1.5",
-    "-0", "0.0000000000000000000000001", "\"\\ud800\"", "\"\\udc00x\"", "\"\\u0000\"", "[null]", "{\"a\":null}",
-    "[[[[[]]]]]", "{\"\":\"\"}", "[1,\"a\",null,{}]", "\"" + "x".repeat(70_000) + "\""
+    "1e400",
+    "-1e400",
+    "123456789012345678901234567890",
+    "-9223372036854775809",
+    "9223372036854775808",
+    "1.5",
+    "-0",
+    "0.0000000000000000000000001",
+    "\"\\ud800\"",
+    "\"\\udc00x\"",
+    "\"\\u0000\"",
+    "[null]",
+    "{\"a\":null}",
+    "[[[[[]]]]]",
+    "{\"\":\"\"}",
+    "[1,\"a\",null,{}]",
+    "\"" + "x".repeat(70_000) + "\""
   };
   private static final String[] BAD_SEGMENTS = {
-    "%", "%zz", "%00", "%2", "%1F", "%1F%1F", "a%1Fb", "%1Fa", "..", ".", "", "%2E%2E", "%2F", "%2f..%2f", "%C3%28",
-    "%FF", "%ED%A0%80", "%C0%AF", "%25", "%2525", "a;b", "a%3Bb", "%3F", "%23", "%20", "+", "%u0041", "%%", "%%%",
-    "\u00e9", "null", "x".repeat(300)
+    "%",
+    "%zz",
+    "%00",
+    "%2",
+    "%1F",
+    "%1F%1F",
+    "a%1Fb",
+    "%1Fa",
+    "..",
+    ".",
+    "",
+    "%2E%2E",
+    "%2F",
+    "%2f..%2f",
+    "%C3%28",
+    "%FF",
+    "%ED%A0%80",
+    "%C0%AF",
+    "%25",
+    "%2525",
+    "a;b",
+    "a%3Bb",
+    "%3F",
+    "%23",
+    "%20",
+    "+",
+    "%u0041",
+    "%%",
+    "%%%",
+    "\u00e9",
+    "null",
+    "x".repeat(300)
   };
   private static final String[] QUERY_PARTS = {
-    "warehouse=%", "warehouse=%zz", "warehouse=", "warehouse=%00", "pageSize=-1", "pageSize=0",
-    "pageSize=99999999999999999999", "pageSize=abc", "pageSize=1.5", "pageToken=%%%", "pageToken=garbage",
-    "pageToken=eyJ4IjoxfQ", "pageToken=", "parent=%1F", "parent=", "parent=a%1Fb", "parent=%zz", "purgeRequested=maybe",
-    "planId=1", "snapshots=refs", "snapshots=%", "&&", "=", "a=b=c", "%=%", "x=%C3%28", "decision=MAYBE", "from=abc",
-    "to=-1", "from=99999999999999999999", "principal=%", "catalog=%00", "%", "?", "#frag"
+    "warehouse=%",
+    "warehouse=%zz",
+    "warehouse=",
+    "warehouse=%00",
+    "pageSize=-1",
+    "pageSize=0",
+    "pageSize=99999999999999999999",
+    "pageSize=abc",
+    "pageSize=1.5",
+    "pageToken=%%%",
+    "pageToken=garbage",
+    "pageToken=eyJ4IjoxfQ",
+    "pageToken=",
+    "parent=%1F",
+    "parent=",
+    "parent=a%1Fb",
+    "parent=%zz",
+    "purgeRequested=maybe",
+    "planId=1",
+    "snapshots=refs",
+    "snapshots=%",
+    "&&",
+    "=",
+    "a=b=c",
+    "%=%",
+    "x=%C3%28",
+    "decision=MAYBE",
+    "from=abc",
+    "to=-1",
+    "from=99999999999999999999",
+    "principal=%",
+    "catalog=%00",
+    "%",
+    "?",
+    "#frag"
   };
   private static final String[] CONTENT_TYPES = {
-    "application/json", "text/plain", "application/x-www-form-urlencoded", "application/json; charset=ISO-8859-1",
-    "application/json; charset=nonsense", "multipart/form-data; boundary=x", "garbage", "", ";;;", "application/xml",
-    "*/*", "application/json; " + "p=v; ".repeat(200)
+    "application/json",
+    "text/plain",
+    "application/x-www-form-urlencoded",
+    "application/json; charset=ISO-8859-1",
+    "application/json; charset=nonsense",
+    "multipart/form-data; boundary=x",
+    "garbage",
+    "",
+    ";;;",
+    "application/xml",
+    "*/*",
+    "application/json; " + "p=v; ".repeat(200)
   };
 
   private final Random random;
@@ -84,8 +199,26 @@ public final class FuzzMutator {
       case 1:
         return invalidUtf8(json.getBytes(StandardCharsets.UTF_8));
       case 2:
-        return pick(new String[] {"", "null", "[]", "{}", "\"s\"", "1", "true", "{", "}", "[", "{\"a\":}", "{,}",
-            "\u00ef\u00bb\u00bf{}", "{\"a\":1}{\"b\":2}", "{\"a\" 1}", "{'a':1}", "NaN", "{\"a\":NaN}"})
+        return pick(new String[] {
+              "",
+              "null",
+              "[]",
+              "{}",
+              "\"s\"",
+              "1",
+              "true",
+              "{",
+              "}",
+              "[",
+              "{\"a\":}",
+              "{,}",
+              "\u00ef\u00bb\u00bf{}",
+              "{\"a\":1}{\"b\":2}",
+              "{\"a\" 1}",
+              "{'a':1}",
+              "NaN",
+              "{\"a\":NaN}"
+            })
             .getBytes(StandardCharsets.UTF_8);
       case 3:
         return deepNesting(json);
@@ -114,7 +247,10 @@ public final class FuzzMutator {
       throw new IllegalStateException(e);
     }
     for (String raw : raws) {
-      text = text.replaceFirst(java.util.regex.Pattern.quote("\"" + RAW + "\""), java.util.regex.Matcher.quoteReplacement(raw));
+      text =
+          text.replaceFirst(
+              java.util.regex.Pattern.quote("\"" + RAW + "\""),
+              java.util.regex.Matcher.quoteReplacement(raw));
     }
     return text.getBytes(StandardCharsets.UTF_8);
   }
@@ -152,7 +288,11 @@ public final class FuzzMutator {
           default -> {
             if (slot.node() instanceof ObjectNode o) {
               ObjectNode copy = o.deepCopy();
-              copy.putNull(pick(new String[] {"name", "properties", "updates", "type", "a", "namespace", "schema"}));
+              copy.putNull(
+                  pick(
+                      new String[] {
+                        "name", "properties", "updates", "type", "a", "namespace", "schema"
+                      }));
               yield copy;
             }
             yield NODES.arrayNode().add(slot.node());
@@ -208,10 +348,19 @@ public final class FuzzMutator {
     return java.util.Arrays.copyOf(body, body.length == 0 ? 0 : random.nextInt(body.length));
   }
 
-  /** Bytes that are not UTF-8 (a lone continuation byte, an overlong '/', an encoded surrogate, 0xFF). */
+  /**
+   * Bytes that are not UTF-8 (a lone continuation byte, an overlong '/', an encoded surrogate,
+   * 0xFF).
+   */
   private byte[] invalidUtf8(byte[] body) {
-    byte[][] bad = {{(byte) 0xC3, 0x28}, {(byte) 0xFF}, {(byte) 0xC0, (byte) 0xAF}, {(byte) 0xED, (byte) 0xA0, (byte) 0x80},
-        {(byte) 0x80}, {(byte) 0xF4, (byte) 0x90, (byte) 0x80, (byte) 0x80}};
+    byte[][] bad = {
+      {(byte) 0xC3, 0x28},
+      {(byte) 0xFF},
+      {(byte) 0xC0, (byte) 0xAF},
+      {(byte) 0xED, (byte) 0xA0, (byte) 0x80},
+      {(byte) 0x80},
+      {(byte) 0xF4, (byte) 0x90, (byte) 0x80, (byte) 0x80}
+    };
     int at = insideAString(body);
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     out.write(body, 0, at);
@@ -250,9 +399,14 @@ public final class FuzzMutator {
         List<String> names = new ArrayList<>();
         object.fieldNames().forEachRemaining(names::add);
         String name = pick(names);
-        String dup = JSON.writeValueAsString(name) + ":" + pick(new String[] {"null", "1", "\"dup\"", "[]", "{}"});
+        String dup =
+            JSON.writeValueAsString(name)
+                + ":"
+                + pick(new String[] {"null", "1", "\"dup\"", "[]", "{}"});
         String text = JSON.writeValueAsString(tree);
-        return (random.nextBoolean() ? "{" + dup + "," + text.substring(1) : text.substring(0, text.length() - 1) + "," + dup + "}")
+        return (random.nextBoolean()
+                ? "{" + dup + "," + text.substring(1)
+                : text.substring(0, text.length() - 1) + "," + dup + "}")
             .getBytes(StandardCharsets.UTF_8);
       }
     } catch (Exception e) {
@@ -272,8 +426,19 @@ public final class FuzzMutator {
         String key = pairs.get(i).split("=", 2)[0];
         pairs.set(i, key + "=" + pick(BAD_SEGMENTS));
       }
-      case 3 -> pairs.add(pick(new String[] {"scope=PRINCIPAL_ROLE:service_admin", "scope=PRINCIPAL_ROLE%3Aservice_admin",
-          "grant_type=password", "subject_token=garbage", "=", "&", "%zz=1", "scope=" + "PRINCIPAL_ROLE:x ".repeat(500)}));
+      case 3 ->
+          pairs.add(
+              pick(
+                  new String[] {
+                    "scope=PRINCIPAL_ROLE:service_admin",
+                    "scope=PRINCIPAL_ROLE%3Aservice_admin",
+                    "grant_type=password",
+                    "subject_token=garbage",
+                    "=",
+                    "&",
+                    "%zz=1",
+                    "scope=" + "PRINCIPAL_ROLE:x ".repeat(500)
+                  }));
       case 4 -> {
         return invalidUtf8(form.getBytes(StandardCharsets.UTF_8));
       }
@@ -320,24 +485,53 @@ public final class FuzzMutator {
     return random.nextBoolean() ? query + "&" + part : part + "&" + query;
   }
 
-  /** Headers added to a request: odd content types, access delegation, request ids, huge or odd headers. */
+  /**
+   * Headers added to a request: odd content types, access delegation, request ids, huge or odd
+   * headers.
+   */
   public List<String[]> headers() {
     List<String[]> out = new ArrayList<>();
     switch (random.nextInt(9)) {
       case 0, 1 -> out.add(new String[] {"Content-Type", pick(CONTENT_TYPES)});
-      case 2 -> out.add(new String[] {"X-Iceberg-Access-Delegation",
-          pick(new String[] {"vended-credentials", "remote-signing", "vended-credentials,remote-signing", "", "garbage",
-              "VENDED-CREDENTIALS", "x".repeat(5_000)})});
-      case 3 -> out.add(new String[] {"X-Request-ID", pick(new String[] {"x".repeat(200), "", "\u00ff\u00fe", "a b", "%zz"})});
-      case 4 -> out.add(new String[] {"X-Huge", "h".repeat(pick(new Integer[] {9_000, 20_000, 70_000}))});
+      case 2 ->
+          out.add(
+              new String[] {
+                "X-Iceberg-Access-Delegation",
+                pick(
+                    new String[] {
+                      "vended-credentials",
+                      "remote-signing",
+                      "vended-credentials,remote-signing",
+                      "",
+                      "garbage",
+                      "VENDED-CREDENTIALS",
+                      "x".repeat(5_000)
+                    })
+              });
+      case 3 ->
+          out.add(
+              new String[] {
+                "X-Request-ID",
+                pick(new String[] {"x".repeat(200), "", "\u00ff\u00fe", "a b", "%zz"})
+              });
+      case 4 ->
+          out.add(new String[] {"X-Huge", "h".repeat(pick(new Integer[] {9_000, 20_000, 70_000}))});
       case 5 -> {
         for (int i = 0; i < 150; i++) {
           out.add(new String[] {"X-Many-" + i, "v" + i});
         }
       }
       case 6 -> out.add(new String[] {"X-Bytes", "\u00c3\u0028\u00ff\u0080"});
-      case 7 -> out.add(new String[] {"Accept", pick(new String[] {"text/html", "application/xml", "*/*", "garbage", ""})});
-      default -> out.add(new String[] {"Content-Encoding", pick(new String[] {"gzip", "br", "identity", "garbage"})});
+      case 7 ->
+          out.add(
+              new String[] {
+                "Accept", pick(new String[] {"text/html", "application/xml", "*/*", "garbage", ""})
+              });
+      default ->
+          out.add(
+              new String[] {
+                "Content-Encoding", pick(new String[] {"gzip", "br", "identity", "garbage"})
+              });
     }
     return out;
   }

@@ -16,10 +16,10 @@ import org.apache.iceberg.io.OutputFile;
 import org.apache.iceberg.io.PositionOutputStream;
 
 /**
- * An engine's FileIO on the local disk for Iceberg clients in tests ({@code io-impl}), so a
- * client writes where its metadata says without loading Hadoop, as an engine holding FILE
- * storage would. Reads and deletes go through the server's LocalFileIO, unconfined; writes
- * keep their position after close, which Iceberg's Avro writers ask for.
+ * An engine's FileIO on the local disk for Iceberg clients in tests ({@code io-impl}), so a client
+ * writes where its metadata says without loading Hadoop, as an engine holding FILE storage would.
+ * Reads and deletes go through the server's LocalFileIO, unconfined; writes keep their position
+ * after close, which Iceberg's Avro writers ask for.
  */
 public final class LocalDiskFileIO implements FileIO {
   private final LocalFileIO local = new LocalFileIO(List.of(StorageLocation.parse("file:/")));

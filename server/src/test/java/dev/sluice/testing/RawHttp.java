@@ -13,9 +13,9 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * HTTP/1.1 over a plain socket, one request per connection. Unlike {@code java.net.http} it
- * sends what it is given: malformed percent-escapes, raw non-ASCII bytes in the path, any
- * method token, huge or odd headers, any body bytes.
+ * HTTP/1.1 over a plain socket, one request per connection. Unlike {@code java.net.http} it sends
+ * what it is given: malformed percent-escapes, raw non-ASCII bytes in the path, any method token,
+ * huge or odd headers, any body bytes.
  */
 public final class RawHttp {
   private final String host;
@@ -26,7 +26,9 @@ public final class RawHttp {
     this.port = port;
   }
 
-  /** One answer: the status, the headers (names lower-cased, last one wins), the body (de-chunked). */
+  /**
+   * One answer: the status, the headers (names lower-cased, last one wins), the body (de-chunked).
+   */
   public record Response(int status, Map<String, String> headers, byte[] body) {
     public String bodyText() {
       return new String(body, StandardCharsets.UTF_8);
@@ -38,7 +40,8 @@ public final class RawHttp {
    * value bytes as ISO-8859-1 so any byte can be sent), plus Host, Connection: close and, with a
    * body, Content-Length.
    */
-  public Response send(String method, byte[] target, List<String[]> headers, byte[] body) throws IOException {
+  public Response send(String method, byte[] target, List<String[]> headers, byte[] body)
+      throws IOException {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     out.write(method.getBytes(StandardCharsets.ISO_8859_1));
     out.write(' ');
@@ -64,13 +67,15 @@ public final class RawHttp {
         os.write(out.toByteArray());
         os.flush();
       } catch (IOException e) {
-        // The server may answer (e.g. 431, 413) and close before reading everything: read that answer.
+        // The server may answer (e.g. 431, 413) and close before reading everything: read that
+        // answer.
       }
       return parse(socket.getInputStream());
     }
   }
 
-  private static void header(ByteArrayOutputStream out, String name, String value) throws IOException {
+  private static void header(ByteArrayOutputStream out, String name, String value)
+      throws IOException {
     out.write((name + ": ").getBytes(StandardCharsets.ISO_8859_1));
     out.write(value.getBytes(StandardCharsets.ISO_8859_1));
     out.write("\r\n".getBytes(StandardCharsets.ISO_8859_1));
@@ -85,8 +90,11 @@ public final class RawHttp {
     }
     int headEnd = indexOf(all, "\r\n\r\n".getBytes(StandardCharsets.ISO_8859_1), 0);
     if (headEnd < 0) {
-      throw new IOException("No HTTP answer (" + all.length + " bytes): "
-          + new String(all, 0, Math.min(all.length, 200), StandardCharsets.ISO_8859_1));
+      throw new IOException(
+          "No HTTP answer ("
+              + all.length
+              + " bytes): "
+              + new String(all, 0, Math.min(all.length, 200), StandardCharsets.ISO_8859_1));
     }
     String[] lines = new String(all, 0, headEnd, StandardCharsets.ISO_8859_1).split("\r\n");
     String[] statusLine = lines[0].split(" ", 3);
@@ -95,7 +103,9 @@ public final class RawHttp {
     for (int i = 1; i < lines.length; i++) {
       int colon = lines[i].indexOf(':');
       if (colon > 0) {
-        headers.put(lines[i].substring(0, colon).trim().toLowerCase(Locale.ROOT), lines[i].substring(colon + 1).trim());
+        headers.put(
+            lines[i].substring(0, colon).trim().toLowerCase(Locale.ROOT),
+            lines[i].substring(colon + 1).trim());
       }
     }
     byte[] rest = java.util.Arrays.copyOfRange(all, headEnd + 4, all.length);
@@ -116,7 +126,8 @@ public final class RawHttp {
       if (eol < 0) {
         break;
       }
-      String sizeText = new String(chunked, pos, eol - pos, StandardCharsets.ISO_8859_1).split(";")[0].trim();
+      String sizeText =
+          new String(chunked, pos, eol - pos, StandardCharsets.ISO_8859_1).split(";")[0].trim();
       int size = Integer.parseInt(sizeText, 16);
       if (size == 0) {
         break;

@@ -27,13 +27,14 @@ import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.S3Exception;
 
 /**
- * A Sluice server whose S3 catalogs live in one fresh bucket of the Ceph RGW bed, with the
- * calls the vending tests share: catalogs as an operator creates them, the real Iceberg client
- * holding no storage keys, loads with or without {@code X-Iceberg-Access-Delegation}, and S3
- * clients built from a vended credential so that RGW, not Sluice, decides what it may touch.
+ * A Sluice server whose S3 catalogs live in one fresh bucket of the Ceph RGW bed, with the calls
+ * the vending tests share: catalogs as an operator creates them, the real Iceberg client holding no
+ * storage keys, loads with or without {@code X-Iceberg-Access-Delegation}, and S3 clients built
+ * from a vended credential so that RGW, not Sluice, decides what it may touch.
  */
 public final class RgwVendingBed implements AutoCloseable {
-  public static final Schema SCHEMA = new Schema(Types.NestedField.required(1, "id", Types.LongType.get()));
+  public static final Schema SCHEMA =
+      new Schema(Types.NestedField.required(1, "id", Types.LongType.get()));
   public static final String DELEGATION = "X-Iceberg-Access-Delegation";
   private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -50,15 +51,20 @@ public final class RgwVendingBed implements AutoCloseable {
     this.bucket = bucket;
   }
 
-  /** A server (H2) with the bed's keys as credential source "rgw", and a fresh bucket named {@code bucketPrefix-…}. */
+  /**
+   * A server (H2) with the bed's keys as credential source "rgw", and a fresh bucket named {@code
+   * bucketPrefix-…}.
+   */
   public static RgwVendingBed start(String bucketPrefix) throws Exception {
     CephRgw rgw = CephRgw.bed();
     String bucket = rgw.newBucket(bucketPrefix);
-    TestServer server = TestServer.start(null,
-        "storage:\n  credentialSources:\n    rgw:\n      type: static\n"
-            + "      accessKeyId: ${SLUICE_TEST_RGW_ACCESS_KEY}\n      secretAccessKey: ${SLUICE_TEST_RGW_SECRET_KEY}\n"
-            // The bed's STS allows 1-second sessions, so expiry and refresh are testable.
-            + "  vendingMinDurationSeconds: 1\n");
+    TestServer server =
+        TestServer.start(
+            null,
+            "storage:\n  credentialSources:\n    rgw:\n      type: static\n"
+                + "      accessKeyId: ${SLUICE_TEST_RGW_ACCESS_KEY}\n      secretAccessKey: ${SLUICE_TEST_RGW_SECRET_KEY}\n"
+                // The bed's STS allows 1-second sessions, so expiry and refresh are testable.
+                + "  vendingMinDurationSeconds: 1\n");
     return new RgwVendingBed(rgw, server, bucket);
   }
 
@@ -84,15 +90,29 @@ public final class RgwVendingBed implements AutoCloseable {
   }
 
   /**
-   * A catalog's JSON as an operator writes it: base location and the only allowed location
-   * {@code s3://bucket/wh}, the bed's role, STS at {@code stsEndpoint}, 900-second credentials.
+   * A catalog's JSON as an operator writes it: base location and the only allowed location {@code
+   * s3://bucket/wh}, the bed's role, STS at {@code stsEndpoint}, 900-second credentials.
    */
   public String catalogJson(String name, String stsEndpoint) {
-    return "{\"catalog\": {\"name\": \"" + name + "\", \"type\": \"INTERNAL\","
-        + " \"properties\": {\"default-base-location\": \"s3://" + bucket + "/wh\"},"
-        + " \"storageConfigInfo\": {\"storageType\": \"S3\", \"allowedLocations\": [\"s3://" + bucket + "/wh\"],"
-        + " \"roleArn\": \"" + rgw.roleArn() + "\", \"region\": \"" + rgw.region() + "\","
-        + " \"endpoint\": \"" + rgw.endpoint() + "\", \"stsEndpoint\": \"" + stsEndpoint + "\","
+    return "{\"catalog\": {\"name\": \""
+        + name
+        + "\", \"type\": \"INTERNAL\","
+        + " \"properties\": {\"default-base-location\": \"s3://"
+        + bucket
+        + "/wh\"},"
+        + " \"storageConfigInfo\": {\"storageType\": \"S3\", \"allowedLocations\": [\"s3://"
+        + bucket
+        + "/wh\"],"
+        + " \"roleArn\": \""
+        + rgw.roleArn()
+        + "\", \"region\": \""
+        + rgw.region()
+        + "\","
+        + " \"endpoint\": \""
+        + rgw.endpoint()
+        + "\", \"stsEndpoint\": \""
+        + stsEndpoint
+        + "\","
         + " \"pathStyleAccess\": true, \"credentialSource\": \"rgw\", \"durationSeconds\": 900}}}";
   }
 
@@ -100,7 +120,8 @@ public final class RgwVendingBed implements AutoCloseable {
    * Creates a catalog on this bucket (asserting 201) with base location {@code s3://bucket/base},
    * allowed locations {@code s3://bucket/allowed} and more catalog {@code properties}.
    */
-  public void createCatalog(String name, String base, String allowed, Map<String, String> properties) throws Exception {
+  public void createCatalog(
+      String name, String base, String allowed, Map<String, String> properties) throws Exception {
     Map<String, String> all = new LinkedHashMap<>(properties);
     all.put("default-base-location", s3(base));
     Map<String, Object> storage = new LinkedHashMap<>();
@@ -112,8 +133,19 @@ public final class RgwVendingBed implements AutoCloseable {
     storage.put("pathStyleAccess", true);
     storage.put("credentialSource", "rgw");
     storage.put("durationSeconds", 900);
-    String json = JSON.writeValueAsString(Map.of("catalog", Map.of(
-        "name", name, "type", "INTERNAL", "properties", all, "storageConfigInfo", storage)));
+    String json =
+        JSON.writeValueAsString(
+            Map.of(
+                "catalog",
+                Map.of(
+                    "name",
+                    name,
+                    "type",
+                    "INTERNAL",
+                    "properties",
+                    all,
+                    "storageConfigInfo",
+                    storage)));
     HttpResponse<String> created = server.send("POST", "/api/management/v1/catalogs", json);
     assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
     assertThat(created.body()).doesNotContain(rgw.secretKey());
@@ -121,38 +153,62 @@ public final class RgwVendingBed implements AutoCloseable {
 
   /** Creates a namespace as root, asserting 200. */
   public void createNamespace(String catalog, String namespace) throws Exception {
-    HttpResponse<String> created = server.send("POST", "/api/catalog/v1/" + catalog + "/namespaces",
-        "{\"namespace\": [\"" + namespace + "\"]}");
+    HttpResponse<String> created =
+        server.send(
+            "POST",
+            "/api/catalog/v1/" + catalog + "/namespaces",
+            "{\"namespace\": [\"" + namespace + "\"]}");
     assertThat(created.statusCode()).as(created.body()).isEqualTo(200);
   }
 
-  /** The real client, configured with no storage keys at all; {credentials} = {clientId, secret}. */
+  /**
+   * The real client, configured with no storage keys at all; {credentials} = {clientId, secret}.
+   */
   public RESTCatalog client(String catalog, String[] credentials) {
     RESTCatalog client = new RESTCatalog();
-    client.initialize("sluice", Map.of(
-        "uri", server.catalogUri(), "warehouse", catalog, "credential", credentials[0] + ":" + credentials[1]));
+    client.initialize(
+        "sluice",
+        Map.of(
+            "uri",
+            server.catalogUri(),
+            "warehouse",
+            catalog,
+            "credential",
+            credentials[0] + ":" + credentials[1]));
     return client;
   }
 
   /** Any request; with {@code delegate}, asks for vended credentials as the header says. */
-  public HttpResponse<String> send(String token, String method, String path, String body, boolean delegate)
-      throws Exception {
-    HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(server.baseUrl() + path))
-        .header("Authorization", "Bearer " + token);
+  public HttpResponse<String> send(
+      String token, String method, String path, String body, boolean delegate) throws Exception {
+    HttpRequest.Builder request =
+        HttpRequest.newBuilder(URI.create(server.baseUrl() + path))
+            .header("Authorization", "Bearer " + token);
     if (delegate) {
       request.header(DELEGATION, "vended-credentials");
     }
     if (body != null) {
       request.header("Content-Type", "application/json");
     }
-    request.method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
+    request.method(
+        method,
+        body == null
+            ? HttpRequest.BodyPublishers.noBody()
+            : HttpRequest.BodyPublishers.ofString(body));
     return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
   }
 
   /** Loads a table, asserting 200. */
-  public JsonNode load(String token, String catalog, String ns, String table, boolean askForCredentials) throws Exception {
-    HttpResponse<String> response = send(token, "GET",
-        "/api/catalog/v1/" + catalog + "/namespaces/" + ns + "/tables/" + table, null, askForCredentials);
+  public JsonNode load(
+      String token, String catalog, String ns, String table, boolean askForCredentials)
+      throws Exception {
+    HttpResponse<String> response =
+        send(
+            token,
+            "GET",
+            "/api/catalog/v1/" + catalog + "/namespaces/" + ns + "/tables/" + table,
+            null,
+            askForCredentials);
     assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
     return TestServer.json(response.body());
   }
@@ -160,7 +216,9 @@ public final class RgwVendingBed implements AutoCloseable {
   /** An S3 client holding the first vended credential of a table response (and nothing else). */
   public S3Client vendedClient(JsonNode response) {
     JsonNode config = response.get("storage-credentials").get(0).get("config");
-    return rgw.clientWith(config.get("s3.access-key-id").asText(), config.get("s3.secret-access-key").asText(),
+    return rgw.clientWith(
+        config.get("s3.access-key-id").asText(),
+        config.get("s3.secret-access-key").asText(),
         config.get("s3.session-token").asText());
   }
 
@@ -175,15 +233,23 @@ public final class RgwVendingBed implements AutoCloseable {
     try (OutputStream stream = out.create()) {
       stream.write(content.getBytes(StandardCharsets.UTF_8));
     }
-    return DataFiles.builder(PartitionSpec.unpartitioned()).withPath(out.location()).withFormat(FileFormat.PARQUET)
-        .withFileSizeInBytes(content.length()).withRecordCount(1).build();
+    return DataFiles.builder(PartitionSpec.unpartitioned())
+        .withPath(out.location())
+        .withFormat(FileFormat.PARQUET)
+        .withFileSizeInBytes(content.length())
+        .withRecordCount(1)
+        .build();
   }
 
-  /** Asserts that the S3 call fails with {@code status} from the store (e.g. RGW's 403 AccessDenied). */
+  /**
+   * Asserts that the S3 call fails with {@code status} from the store (e.g. RGW's 403
+   * AccessDenied).
+   */
   public static void assertS3Status(int status, ThrowingCallable call) {
     assertThatThrownBy(call)
         .isInstanceOf(S3Exception.class)
-        .satisfies(e -> assertThat(((S3Exception) e).statusCode()).as(e.getMessage()).isEqualTo(status));
+        .satisfies(
+            e -> assertThat(((S3Exception) e).statusCode()).as(e.getMessage()).isEqualTo(status));
   }
 
   @Override

@@ -27,22 +27,31 @@ import org.apache.iceberg.rest.RESTCatalog;
 import org.apache.iceberg.types.Types;
 
 /**
- * The scene of the scope-integrity attacks: one storage root holding a warehouse and an
- * "outside" area, catalog {@link #a} (base {@code wh/a}, allowed: the warehouse and the outside
- * area) with a {@code victim} namespace (tables t1, t2 with data, view v) and an {@code attacker}
- * namespace; catalog {@link #b} sharing {@link #a}'s base; catalog {@link #u} with unstructured
- * locations allowed over the whole storage root. The attacker principal holds table, view and
- * namespace-property privileges on {@code attacker} in a, on {@code victim} in b and on
- * {@code ns} in u, and nothing on a's {@code victim}.
+ * The scene of the scope-integrity attacks: one storage root holding a warehouse and an "outside"
+ * area, catalog {@link #a} (base {@code wh/a}, allowed: the warehouse and the outside area) with a
+ * {@code victim} namespace (tables t1, t2 with data, view v) and an {@code attacker} namespace;
+ * catalog {@link #b} sharing {@link #a}'s base; catalog {@link #u} with unstructured locations
+ * allowed over the whole storage root. The attacker principal holds table, view and
+ * namespace-property privileges on {@code attacker} in a, on {@code victim} in b and on {@code ns}
+ * in u, and nothing on a's {@code victim}.
  */
 public final class ScopeFixture implements AutoCloseable {
   public static final ObjectMapper JSON = new ObjectMapper();
-  public static final Schema SCHEMA = new Schema(Types.NestedField.required(1, "id", Types.LongType.get()));
+  public static final Schema SCHEMA =
+      new Schema(Types.NestedField.required(1, "id", Types.LongType.get()));
   public static final String SCHEMA_JSON =
       "{\"type\":\"struct\",\"schema-id\":0,\"fields\":[{\"id\":1,\"name\":\"id\",\"required\":true,\"type\":\"long\"}]}";
   static final List<String> ATTACKER_PRIVILEGES =
-      List.of("TABLE_CREATE", "TABLE_WRITE_DATA", "TABLE_WRITE_PROPERTIES", "TABLE_READ_DATA", "TABLE_DROP",
-          "VIEW_CREATE", "VIEW_WRITE_PROPERTIES", "VIEW_DROP", "NAMESPACE_WRITE_PROPERTIES");
+      List.of(
+          "TABLE_CREATE",
+          "TABLE_WRITE_DATA",
+          "TABLE_WRITE_PROPERTIES",
+          "TABLE_READ_DATA",
+          "TABLE_DROP",
+          "VIEW_CREATE",
+          "VIEW_WRITE_PROPERTIES",
+          "VIEW_DROP",
+          "NAMESPACE_WRITE_PROPERTIES");
 
   public final TestServer server;
   public final Path root;
@@ -54,10 +63,16 @@ public final class ScopeFixture implements AutoCloseable {
   public final String u;
   public final String attackerToken;
   public final String[] attackerCredentials;
+
   /** Where things are, as locations ({@code file:/...}, no trailing slash). */
   public final Map<String, String> where = new LinkedHashMap<>();
-  /** victim.t1's files that an attacker must never reach: current and previous metadata, manifest list, data. */
+
+  /**
+   * victim.t1's files that an attacker must never reach: current and previous metadata, manifest
+   * list, data.
+   */
   public String t1Metadata;
+
   public List<String> t1PreviousMetadata = new ArrayList<>();
   public String t1ManifestList;
   public Path t1Data;
@@ -74,8 +89,12 @@ public final class ScopeFixture implements AutoCloseable {
     Files.writeString(secret, "outside secret");
     a = server.createCatalog("a", List.of(uri(warehouse), uri(outside)), baseA);
     b = server.createCatalog("b", List.of(uri(warehouse)), baseA);
-    u = server.createCatalog("u", List.of(uri(root)), root.resolve("u"),
-        Map.of(CatalogSettings.ALLOW_UNSTRUCTURED_LOCATIONS, "true"));
+    u =
+        server.createCatalog(
+            "u",
+            List.of(uri(root)),
+            root.resolve("u"),
+            Map.of(CatalogSettings.ALLOW_UNSTRUCTURED_LOCATIONS, "true"));
 
     Admin admin = new Admin(server);
     attackerCredentials = admin.principal("attacker", "attacker_role");
@@ -84,12 +103,18 @@ public final class ScopeFixture implements AutoCloseable {
     admin.catalogRole(b, "attacker_cr", "attacker_role");
     admin.catalogRole(u, "attacker_cr", "attacker_role");
     for (String privilege : ATTACKER_PRIVILEGES) {
-      admin.grant(a, "attacker_cr", Admin.grantJson("namespace", List.of("attacker"), null, privilege));
+      admin.grant(
+          a, "attacker_cr", Admin.grantJson("namespace", List.of("attacker"), null, privilege));
       admin.grant(b, "attacker_cr", Admin.grantJson("namespace", List.of("bown"), null, privilege));
       admin.grant(u, "attacker_cr", Admin.grantJson("namespace", List.of("ns"), null, privilege));
     }
-    for (String[] ns : List.of(new String[] {a, "victim"}, new String[] {a, "attacker"}, new String[] {a, "attacker", "sub"},
-        new String[] {b, "bown"}, new String[] {u, "ns"})) {
+    for (String[] ns :
+        List.of(
+            new String[] {a, "victim"},
+            new String[] {a, "attacker"},
+            new String[] {a, "attacker", "sub"},
+            new String[] {b, "bown"},
+            new String[] {u, "ns"})) {
       Map<String, Object> body = Map.of("namespace", List.of(ns).subList(1, ns.length));
       assertOk(server.send("POST", api(ns[0]) + "/namespaces", json(body)));
     }
@@ -101,15 +126,33 @@ public final class ScopeFixture implements AutoCloseable {
     where.put("attacker namespace", uri(baseA.resolve("attacker")));
     where.put("outside", uri(outside));
     where.put("outside secret", uri(outside.resolve("secret")));
-    JsonNode own = assertOk(asAttacker("POST", api(a) + "/namespaces/attacker/tables", createBody("own", null, Map.of(), false)));
+    JsonNode own =
+        assertOk(
+            asAttacker(
+                "POST",
+                api(a) + "/namespaces/attacker/tables",
+                createBody("own", null, Map.of(), false)));
     where.put("attacker.own", strip(own.get("metadata").get("location").asText()));
-    JsonNode own2 = assertOk(asAttacker("POST", api(a) + "/namespaces/attacker/tables", createBody("own2", null, Map.of(), false)));
+    JsonNode own2 =
+        assertOk(
+            asAttacker(
+                "POST",
+                api(a) + "/namespaces/attacker/tables",
+                createBody("own2", null, Map.of(), false)));
     where.put("attacker.own2", strip(own2.get("metadata").get("location").asText()));
-    JsonNode view = assertOk(asAttacker("POST", api(a) + "/namespaces/attacker/views", viewBody("ownview", null, Map.of())));
+    JsonNode view =
+        assertOk(
+            asAttacker(
+                "POST",
+                api(a) + "/namespaces/attacker/views",
+                viewBody("ownview", null, Map.of())));
     where.put("attacker.ownview", strip(view.get("metadata").get("location").asText()));
   }
 
-  /** victim.t1 and victim.t2 with two appended data files each, view victim.v: made by root through Iceberg's client. */
+  /**
+   * victim.t1 and victim.t2 with two appended data files each, view victim.v: made by root through
+   * Iceberg's client.
+   */
   private void victim() throws Exception {
     try (RESTCatalog catalog = new RESTCatalog()) {
       Map<String, String> props = new HashMap<>(server.clientProperties(a));
@@ -121,16 +164,25 @@ public final class ScopeFixture implements AutoCloseable {
           Path data = localPath(table.location()).resolve("data").resolve("part-" + i + ".parquet");
           Files.createDirectories(data.getParent());
           Files.writeString(data, "victim " + name + " data " + i);
-          table.newAppend().appendFile(dataFile(data.toUri().toString(), Files.size(data))).commit();
+          table
+              .newAppend()
+              .appendFile(dataFile(data.toUri().toString(), Files.size(data)))
+              .commit();
         }
         where.put("victim." + name, strip(table.location()));
       }
-      catalog.buildView(TableIdentifier.of("victim", "v")).withSchema(SCHEMA).withDefaultNamespace(Namespace.of("victim"))
-          .withQuery("spark", "select 1").create();
+      catalog
+          .buildView(TableIdentifier.of("victim", "v"))
+          .withSchema(SCHEMA)
+          .withDefaultNamespace(Namespace.of("victim"))
+          .withQuery("spark", "select 1")
+          .create();
     }
     JsonNode t1 = assertOk(server.send("GET", api(a) + "/namespaces/victim/tables/t1", null));
     t1Metadata = t1.get("metadata-location").asText();
-    t1.get("metadata").get("metadata-log").forEach(entry -> t1PreviousMetadata.add(entry.get("metadata-file").asText()));
+    t1.get("metadata")
+        .get("metadata-log")
+        .forEach(entry -> t1PreviousMetadata.add(entry.get("metadata-file").asText()));
     JsonNode snapshots = t1.get("metadata").get("snapshots");
     t1ManifestList = snapshots.get(snapshots.size() - 1).get("manifest-list").asText();
     t1Data = localPath(where.get("victim.t1")).resolve("data").resolve("part-0.parquet");
@@ -140,7 +192,11 @@ public final class ScopeFixture implements AutoCloseable {
 
   public static DataFile dataFile(String path, long size) {
     return DataFiles.builder(PartitionSpec.unpartitioned())
-        .withPath(path).withFileSizeInBytes(size).withRecordCount(1).withFormat(FileFormat.PARQUET).build();
+        .withPath(path)
+        .withFileSizeInBytes(size)
+        .withRecordCount(1)
+        .withFormat(FileFormat.PARQUET)
+        .build();
   }
 
   /** A location this fixture named ({@link #where}); fails on a typo. */
@@ -171,31 +227,42 @@ public final class ScopeFixture implements AutoCloseable {
     return props;
   }
 
-  /** Everything an attack could touch: the three catalogs in the store, and every file under the storage root. */
+  /**
+   * Everything an attack could touch: the three catalogs in the store, and every file under the
+   * storage root.
+   */
   public String state() {
-    return CatalogSnapshot.of(server.server().store(), List.of(a, b, u)) + FileTreeSnapshot.of(root);
+    return CatalogSnapshot.of(server.server().store(), List.of(a, b, u))
+        + FileTreeSnapshot.of(root);
   }
 
   /**
-   * Runs {@code attack}, asserts that it was refused with one of {@code statuses} and a
-   * well-formed Iceberg ErrorResponse, and that nothing in the store or on disk changed.
+   * Runs {@code attack}, asserts that it was refused with one of {@code statuses} and a well-formed
+   * Iceberg ErrorResponse, and that nothing in the store or on disk changed.
    */
   public JsonNode refusedAndUnchanged(Set<Integer> statuses, Attack attack) throws Exception {
     return refusedAndUnchanged(statuses, List.of("victim.t1", "victim.t2", "victim.v"), attack);
   }
 
-  /** As above; the refusal's message must not contain any of {@code unnamed} (whose place it would take). */
-  public JsonNode refusedAndUnchanged(Set<Integer> statuses, List<String> unnamed, Attack attack) throws Exception {
+  /**
+   * As above; the refusal's message must not contain any of {@code unnamed} (whose place it would
+   * take).
+   */
+  public JsonNode refusedAndUnchanged(Set<Integer> statuses, List<String> unnamed, Attack attack)
+      throws Exception {
     String before = state();
     HttpResponse<String> response = attack.send();
     JsonNode error = assertError(response, statuses);
-    assertThat(error.get("message").asText()).as("the refusal does not name the other table").doesNotContain(unnamed);
+    assertThat(error.get("message").asText())
+        .as("the refusal does not name the other table")
+        .doesNotContain(unnamed);
     assertThat(state()).as("a refused request changes nothing").isEqualTo(before);
     return error;
   }
 
   /** The ErrorResponse of a refusal; a location refusal never names the table it would overlap. */
-  public static JsonNode assertError(HttpResponse<String> response, Set<Integer> statuses) throws Exception {
+  public static JsonNode assertError(HttpResponse<String> response, Set<Integer> statuses)
+      throws Exception {
     assertThat(response.statusCode()).as(response.body()).isIn(statuses);
     JsonNode error = TestServer.json(response.body()).get("error");
     assertThat(error).as(response.body()).isNotNull();
@@ -218,7 +285,8 @@ public final class ScopeFixture implements AutoCloseable {
   }
 
   /** A create-table body; {@code location} null for the default one. */
-  public static String createBody(String name, String location, Map<String, String> properties, boolean stage)
+  public static String createBody(
+      String name, String location, Map<String, String> properties, boolean stage)
       throws Exception {
     Map<String, Object> body = new LinkedHashMap<>();
     body.put("name", name);
@@ -233,13 +301,16 @@ public final class ScopeFixture implements AutoCloseable {
     return json(body);
   }
 
-  public static String viewBody(String name, String location, Map<String, String> properties) throws Exception {
+  public static String viewBody(String name, String location, Map<String, String> properties)
+      throws Exception {
     Map<String, Object> body = new LinkedHashMap<>();
     body.put("name", name);
     body.put("schema", JSON.readTree(SCHEMA_JSON));
-    body.put("view-version", JSON.readTree(
-        "{\"version-id\":1,\"timestamp-ms\":1,\"schema-id\":0,\"summary\":{},\"default-namespace\":[\"attacker\"],"
-            + "\"representations\":[{\"type\":\"sql\",\"sql\":\"select 1\",\"dialect\":\"spark\"}]}"));
+    body.put(
+        "view-version",
+        JSON.readTree(
+            "{\"version-id\":1,\"timestamp-ms\":1,\"schema-id\":0,\"summary\":{},\"default-namespace\":[\"attacker\"],"
+                + "\"representations\":[{\"type\":\"sql\",\"sql\":\"select 1\",\"dialect\":\"spark\"}]}"));
     if (location != null) {
       body.put("location", location);
     }

@@ -19,8 +19,8 @@ import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * A real Sluice server in this JVM, on a free loopback port, over a real store (an H2 file
- * in a temp dir, or PostgreSQL when a JDBC URL is given), with known root credentials.
+ * A real Sluice server in this JVM, on a free loopback port, over a real store (an H2 file in a
+ * temp dir, or PostgreSQL when a JDBC URL is given), with known root credentials.
  */
 public final class TestServer implements AutoCloseable {
   public static final String CLIENT_ID = "test-root";
@@ -57,9 +57,11 @@ public final class TestServer implements AutoCloseable {
     }
     Files.writeString(config, yaml + extraYaml);
     ServerConfig cfg =
-        ServerConfig.load(config, new ServerConfig.Overrides("127.0.0.1", 0, dataDir.toString()), System::getenv);
+        ServerConfig.load(
+            config, new ServerConfig.Overrides("127.0.0.1", 0, dataDir.toString()), System::getenv);
     SluiceServer server =
-        SluiceServer.start(cfg, CLIENT_ID + ":" + SECRET, new PrintStream(new ByteArrayOutputStream()));
+        SluiceServer.start(
+            cfg, CLIENT_ID + ":" + SECRET, new PrintStream(new ByteArrayOutputStream()));
     return new TestServer(server, dataDir);
   }
 
@@ -80,11 +82,13 @@ public final class TestServer implements AutoCloseable {
   }
 
   /** Creates a FILE catalog with a fresh warehouse folder; returns its name. */
-  public String createCatalog(String prefix, List<String> allowedLocations, Path warehouse) throws Exception {
+  public String createCatalog(String prefix, List<String> allowedLocations, Path warehouse)
+      throws Exception {
     return createCatalog(prefix, allowedLocations, warehouse, Map.of());
   }
 
-  public String createCatalog(String prefix, List<String> allowedLocations, Path warehouse, Map<String, String> properties)
+  public String createCatalog(
+      String prefix, List<String> allowedLocations, Path warehouse, Map<String, String> properties)
       throws Exception {
     String name = prefix + "_" + CATALOGS.incrementAndGet();
     Files.createDirectories(warehouse);
@@ -92,13 +96,19 @@ public final class TestServer implements AutoCloseable {
         Map.of(
             "catalog",
             Map.of(
-                "name", name,
-                "type", "INTERNAL",
-                "properties", withBase(properties, warehouse),
-                "storageConfigInfo", Map.of("storageType", "FILE", "allowedLocations", allowedLocations)));
-    HttpResponse<String> response = send("POST", "/api/management/v1/catalogs", JSON.writeValueAsString(body));
+                "name",
+                name,
+                "type",
+                "INTERNAL",
+                "properties",
+                withBase(properties, warehouse),
+                "storageConfigInfo",
+                Map.of("storageType", "FILE", "allowedLocations", allowedLocations)));
+    HttpResponse<String> response =
+        send("POST", "/api/management/v1/catalogs", JSON.writeValueAsString(body));
     if (response.statusCode() != 201) {
-      throw new IllegalStateException("Cannot create catalog: " + response.statusCode() + " " + response.body());
+      throw new IllegalStateException(
+          "Cannot create catalog: " + response.statusCode() + " " + response.body());
     }
     return name;
   }
@@ -116,10 +126,14 @@ public final class TestServer implements AutoCloseable {
 
   public Map<String, String> clientProperties(String catalog) {
     return Map.of(
-        "uri", catalogUri(),
-        "warehouse", catalog,
-        "credential", CLIENT_ID + ":" + SECRET,
-        "scope", "PRINCIPAL_ROLE:ALL");
+        "uri",
+        catalogUri(),
+        "warehouse",
+        catalog,
+        "credential",
+        CLIENT_ID + ":" + SECRET,
+        "scope",
+        "PRINCIPAL_ROLE:ALL");
   }
 
   public String rootToken() throws Exception {
@@ -131,8 +145,11 @@ public final class TestServer implements AutoCloseable {
 
   public String token(String clientId, String secret) throws Exception {
     String form =
-        "grant_type=client_credentials&client_id=" + URLEncoder.encode(clientId, StandardCharsets.UTF_8)
-            + "&client_secret=" + URLEncoder.encode(secret, StandardCharsets.UTF_8) + "&scope=PRINCIPAL_ROLE%3AALL";
+        "grant_type=client_credentials&client_id="
+            + URLEncoder.encode(clientId, StandardCharsets.UTF_8)
+            + "&client_secret="
+            + URLEncoder.encode(secret, StandardCharsets.UTF_8)
+            + "&scope=PRINCIPAL_ROLE%3AALL";
     HttpResponse<String> response =
         http.send(
             HttpRequest.newBuilder(URI.create(catalogUri() + "/v1/oauth/tokens"))
@@ -141,7 +158,8 @@ public final class TestServer implements AutoCloseable {
                 .build(),
             HttpResponse.BodyHandlers.ofString());
     if (response.statusCode() != 200) {
-      throw new IllegalStateException("Token request failed: " + response.statusCode() + " " + response.body());
+      throw new IllegalStateException(
+          "Token request failed: " + response.statusCode() + " " + response.body());
     }
     return JSON.readTree(response.body()).get("access_token").asText();
   }
@@ -151,7 +169,8 @@ public final class TestServer implements AutoCloseable {
     return sendAs(rootToken(), method, path, body);
   }
 
-  public HttpResponse<String> sendAs(String token, String method, String path, String body) throws Exception {
+  public HttpResponse<String> sendAs(String token, String method, String path, String body)
+      throws Exception {
     HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(baseUrl() + path));
     if (token != null) {
       request.header("Authorization", "Bearer " + token);
@@ -159,7 +178,11 @@ public final class TestServer implements AutoCloseable {
     if (body != null) {
       request.header("Content-Type", "application/json");
     }
-    request.method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
+    request.method(
+        method,
+        body == null
+            ? HttpRequest.BodyPublishers.noBody()
+            : HttpRequest.BodyPublishers.ofString(body));
     return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
   }
 

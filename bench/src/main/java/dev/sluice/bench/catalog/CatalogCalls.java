@@ -18,9 +18,14 @@ public final class CatalogCalls {
     this.http = http;
   }
 
-  /** The endpoint with the prefix its {@code /v1/config} announces for {@code warehouse} (may be null). */
-  public static Endpoint withConfiguredPrefix(Endpoint endpoint, HttpConnection http, String warehouse) throws IOException {
-    String path = endpoint.basePath() + "/v1/config" + (warehouse == null ? "" : "?warehouse=" + warehouse);
+  /**
+   * The endpoint with the prefix its {@code /v1/config} announces for {@code warehouse} (may be
+   * null).
+   */
+  public static Endpoint withConfiguredPrefix(
+      Endpoint endpoint, HttpConnection http, String warehouse) throws IOException {
+    String path =
+        endpoint.basePath() + "/v1/config" + (warehouse == null ? "" : "?warehouse=" + warehouse);
     HttpResult config = require(http.get(path), "GET " + path);
     String prefix = Json.tree(config.body()).path("overrides").path("prefix").asText("");
     return endpoint.withPrefix(prefix);
@@ -28,7 +33,8 @@ public final class CatalogCalls {
 
   /** Creates the namespace unless it exists. */
   public void ensureNamespace(String namespace) throws IOException {
-    HttpResult created = http.postJson(endpoint.namespaces(), TableBodies.createNamespace(namespace));
+    HttpResult created =
+        http.postJson(endpoint.namespaces(), TableBodies.createNamespace(namespace));
     if (created.status() != 409) {
       require(created, "create namespace " + namespace);
     }
@@ -38,7 +44,8 @@ public final class CatalogCalls {
   public TableState ensureTable(String namespace, String table) throws IOException {
     HttpResult created = http.postJson(endpoint.tables(namespace), TableBodies.createTable(table));
     if (created.status() == 409) {
-      return TableState.parse(require(http.get(endpoint.table(namespace, table)), "load " + table).body());
+      return TableState.parse(
+          require(http.get(endpoint.table(namespace, table)), "load " + table).body());
     }
     return TableState.parse(require(created, "create table " + namespace + "." + table).body());
   }

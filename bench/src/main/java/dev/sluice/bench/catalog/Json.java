@@ -20,7 +20,9 @@ public final class Json {
     try {
       return MAPPER.readTree(body);
     } catch (IOException e) {
-      throw new UncheckedIOException("Not JSON: " + new String(body, 0, Math.min(body.length, 200), StandardCharsets.UTF_8), e);
+      throw new UncheckedIOException(
+          "Not JSON: " + new String(body, 0, Math.min(body.length, 200), StandardCharsets.UTF_8),
+          e);
     }
   }
 
@@ -33,8 +35,8 @@ public final class Json {
   }
 
   /**
-   * The text of a top-level string field, or null; other fields are skipped without building a
-   * tree (a listing's {@code next-page-token} is read after every page).
+   * The text of a top-level string field, or null; other fields are skipped without building a tree
+   * (a listing's {@code next-page-token} is read after every page).
    */
   public static String topLevelText(byte[] body, String field) throws IOException {
     try (JsonParser p = FACTORY.createParser(body)) {

@@ -20,20 +20,29 @@ public final class TableBodies {
     body.put("name", name);
     ObjectNode schema = body.putObject("schema");
     schema.put("type", "struct").put("schema-id", 0);
-    schema.putArray("fields").addObject().put("id", 1).put("name", "id").put("required", true).put("type", "long");
+    schema
+        .putArray("fields")
+        .addObject()
+        .put("id", 1)
+        .put("name", "id")
+        .put("required", true)
+        .put("type", "long");
     body.putObject("properties").put("format-version", "2");
     return Json.bytes(body);
   }
 
   /**
    * An append as an engine commits it: the new snapshot (its manifest list under the table's
-   * location; no server reads it) made the head of {@code main}, on the condition that
-   * {@code main} is still where the writer last saw it ({@code parentId}; null: no snapshot yet).
+   * location; no server reads it) made the head of {@code main}, on the condition that {@code main}
+   * is still where the writer last saw it ({@code parentId}; null: no snapshot yet).
    */
   public static byte[] append(TableState base, long snapshotId, long timestampMillis) {
     ObjectNode body = Json.MAPPER.createObjectNode();
-    ObjectNode requirement = body.putArray("requirements").addObject()
-        .put("type", "assert-ref-snapshot-id").put("ref", "main");
+    ObjectNode requirement =
+        body.putArray("requirements")
+            .addObject()
+            .put("type", "assert-ref-snapshot-id")
+            .put("ref", "main");
     if (base.currentSnapshotId() == null) {
       requirement.putNull("snapshot-id");
     } else {
@@ -47,15 +56,18 @@ public final class TableBodies {
     }
     snapshot.put("sequence-number", base.lastSequenceNumber() + 1);
     snapshot.put("timestamp-ms", timestampMillis);
-    snapshot.put("manifest-list", base.location() + "/metadata/snap-" + snapshotId + "-1-bench.avro");
+    snapshot.put(
+        "manifest-list", base.location() + "/metadata/snap-" + snapshotId + "-1-bench.avro");
     snapshot.put("schema-id", 0);
-    snapshot.putObject("summary")
+    snapshot
+        .putObject("summary")
         .put("operation", "append")
         .put("added-data-files", "1")
         .put("added-records", "1")
         .put("total-data-files", Long.toString(base.lastSequenceNumber() + 1))
         .put("total-records", Long.toString(base.lastSequenceNumber() + 1));
-    updates.addObject()
+    updates
+        .addObject()
         .put("action", "set-snapshot-ref")
         .put("ref-name", "main")
         .put("type", "branch")

@@ -6,10 +6,10 @@ import com.fasterxml.jackson.core.JsonToken;
 import java.io.IOException;
 
 /**
- * What a writer must know of a table to commit the next append: its location, the head of
- * {@code main} and the last sequence number. Read from a load-table or commit response with a
- * streaming parser, because a hot table's metadata grows with every snapshot and a full tree
- * would make the load generator, not the server, the bottleneck.
+ * What a writer must know of a table to commit the next append: its location, the head of {@code
+ * main} and the last sequence number. Read from a load-table or commit response with a streaming
+ * parser, because a hot table's metadata grows with every snapshot and a full tree would make the
+ * load generator, not the server, the bottleneck.
  */
 public record TableState(String location, Long currentSnapshotId, long lastSequenceNumber) {
   private static final JsonFactory FACTORY = Json.MAPPER.getFactory();
@@ -43,13 +43,15 @@ public record TableState(String location, Long currentSnapshotId, long lastSeque
       JsonToken value = p.nextToken();
       switch (name) {
         case "location" -> location = p.getText();
-        case "current-snapshot-id" -> current = value == JsonToken.VALUE_NULL ? null : p.getLongValue();
+        case "current-snapshot-id" ->
+            current = value == JsonToken.VALUE_NULL ? null : p.getLongValue();
         case "last-sequence-number" -> lastSequence = p.getLongValue();
         default -> p.skipChildren();
       }
     }
     // Format v2 writers use -1 for "no current snapshot" in older metadata files.
-    return new TableState(location, current != null && current == -1 ? null : current, lastSequence);
+    return new TableState(
+        location, current != null && current == -1 ? null : current, lastSequence);
   }
 
   private static void expect(JsonToken actual, JsonToken expected) throws IOException {

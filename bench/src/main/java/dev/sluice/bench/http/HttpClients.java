@@ -3,10 +3,10 @@ package dev.sluice.bench.http;
 import java.io.Closeable;
 
 /**
- * Opens connections to one server ({@code host:port}) that all send the same Authorization
- * header (or none). Two implementations, chosen with {@code --client}: a plain-socket HTTP/1.1
- * client (the default, because it costs the shared CPU least: see bench/README.md) and the
- * JDK's {@link java.net.http.HttpClient}.
+ * Opens connections to one server ({@code host:port}) that all send the same Authorization header
+ * (or none). Two implementations, chosen with {@code --client}: a plain-socket HTTP/1.1 client (the
+ * default, because it costs the shared CPU least: see bench/README.md) and the JDK's {@link
+ * java.net.http.HttpClient}.
  */
 public interface HttpClients extends Closeable {
   HttpConnection open();

@@ -3,13 +3,14 @@ package dev.sluice.bench.http;
 import java.io.IOException;
 
 /**
- * One client's keep-alive connection to a server. A load-generator thread owns one and uses it
- * for every request it sends, so N clients mean N TCP connections, as N engines would hold.
- * Not thread-safe.
+ * One client's keep-alive connection to a server. A load-generator thread owns one and uses it for
+ * every request it sends, so N clients mean N TCP connections, as N engines would hold. Not
+ * thread-safe.
  */
 public interface HttpConnection extends AutoCloseable {
   /** Sends a request; {@code body} may be null (no body); {@code contentType} applies to it. */
-  HttpResult send(String method, String pathAndQuery, byte[] body, String contentType) throws IOException;
+  HttpResult send(String method, String pathAndQuery, byte[] body, String contentType)
+      throws IOException;
 
   default HttpResult get(String pathAndQuery) throws IOException {
     return send("GET", pathAndQuery, null, null);

@@ -8,12 +8,15 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 
 /**
- * java.net.http over HTTP/1.1. One {@link HttpClient} serves all connections of a run: it keeps
- * a pool of kept-alive connections, so N threads sending at once hold N connections.
+ * java.net.http over HTTP/1.1. One {@link HttpClient} serves all connections of a run: it keeps a
+ * pool of kept-alive connections, so N threads sending at once hold N connections.
  */
 final class JdkHttpClients implements HttpClients {
   private final HttpClient client =
-      HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(5)).build();
+      HttpClient.newBuilder()
+          .version(HttpClient.Version.HTTP_1_1)
+          .connectTimeout(Duration.ofSeconds(5))
+          .build();
   private final String base;
   private final String authorization;
 
@@ -26,11 +29,17 @@ final class JdkHttpClients implements HttpClients {
   public HttpConnection open() {
     return new HttpConnection() {
       @Override
-      public HttpResult send(String method, String pathAndQuery, byte[] body, String contentType) throws IOException {
-        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(base + pathAndQuery))
-            .timeout(Duration.ofSeconds(60))
-            .header("Accept", "application/json")
-            .method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofByteArray(body));
+      public HttpResult send(String method, String pathAndQuery, byte[] body, String contentType)
+          throws IOException {
+        HttpRequest.Builder request =
+            HttpRequest.newBuilder(URI.create(base + pathAndQuery))
+                .timeout(Duration.ofSeconds(60))
+                .header("Accept", "application/json")
+                .method(
+                    method,
+                    body == null
+                        ? HttpRequest.BodyPublishers.noBody()
+                        : HttpRequest.BodyPublishers.ofByteArray(body));
         if (body != null) {
           request.header("Content-Type", contentType);
         }
@@ -38,7 +47,8 @@ final class JdkHttpClients implements HttpClients {
           request.header("Authorization", authorization);
         }
         try {
-          HttpResponse<byte[]> response = client.send(request.build(), HttpResponse.BodyHandlers.ofByteArray());
+          HttpResponse<byte[]> response =
+              client.send(request.build(), HttpResponse.BodyHandlers.ofByteArray());
           return new HttpResult(response.statusCode(), response.body());
         } catch (InterruptedException e) {
           Thread.currentThread().interrupt();

@@ -13,10 +13,10 @@ import java.util.Locale;
 
 /**
  * A minimal HTTP/1.1 keep-alive client over one socket: writes the whole request in one write,
- * reads the status line, the headers it needs (Content-Length, Transfer-Encoding, Connection)
- * and the body. It exists because on a 2-core machine the load generator shares the CPU with
- * the server under test, and this client spends a fraction of what java.net.http does per
- * request (measured: see bench/README.md).
+ * reads the status line, the headers it needs (Content-Length, Transfer-Encoding, Connection) and
+ * the body. It exists because on a 2-core machine the load generator shares the CPU with the server
+ * under test, and this client spends a fraction of what java.net.http does per request (measured:
+ * see bench/README.md).
  */
 final class RawHttpConnection implements HttpConnection {
   private final String host;
@@ -30,10 +30,15 @@ final class RawHttpConnection implements HttpConnection {
   RawHttpConnection(String host, int port, String authorization) {
     this.host = host;
     this.port = port;
-    StringBuilder headers = new StringBuilder()
-        .append("Host: ").append(host).append(':').append(port).append("\r\n")
-        .append("User-Agent: sluice-bench\r\n")
-        .append("Accept: application/json\r\n");
+    StringBuilder headers =
+        new StringBuilder()
+            .append("Host: ")
+            .append(host)
+            .append(':')
+            .append(port)
+            .append("\r\n")
+            .append("User-Agent: sluice-bench\r\n")
+            .append("Accept: application/json\r\n");
     if (authorization != null) {
       headers.append("Authorization: ").append(authorization).append("\r\n");
     }
@@ -41,7 +46,8 @@ final class RawHttpConnection implements HttpConnection {
   }
 
   @Override
-  public HttpResult send(String method, String pathAndQuery, byte[] body, String contentType) throws IOException {
+  public HttpResult send(String method, String pathAndQuery, byte[] body, String contentType)
+      throws IOException {
     byte[] request = encode(method, pathAndQuery, body, contentType);
     boolean wasReused = reused;
     try {
@@ -55,7 +61,9 @@ final class RawHttpConnection implements HttpConnection {
     }
   }
 
-  /** One request and its response; on any failure the socket is dropped, its state being unknown. */
+  /**
+   * One request and its response; on any failure the socket is dropped, its state being unknown.
+   */
   private HttpResult exchange(String method, byte[] request) throws IOException {
     try {
       if (socket == null) {
@@ -83,12 +91,20 @@ final class RawHttpConnection implements HttpConnection {
   }
 
   private byte[] encode(String method, String pathAndQuery, byte[] body, String contentType) {
-    StringBuilder head = new StringBuilder(256)
-        .append(method).append(' ').append(pathAndQuery).append(" HTTP/1.1\r\n")
-        .append(fixedHeaders);
+    StringBuilder head =
+        new StringBuilder(256)
+            .append(method)
+            .append(' ')
+            .append(pathAndQuery)
+            .append(" HTTP/1.1\r\n")
+            .append(fixedHeaders);
     if (body != null) {
-      head.append("Content-Type: ").append(contentType).append("\r\n")
-          .append("Content-Length: ").append(body.length).append("\r\n");
+      head.append("Content-Type: ")
+          .append(contentType)
+          .append("\r\n")
+          .append("Content-Length: ")
+          .append(body.length)
+          .append("\r\n");
     } else if (!method.equals("GET") && !method.equals("HEAD")) {
       head.append("Content-Length: 0\r\n");
     }
@@ -123,11 +139,14 @@ final class RawHttpConnection implements HttpConnection {
         case "content-length" -> contentLength = Long.parseLong(value);
         case "transfer-encoding" -> chunked = value.toLowerCase(Locale.ROOT).contains("chunked");
         case "connection" -> close = value.equalsIgnoreCase("close");
-        default -> { }
+        default -> {}
       }
     }
     byte[] body;
-    if (method.equals("HEAD") || status == 204 || status == 304 || (status >= 100 && status < 200)) {
+    if (method.equals("HEAD")
+        || status == 204
+        || status == 304
+        || (status >= 100 && status < 200)) {
       body = new byte[0];
     } else if (chunked) {
       body = readChunked();
@@ -151,7 +170,9 @@ final class RawHttpConnection implements HttpConnection {
     while (true) {
       String sizeLine = readLine();
       int semicolon = sizeLine.indexOf(';');
-      int size = Integer.parseInt((semicolon >= 0 ? sizeLine.substring(0, semicolon) : sizeLine).trim(), 16);
+      int size =
+          Integer.parseInt(
+              (semicolon >= 0 ? sizeLine.substring(0, semicolon) : sizeLine).trim(), 16);
       if (size == 0) {
         while (!readLine().isEmpty()) {
           // trailers: ignored

@@ -13,10 +13,9 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.HdrHistogram.Histogram;
 
 /**
- * Runs a workload with N client threads, each on its own keep-alive connection, in a closed loop:
- * a warm-up (JIT, caches, connection set-up; not recorded), then a fixed measured window. Each
- * thread records into its own histogram (no shared state on the hot path); they are merged at
- * the end.
+ * Runs a workload with N client threads, each on its own keep-alive connection, in a closed loop: a
+ * warm-up (JIT, caches, connection set-up; not recorded), then a fixed measured window. Each thread
+ * records into its own histogram (no shared state on the hot path); they are merged at the end.
  */
 public final class LoadRunner {
   private static final long MAX_TRACKED_MICROS = 120_000_000L;
@@ -31,8 +30,14 @@ public final class LoadRunner {
     this.measureNanos = (long) (measureSeconds * 1e9);
   }
 
-  public RunResult run(String scenario, String target, int round, Workload workload, HttpClients connections,
-      ResourceProbe probe) throws InterruptedException {
+  public RunResult run(
+      String scenario,
+      String target,
+      int round,
+      Workload workload,
+      HttpClients connections,
+      ResourceProbe probe)
+      throws InterruptedException {
     long start = System.nanoTime() + 50_000_000L; // all threads created before anyone starts
     long measureStart = start + warmupNanos;
     long measureEnd = measureStart + measureNanos;
@@ -40,7 +45,8 @@ public final class LoadRunner {
     CountDownLatch done = new CountDownLatch(clients);
     Set<String> errorSamples = Collections.synchronizedSet(new LinkedHashSet<>());
     for (int i = 0; i < clients; i++) {
-      Client client = new Client(i, workload, connections, start, measureStart, measureEnd, errorSamples, done);
+      Client client =
+          new Client(i, workload, connections, start, measureStart, measureEnd, errorSamples, done);
       threads.add(client);
       client.start();
     }
@@ -66,8 +72,20 @@ public final class LoadRunner {
     synchronized (errorSamples) {
       samples = List.copyOf(errorSamples);
     }
-    return new RunResult(scenario, target, round, clients, measureNanos / 1e9, ops, conflicts, errors, samples,
-        merged, usage, windowStartMillis, windowEndMillis);
+    return new RunResult(
+        scenario,
+        target,
+        round,
+        clients,
+        measureNanos / 1e9,
+        ops,
+        conflicts,
+        errors,
+        samples,
+        merged,
+        usage,
+        windowStartMillis,
+        windowEndMillis);
   }
 
   private static void sleepUntil(long nanoTime) throws InterruptedException {
@@ -91,8 +109,15 @@ public final class LoadRunner {
     long operations;
     long conflicts;
 
-    Client(int index, Workload workload, HttpClients connections, long start, long measureStart, long measureEnd,
-        Set<String> errorSamples, CountDownLatch done) {
+    Client(
+        int index,
+        Workload workload,
+        HttpClients connections,
+        long start,
+        long measureStart,
+        long measureEnd,
+        Set<String> errorSamples,
+        CountDownLatch done) {
       super("bench-client-" + index);
       setDaemon(true);
       this.index = index;

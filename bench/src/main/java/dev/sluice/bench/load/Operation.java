@@ -8,6 +8,9 @@ import java.io.IOException;
  */
 @FunctionalInterface
 public interface Operation {
-  /** Does the work once and returns how many conflicts (HTTP 409) it had to retry; throws if it failed. */
+  /**
+   * Does the work once and returns how many conflicts (HTTP 409) it had to retry; throws if it
+   * failed.
+   */
   int run() throws IOException;
 }

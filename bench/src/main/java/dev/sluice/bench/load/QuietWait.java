@@ -4,9 +4,9 @@ import dev.sluice.bench.target.ProcStats;
 import java.util.List;
 
 /**
- * Waits, before a run, for a second in which processes other than the benchmark's own (its
- * servers and the load generator) use less than a threshold of CPU: on a shared 2-core machine
- * a test suite starting beside the benchmark otherwise halves a server's throughput unnoticed.
+ * Waits, before a run, for a second in which processes other than the benchmark's own (its servers
+ * and the load generator) use less than a threshold of CPU: on a shared 2-core machine a test suite
+ * starting beside the benchmark otherwise halves a server's throughput unnoticed.
  */
 public final class QuietWait {
   private final List<Long> ownPids;

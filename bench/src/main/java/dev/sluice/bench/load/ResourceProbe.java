@@ -24,6 +24,7 @@ public final class ResourceProbe {
     double client = ProcStats.cpuSecondsOfThisProcess() - client0;
     double system = ProcStats.systemBusySeconds() - system0;
     double other = Double.isNaN(server) ? Double.NaN : Math.max(0, system - server - client);
-    return new ResourceUsage(server, client, other, serverPid < 0 ? -1 : ProcStats.rssKib(serverPid));
+    return new ResourceUsage(
+        server, client, other, serverPid < 0 ? -1 : ProcStats.rssKib(serverPid));
   }
 }

@@ -24,12 +24,15 @@ import org.openjdk.jmh.annotations.TearDown;
  * role), as IcebergRoutes makes it: {@code caller(...)} then {@code require(...)}.
  *
  * <ul>
- *   <li>{@code authorize_warm}: the normal request path; roles and grants come from the Authorizer's
- *       cache (which expires entries after 1 s, so about one call a second still reads the store).
- *   <li>{@code authorize_cold} (baseline): {@code invalidate()} first, so both the principal's roles
- *       and the grants are read from H2 (two queries), as after any access change.
+ *   <li>{@code authorize_warm}: the normal request path; roles and grants come from the
+ *       Authorizer's cache (which expires entries after 1 s, so about one call a second still reads
+ *       the store).
+ *   <li>{@code authorize_cold} (baseline): {@code invalidate()} first, so both the principal's
+ *       roles and the grants are read from H2 (two queries), as after any access change.
  * </ul>
- * The decision is queued to the real AuditLog, whose batches are dropped (see {@link DiscardingAuditStore}).
+ *
+ * The decision is queued to the real AuditLog, whose batches are dropped (see {@link
+ * DiscardingAuditStore}).
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
@@ -45,12 +48,23 @@ public class AuthorizeBench {
   public void setUp() {
     fixture = StoreFixture.open();
     fixture.grantAnalyst();
-    audit = new AuditLog(DiscardingAuditStore.create(audited), new io.micrometer.core.instrument.simple.SimpleMeterRegistry());
+    audit =
+        new AuditLog(
+            DiscardingAuditStore.create(audited),
+            new io.micrometer.core.instrument.simple.SimpleMeterRegistry());
     authz = new Authorizer(fixture.store.access(), audit);
-    long version = fixture.store.access().getPrincipal(StoreFixture.PRINCIPAL).orElseThrow().credentialVersion();
-    // What the Authenticator makes of the analyst's bearer token (Iceberg clients ask for scope "catalog").
-    principal = AuthenticatedPrincipal.internal(
-        StoreFixture.PRINCIPAL, "client", List.of("catalog"), Long.MAX_VALUE, version);
+    long version =
+        fixture
+            .store
+            .access()
+            .getPrincipal(StoreFixture.PRINCIPAL)
+            .orElseThrow()
+            .credentialVersion();
+    // What the Authenticator makes of the analyst's bearer token (Iceberg clients ask for scope
+    // "catalog").
+    principal =
+        AuthenticatedPrincipal.internal(
+            StoreFixture.PRINCIPAL, "client", List.of("catalog"), Long.MAX_VALUE, version);
     decide(); // throws ForbiddenException if the grants do not reach the table
   }
 
@@ -73,7 +87,12 @@ public class AuthorizeBench {
 
   private Caller decide() {
     Caller caller = authz.caller(principal, "req");
-    authz.require(caller, "loadTable", StoreFixture.CATALOG, StoreFixture.TABLE, Privilege.TABLE_READ_PROPERTIES);
+    authz.require(
+        caller,
+        "loadTable",
+        StoreFixture.CATALOG,
+        StoreFixture.TABLE,
+        Privilege.TABLE_READ_PROPERTIES);
     return caller;
   }
 }

@@ -17,27 +17,47 @@ import java.util.Optional;
 
 /**
  * Turns JMH's JSON result ({@code -rf json}) into Markdown: each pair's candidate ÷ baseline time
- * per operation, then every score. Usage: {@code MicroReport <result.json> <report.md> [title]}.
- * A pair appears only when both of its benchmarks ran (a regexp may select a subset).
+ * per operation, then every score. Usage: {@code MicroReport <result.json> <report.md> [title]}. A
+ * pair appears only when both of its benchmarks ran (a regexp may select a subset).
  */
 public final class MicroReport {
   /** A baseline and the variant reported against it, as {@code <pair>_<variant>} method names. */
   record Pair(String title, String baseline, String candidate) {}
 
-  static final List<Pair> PAIRS = List.of(
-      new Pair("Authorization decision: warm cache vs after invalidate()", "authorize_cold", "authorize_warm"),
-      new Pair("Session policy: read-write build vs Jackson writing the finished policy", "sessionPolicy_jacksonOnly",
-          "sessionPolicy_readWrite"),
-      new Pair("Session policy: read-only vs read-write build", "sessionPolicy_readWrite", "sessionPolicy_read"),
-      new Pair("Credential vending: cache hit vs miss (stub STS, no network)", "vend_miss", "vend_cached"),
-      new Pair("loadTable body: LoadTableBody (cached metadata) vs Iceberg's serializer", "serializeLoadTable_iceberg",
-          "serializeLoadTable_cached"),
-      new Pair("Token verification: memoized vs first sight", "verifyToken_fresh", "verifyToken_cached"));
+  static final List<Pair> PAIRS =
+      List.of(
+          new Pair(
+              "Authorization decision: warm cache vs after invalidate()",
+              "authorize_cold",
+              "authorize_warm"),
+          new Pair(
+              "Session policy: read-write build vs Jackson writing the finished policy",
+              "sessionPolicy_jacksonOnly",
+              "sessionPolicy_readWrite"),
+          new Pair(
+              "Session policy: read-only vs read-write build",
+              "sessionPolicy_readWrite",
+              "sessionPolicy_read"),
+          new Pair(
+              "Credential vending: cache hit vs miss (stub STS, no network)",
+              "vend_miss",
+              "vend_cached"),
+          new Pair(
+              "loadTable body: LoadTableBody (cached metadata) vs Iceberg's serializer",
+              "serializeLoadTable_iceberg",
+              "serializeLoadTable_cached"),
+          new Pair(
+              "Token verification: memoized vs first sight",
+              "verifyToken_fresh",
+              "verifyToken_cached"));
 
   /** One JMH result row. */
   record Row(String method, String params, double score, double error, String unit) {
     String text() {
-      return num(score) + (Double.isNaN(error) ? "" : " ± " + num(error)) + " " + unit.replace("us/", "µs/");
+      return num(score)
+          + (Double.isNaN(error) ? "" : " ± " + num(error))
+          + " "
+          + unit.replace("us/", "µs/");
     }
   }
 
@@ -63,21 +83,31 @@ public final class MicroReport {
     if (!results.isEmpty()) {
       md.append(settings(results.get(0))).append("\n\n");
     }
-    md.append("Each pair ran in the same JMH run. **ratio** = candidate ÷ baseline time per operation (below 1: ")
-        .append("the candidate is faster); **speed-up** = baseline ÷ candidate. ± is JMH's 99.9 % confidence ")
+    md.append(
+            "Each pair ran in the same JMH run. **ratio** = candidate ÷ baseline time per operation (below 1: ")
+        .append(
+            "the candidate is faster); **speed-up** = baseline ÷ candidate. ± is JMH's 99.9 % confidence ")
         .append("half-width (none with a single iteration); the ratio's is the two combined.\n\n");
-    md.append("| pair | params | baseline | candidate | ratio | speed-up |\n|---|---|---|---|---|---|\n");
+    md.append(
+        "| pair | params | baseline | candidate | ratio | speed-up |\n|---|---|---|---|---|---|\n");
     for (Pair pair : PAIRS) {
       for (Row base : rows) {
         if (!base.method().equals(pair.baseline())) {
           continue;
         }
-        find(rows, pair.candidate(), base.params()).ifPresent(cand -> md.append(line(pair, base, cand)));
+        find(rows, pair.candidate(), base.params())
+            .ifPresent(cand -> md.append(line(pair, base, cand)));
       }
     }
     md.append("\n## All results\n\n| benchmark | params | time per operation |\n|---|---|---|\n");
     for (Row r : rows) {
-      md.append("| ").append(r.method()).append(" | ").append(r.params()).append(" | ").append(r.text()).append(" |\n");
+      md.append("| ")
+          .append(r.method())
+          .append(" | ")
+          .append(r.params())
+          .append(" | ")
+          .append(r.text())
+          .append(" |\n");
     }
     return md.toString();
   }
@@ -86,12 +116,29 @@ public final class MicroReport {
     double ratio = cand.score() / base.score();
     double relErr = Math.hypot(cand.error() / cand.score(), base.error() / base.score());
     String ratioText = num(ratio) + (Double.isNaN(relErr) ? "" : " ± " + num(ratio * relErr));
-    return "| " + pair.title() + " | " + base.params() + " | " + pair.baseline() + ": " + base.text() + " | "
-        + pair.candidate() + ": " + cand.text() + " | " + ratioText + " | " + num(1 / ratio) + "× |\n";
+    return "| "
+        + pair.title()
+        + " | "
+        + base.params()
+        + " | "
+        + pair.baseline()
+        + ": "
+        + base.text()
+        + " | "
+        + pair.candidate()
+        + ": "
+        + cand.text()
+        + " | "
+        + ratioText
+        + " | "
+        + num(1 / ratio)
+        + "× |\n";
   }
 
   private static Optional<Row> find(List<Row> rows, String method, String params) {
-    return rows.stream().filter(r -> r.method().equals(method) && r.params().equals(params)).findFirst();
+    return rows.stream()
+        .filter(r -> r.method().equals(method) && r.params().equals(params))
+        .findFirst();
   }
 
   private static Row row(JsonNode r) {
@@ -99,22 +146,39 @@ public final class MicroReport {
     StringBuilder params = new StringBuilder();
     for (Iterator<Map.Entry<String, JsonNode>> it = r.path("params").fields(); it.hasNext(); ) {
       Map.Entry<String, JsonNode> p = it.next();
-      params.append(params.length() == 0 ? "" : ", ").append(p.getKey()).append('=').append(p.getValue().asText());
+      params
+          .append(params.length() == 0 ? "" : ", ")
+          .append(p.getKey())
+          .append('=')
+          .append(p.getValue().asText());
     }
     JsonNode metric = r.path("primaryMetric");
-    double error = metric.path("scoreError").isNumber() ? metric.path("scoreError").asDouble() : Double.NaN;
-    return new Row(benchmark.substring(benchmark.lastIndexOf('.') + 1), params.toString(),
-        metric.path("score").asDouble(), error, metric.path("scoreUnit").asText());
+    double error =
+        metric.path("scoreError").isNumber() ? metric.path("scoreError").asDouble() : Double.NaN;
+    return new Row(
+        benchmark.substring(benchmark.lastIndexOf('.') + 1),
+        params.toString(),
+        metric.path("score").asDouble(),
+        error,
+        metric.path("scoreUnit").asText());
   }
 
   private static String settings(JsonNode first) {
-    return String.format("%s; JMH %s, %s %s; %d CPUs. Forks %s, threads %s, warm-up %s × %s, measurement %s × %s, "
+    return String.format(
+        "%s; JMH %s, %s %s; %d CPUs. Forks %s, threads %s, warm-up %s × %s, measurement %s × %s, "
             + "JVM options `%s`.",
-        LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm")), first.path("jmhVersion").asText(),
-        first.path("vmName").asText(), first.path("vmVersion").asText(), Runtime.getRuntime().availableProcessors(),
-        first.path("forks").asText(), first.path("threads").asText(), first.path("warmupIterations").asText(),
-        first.path("warmupTime").asText(), first.path("measurementIterations").asText(),
-        first.path("measurementTime").asText(), String.join(" ", texts(first.path("jvmArgs"))));
+        LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm")),
+        first.path("jmhVersion").asText(),
+        first.path("vmName").asText(),
+        first.path("vmVersion").asText(),
+        Runtime.getRuntime().availableProcessors(),
+        first.path("forks").asText(),
+        first.path("threads").asText(),
+        first.path("warmupIterations").asText(),
+        first.path("warmupTime").asText(),
+        first.path("measurementIterations").asText(),
+        first.path("measurementTime").asText(),
+        String.join(" ", texts(first.path("jvmArgs"))));
   }
 
   private static List<String> texts(JsonNode array) {

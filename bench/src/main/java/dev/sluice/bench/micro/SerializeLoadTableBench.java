@@ -23,13 +23,15 @@ import org.openjdk.jmh.annotations.State;
  * 500 snapshots ({@link TableFixture}).
  *
  * <ul>
- *   <li>{@code serializeLoadTable_iceberg} (baseline): Iceberg's {@code LoadTableResponseParser.toJson},
- *       reached through the server's Iceberg mapper ({@code Json.iceberg().writeValueAsBytes}, whose
- *       RESTSerializers call it): how the server wrote this body before LoadTableBody.
+ *   <li>{@code serializeLoadTable_iceberg} (baseline): Iceberg's {@code
+ *       LoadTableResponseParser.toJson}, reached through the server's Iceberg mapper ({@code
+ *       Json.iceberg().writeValueAsBytes}, whose RESTSerializers call it): how the server wrote
+ *       this body before LoadTableBody.
  *   <li>{@code serializeLoadTable_cached}: Sluice's LoadTableBody with the metadata JSON already
  *       cached for the metadata file's location (every load after the first of a table version):
  *       only the envelope is written, the metadata copied in raw.
  * </ul>
+ *
  * Setup checks that both give the same bytes as {@code LoadTableResponseParser.toJson(response)}.
  */
 @State(Scope.Benchmark)
@@ -47,8 +49,10 @@ public class SerializeLoadTableBench {
     response = TableFixture.loadTableResponse(snapshots);
     body = new LoadTableBodyAccess(64L << 20, Duration.ofMinutes(10)); // as IcebergRoutes makes it
     byte[] parser = LoadTableResponseParser.toJson(response).getBytes(StandardCharsets.UTF_8);
-    if (!Arrays.equals(parser, serializeLoadTable_iceberg()) || !Arrays.equals(parser, serializeLoadTable_cached())) {
-      throw new IllegalStateException("The two serializers disagree for " + snapshots + " snapshots");
+    if (!Arrays.equals(parser, serializeLoadTable_iceberg())
+        || !Arrays.equals(parser, serializeLoadTable_cached())) {
+      throw new IllegalStateException(
+          "The two serializers disagree for " + snapshots + " snapshots");
     }
     System.out.printf("loadTable body with %d snapshots: %,d bytes%n", snapshots, parser.length);
   }

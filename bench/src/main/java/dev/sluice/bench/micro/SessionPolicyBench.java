@@ -16,17 +16,18 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 
 /**
- * The inline session policy StsCredentialVendor sends with every AssumeRole, for one table location:
- * {@code SessionPolicyBuilder.build(scopes(locations), mode, null, null)} (built-in policy, no template).
+ * The inline session policy StsCredentialVendor sends with every AssumeRole, for one table
+ * location: {@code SessionPolicyBuilder.build(scopes(locations), mode, null, null)} (built-in
+ * policy, no template).
  *
  * <ul>
- *   <li>{@code sessionPolicy_jacksonOnly} (baseline): Jackson writing the finished read-write policy,
- *       parsed once in setup, with the same call the builder ends with ({@code ObjectNode.toString()}).
- *       The least any JSON policy costs; the pair shows what parsing the locations, folding them
- *       and building the tree add on top.
+ *   <li>{@code sessionPolicy_jacksonOnly} (baseline): Jackson writing the finished read-write
+ *       policy, parsed once in setup, with the same call the builder ends with ({@code
+ *       ObjectNode.toString()}). The least any JSON policy costs; the pair shows what parsing the
+ *       locations, folding them and building the tree add on top.
  *   <li>{@code sessionPolicy_readWrite}: the whole read-write build.
- *   <li>{@code sessionPolicy_read}: the whole read-only build (one statement fewer), reported against
- *       the read-write build.
+ *   <li>{@code sessionPolicy_read}: the whole read-only build (one statement fewer), reported
+ *       against the read-write build.
  * </ul>
  */
 @State(Scope.Benchmark)

@@ -46,10 +46,17 @@ final class StoreFixture implements AutoCloseable {
       String url = "jdbc:h2:file:" + dir.resolve("catalog") + ";DB_CLOSE_ON_EXIT=FALSE";
       JdbcStore store = JdbcStore.open(new DatabaseConfig(url, null, null, 10, 5000));
       Path warehouse = dir.resolve("warehouse");
-      String storage = "{\"storageType\":\"FILE\",\"allowedLocations\":[\"" + warehouse.toUri() + "\"]}";
+      String storage =
+          "{\"storageType\":\"FILE\",\"allowedLocations\":[\"" + warehouse.toUri() + "\"]}";
       store.createCatalog(
-          new CatalogRecord(CATALOG, "INTERNAL", Map.of("default-base-location", warehouse.toUri().toString()), storage,
-              1, 0, 0),
+          new CatalogRecord(
+              CATALOG,
+              "INTERNAL",
+              Map.of("default-base-location", warehouse.toUri().toString()),
+              storage,
+              1,
+              0,
+              0),
           "service_admin");
       return new StoreFixture(dir, store);
     } catch (IOException e) {
@@ -66,7 +73,8 @@ final class StoreFixture implements AutoCloseable {
     admin.createCatalogRole(CATALOG, CATALOG_ROLE, Map.of());
     admin.assignCatalogRole(CATALOG, CATALOG_ROLE, PRINCIPAL_ROLE);
     for (String privilege : NAMESPACE_PRIVILEGES) {
-      admin.grant(new GrantRecord(CATALOG, CATALOG_ROLE, SecurableRef.namespace(NAMESPACE), privilege));
+      admin.grant(
+          new GrantRecord(CATALOG, CATALOG_ROLE, SecurableRef.namespace(NAMESPACE), privilege));
     }
   }
 

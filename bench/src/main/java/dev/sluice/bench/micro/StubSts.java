@@ -11,23 +11,27 @@ import software.amazon.awssdk.services.sts.model.Credentials;
 
 /**
  * An STS that answers AssumeRole at once with the same fixed credential, without network, so the
- * vending benchmark measures Sluice's cache and its own work on a miss, not STS. Plugged in
- * through VendingService's vendor factory: a miss still runs everything but the HTTP call (the
- * session policy, the session name, the AssumeRole request, the credential's client properties
- * and the cache insert).
+ * vending benchmark measures Sluice's cache and its own work on a miss, not STS. Plugged in through
+ * VendingService's vendor factory: a miss still runs everything but the HTTP call (the session
+ * policy, the session name, the AssumeRole request, the credential's client properties and the
+ * cache insert).
  */
 final class StubSts implements StsClient {
   private final AssumeRoleResponse response;
 
   StubSts(Instant expiration) {
-    this.response = AssumeRoleResponse.builder()
-        .credentials(Credentials.builder()
-            .accessKeyId("ASIABENCHMARK0000000")
-            .secretAccessKey("bench-secret-access-key-not-real-000000000")
-            .sessionToken("bench-session-token-" + "x".repeat(300)) // STS session tokens run to hundreds of bytes
-            .expiration(expiration)
-            .build())
-        .build();
+    this.response =
+        AssumeRoleResponse.builder()
+            .credentials(
+                Credentials.builder()
+                    .accessKeyId("ASIABENCHMARK0000000")
+                    .secretAccessKey("bench-secret-access-key-not-real-000000000")
+                    .sessionToken(
+                        "bench-session-token-"
+                            + "x".repeat(300)) // STS session tokens run to hundreds of bytes
+                    .expiration(expiration)
+                    .build())
+            .build();
   }
 
   @Override
@@ -46,6 +50,7 @@ final class StubSts implements StsClient {
   /** A vendor factory whose vendors call this stub instead of STS. */
   static VendingService.VendorFactory vendors() {
     return (profile, source, latency) ->
-        new StsCredentialVendor(profile, new StubSts(Instant.now().plus(Duration.ofHours(1))), latency);
+        new StsCredentialVendor(
+            profile, new StubSts(Instant.now().plus(Duration.ofHours(1))), latency);
   }
 }

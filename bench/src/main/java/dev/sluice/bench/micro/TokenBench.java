@@ -23,11 +23,11 @@ import org.openjdk.jmh.annotations.TearDown;
  * <ul>
  *   <li>{@code verifyToken_cached}: a client's repeat requests with one token: a cache hit.
  *   <li>{@code verifyToken_fresh} (baseline): every call verifies a token this TokenService has
- *       never seen (parse, HS256 check, claims, cache insert), i.e. verification without the
- *       memo. Issuing a token per call would cost more than verifying it, so {@value #FRESH} tokens
- *       are issued in setup and walked in order; after each pass a new TokenService (its memo
- *       empty; {@code start()} is one key query, about 1/{@value #FRESH} of a call) takes over, so
- *       no call is ever a hit. {@value #FRESH} is the memo's size, so inserts never evict.
+ *       never seen (parse, HS256 check, claims, cache insert), i.e. verification without the memo.
+ *       Issuing a token per call would cost more than verifying it, so {@value #FRESH} tokens are
+ *       issued in setup and walked in order; after each pass a new TokenService (its memo empty;
+ *       {@code start()} is one key query, about 1/{@value #FRESH} of a call) takes over, so no call
+ *       is ever a hit. {@value #FRESH} is the memo's size, so inserts never evict.
  * </ul>
  */
 @State(Scope.Benchmark)
@@ -55,7 +55,8 @@ public class TokenBench {
       fresh[i] = service.issue("analyst", "client", scopes, 1);
     }
     firstSight = newService();
-    if (!verifyToken_cached().name().equals("analyst") || !verifyToken_fresh().name().equals("analyst")) {
+    if (!verifyToken_cached().name().equals("analyst")
+        || !verifyToken_fresh().name().equals("analyst")) {
       throw new IllegalStateException("Tokens did not verify");
     }
   }

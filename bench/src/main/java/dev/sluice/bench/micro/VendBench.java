@@ -32,7 +32,8 @@ import org.openjdk.jmh.annotations.TearDown;
  * answers at once without network ({@link StubSts}).
  *
  * <ul>
- *   <li>{@code vend_cached}: the same caller and table every call, so the credential is in the cache.
+ *   <li>{@code vend_cached}: the same caller and table every call, so the credential is in the
+ *       cache.
  *   <li>{@code vend_miss} (baseline): a new principal every call, so every call misses and vends
  *       (policy, AssumeRole request, stub answer, client properties, cache insert); once the cache
  *       holds its 10,000 entries each insert also evicts, as on a busy server.
@@ -56,16 +57,24 @@ public class VendBench {
 
   @Setup(Level.Trial)
   public void setUp() throws Exception {
-    String storage = "{\"storageType\":\"S3\",\"allowedLocations\":[\"" + WAREHOUSE + "\"],"
-        + "\"roleArn\":\"arn:aws:iam::123456789012:role/TableAccess\",\"region\":\"us-east-1\","
-        + "\"endpoint\":\"http://127.0.0.1:9\",\"pathStyleAccess\":true,\"credentialSource\":\"bench\"}";
-    profile = S3StorageProfile.parse(CATALOG, new ObjectMapper().readTree(storage), List.of(WAREHOUSE), Set.of("bench"));
+    String storage =
+        "{\"storageType\":\"S3\",\"allowedLocations\":[\""
+            + WAREHOUSE
+            + "\"],"
+            + "\"roleArn\":\"arn:aws:iam::123456789012:role/TableAccess\",\"region\":\"us-east-1\","
+            + "\"endpoint\":\"http://127.0.0.1:9\",\"pathStyleAccess\":true,\"credentialSource\":\"bench\"}";
+    profile =
+        S3StorageProfile.parse(
+            CATALOG, new ObjectMapper().readTree(storage), List.of(WAREHOUSE), Set.of("bench"));
     profileKey = CATALOG + "|" + storage; // as CatalogSettings.storageKey()
     policy = new LocationPolicy(CATALOG, List.of(WAREHOUSE));
-    CredentialSource source = CredentialSource.of("bench", "static", "AKIDBENCH", "not-a-secret", null, null);
+    CredentialSource source =
+        CredentialSource.of("bench", "static", "AKIDBENCH", "not-a-secret", null, null);
     SimpleMeterRegistry metrics = new SimpleMeterRegistry();
     // The server's defaults: storage.vendingCache {ttlCapSeconds: 1800, maxEntries: 10000}.
-    vending = new VendingService(Map.of("bench", source), Duration.ofSeconds(1800), 10_000, metrics, StubSts.vendors());
+    vending =
+        new VendingService(
+            Map.of("bench", source), Duration.ofSeconds(1800), 10_000, metrics, StubSts.vendors());
     if (vend_cached().isEmpty() || vend_miss().isEmpty()) {
       throw new IllegalStateException("Nothing vended: check the profile and locations");
     }
@@ -92,6 +101,13 @@ public class VendBench {
     attribution.put("catalog", CATALOG);
     attribution.put("namespace", "bench");
     attribution.put("table", "bench.t0");
-    return vending.vend(profileKey, profile, policy, TABLE_LOCATION, TABLE_PROPERTIES, AccessMode.READ_WRITE, attribution);
+    return vending.vend(
+        profileKey,
+        profile,
+        policy,
+        TABLE_LOCATION,
+        TABLE_PROPERTIES,
+        AccessMode.READ_WRITE,
+        attribution);
   }
 }

@@ -21,14 +21,13 @@ import org.eclipse.jetty.servlet.ServletHolder;
  * Iceberg's reference REST server ({@code org.apache.iceberg.rest.RESTCatalogServer} from
  * iceberg-open-api's test fixtures), wired here the same way but bound to one address.
  *
- * <p>RESTCatalogServer itself binds every interface ({@code new Server(port)}) and its
- * constructors are package-private, so this main repeats its {@code start()}: the same backend
- * catalog defaults (JdbcCatalog, schema V1), the same adapter ({@code RESTServerCatalogAdapter},
- * package-private too, hence the reflection), the same servlet, context and GzipHandler, and a
- * connector with reuse-port on {@code rest.host}. Configuration comes from {@code CATALOG_*}
- * environment variables exactly as for the original ({@code CATALOG_URI=jdbc:sqlite:file:…},
- * {@code CATALOG_WAREHOUSE}, {@code CATALOG_REST_PORT}; {@code CATALOG_REST_HOST} is the one
- * addition, default 127.0.0.1).
+ * <p>RESTCatalogServer itself binds every interface ({@code new Server(port)}) and its constructors
+ * are package-private, so this main repeats its {@code start()}: the same backend catalog defaults
+ * (JdbcCatalog, schema V1), the same adapter ({@code RESTServerCatalogAdapter}, package-private
+ * too, hence the reflection), the same servlet, context and GzipHandler, and a connector with
+ * reuse-port on {@code rest.host}. Configuration comes from {@code CATALOG_*} environment variables
+ * exactly as for the original ({@code CATALOG_URI=jdbc:sqlite:file:…}, {@code CATALOG_WAREHOUSE},
+ * {@code CATALOG_REST_PORT}; {@code CATALOG_REST_HOST} is the one addition, default 127.0.0.1).
  */
 public final class ReferenceServerMain {
   private ReferenceServerMain() {}
@@ -58,13 +57,18 @@ public final class ReferenceServerMain {
     server.setHandler(context);
     server.setStopAtShutdown(true);
     server.start();
-    System.out.println("reference REST server on " + connector.getHost() + ":" + connector.getLocalPort());
+    System.out.println(
+        "reference REST server on " + connector.getHost() + ":" + connector.getLocalPort());
     server.join();
   }
 
-  /** {@code new RESTServerCatalogAdapter(new RESTCatalogServer.CatalogContext(catalog, config))}. */
-  private static RESTCatalogAdapter serverAdapter(Catalog catalog, Map<String, String> config) throws Exception {
-    Class<?> contextClass = Class.forName("org.apache.iceberg.rest.RESTCatalogServer$CatalogContext");
+  /**
+   * {@code new RESTServerCatalogAdapter(new RESTCatalogServer.CatalogContext(catalog, config))}.
+   */
+  private static RESTCatalogAdapter serverAdapter(Catalog catalog, Map<String, String> config)
+      throws Exception {
+    Class<?> contextClass =
+        Class.forName("org.apache.iceberg.rest.RESTCatalogServer$CatalogContext");
     Constructor<?> newContext = contextClass.getDeclaredConstructor(Catalog.class, Map.class);
     newContext.setAccessible(true);
     Class<?> adapterClass = Class.forName("org.apache.iceberg.rest.RESTServerCatalogAdapter");
@@ -79,15 +83,17 @@ public final class ReferenceServerMain {
    */
   static Map<String, String> environmentCatalogConfig(Map<String, String> env) {
     Map<String, String> config = new HashMap<>();
-    env.forEach((key, value) -> {
-      if (key.startsWith("CATALOG_")) {
-        String property = key.substring("CATALOG_".length())
-            .replace("__", "-")
-            .replace("_", ".")
-            .toLowerCase(Locale.ROOT);
-        config.put(property, value);
-      }
-    });
+    env.forEach(
+        (key, value) -> {
+          if (key.startsWith("CATALOG_")) {
+            String property =
+                key.substring("CATALOG_".length())
+                    .replace("__", "-")
+                    .replace("_", ".")
+                    .toLowerCase(Locale.ROOT);
+            config.put(property, value);
+          }
+        });
     return config;
   }
 }

@@ -30,7 +30,9 @@ public record Aggregate(
   }
 
   public double percentileMillis(double p) {
-    return latencyMicros.getTotalCount() == 0 ? Double.NaN : latencyMicros.getValueAtPercentile(p) / 1000.0;
+    return latencyMicros.getTotalCount() == 0
+        ? Double.NaN
+        : latencyMicros.getValueAtPercentile(p) / 1000.0;
   }
 
   public double serverCpuMillisPerOp() {
@@ -47,7 +49,9 @@ public record Aggregate(
       max = Math.max(max, t);
       sum += t;
     }
-    return roundThroughputs.size() < 2 || sum == 0 ? 0 : (max - min) / (sum / roundThroughputs.size());
+    return roundThroughputs.size() < 2 || sum == 0
+        ? 0
+        : (max - min) / (sum / roundThroughputs.size());
   }
 
   /** Groups runs by (scenario, target), keeping the order in which they first appear. */
@@ -81,8 +85,20 @@ public record Aggregate(
         r.errorSamples().stream().filter(s -> !samples.contains(s)).limit(3).forEach(samples::add);
       }
       RunResult first = group.get(0);
-      list.add(new Aggregate(first.scenario(), first.target(), ops, seconds, conflicts, errors, merged, server, client,
-          other, rounds, samples));
+      list.add(
+          new Aggregate(
+              first.scenario(),
+              first.target(),
+              ops,
+              seconds,
+              conflicts,
+              errors,
+              merged,
+              server,
+              client,
+              other,
+              rounds,
+              samples));
     }
     return list;
   }

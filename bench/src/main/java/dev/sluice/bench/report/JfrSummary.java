@@ -20,48 +20,62 @@ import jdk.jfr.consumer.RecordingFile;
  */
 public final class JfrSummary {
   /**
-   * Frames (nearly) every sample has, thread entry and the HTTP server's dispatch chain: left out of
-   * the inclusive counts, where they would fill the top rows and say nothing about where time goes.
+   * Frames (nearly) every sample has, thread entry and the HTTP server's dispatch chain: left out
+   * of the inclusive counts, where they would fill the top rows and say nothing about where time
+   * goes.
    */
-  private static final List<String> PLUMBING = List.of("java.lang.Thread.", "java.util.concurrent.ThreadPoolExecutor",
-      "org.eclipse.jetty.", "jakarta.servlet.");
+  private static final List<String> PLUMBING =
+      List.of(
+          "java.lang.Thread.",
+          "java.util.concurrent.ThreadPoolExecutor",
+          "org.eclipse.jetty.",
+          "jakarta.servlet.");
 
   /** What the per-scenario lists show: the catalog's own layers, where a change would be made. */
-  private static final List<String> APPLICATION = List.of("dev.sluice.", "org.apache.iceberg.", "org.h2.",
-      "com.nimbusds.", "com.zaxxer.hikari.", "org.sqlite.", "org.apache.hadoop.");
+  private static final List<String> APPLICATION =
+      List.of(
+          "dev.sluice.",
+          "org.apache.iceberg.",
+          "org.h2.",
+          "com.nimbusds.",
+          "com.zaxxer.hikari.",
+          "org.sqlite.",
+          "org.apache.hadoop.");
 
   /** Self time grouped by what the code is, first match wins. */
-  private static final List<Map.Entry<String, String>> CATEGORIES = List.of(
-      Map.entry("com.fasterxml.jackson.", "JSON (Jackson)"),
-      Map.entry("org.h2.", "database (H2)"),
-      Map.entry("org.sqlite.", "database (SQLite)"),
-      Map.entry("com.zaxxer.hikari.", "database (Hikari pool)"),
-      Map.entry("org.flywaydb.", "database (Flyway)"),
-      Map.entry("com.nimbusds.", "auth (JWT)"),
-      Map.entry("sun.security.", "crypto (JDK)"),
-      Map.entry("javax.crypto.", "crypto (JDK)"),
-      Map.entry("com.sun.crypto.", "crypto (JDK)"),
-      Map.entry("ch.qos.logback.", "logging"),
-      Map.entry("org.slf4j.", "logging"),
-      Map.entry("io.micrometer.", "metrics (Micrometer)"),
-      Map.entry("com.github.benmanes.caffeine.", "caches (Caffeine)"),
-      Map.entry("org.apache.hadoop.", "Hadoop (FileIO, Configuration)"),
-      Map.entry("org.apache.iceberg.", "Iceberg core"),
-      Map.entry("dev.sluice.", "Sluice"),
-      Map.entry("org.eclipse.jetty.", "HTTP server (Jetty)"),
-      Map.entry("jakarta.servlet.", "HTTP server (Jetty)"),
-      Map.entry("sun.nio.", "JDK I/O"),
-      Map.entry("java.io.", "JDK I/O"),
-      Map.entry("java.nio.", "JDK I/O"),
-      Map.entry("java.util.regex.", "JDK regex"),
-      Map.entry("java.util.zip.", "JDK zip"),
-      Map.entry("java.", "JDK (collections, strings, …)"),
-      Map.entry("jdk.", "JDK (collections, strings, …)"),
-      Map.entry("sun.", "JDK (collections, strings, …)"));
+  private static final List<Map.Entry<String, String>> CATEGORIES =
+      List.of(
+          Map.entry("com.fasterxml.jackson.", "JSON (Jackson)"),
+          Map.entry("org.h2.", "database (H2)"),
+          Map.entry("org.sqlite.", "database (SQLite)"),
+          Map.entry("com.zaxxer.hikari.", "database (Hikari pool)"),
+          Map.entry("org.flywaydb.", "database (Flyway)"),
+          Map.entry("com.nimbusds.", "auth (JWT)"),
+          Map.entry("sun.security.", "crypto (JDK)"),
+          Map.entry("javax.crypto.", "crypto (JDK)"),
+          Map.entry("com.sun.crypto.", "crypto (JDK)"),
+          Map.entry("ch.qos.logback.", "logging"),
+          Map.entry("org.slf4j.", "logging"),
+          Map.entry("io.micrometer.", "metrics (Micrometer)"),
+          Map.entry("com.github.benmanes.caffeine.", "caches (Caffeine)"),
+          Map.entry("org.apache.hadoop.", "Hadoop (FileIO, Configuration)"),
+          Map.entry("org.apache.iceberg.", "Iceberg core"),
+          Map.entry("dev.sluice.", "Sluice"),
+          Map.entry("org.eclipse.jetty.", "HTTP server (Jetty)"),
+          Map.entry("jakarta.servlet.", "HTTP server (Jetty)"),
+          Map.entry("sun.nio.", "JDK I/O"),
+          Map.entry("java.io.", "JDK I/O"),
+          Map.entry("java.nio.", "JDK I/O"),
+          Map.entry("java.util.regex.", "JDK regex"),
+          Map.entry("java.util.zip.", "JDK zip"),
+          Map.entry("java.", "JDK (collections, strings, …)"),
+          Map.entry("jdk.", "JDK (collections, strings, …)"),
+          Map.entry("sun.", "JDK (collections, strings, …)"));
 
   private JfrSummary() {}
 
-  public static Profile read(String server, Path recording, List<RunResult> runsOnThisServer) throws IOException {
+  public static Profile read(String server, Path recording, List<RunResult> runsOnThisServer)
+      throws IOException {
     Map<String, Long> self = Profile.newCounts();
     Map<String, Long> categories = Profile.newCounts();
     Map<String, Long> inclusive = Profile.newCounts();
@@ -71,7 +85,8 @@ public final class JfrSummary {
     try (RecordingFile file = new RecordingFile(recording)) {
       while (file.hasMoreEvents()) {
         RecordedEvent event = file.readEvent();
-        if (!event.getEventType().getName().equals("jdk.ExecutionSample") || event.getStackTrace() == null) {
+        if (!event.getEventType().getName().equals("jdk.ExecutionSample")
+            || event.getStackTrace() == null) {
           continue;
         }
         String scenario = scenarioAt(event.getStartTime(), runsOnThisServer);
@@ -88,10 +103,13 @@ public final class JfrSummary {
         self.merge(top, 1L, Long::sum);
         categories.merge(category(top), 1L, Long::sum);
         Set<String> seen = new HashSet<>();
-        Map<String, Long> perScenario = inclusiveByScenario.computeIfAbsent(scenario, k -> Profile.newCounts());
+        Map<String, Long> perScenario =
+            inclusiveByScenario.computeIfAbsent(scenario, k -> Profile.newCounts());
         for (RecordedFrame frame : frames) {
           String method = name(frame);
-          if (seen.add(method) && PLUMBING.stream().noneMatch(method::startsWith) && !method.contains("$$Lambda")) {
+          if (seen.add(method)
+              && PLUMBING.stream().noneMatch(method::startsWith)
+              && !method.contains("$$Lambda")) {
             inclusive.merge(method, 1L, Long::sum);
             if (APPLICATION.stream().anyMatch(method::startsWith)) {
               perScenario.merge(method, 1L, Long::sum);
@@ -100,7 +118,8 @@ public final class JfrSummary {
         }
       }
     }
-    return new Profile(server, samples, self, categories, inclusive, byScenario, inclusiveByScenario);
+    return new Profile(
+        server, samples, self, categories, inclusive, byScenario, inclusiveByScenario);
   }
 
   private static String scenarioAt(Instant time, List<RunResult> runs) {
@@ -114,7 +133,10 @@ public final class JfrSummary {
   }
 
   private static String category(String method) {
-    return CATEGORIES.stream().filter(c -> method.startsWith(c.getKey())).map(Map.Entry::getValue).findFirst()
+    return CATEGORIES.stream()
+        .filter(c -> method.startsWith(c.getKey()))
+        .map(Map.Entry::getValue)
+        .findFirst()
         .orElse("other");
   }
 

@@ -10,9 +10,13 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 
-/** The human-readable report: setup, results with ratios to the reference, resources, noise, profiles. */
+/**
+ * The human-readable report: setup, results with ratios to the reference, resources, noise,
+ * profiles.
+ */
 public final class MarkdownReport {
   private static final String REFERENCE = "reference";
+
   /** A run where other processes used more than this share of one core is flagged as noisy. */
   private static final double NOISY_CORES = 0.15;
 
@@ -25,7 +29,8 @@ public final class MarkdownReport {
     this.aggregates = aggregates;
   }
 
-  public static void write(Path file, ReportInput in, List<Aggregate> aggregates) throws IOException {
+  public static void write(Path file, ReportInput in, List<Aggregate> aggregates)
+      throws IOException {
     MarkdownReport report = new MarkdownReport(in, aggregates);
     report.render();
     Files.writeString(file, report.md.toString());
@@ -35,40 +40,91 @@ public final class MarkdownReport {
     var o = in.options();
     line("# Sluice vs Iceberg's reference REST server");
     line("");
-    line("Run " + in.startedAt().withNano(0) + ", " + fmt("%.0f", in.wallSeconds()) + " s wall time, commit `"
-        + in.machine().gitCommit() + "`.");
+    line(
+        "Run "
+            + in.startedAt().withNano(0)
+            + ", "
+            + fmt("%.0f", in.wallSeconds())
+            + " s wall time, commit `"
+            + in.machine().gitCommit()
+            + "`.");
     line("");
     line("## Setup");
     line("");
-    line("- Machine: " + in.machine().cores() + " cores (`nproc`), " + in.machine().cpuModel() + ", "
-        + fmt("%.1f", in.machine().memoryMib() / 1024.0) + " GiB RAM, " + in.machine().os() + ".");
-    line("- Java: " + in.machine().java() + "; both servers `-Xmx" + o.heap() + "`, default GC, separate OS processes"
-        + " on the same machine as the load generator (all share the cores).");
-    line("- Load: " + o.clients() + " concurrent clients, one HTTP/1.1 keep-alive connection each (`--client "
-        + o.client() + "`), closed loop; " + fmt("%.0f", o.warmupSeconds()) + " s warm-up then "
-        + fmt("%.0f", o.durationSeconds()) + " s measured per run; " + o.rounds()
-        + " rounds per scenario, targets alternating within each round (" + String.join(" → ", o.targets()) + ")."
-        + (o.serverWarmupSeconds() > 0 ? " Before the first measurement, JIT warm-up: each server got "
-            + fmt("%.0f", o.serverWarmupSeconds()) + " s of unmeasured load from " + o.serverWarmupClients()
-            + " clients, spread over all scenarios." : ""));
-    line("- Fixture: namespace `bench` with " + o.tables() + " one-column tables (format v2); listing page size "
-        + o.pageSize() + ". Create and commit runs use fresh tables in their own namespaces.");
-    line("- reference: Iceberg " + "1.10.0 `RESTCatalogServer` wiring (RESTServerCatalogAdapter + RESTCatalogServlet on"
-        + " Jetty 11), JdbcCatalog on a SQLite file (default pool of 2 connections), HadoopFileIO on a local warehouse"
-        + " (writes a .crc file beside each metadata file and, without Hadoop's native library, forks `chmod` for"
-        + " each file it creates), no authentication; bound to 127.0.0.1.");
-    line("- Sluice, process `sluice`: embedded default (H2 file, FILE warehouse; the URL adds `AUTO_SERVER=TRUE` so that"
-        + " the scale phase can write into the running store), access log off. Targets on it: `sluice` = root"
-        + " principal's bearer token; `sluice-rbac` = a non-root principal whose only access is namespace grants"
-        + " (TABLE_LIST, TABLE_CREATE, TABLE_READ_DATA, TABLE_WRITE_DATA) through principal role → catalog role;"
-        + " `sluice-vended` = the same principal on a second catalog whose tables live on a real Ceph RGW (S3, same"
-        + " machine), vending on every load/create/commit a credential from RGW's STS AssumeRole with a session policy"
-        + " (`vendCredentials: always`; the cache is warm after a table's first load).");
-    line("- Sluice, process `sluice-pg`: the same, on the private PostgreSQL of scripts/postgres-testbed.sh (same"
-        + " machine, `fsync=off`); target `sluice-pg` = the same non-root principal and grants.");
-    line("- Quiet wait before each run (`--settle`): " + (o.settleSeconds() > 0
-        ? "up to " + fmt("%.0f", o.settleSeconds()) + " s for other processes to use < 0.1 cores." : "off."));
-    line("- Load average before / after: `" + in.loadAverageBefore() + "` / `" + in.loadAverageAfter() + "`.");
+    line(
+        "- Machine: "
+            + in.machine().cores()
+            + " cores (`nproc`), "
+            + in.machine().cpuModel()
+            + ", "
+            + fmt("%.1f", in.machine().memoryMib() / 1024.0)
+            + " GiB RAM, "
+            + in.machine().os()
+            + ".");
+    line(
+        "- Java: "
+            + in.machine().java()
+            + "; both servers `-Xmx"
+            + o.heap()
+            + "`, default GC, separate OS processes"
+            + " on the same machine as the load generator (all share the cores).");
+    line(
+        "- Load: "
+            + o.clients()
+            + " concurrent clients, one HTTP/1.1 keep-alive connection each (`--client "
+            + o.client()
+            + "`), closed loop; "
+            + fmt("%.0f", o.warmupSeconds())
+            + " s warm-up then "
+            + fmt("%.0f", o.durationSeconds())
+            + " s measured per run; "
+            + o.rounds()
+            + " rounds per scenario, targets alternating within each round ("
+            + String.join(" → ", o.targets())
+            + ")."
+            + (o.serverWarmupSeconds() > 0
+                ? " Before the first measurement, JIT warm-up: each server got "
+                    + fmt("%.0f", o.serverWarmupSeconds())
+                    + " s of unmeasured load from "
+                    + o.serverWarmupClients()
+                    + " clients, spread over all scenarios."
+                : ""));
+    line(
+        "- Fixture: namespace `bench` with "
+            + o.tables()
+            + " one-column tables (format v2); listing page size "
+            + o.pageSize()
+            + ". Create and commit runs use fresh tables in their own namespaces.");
+    line(
+        "- reference: Iceberg "
+            + "1.10.0 `RESTCatalogServer` wiring (RESTServerCatalogAdapter + RESTCatalogServlet on"
+            + " Jetty 11), JdbcCatalog on a SQLite file (default pool of 2 connections), HadoopFileIO on a local warehouse"
+            + " (writes a .crc file beside each metadata file and, without Hadoop's native library, forks `chmod` for"
+            + " each file it creates), no authentication; bound to 127.0.0.1.");
+    line(
+        "- Sluice, process `sluice`: embedded default (H2 file, FILE warehouse; the URL adds `AUTO_SERVER=TRUE` so that"
+            + " the scale phase can write into the running store), access log off. Targets on it: `sluice` = root"
+            + " principal's bearer token; `sluice-rbac` = a non-root principal whose only access is namespace grants"
+            + " (TABLE_LIST, TABLE_CREATE, TABLE_READ_DATA, TABLE_WRITE_DATA) through principal role → catalog role;"
+            + " `sluice-vended` = the same principal on a second catalog whose tables live on a real Ceph RGW (S3, same"
+            + " machine), vending on every load/create/commit a credential from RGW's STS AssumeRole with a session policy"
+            + " (`vendCredentials: always`; the cache is warm after a table's first load).");
+    line(
+        "- Sluice, process `sluice-pg`: the same, on the private PostgreSQL of scripts/postgres-testbed.sh (same"
+            + " machine, `fsync=off`); target `sluice-pg` = the same non-root principal and grants.");
+    line(
+        "- Quiet wait before each run (`--settle`): "
+            + (o.settleSeconds() > 0
+                ? "up to "
+                    + fmt("%.0f", o.settleSeconds())
+                    + " s for other processes to use < 0.1 cores."
+                : "off."));
+    line(
+        "- Load average before / after: `"
+            + in.loadAverageBefore()
+            + "` / `"
+            + in.loadAverageAfter()
+            + "`.");
     line("");
     TargetsSection.render(in, aggregates, md);
     results();
@@ -85,23 +141,46 @@ public final class MarkdownReport {
   private void results() {
     line("## Results");
     line("");
-    line("Throughput = operations completed per second over all rounds; latency percentiles of all rounds' operations;"
-        + " ratios are this row ÷ the reference (ops/s: higher is better; latency: lower is better). Server CPU ="
-        + " the server process's CPU time during the measured windows ÷ operations.");
+    line(
+        "Throughput = operations completed per second over all rounds; latency percentiles of all rounds' operations;"
+            + " ratios are this row ÷ the reference (ops/s: higher is better; latency: lower is better). Server CPU ="
+            + " the server process's CPU time during the measured windows ÷ operations.");
     line("");
-    line("| Scenario | Server | ops/s | p50 ms | p99 ms | p99.9 ms | ops/s ÷ ref | p50 ÷ ref | p99 ÷ ref | server CPU ms/op | conflicts/op |");
+    line(
+        "| Scenario | Server | ops/s | p50 ms | p99 ms | p99.9 ms | ops/s ÷ ref | p50 ÷ ref | p99 ÷ ref | server CPU ms/op | conflicts/op |");
     line("|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|");
     for (Aggregate a : aggregates) {
       Optional<Aggregate> ref = reference(a.scenario());
       boolean isRef = a.target().equals(REFERENCE);
-      line("| " + a.scenario() + " | " + a.target() + (a.errors() > 0 ? " ⚠ " + a.errors() + " errors" : "") + " | "
-          + fmt("%.0f", a.throughput()) + " | " + fmt("%.2f", a.percentileMillis(50)) + " | "
-          + fmt("%.2f", a.percentileMillis(99)) + " | " + fmt("%.2f", a.percentileMillis(99.9)) + " | "
-          + (isRef || ref.isEmpty() ? "" : ratio(a.throughput(), ref.get().throughput())) + " | "
-          + (isRef || ref.isEmpty() ? "" : ratio(a.percentileMillis(50), ref.get().percentileMillis(50))) + " | "
-          + (isRef || ref.isEmpty() ? "" : ratio(a.percentileMillis(99), ref.get().percentileMillis(99))) + " | "
-          + fmt("%.2f", a.serverCpuMillisPerOp()) + " | "
-          + (a.operations() == 0 ? "" : fmt("%.2f", (double) a.conflicts() / a.operations())) + " |");
+      line(
+          "| "
+              + a.scenario()
+              + " | "
+              + a.target()
+              + (a.errors() > 0 ? " ⚠ " + a.errors() + " errors" : "")
+              + " | "
+              + fmt("%.0f", a.throughput())
+              + " | "
+              + fmt("%.2f", a.percentileMillis(50))
+              + " | "
+              + fmt("%.2f", a.percentileMillis(99))
+              + " | "
+              + fmt("%.2f", a.percentileMillis(99.9))
+              + " | "
+              + (isRef || ref.isEmpty() ? "" : ratio(a.throughput(), ref.get().throughput()))
+              + " | "
+              + (isRef || ref.isEmpty()
+                  ? ""
+                  : ratio(a.percentileMillis(50), ref.get().percentileMillis(50)))
+              + " | "
+              + (isRef || ref.isEmpty()
+                  ? ""
+                  : ratio(a.percentileMillis(99), ref.get().percentileMillis(99)))
+              + " | "
+              + fmt("%.2f", a.serverCpuMillisPerOp())
+              + " | "
+              + (a.operations() == 0 ? "" : fmt("%.2f", (double) a.conflicts() / a.operations()))
+              + " |");
     }
     line("");
   }
@@ -109,7 +188,8 @@ public final class MarkdownReport {
   private void rounds() {
     line("### Throughput per round");
     line("");
-    line("Spread = (max − min) ÷ mean of the rounds; above ~10 % treat differences of that size as noise.");
+    line(
+        "Spread = (max − min) ÷ mean of the rounds; above ~10 % treat differences of that size as noise.");
     line("");
     StringBuilder header = new StringBuilder("| Scenario | Server |");
     StringBuilder rule = new StringBuilder("|---|---|");
@@ -132,31 +212,51 @@ public final class MarkdownReport {
   private void servers() {
     line("## Server processes");
     line("");
-    line("Read from /proc/PID/status (VmRSS, VmHWM) and /proc/PID/stat (utime + stime, plus cutime + cstime: child"
-        + " processes the server ran, e.g. the `chmod` that Hadoop's local file system forks for every file the"
-        + " reference writes) just before the servers were stopped. CPU in windows = summed over that server process's measured"
-        + " windows (process `sluice` serves `sluice-rbac` and `sluice-vended`, and so has more windows). PostgreSQL's"
-        + " and RGW's own CPU is not in these rows (it is in *other CPU* under Noise).");
+    line(
+        "Read from /proc/PID/status (VmRSS, VmHWM) and /proc/PID/stat (utime + stime, plus cutime + cstime: child"
+            + " processes the server ran, e.g. the `chmod` that Hadoop's local file system forks for every file the"
+            + " reference writes) just before the servers were stopped. CPU in windows = summed over that server process's measured"
+            + " windows (process `sluice` serves `sluice-rbac` and `sluice-vended`, and so has more windows). PostgreSQL's"
+            + " and RGW's own CPU is not in these rows (it is in *other CPU* under Noise).");
     line("");
-    line("| Server | start-up s | idle RSS MiB | RSS MiB | peak RSS MiB | CPU s (lifetime) | CPU s in measured windows | ops in windows | CPU ms/op |");
+    line(
+        "| Server | start-up s | idle RSS MiB | RSS MiB | peak RSS MiB | CPU s (lifetime) | CPU s in measured windows | ops in windows | CPU ms/op |");
     line("|---|--:|--:|--:|--:|--:|--:|--:|--:|");
     for (ServerStats s : in.servers()) {
       double cpu = 0;
       long ops = 0;
       for (RunResult r : in.runs()) {
-        if (ServerStats.serverOf(r.target(), in.servers().stream().map(ServerStats::name).toList()).equals(s.name())) {
+        if (ServerStats.serverOf(r.target(), in.servers().stream().map(ServerStats::name).toList())
+            .equals(s.name())) {
           cpu += r.resources().serverCpuSeconds();
           ops += r.operations();
         }
       }
-      line("| " + s.name() + " | " + fmt("%.1f", s.startupSeconds()) + " | " + fmt("%.0f", s.idleRssKib() / 1024.0) + " | "
-          + fmt("%.0f", s.rssKib() / 1024.0) + " | "
-          + fmt("%.0f", s.peakRssKib() / 1024.0) + " | " + fmt("%.1f", s.cpuSeconds()) + " | " + fmt("%.1f", cpu) + " | "
-          + ops + " | " + (ops == 0 ? "" : fmt("%.3f", cpu * 1000 / ops)) + " |");
+      line(
+          "| "
+              + s.name()
+              + " | "
+              + fmt("%.1f", s.startupSeconds())
+              + " | "
+              + fmt("%.0f", s.idleRssKib() / 1024.0)
+              + " | "
+              + fmt("%.0f", s.rssKib() / 1024.0)
+              + " | "
+              + fmt("%.0f", s.peakRssKib() / 1024.0)
+              + " | "
+              + fmt("%.1f", s.cpuSeconds())
+              + " | "
+              + fmt("%.1f", cpu)
+              + " | "
+              + ops
+              + " | "
+              + (ops == 0 ? "" : fmt("%.3f", cpu * 1000 / ops))
+              + " |");
     }
     line("");
-    line("Start-up includes the JVM and, for Sluice, database migrations and the bootstrap catalog; it is measured"
-        + " until the first successful health/config request. Idle RSS: 2 s after that, before the fixture is created.");
+    line(
+        "Start-up includes the JVM and, for Sluice, database migrations and the bootstrap catalog; it is measured"
+            + " until the first successful health/config request. Idle RSS: 2 s after that, before the fixture is created.");
     line("");
   }
 
@@ -178,11 +278,22 @@ public final class MarkdownReport {
         noisy++;
       }
     }
-    line("Other processes' CPU during the measured windows (machine busy time − server − load generator, from"
-        + " /proc/stat; kernel threads writing back the server's files count here too, so write scenarios show"
-        + " some even on a quiet machine): " + noisy + " of " + in.runs().size() + " runs above " + fmt("%.2f", NOISY_CORES)
-        + " cores; worst " + fmt("%.2f", worst) + " cores (" + worstRun + "). The load generator itself used "
-        + fmt("%.2f", clientCores / Math.max(1, in.runs().size())) + " cores on average.");
+    line(
+        "Other processes' CPU during the measured windows (machine busy time − server − load generator, from"
+            + " /proc/stat; kernel threads writing back the server's files count here too, so write scenarios show"
+            + " some even on a quiet machine): "
+            + noisy
+            + " of "
+            + in.runs().size()
+            + " runs above "
+            + fmt("%.2f", NOISY_CORES)
+            + " cores; worst "
+            + fmt("%.2f", worst)
+            + " cores ("
+            + worstRun
+            + "). The load generator itself used "
+            + fmt("%.2f", clientCores / Math.max(1, in.runs().size()))
+            + " cores on average.");
     line("");
     if (noisy > 0) {
       line("| Scenario | Round | Server | other CPU (cores) |");
@@ -190,7 +301,16 @@ public final class MarkdownReport {
       for (RunResult r : in.runs()) {
         double other = r.resources().otherCpuSeconds() / r.seconds();
         if (other > NOISY_CORES) {
-          line("| " + r.scenario() + " | " + r.round() + " | " + r.target() + " | " + fmt("%.2f", other) + " |");
+          line(
+              "| "
+                  + r.scenario()
+                  + " | "
+                  + r.round()
+                  + " | "
+                  + r.target()
+                  + " | "
+                  + fmt("%.2f", other)
+                  + " |");
         }
       }
       line("");
@@ -198,15 +318,25 @@ public final class MarkdownReport {
   }
 
   private void errors() {
-    List<Aggregate> failing = aggregates.stream().filter(a -> a.errors() > 0 || !a.errorSamples().isEmpty()).toList();
+    List<Aggregate> failing =
+        aggregates.stream().filter(a -> a.errors() > 0 || !a.errorSamples().isEmpty()).toList();
     if (failing.isEmpty()) {
       return;
     }
     line("## Errors");
     line("");
     for (Aggregate a : failing) {
-      line("- " + a.scenario() + " / " + a.target() + ": " + a.errors() + " failed operations in the windows; e.g. "
-          + String.join("; ", a.errorSamples().stream().map(s -> "`" + s.replace('`', '\'') + "`").toList()));
+      line(
+          "- "
+              + a.scenario()
+              + " / "
+              + a.target()
+              + ": "
+              + a.errors()
+              + " failed operations in the windows; e.g. "
+              + String.join(
+                  "; ",
+                  a.errorSamples().stream().map(s -> "`" + s.replace('`', '\'') + "`").toList()));
     }
     line("");
   }
@@ -217,9 +347,10 @@ public final class MarkdownReport {
     }
     line("## Where the servers spend CPU (JFR execution samples in the measured windows)");
     line("");
-    line("JFR's sampler sees Java threads running Java code (not I/O waits, not GC threads). Self = the method on top"
-        + " of the stack; inclusive = samples with the method anywhere on the stack (thread entry, Jetty's dispatch"
-        + " chain and lambda frames left out).");
+    line(
+        "JFR's sampler sees Java threads running Java code (not I/O waits, not GC threads). Self = the method on top"
+            + " of the stack; inclusive = samples with the method anywhere on the stack (thread entry, Jetty's dispatch"
+            + " chain and lambda frames left out).");
     line("");
     for (Profile p : in.profiles()) {
       line("### " + p.server() + " (" + p.samples() + " samples)");
@@ -242,8 +373,9 @@ public final class MarkdownReport {
         line("| `" + e.getKey() + "` | " + pct(e.getValue(), p.samples()) + " |");
       }
       line("");
-      line("<details><summary>Per scenario, inclusive, top 20 frames of the catalog's own layers (Sluice or"
-          + " Iceberg's adapter, Iceberg core, the database, JWT)</summary>");
+      line(
+          "<details><summary>Per scenario, inclusive, top 20 frames of the catalog's own layers (Sluice or"
+              + " Iceberg's adapter, Iceberg core, the database, JWT)</summary>");
       line("");
       for (Map.Entry<String, Long> s : Profile.top(p.samplesByScenario(), 100)) {
         line("**" + s.getKey() + "** (" + s.getValue() + " samples)");
@@ -261,29 +393,39 @@ public final class MarkdownReport {
   private void scenarios() {
     line("## Scenarios");
     line("");
-    in.scenarioDescriptions().forEach((name, description) -> line("- **" + name + "**: " + description + "."));
+    in.scenarioDescriptions()
+        .forEach((name, description) -> line("- **" + name + "**: " + description + "."));
     line("");
   }
 
   private void reading() {
     line("## Reading this");
     line("");
-    line("- All processes share " + in.machine().cores() + " cores: a server that needs less CPU per operation leaves"
-        + " more to the others, and the load generator's own CPU grows with throughput. Compare *server CPU ms/op*"
-        + " for cost, ops/s and latency for what a client sees.");
-    line("- Closed loop: each client waits for its answer before sending again, so latency ≈ clients ÷ throughput"
-        + " plus queueing; there is no coordinated omission to correct because no request rate is promised.");
-    line("- Commit scenarios: one operation is one landed append; `conflicts/op` counts the 409s (and reloads) it"
-        + " took. Snapshots accumulate during a run (no expiry), so later commits write larger metadata files.");
+    line(
+        "- All processes share "
+            + in.machine().cores()
+            + " cores: a server that needs less CPU per operation leaves"
+            + " more to the others, and the load generator's own CPU grows with throughput. Compare *server CPU ms/op*"
+            + " for cost, ops/s and latency for what a client sees.");
+    line(
+        "- Closed loop: each client waits for its answer before sending again, so latency ≈ clients ÷ throughput"
+            + " plus queueing; there is no coordinated omission to correct because no request rate is promised.");
+    line(
+        "- Commit scenarios: one operation is one landed append; `conflicts/op` counts the 409s (and reloads) it"
+            + " took. Snapshots accumulate during a run (no expiry), so later commits write larger metadata files.");
     line("- CSV with every run: next to this file.");
   }
 
   private Optional<Aggregate> reference(String scenario) {
-    return aggregates.stream().filter(a -> a.scenario().equals(scenario) && a.target().equals(REFERENCE)).findFirst();
+    return aggregates.stream()
+        .filter(a -> a.scenario().equals(scenario) && a.target().equals(REFERENCE))
+        .findFirst();
   }
 
   private static String ratio(double value, double reference) {
-    return reference == 0 || Double.isNaN(value) || Double.isNaN(reference) ? "" : fmt("%.2f", value / reference) + "×";
+    return reference == 0 || Double.isNaN(value) || Double.isNaN(reference)
+        ? ""
+        : fmt("%.2f", value / reference) + "×";
   }
 
   private static String pct(long count, long total) {
@@ -292,7 +434,9 @@ public final class MarkdownReport {
 
   /** A number for the report; "–" where there is none (no operations: NaN, or a ratio to zero). */
   static String fmt(String format, double value) {
-    return Double.isNaN(value) || Double.isInfinite(value) ? "–" : String.format(Locale.ROOT, format, value);
+    return Double.isNaN(value) || Double.isInfinite(value)
+        ? "–"
+        : String.format(Locale.ROOT, format, value);
   }
 
   private void line(String s) {

@@ -13,9 +13,9 @@ import java.util.List;
  * same {@code contents} row that {@code JdbcStore.createContent} writes for a table, in JDBC
  * batches of {@value #BATCH} rows per transaction. Through the REST API a create costs about a
  * millisecond (it writes a metadata file), so a million tables would take a quarter of an hour;
- * this takes seconds. The seeded tables share the metadata files of the {@code source} tables
- * (made through the API), round robin: a load still looks its pointer up among N rows, which is
- * what grows with N; the metadata it then reads is one of those few files.
+ * this takes seconds. The seeded tables share the metadata files of the {@code source} tables (made
+ * through the API), round robin: a load still looks its pointer up among N rows, which is what
+ * grows with N; the metadata it then reads is one of those few files.
  */
 public final class TableSeeder implements AutoCloseable {
   private static final int BATCH = 10_000;
@@ -26,16 +26,22 @@ public final class TableSeeder implements AutoCloseable {
   private final List<String> metadataFiles;
   private int seeded;
 
-  /** {@code source}: a namespace of tables made through the API, whose metadata files are reused. */
-  public TableSeeder(String jdbcUrl, String catalog, String namespace, String source) throws SQLException {
+  /**
+   * {@code source}: a namespace of tables made through the API, whose metadata files are reused.
+   */
+  public TableSeeder(String jdbcUrl, String catalog, String namespace, String source)
+      throws SQLException {
     this.db = DriverManager.getConnection(jdbcUrl);
     this.catalog = catalog;
     this.namespace = namespace;
     this.metadataFiles = metadataFiles(source);
     if (metadataFiles.isEmpty()) {
-      throw new SQLException("No tables in " + catalog + "." + source + " to take metadata files from");
+      throw new SQLException(
+          "No tables in " + catalog + "." + source + " to take metadata files from");
     }
-    try (PreparedStatement ps = db.prepareStatement("SELECT COUNT(*) FROM contents WHERE catalog_name = ? AND ns_path = ?")) {
+    try (PreparedStatement ps =
+        db.prepareStatement(
+            "SELECT COUNT(*) FROM contents WHERE catalog_name = ? AND ns_path = ?")) {
       ps.setString(1, catalog);
       ps.setString(2, namespace);
       try (ResultSet rs = ps.executeQuery()) {
@@ -54,9 +60,10 @@ public final class TableSeeder implements AutoCloseable {
     long t0 = System.nanoTime();
     boolean autoCommit = db.getAutoCommit();
     db.setAutoCommit(false);
-    try (PreparedStatement ps = db.prepareStatement(
-        "INSERT INTO contents (catalog_name, ns_path, name, kind, metadata_location, version, created_at, updated_at)"
-            + " VALUES (?, ?, ?, 'TABLE', ?, 1, ?, ?)")) {
+    try (PreparedStatement ps =
+        db.prepareStatement(
+            "INSERT INTO contents (catalog_name, ns_path, name, kind, metadata_location, version, created_at, updated_at)"
+                + " VALUES (?, ?, ?, 'TABLE', ?, 1, ?, ?)")) {
       long now = System.currentTimeMillis();
       for (int i = seeded; i < n; i++) {
         ps.setString(1, catalog);
@@ -85,26 +92,29 @@ public final class TableSeeder implements AutoCloseable {
   /**
    * Refreshes the planner's statistics and settles the bulk insert, as the databases' own
    * background work (autovacuum, H2's writer) would shortly after: right after a bulk insert,
-   * PostgreSQL still planned the pointer lookup for the tiny table it had last analyzed
-   * (measured: half the throughput at 1,000 tables, the database busy).
+   * PostgreSQL still planned the pointer lookup for the tiny table it had last analyzed (measured:
+   * half the throughput at 1,000 tables, the database busy).
    */
   private void analyze() throws SQLException {
-    boolean h2 = db.getMetaData().getDatabaseProductName().toLowerCase(java.util.Locale.ROOT).contains("h2");
+    boolean h2 =
+        db.getMetaData().getDatabaseProductName().toLowerCase(java.util.Locale.ROOT).contains("h2");
     try (java.sql.Statement st = db.createStatement()) {
       if (h2) {
         st.execute("ANALYZE TABLE contents");
         st.execute("CHECKPOINT"); // write the new rows now, not during the measurement
       } else {
         db.setAutoCommit(true); // VACUUM cannot run in a transaction
-        st.execute("VACUUM ANALYZE contents"); // what autovacuum would do next, likely mid-measurement
+        st.execute(
+            "VACUUM ANALYZE contents"); // what autovacuum would do next, likely mid-measurement
       }
     }
   }
 
   private List<String> metadataFiles(String source) throws SQLException {
     List<String> files = new ArrayList<>();
-    try (PreparedStatement ps = db.prepareStatement(
-        "SELECT metadata_location FROM contents WHERE catalog_name = ? AND ns_path = ? AND kind = 'TABLE' ORDER BY name")) {
+    try (PreparedStatement ps =
+        db.prepareStatement(
+            "SELECT metadata_location FROM contents WHERE catalog_name = ? AND ns_path = ? AND kind = 'TABLE' ORDER BY name")) {
       ps.setString(1, catalog);
       ps.setString(2, source);
       try (ResultSet rs = ps.executeQuery()) {

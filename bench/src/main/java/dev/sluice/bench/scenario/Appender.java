@@ -10,9 +10,9 @@ import java.io.IOException;
 import java.util.SplittableRandom;
 
 /**
- * A writer appending snapshots to one table the way Iceberg's client commits: POST the new
- * snapshot with the condition that {@code main} is still where it last saw it; on 409 (another
- * writer got there first) reload the table and try again. One operation = one landed append.
+ * A writer appending snapshots to one table the way Iceberg's client commits: POST the new snapshot
+ * with the condition that {@code main} is still where it last saw it; on 409 (another writer got
+ * there first) reload the table and try again. One operation = one landed append.
  */
 final class Appender implements Operation {
   private static final int MAX_ATTEMPTS = 200;
@@ -33,7 +33,8 @@ final class Appender implements Operation {
   public int run() throws IOException {
     for (int conflicts = 0; conflicts < MAX_ATTEMPTS; conflicts++) {
       long snapshotId = random.nextLong(1, Long.MAX_VALUE);
-      HttpResult result = http.postJson(path, TableBodies.append(state, snapshotId, System.currentTimeMillis()));
+      HttpResult result =
+          http.postJson(path, TableBodies.append(state, snapshotId, System.currentTimeMillis()));
       if (result.ok()) {
         state = state.after(snapshotId);
         return conflicts;
@@ -47,6 +48,7 @@ final class Appender implements Operation {
       }
       state = TableState.parse(fresh.body());
     }
-    throw new OperationFailed("commit to " + path + ": still conflicting after " + MAX_ATTEMPTS + " attempts");
+    throw new OperationFailed(
+        "commit to " + path + ": still conflicting after " + MAX_ATTEMPTS + " attempts");
   }
 }

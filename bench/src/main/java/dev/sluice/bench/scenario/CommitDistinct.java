@@ -4,7 +4,9 @@ import dev.sluice.bench.catalog.TableState;
 import dev.sluice.bench.load.Workload;
 import java.io.IOException;
 
-/** Each client appends to a table of its own (fresh tables per run): commits that never conflict. */
+/**
+ * Each client appends to a table of its own (fresh tables per run): commits that never conflict.
+ */
 public final class CommitDistinct implements Scenario {
   @Override
   public String name() {
@@ -25,6 +27,7 @@ public final class CommitDistinct implements Scenario {
       states[i] = context.setup().ensureTable(Fixture.COMMIT_NAMESPACE, table);
       paths[i] = context.endpoint().table(Fixture.COMMIT_NAMESPACE, table);
     }
-    return (client, http) -> new Appender(http, paths[client], states[client], 17L * client + context.round());
+    return (client, http) ->
+        new Appender(http, paths[client], states[client], 17L * client + context.round());
   }
 }

@@ -5,8 +5,8 @@ import dev.sluice.bench.load.Workload;
 import java.io.IOException;
 
 /**
- * All clients append to one table (fresh per run): commits serialize on it, most attempts
- * conflict and are retried after a reload. Throughput is landed appends per second.
+ * All clients append to one table (fresh per run): commits serialize on it, most attempts conflict
+ * and are retried after a reload. Throughput is landed appends per second.
  */
 public final class CommitShared implements Scenario {
   @Override

@@ -23,18 +23,19 @@ public final class CreateTables implements Scenario {
   public Workload prepare(ScenarioContext context) {
     String path = context.endpoint().tables(Fixture.CREATE_NAMESPACE);
     String tag = context.runTag();
-    return (client, http) -> new Operation() {
-      private int next;
+    return (client, http) ->
+        new Operation() {
+          private int next;
 
-      @Override
-      public int run() throws IOException {
-        String name = tag + "_c" + client + "_" + next++;
-        HttpResult result = http.postJson(path, TableBodies.createTable(name));
-        if (!result.ok()) {
-          throw new OperationFailed("create " + name, result);
-        }
-        return 0;
-      }
-    };
+          @Override
+          public int run() throws IOException {
+            String name = tag + "_c" + client + "_" + next++;
+            HttpResult result = http.postJson(path, TableBodies.createTable(name));
+            if (!result.ok()) {
+              throw new OperationFailed("create " + name, result);
+            }
+            return 0;
+          }
+        };
   }
 }

@@ -26,21 +26,26 @@ public final class ListTablesPaged implements Scenario {
 
   @Override
   public Workload prepare(ScenarioContext context) {
-    String first = context.endpoint().tables(Fixture.READ_NAMESPACE) + "?pageSize=" + context.pageSize();
-    return (client, http) -> new Operation() {
-      private String token;
+    String first =
+        context.endpoint().tables(Fixture.READ_NAMESPACE) + "?pageSize=" + context.pageSize();
+    return (client, http) ->
+        new Operation() {
+          private String token;
 
-      @Override
-      public int run() throws IOException {
-        String path = token == null ? first : first + "&pageToken=" + URLEncoder.encode(token, StandardCharsets.UTF_8);
-        HttpResult result = http.get(path);
-        if (!result.ok()) {
-          throw new OperationFailed("list " + path, result);
-        }
-        String next = Json.topLevelText(result.body(), "next-page-token");
-        token = next == null || next.isEmpty() ? null : next;
-        return 0;
-      }
-    };
+          @Override
+          public int run() throws IOException {
+            String path =
+                token == null
+                    ? first
+                    : first + "&pageToken=" + URLEncoder.encode(token, StandardCharsets.UTF_8);
+            HttpResult result = http.get(path);
+            if (!result.ok()) {
+              throw new OperationFailed("list " + path, result);
+            }
+            String next = Json.topLevelText(result.body(), "next-page-token");
+            token = next == null || next.isEmpty() ? null : next;
+            return 0;
+          }
+        };
   }
 }

@@ -19,12 +19,13 @@ public final class LoadTableHot implements Scenario {
   @Override
   public Workload prepare(ScenarioContext context) {
     String path = context.endpoint().table(Fixture.READ_NAMESPACE, Fixture.readTable(0));
-    return (client, http) -> () -> {
-      HttpResult result = http.get(path);
-      if (!result.ok()) {
-        throw new OperationFailed("load " + path, result);
-      }
-      return 0;
-    };
+    return (client, http) ->
+        () -> {
+          HttpResult result = http.get(path);
+          if (!result.ok()) {
+            throw new OperationFailed("load " + path, result);
+          }
+          return 0;
+        };
   }
 }

@@ -29,7 +29,10 @@ public final class LoadTableScale implements Scenario {
 
   @Override
   public String description() {
-    return "GET a random one of " + String.format("%,d", tables) + " tables in namespace `" + Fixture.SCALE_NAMESPACE
+    return "GET a random one of "
+        + String.format("%,d", tables)
+        + " tables in namespace `"
+        + Fixture.SCALE_NAMESPACE
         + "` (seeded into the store; see Scale)";
   }
 

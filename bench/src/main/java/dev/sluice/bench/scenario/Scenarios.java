@@ -8,13 +8,14 @@ import java.util.stream.Collectors;
 
 /** The scenarios by name, in the order the default suite runs them. */
 public final class Scenarios {
-  private static final List<Scenario> ALL = List.of(
-      new LoadTableHot(),
-      new LoadTableSpread(),
-      new ListTablesPaged(),
-      new CreateTables(),
-      new CommitDistinct(),
-      new CommitShared());
+  private static final List<Scenario> ALL =
+      List.of(
+          new LoadTableHot(),
+          new LoadTableSpread(),
+          new ListTablesPaged(),
+          new CreateTables(),
+          new CommitDistinct(),
+          new CommitShared());
 
   private Scenarios() {}
 
@@ -27,12 +28,14 @@ public final class Scenarios {
     if (names.equals("all")) {
       return ALL;
     }
-    Map<String, Scenario> byName = ALL.stream().collect(Collectors.toMap(Scenario::name, Function.identity()));
+    Map<String, Scenario> byName =
+        ALL.stream().collect(Collectors.toMap(Scenario::name, Function.identity()));
     List<Scenario> chosen = new ArrayList<>();
     for (String name : names.split(",")) {
       Scenario s = byName.get(name.trim());
       if (s == null) {
-        throw new IllegalArgumentException("Unknown scenario " + name + "; known: " + byName.keySet());
+        throw new IllegalArgumentException(
+            "Unknown scenario " + name + "; known: " + byName.keySet());
       }
       chosen.add(s);
     }

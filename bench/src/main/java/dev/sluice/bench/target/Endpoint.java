@@ -3,11 +3,12 @@ package dev.sluice.bench.target;
 import dev.sluice.bench.http.HttpClients;
 
 /**
- * Where and as whom one benchmark target is reached: an Iceberg REST base (host, port and the
- * path before {@code /v1}), the prefix its {@code /v1/config} announced (empty: none) and the
+ * Where and as whom one benchmark target is reached: an Iceberg REST base (host, port and the path
+ * before {@code /v1}), the prefix its {@code /v1/config} announced (empty: none) and the
  * Authorization header to send (null: none, as for the reference server).
  */
-public record Endpoint(String name, String host, int port, String basePath, String prefix, String authorization) {
+public record Endpoint(
+    String name, String host, int port, String basePath, String prefix, String authorization) {
 
   /** {@code <basePath>/v1/<prefix>/} with the prefix part left out when there is none. */
   public String v1() {

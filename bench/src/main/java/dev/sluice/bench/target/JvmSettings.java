@@ -5,8 +5,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The JVM flags both servers get, so that neither has more heap or a different collector than
- * the other; optionally a Flight Recording of the whole server lifetime.
+ * The JVM flags both servers get, so that neither has more heap or a different collector than the
+ * other; optionally a Flight Recording of the whole server lifetime.
  */
 public record JvmSettings(String heap, boolean flightRecording) {
 

@@ -6,8 +6,8 @@ import java.nio.file.Path;
 
 /**
  * What Linux's /proc tells about a process (or, for {@link #systemBusySeconds()}, the whole
- * machine): CPU seconds and resident memory. Read directly so that both servers are measured
- * the same way, from outside, whatever their runtime says about itself.
+ * machine): CPU seconds and resident memory. Read directly so that both servers are measured the
+ * same way, from outside, whatever their runtime says about itself.
  */
 public final class ProcStats {
   private static final double TICKS_PER_SECOND = clockTicks();
@@ -51,8 +51,8 @@ public final class ProcStats {
 
   /**
    * CPU seconds all processes of the machine have spent busy so far (first line of /proc/stat:
-   * everything but idle and iowait). Minus the server's and the load generator's own, it shows
-   * how much else ran during a measurement.
+   * everything but idle and iowait). Minus the server's and the load generator's own, it shows how
+   * much else ran during a measurement.
    */
   public static double systemBusySeconds() {
     try {

@@ -18,7 +18,8 @@ import java.util.stream.Collectors;
 public final class ReferenceLauncher {
   private ReferenceLauncher() {}
 
-  public static RunningServer start(JvmSettings jvm, Path workDir) throws IOException, InterruptedException {
+  public static RunningServer start(JvmSettings jvm, Path workDir)
+      throws IOException, InterruptedException {
     Path dir = Files.createDirectories(workDir.resolve("reference"));
     Path warehouse = Files.createDirectories(dir.resolve("warehouse"));
     Path jfr = dir.resolve("reference.jfr");
@@ -31,12 +32,18 @@ public final class ReferenceLauncher {
     command.add("-cp");
     command.add(absoluteClassPath());
     command.add(ReferenceServerMain.class.getName());
-    Map<String, String> env = Map.of(
-        "CATALOG_URI", "jdbc:sqlite:file:" + dir.resolve("catalog.db"),
-        "CATALOG_WAREHOUSE", warehouse.toString(),
-        "CATALOG_REST_HOST", "127.0.0.1",
-        "CATALOG_REST_PORT", Integer.toString(port));
-    ServerProcess process = ServerProcess.start("reference", command, env, dir, dir.resolve("server.log"));
+    Map<String, String> env =
+        Map.of(
+            "CATALOG_URI",
+            "jdbc:sqlite:file:" + dir.resolve("catalog.db"),
+            "CATALOG_WAREHOUSE",
+            warehouse.toString(),
+            "CATALOG_REST_HOST",
+            "127.0.0.1",
+            "CATALOG_REST_PORT",
+            Integer.toString(port));
+    ServerProcess process =
+        ServerProcess.start("reference", command, env, dir, dir.resolve("server.log"));
     try {
       process.awaitReady("127.0.0.1", port, "/v1/config", 60_000);
     } catch (IOException | InterruptedException e) {
@@ -44,7 +51,9 @@ public final class ReferenceLauncher {
       throw e;
     }
     return new RunningServer(
-        process, new Endpoint("reference", "127.0.0.1", port, "", "", null), jvm.flightRecording() ? jfr : null);
+        process,
+        new Endpoint("reference", "127.0.0.1", port, "", "", null),
+        jvm.flightRecording() ? jfr : null);
   }
 
   /** This JVM's class path with absolute entries: the server runs in its own working directory. */

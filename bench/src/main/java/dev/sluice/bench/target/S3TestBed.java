@@ -12,10 +12,11 @@ import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.BucketAlreadyOwnedByYouException;
 
 /**
- * The Ceph RGW that bench/run.sh starts (scripts/ceph-rgw.sh; its {@code CEPH_RGW_*} variables):
- * a bucket for the vended catalog, and that catalog's definition (vending on every load).
+ * The Ceph RGW that bench/run.sh starts (scripts/ceph-rgw.sh; its {@code CEPH_RGW_*} variables): a
+ * bucket for the vended catalog, and that catalog's definition (vending on every load).
  */
-public record S3TestBed(String endpoint, String region, String accessKey, String secretKey, String roleArn) {
+public record S3TestBed(
+    String endpoint, String region, String accessKey, String secretKey, String roleArn) {
   public static final String BUCKET = "sluice-bench";
   static final String CREDENTIAL_SOURCE = "rgw";
 
@@ -26,41 +27,52 @@ public record S3TestBed(String endpoint, String region, String accessKey, String
           "Target sluice-vended needs a Ceph RGW: CEPH_RGW_ENDPOINT and the other CEPH_RGW_* variables of"
               + " scripts/ceph-rgw.sh (bench/run.sh starts one)");
     }
-    return new S3TestBed(endpoint, System.getenv("CEPH_RGW_REGION"), System.getenv("CEPH_RGW_ACCESS_KEY"),
-        System.getenv("CEPH_RGW_SECRET_KEY"), System.getenv("CEPH_RGW_ROLE_ARN"));
+    return new S3TestBed(
+        endpoint,
+        System.getenv("CEPH_RGW_REGION"),
+        System.getenv("CEPH_RGW_ACCESS_KEY"),
+        System.getenv("CEPH_RGW_SECRET_KEY"),
+        System.getenv("CEPH_RGW_ROLE_ARN"));
   }
 
   public void createBucket(String bucket) {
-    try (S3Client s3 = S3Client.builder()
-        .endpointOverride(URI.create(endpoint))
-        .region(Region.of(region))
-        .forcePathStyle(true)
-        // RGW Pacific rejects the SDK's default request checksums.
-        .requestChecksumCalculation(RequestChecksumCalculation.WHEN_REQUIRED)
-        .responseChecksumValidation(ResponseChecksumValidation.WHEN_REQUIRED)
-        .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create(accessKey, secretKey)))
-        .build()) {
+    try (S3Client s3 =
+        S3Client.builder()
+            .endpointOverride(URI.create(endpoint))
+            .region(Region.of(region))
+            .forcePathStyle(true)
+            // RGW Pacific rejects the SDK's default request checksums.
+            .requestChecksumCalculation(RequestChecksumCalculation.WHEN_REQUIRED)
+            .responseChecksumValidation(ResponseChecksumValidation.WHEN_REQUIRED)
+            .credentialsProvider(
+                StaticCredentialsProvider.create(AwsBasicCredentials.create(accessKey, secretKey)))
+            .build()) {
       s3.createBucket(b -> b.bucket(bucket));
     } catch (BucketAlreadyOwnedByYouException e) {
       // a previous run's bucket on the same test bed
     }
   }
 
-  /** A management-API body for an S3 catalog in {@link #BUCKET} that vends on every load ({@code always}). */
+  /**
+   * A management-API body for an S3 catalog in {@link #BUCKET} that vends on every load ({@code
+   * always}).
+   */
   public ObjectNode catalogBody(String name) {
     String base = "s3://" + BUCKET + "/" + name;
     ObjectNode body = Json.MAPPER.createObjectNode();
     ObjectNode catalog = body.putObject("catalog").put("name", name).put("type", "INTERNAL");
     catalog.putObject("properties").put("default-base-location", base);
-    ObjectNode storage = catalog.putObject("storageConfigInfo")
-        .put("storageType", "S3")
-        .put("roleArn", roleArn)
-        .put("region", region)
-        .put("endpoint", endpoint)
-        .put("pathStyleAccess", true)
-        .put("credentialSource", CREDENTIAL_SOURCE)
-        .put("durationSeconds", 3600)
-        .put("vendCredentials", "always");
+    ObjectNode storage =
+        catalog
+            .putObject("storageConfigInfo")
+            .put("storageType", "S3")
+            .put("roleArn", roleArn)
+            .put("region", region)
+            .put("endpoint", endpoint)
+            .put("pathStyleAccess", true)
+            .put("credentialSource", CREDENTIAL_SOURCE)
+            .put("durationSeconds", 3600)
+            .put("vendCredentials", "always");
     storage.putArray("allowedLocations").add(base);
     return body;
   }

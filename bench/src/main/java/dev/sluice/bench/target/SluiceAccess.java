@@ -14,15 +14,16 @@ import java.util.List;
 
 /**
  * Sluice's side of authentication for the benchmark: OAuth2 client-credentials tokens, and a
- * non-root principal whose access comes only from grants (principal → principal role → catalog
- * role → namespace grants), set up through the management API the way an operator would.
+ * non-root principal whose access comes only from grants (principal → principal role → catalog role
+ * → namespace grants), set up through the management API the way an operator would.
  */
 public final class SluiceAccess {
   static final String PRINCIPAL = "bench_user";
   static final String PRINCIPAL_ROLE = "bench_engineers";
   static final String CATALOG_ROLE = "bench_tables";
   private static final String M = "/api/management/v1";
-  static final List<String> PRIVILEGES = List.of("TABLE_LIST", "TABLE_CREATE", "TABLE_READ_DATA", "TABLE_WRITE_DATA");
+  static final List<String> PRIVILEGES =
+      List.of("TABLE_LIST", "TABLE_CREATE", "TABLE_READ_DATA", "TABLE_WRITE_DATA");
 
   private final Endpoint server;
 
@@ -36,23 +37,31 @@ public final class SluiceAccess {
   }
 
   /**
-   * Creates the non-root principal and its principal role, and returns its Authorization
-   * header. It can do nothing until {@link #grantNamespaces} gives its role something.
+   * Creates the non-root principal and its principal role, and returns its Authorization header. It
+   * can do nothing until {@link #grantNamespaces} gives its role something.
    */
   public String createGrantedPrincipal(String rootAuthorization) throws IOException {
-    try (HttpClients clients = HttpClients.of("raw", server.host(), server.port(), rootAuthorization);
+    try (HttpClients clients =
+            HttpClients.of("raw", server.host(), server.port(), rootAuthorization);
         HttpConnection admin = clients.open()) {
       ObjectNode principal = Json.MAPPER.createObjectNode();
       principal.putObject("principal").put("name", PRINCIPAL);
-      JsonNode created = Json.tree(CatalogCalls.require(admin.postJson(M + "/principals", Json.bytes(principal)),
-          "create principal").body());
+      JsonNode created =
+          Json.tree(
+              CatalogCalls.require(
+                      admin.postJson(M + "/principals", Json.bytes(principal)), "create principal")
+                  .body());
       String clientId = created.path("credentials").path("clientId").asText();
       String secret = created.path("credentials").path("clientSecret").asText();
 
       ObjectNode principalRole = Json.MAPPER.createObjectNode();
       principalRole.putObject("principalRole").put("name", PRINCIPAL_ROLE);
-      CatalogCalls.require(admin.postJson(M + "/principal-roles", Json.bytes(principalRole)), "create principal role");
-      CatalogCalls.require(admin.putJson(M + "/principals/" + PRINCIPAL + "/principal-roles", Json.bytes(principalRole)),
+      CatalogCalls.require(
+          admin.postJson(M + "/principal-roles", Json.bytes(principalRole)),
+          "create principal role");
+      CatalogCalls.require(
+          admin.putJson(
+              M + "/principals/" + PRINCIPAL + "/principal-roles", Json.bytes(principalRole)),
           "assign principal role");
       return "Bearer " + token(clientId, secret);
     }
@@ -60,26 +69,34 @@ public final class SluiceAccess {
 
   /**
    * Gives the principal role of {@link #createGrantedPrincipal} a catalog role in {@code catalog}
-   * holding TABLE_LIST, TABLE_CREATE, TABLE_READ_DATA and TABLE_WRITE_DATA on each of
-   * {@code namespaces}: the path an operator would set up.
+   * holding TABLE_LIST, TABLE_CREATE, TABLE_READ_DATA and TABLE_WRITE_DATA on each of {@code
+   * namespaces}: the path an operator would set up.
    */
-  public void grantNamespaces(String rootAuthorization, String catalog, List<String> namespaces) throws IOException {
-    try (HttpClients clients = HttpClients.of("raw", server.host(), server.port(), rootAuthorization);
+  public void grantNamespaces(String rootAuthorization, String catalog, List<String> namespaces)
+      throws IOException {
+    try (HttpClients clients =
+            HttpClients.of("raw", server.host(), server.port(), rootAuthorization);
         HttpConnection admin = clients.open()) {
       ObjectNode catalogRole = Json.MAPPER.createObjectNode();
       catalogRole.putObject("catalogRole").put("name", CATALOG_ROLE);
-      CatalogCalls.require(admin.postJson(M + "/catalogs/" + catalog + "/catalog-roles", Json.bytes(catalogRole)),
+      CatalogCalls.require(
+          admin.postJson(M + "/catalogs/" + catalog + "/catalog-roles", Json.bytes(catalogRole)),
           "create catalog role");
       CatalogCalls.require(
-          admin.putJson(M + "/principal-roles/" + PRINCIPAL_ROLE + "/catalog-roles/" + catalog, Json.bytes(catalogRole)),
+          admin.putJson(
+              M + "/principal-roles/" + PRINCIPAL_ROLE + "/catalog-roles/" + catalog,
+              Json.bytes(catalogRole)),
           "assign catalog role");
       for (String namespace : namespaces) {
         for (String privilege : PRIVILEGES) {
           ObjectNode grant = Json.MAPPER.createObjectNode();
-          ObjectNode g = grant.putObject("grant").put("type", "namespace").put("privilege", privilege);
+          ObjectNode g =
+              grant.putObject("grant").put("type", "namespace").put("privilege", privilege);
           g.putArray("namespace").add(namespace);
           CatalogCalls.require(
-              admin.putJson(M + "/catalogs/" + catalog + "/catalog-roles/" + CATALOG_ROLE + "/grants", Json.bytes(grant)),
+              admin.putJson(
+                  M + "/catalogs/" + catalog + "/catalog-roles/" + CATALOG_ROLE + "/grants",
+                  Json.bytes(grant)),
               "grant " + privilege + " on " + namespace);
         }
       }
@@ -88,22 +105,33 @@ public final class SluiceAccess {
 
   /** Creates a catalog from a management-API body ({@code {"catalog": {...}}}). */
   public void createCatalog(String rootAuthorization, ObjectNode body) throws IOException {
-    try (HttpClients clients = HttpClients.of("raw", server.host(), server.port(), rootAuthorization);
+    try (HttpClients clients =
+            HttpClients.of("raw", server.host(), server.port(), rootAuthorization);
         HttpConnection admin = clients.open()) {
       CatalogCalls.require(admin.postJson(M + "/catalogs", Json.bytes(body)), "create catalog");
     }
   }
 
   private String token(String clientId, String secret) throws IOException {
-    String form = "grant_type=client_credentials"
-        + "&client_id=" + URLEncoder.encode(clientId, StandardCharsets.UTF_8)
-        + "&client_secret=" + URLEncoder.encode(secret, StandardCharsets.UTF_8)
-        + "&scope=" + URLEncoder.encode("PRINCIPAL_ROLE:ALL", StandardCharsets.UTF_8);
+    String form =
+        "grant_type=client_credentials"
+            + "&client_id="
+            + URLEncoder.encode(clientId, StandardCharsets.UTF_8)
+            + "&client_secret="
+            + URLEncoder.encode(secret, StandardCharsets.UTF_8)
+            + "&scope="
+            + URLEncoder.encode("PRINCIPAL_ROLE:ALL", StandardCharsets.UTF_8);
     try (HttpClients clients = HttpClients.of("raw", server.host(), server.port(), null);
         HttpConnection http = clients.open()) {
-      HttpResult result = http.send("POST", server.basePath() + "/v1/oauth/tokens",
-          form.getBytes(StandardCharsets.UTF_8), "application/x-www-form-urlencoded");
-      return Json.tree(CatalogCalls.require(result, "token for " + clientId).body()).path("access_token").asText();
+      HttpResult result =
+          http.send(
+              "POST",
+              server.basePath() + "/v1/oauth/tokens",
+              form.getBytes(StandardCharsets.UTF_8),
+              "application/x-www-form-urlencoded");
+      return Json.tree(CatalogCalls.require(result, "token for " + clientId).body())
+          .path("access_token")
+          .asText();
     }
   }
 }

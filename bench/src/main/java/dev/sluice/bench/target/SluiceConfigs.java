@@ -2,21 +2,31 @@ package dev.sluice.bench.target;
 
 import java.nio.file.Path;
 
-/** The YAML configs the benchmark starts Sluice with ({@code ${DATA_DIR}} is the instance's data directory). */
+/**
+ * The YAML configs the benchmark starts Sluice with ({@code ${DATA_DIR}} is the instance's data
+ * directory).
+ */
 public final class SluiceConfigs {
   private SluiceConfigs() {}
 
   /**
-   * The embedded default (H2 file under the data directory), with {@code AUTO_SERVER=TRUE} so
-   * that the scale phase can add rows to the running server's store from this process (H2 lets
-   * one process open a file; the first keeps its embedded connections, others go through a
-   * socket it opens). Plus, when {@code s3} is given, a static credential source for RGW.
+   * The embedded default (H2 file under the data directory), with {@code AUTO_SERVER=TRUE} so that
+   * the scale phase can add rows to the running server's store from this process (H2 lets one
+   * process open a file; the first keeps its embedded connections, others go through a socket it
+   * opens). Plus, when {@code s3} is given, a static credential source for RGW.
    */
   public static String embedded(S3TestBed s3) {
     String yaml = "database:\n  url: \"" + h2Url("${DATA_DIR}") + "\"\n";
     if (s3 != null) {
-      yaml += "storage:\n  credentialSources:\n    " + S3TestBed.CREDENTIAL_SOURCE + ":\n      type: static\n"
-          + "      accessKeyId: \"" + s3.accessKey() + "\"\n      secretAccessKey: \"" + s3.secretKey() + "\"\n";
+      yaml +=
+          "storage:\n  credentialSources:\n    "
+              + S3TestBed.CREDENTIAL_SOURCE
+              + ":\n      type: static\n"
+              + "      accessKeyId: \""
+              + s3.accessKey()
+              + "\"\n      secretAccessKey: \""
+              + s3.secretKey()
+              + "\"\n";
     }
     return yaml;
   }
@@ -36,7 +46,8 @@ public final class SluiceConfigs {
   }
 
   private static String h2Url(String dataDir) {
-    // The server's default URL (ServerConfig) with AUTO_SERVER=TRUE instead of DB_CLOSE_ON_EXIT=FALSE,
+    // The server's default URL (ServerConfig) with AUTO_SERVER=TRUE instead of
+    // DB_CLOSE_ON_EXIT=FALSE,
     // which H2 refuses together (that setting only matters for a graceful drain at shutdown).
     return "jdbc:h2:file:" + dataDir + "/catalog;AUTO_SERVER=TRUE;CACHE_SIZE=262144";
   }

@@ -10,8 +10,8 @@ import java.util.Map;
 
 /**
  * Starts Sluice from {@code server/target} (built by bench/run.sh) under a fresh data directory,
- * with known root credentials: on its embedded default (an H2 file and a FILE warehouse), or
- * with a YAML config (another database, credential sources for S3 vending).
+ * with known root credentials: on its embedded default (an H2 file and a FILE warehouse), or with a
+ * YAML config (another database, credential sources for S3 vending).
  */
 public final class SluiceLauncher {
   public static final String ROOT_CLIENT_ID = "bench-root";
@@ -20,11 +20,12 @@ public final class SluiceLauncher {
   private SluiceLauncher() {}
 
   /**
-   * {@code name}: the process's name and its directory under {@code workDir}; {@code config}:
-   * YAML for {@code --config}, or null for none. {@code ${DATA_DIR}} in it is replaced by the
-   * instance's data directory.
+   * {@code name}: the process's name and its directory under {@code workDir}; {@code config}: YAML
+   * for {@code --config}, or null for none. {@code ${DATA_DIR}} in it is replaced by the instance's
+   * data directory.
    */
-  public static RunningServer start(JvmSettings jvm, Path repoRoot, Path workDir, String name, String config)
+  public static RunningServer start(
+      JvmSettings jvm, Path repoRoot, Path workDir, String name, String config)
       throws IOException, InterruptedException {
     Path dir = Files.createDirectories(workDir.resolve(name));
     Path data = dir.resolve("data");
@@ -37,16 +38,26 @@ public final class SluiceLauncher {
     command.add("-cp");
     command.add(serverJar(target) + ":" + target.resolve("lib") + "/*");
     command.add("dev.sluice.Main");
-    command.addAll(List.of("serve", "--host", "127.0.0.1", "--port", Integer.toString(port),
-        "--data-dir", data.toString()));
+    command.addAll(
+        List.of(
+            "serve",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            Integer.toString(port),
+            "--data-dir",
+            data.toString()));
     if (config != null) {
       Path file = dir.resolve("sluice.yaml");
       Files.writeString(file, config.replace("${DATA_DIR}", data.toString()));
       command.addAll(List.of("--config", file.toString()));
     }
-    Map<String, String> env = Map.of(
-        "SLUICE_BOOTSTRAP_CREDENTIALS", ROOT_CLIENT_ID + ":" + ROOT_SECRET,
-        "SLUICE_ACCESS_LOG_LEVEL", "WARN");
+    Map<String, String> env =
+        Map.of(
+            "SLUICE_BOOTSTRAP_CREDENTIALS",
+            ROOT_CLIENT_ID + ":" + ROOT_SECRET,
+            "SLUICE_ACCESS_LOG_LEVEL",
+            "WARN");
     ServerProcess process = ServerProcess.start(name, command, env, dir, dir.resolve("server.log"));
     try {
       process.awaitReady("127.0.0.1", port, "/healthz", 120_000);
@@ -55,7 +66,9 @@ public final class SluiceLauncher {
       throw e;
     }
     return new RunningServer(
-        process, new Endpoint(name, "127.0.0.1", port, "/api/catalog", "", null), jvm.flightRecording() ? jfr : null);
+        process,
+        new Endpoint(name, "127.0.0.1", port, "/api/catalog", "", null),
+        jvm.flightRecording() ? jfr : null);
   }
 
   private static Path serverJar(Path target) throws IOException {
@@ -69,6 +82,7 @@ public final class SluiceLauncher {
     } catch (java.nio.file.NoSuchFileException e) {
       // reported below
     }
-    throw new IOException("No Sluice server jar in " + target + ": build it first (bench/run.sh does)");
+    throw new IOException(
+        "No Sluice server jar in " + target + ": build it first (bench/run.sh does)");
   }
 }

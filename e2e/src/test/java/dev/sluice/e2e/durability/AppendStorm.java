@@ -34,15 +34,17 @@ import org.apache.iceberg.rest.RESTCatalog;
 /**
  * Concurrent writers, each appending one uniquely named data file per commit to its table through
  * its replica with Iceberg's {@code RESTCatalog}, for a fixed time; every attempt is recorded with
- * what the client was told. A writer whose replica was killed fails over to the next live one
- * (as behind a load balancer); its in-flight commit is recorded {@link Outcome#UNKNOWN}.
+ * what the client was told. A writer whose replica was killed fails over to the next live one (as
+ * behind a load balancer); its in-flight commit is recorded {@link Outcome#UNKNOWN}.
  */
 final class AppendStorm {
 
   /** Writer {@code id} appends to {@code table} through replica {@code replica}. */
   record WriterSpec(String id, int replica, TableIdentifier table) {}
 
-  /** One attempt: the operation, when it started and ended (nanoTime), and the replica it went to. */
+  /**
+   * One attempt: the operation, when it started and ended (nanoTime), and the replica it went to.
+   */
   record Attempt(Operation operation, long startNanos, long endNanos, int replica) {}
 
   /** What a storm did. {@code unexpected}: errors that are neither 409 nor an unknown outcome. */
@@ -89,26 +91,29 @@ final class AppendStorm {
     List<Thread> threads = new ArrayList<>();
     AtomicInteger setupFailures = new AtomicInteger();
     for (WriterSpec spec : writers) {
-      Thread t = new Thread(() -> {
-        WriterLoop loop = new WriterLoop(spec, attempts, unexpected, inFlight);
-        try {
-          loop.connect(spec.replica());
-        } catch (RuntimeException e) {
-          setupFailures.incrementAndGet();
-          unexpected.add(spec.id() + ": setup failed: " + e);
-          ready.countDown();
-          return;
-        }
-        ready.countDown();
-        try {
-          go.await();
-          loop.run(start[0] + duration.toNanos());
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-        } finally {
-          loop.close();
-        }
-      }, "dur-writer-" + spec.id());
+      Thread t =
+          new Thread(
+              () -> {
+                WriterLoop loop = new WriterLoop(spec, attempts, unexpected, inFlight);
+                try {
+                  loop.connect(spec.replica());
+                } catch (RuntimeException e) {
+                  setupFailures.incrementAndGet();
+                  unexpected.add(spec.id() + ": setup failed: " + e);
+                  ready.countDown();
+                  return;
+                }
+                ready.countDown();
+                try {
+                  go.await();
+                  loop.run(start[0] + duration.toNanos());
+                } catch (InterruptedException e) {
+                  Thread.currentThread().interrupt();
+                } finally {
+                  loop.close();
+                }
+              },
+              "dur-writer-" + spec.id());
       t.setDaemon(true);
       threads.add(t);
       t.start();
@@ -120,21 +125,23 @@ final class AppendStorm {
     }
     start[0] = System.nanoTime();
     go.countDown();
-    during.accept(new Control() {
-      @Override
-      public int inFlight(int replica) {
-        return inFlight.get(replica);
-      }
+    during.accept(
+        new Control() {
+          @Override
+          public int inFlight(int replica) {
+            return inFlight.get(replica);
+          }
 
-      @Override
-      public long startNanos() {
-        return start[0];
-      }
-    });
+          @Override
+          public long startNanos() {
+            return start[0];
+          }
+        });
     for (Thread t : threads) {
       t.join(duration.toMillis() + 60_000);
       if (t.isAlive()) {
-        throw new AssertionError("writer " + t.getName() + " still running 60 s after the storm's end");
+        throw new AssertionError(
+            "writer " + t.getName() + " still running 60 s after the storm's end");
       }
     }
     double seconds = (System.nanoTime() - start[0]) / 1e9;
@@ -157,7 +164,10 @@ final class AppendStorm {
     private Table table;
     private long seq;
 
-    WriterLoop(WriterSpec spec, ConcurrentLinkedQueue<Attempt> attempts, ConcurrentLinkedQueue<String> unexpected,
+    WriterLoop(
+        WriterSpec spec,
+        ConcurrentLinkedQueue<Attempt> attempts,
+        ConcurrentLinkedQueue<String> unexpected,
         AtomicIntegerArray inFlight) {
       this.spec = spec;
       this.attempts = attempts;
@@ -175,11 +185,12 @@ final class AppendStorm {
     void run(long deadlineNanos) {
       while (System.nanoTime() < deadlineNanos && !Thread.currentThread().isInterrupted()) {
         String file = table.location() + "/data/" + spec.id() + "-" + (seq++) + ".parquet";
-        DataFile dataFile = DataFiles.builder(PartitionSpec.unpartitioned())
-            .withPath(file)
-            .withFileSizeInBytes(10)
-            .withRecordCount(1)
-            .build();
+        DataFile dataFile =
+            DataFiles.builder(PartitionSpec.unpartitioned())
+                .withPath(file)
+                .withFileSizeInBytes(10)
+                .withRecordCount(1)
+                .build();
         ReplicaCluster.Replica via = cluster.replica(replica);
         Outcome outcome;
         String detail = null;
@@ -192,7 +203,8 @@ final class AppendStorm {
           outcome = Outcome.REFUSED;
         } catch (RuntimeException e) {
           // Anything else leaves the outcome open: counted at most once by the checker. Only
-          // timeouts, 5xx and transport errors are expected (and, through a killed replica, anything).
+          // timeouts, 5xx and transport errors are expected (and, through a killed replica,
+          // anything).
           outcome = Outcome.UNKNOWN;
           detail = e.getClass().getSimpleName() + ": " + firstLine(e);
           if (!isUnknownOutcome(e) && !via.killed()) {
@@ -201,9 +213,12 @@ final class AppendStorm {
         } finally {
           inFlight.decrementAndGet(replica);
         }
-        attempts.add(new Attempt(
-            new Operation(spec.id(), via.id(), spec.table().toString(), file, outcome, detail),
-            begin, System.nanoTime(), replica));
+        attempts.add(
+            new Attempt(
+                new Operation(spec.id(), via.id(), spec.table().toString(), file, outcome, detail),
+                begin,
+                System.nanoTime(),
+                replica));
         if (outcome == Outcome.UNKNOWN && via.killed()) {
           failOver(deadlineNanos);
         }
@@ -239,7 +254,10 @@ final class AppendStorm {
     }
   }
 
-  /** A timeout, a 5xx, or a transport error (Iceberg's HTTP client wraps IOExceptions in a plain RESTException). */
+  /**
+   * A timeout, a 5xx, or a transport error (Iceberg's HTTP client wraps IOExceptions in a plain
+   * RESTException).
+   */
   static boolean isUnknownOutcome(RuntimeException e) {
     return e instanceof CommitStateUnknownException
         || e instanceof ServiceFailureException
@@ -255,8 +273,8 @@ final class AppendStorm {
   }
 
   /**
-   * The final state of {@code tables}, read through {@code catalog}: every snapshot in each
-   * table's metadata with the data files it added (read from its manifests).
+   * The final state of {@code tables}, read through {@code catalog}: every snapshot in each table's
+   * metadata with the data files it added (read from its manifests).
    */
   static List<TableState> readStates(RESTCatalog catalog, Collection<TableIdentifier> tables) {
     List<TableState> states = new ArrayList<>();
@@ -287,8 +305,12 @@ final class AppendStorm {
     return new TableState(name, current == null ? null : current.snapshotId(), snapshots);
   }
 
-  /** Writers {@code w0..w(n-1)} round-robin over {@code replicas}, writer i on table {@code tableOf(i)}. */
-  static List<WriterSpec> roundRobin(int writers, int replicas, java.util.function.IntFunction<TableIdentifier> tableOf) {
+  /**
+   * Writers {@code w0..w(n-1)} round-robin over {@code replicas}, writer i on table {@code
+   * tableOf(i)}.
+   */
+  static List<WriterSpec> roundRobin(
+      int writers, int replicas, java.util.function.IntFunction<TableIdentifier> tableOf) {
     List<WriterSpec> specs = new ArrayList<>();
     for (int i = 0; i < writers; i++) {
       specs.add(new WriterSpec("w" + i, i % replicas, tableOf.apply(i)));

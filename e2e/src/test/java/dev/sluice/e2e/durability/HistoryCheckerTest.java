@@ -29,23 +29,33 @@ class HistoryCheckerTest {
     return new TableState("t", current, List.of(snapshots));
   }
 
-  /** w1 and w2 race: w1 wins twice, w2 is refused once, w3 times out once (applied) and once (not). */
-  private static final List<Operation> RACE = List.of(
-      op("w1", "f1", ACKED),
-      op("w2", "f2", REFUSED),
-      op("w1", "f3", ACKED),
-      op("w3", "f4", UNKNOWN),
-      op("w3", "f5", UNKNOWN),
-      op("w2", "f6", ACKED));
+  /**
+   * w1 and w2 race: w1 wins twice, w2 is refused once, w3 times out once (applied) and once (not).
+   */
+  private static final List<Operation> RACE =
+      List.of(
+          op("w1", "f1", ACKED),
+          op("w2", "f2", REFUSED),
+          op("w1", "f3", ACKED),
+          op("w3", "f4", UNKNOWN),
+          op("w3", "f5", UNKNOWN),
+          op("w2", "f6", ACKED));
 
   @Test
   void aCorrectHistoryPasses() {
-    TableState state = table(14L,
-        snap(11, null, 1, "f1"), snap(12, 11L, 2, "f3"), snap(13, 12L, 3, "f4"), snap(14, 13L, 4, "f6"));
+    TableState state =
+        table(
+            14L,
+            snap(11, null, 1, "f1"),
+            snap(12, 11L, 2, "f3"),
+            snap(13, 12L, 3, "f4"),
+            snap(14, 13L, 4, "f6"));
     TableState other = new TableState("u", 21L, List.of(snap(21, null, 1, "g1")));
 
-    Report report = HistoryChecker.check(
-        concat(RACE, List.of(new Operation("w9", "r1", "u", "g1", ACKED))), List.of(state, other));
+    Report report =
+        HistoryChecker.check(
+            concat(RACE, List.of(new Operation("w9", "r1", "u", "g1", ACKED))),
+            List.of(state, other));
 
     assertThat(report).isEqualTo(new Report(2, 5, 4, 1, 2, 1, 0));
     assertThat(report.toString()).contains("acked=4").contains("lost=0");
@@ -53,12 +63,19 @@ class HistoryCheckerTest {
 
   @Test
   void snapshotsMayBeListedInAnyOrderAndAnEmptyTablePasses() {
-    TableState state = table(14L,
-        snap(14, 13L, 7, "f6"), snap(12, 11L, 2, "f3"), snap(11, null, 1, "f1"), snap(13, 12L, 5, "f4"));
+    TableState state =
+        table(
+            14L,
+            snap(14, 13L, 7, "f6"),
+            snap(12, 11L, 2, "f3"),
+            snap(11, null, 1, "f1"),
+            snap(13, 12L, 5, "f4"));
 
     assertThat(HistoryChecker.check(RACE, List.of(state)).acked()).isEqualTo(3);
     assertThat(HistoryChecker.check(List.of(), List.of(table(null))).snapshots()).isZero();
-    assertThat(HistoryChecker.check(List.of(op("w2", "f2", REFUSED)), List.of(table(null))).refused()).isOne();
+    assertThat(
+            HistoryChecker.check(List.of(op("w2", "f2", REFUSED)), List.of(table(null))).refused())
+        .isOne();
   }
 
   @Test
@@ -77,8 +94,13 @@ class HistoryCheckerTest {
   @Test
   void aFileAppearingTwiceFails() {
     // e.g. a retried commit applied twice
-    TableState state = table(15L,
-        snap(11, null, 1, "f1"), snap(12, 11L, 2, "f3"), snap(14, 12L, 3, "f6"), snap(15, 14L, 4, "f3"));
+    TableState state =
+        table(
+            15L,
+            snap(11, null, 1, "f1"),
+            snap(12, 11L, 2, "f3"),
+            snap(14, 12L, 3, "f6"),
+            snap(15, 14L, 4, "f3"));
 
     assertThatThrownBy(() -> HistoryChecker.check(RACE, List.of(state)))
         .isInstanceOf(AssertionError.class)
@@ -87,9 +109,14 @@ class HistoryCheckerTest {
 
   @Test
   void anUnknownCommitAppliedTwiceFails() {
-    TableState state = table(15L,
-        snap(11, null, 1, "f1"), snap(12, 11L, 2, "f3"), snap(13, 12L, 3, "f4"), snap(14, 13L, 4, "f6"),
-        snap(15, 14L, 5, "f4"));
+    TableState state =
+        table(
+            15L,
+            snap(11, null, 1, "f1"),
+            snap(12, 11L, 2, "f3"),
+            snap(13, 12L, 3, "f4"),
+            snap(14, 13L, 4, "f6"),
+            snap(15, 14L, 5, "f4"));
 
     assertThatThrownBy(() -> HistoryChecker.check(RACE, List.of(state)))
         .isInstanceOf(AssertionError.class)
@@ -98,8 +125,13 @@ class HistoryCheckerTest {
 
   @Test
   void aRefusedCommitPresentFails() {
-    TableState state = table(14L,
-        snap(11, null, 1, "f1"), snap(12, 11L, 2, "f3"), snap(13, 12L, 3, "f2"), snap(14, 13L, 4, "f6"));
+    TableState state =
+        table(
+            14L,
+            snap(11, null, 1, "f1"),
+            snap(12, 11L, 2, "f3"),
+            snap(13, 12L, 3, "f2"),
+            snap(14, 13L, 4, "f6"));
 
     assertThatThrownBy(() -> HistoryChecker.check(RACE, List.of(state)))
         .isInstanceOf(AssertionError.class)
@@ -111,8 +143,13 @@ class HistoryCheckerTest {
   void aForkFails() {
     // 12 and 13 both built on 11; the current chain keeps 13 and the file of 12 looks "present"
     // in the metadata's snapshot list but is off the chain.
-    TableState state = table(14L,
-        snap(11, null, 1, "f1"), snap(12, 11L, 2, "f3"), snap(13, 11L, 2, "f6"), snap(14, 13L, 3));
+    TableState state =
+        table(
+            14L,
+            snap(11, null, 1, "f1"),
+            snap(12, 11L, 2, "f3"),
+            snap(13, 11L, 2, "f6"),
+            snap(14, 13L, 3));
 
     assertThatThrownBy(() -> HistoryChecker.check(RACE, List.of(state)))
         .isInstanceOf(AssertionError.class)
@@ -123,7 +160,8 @@ class HistoryCheckerTest {
   @Test
   void aSnapshotOffTheCurrentChainFails() {
     // No fork in the parent links, but the current snapshot is not the tip.
-    TableState state = table(12L, snap(11, null, 1, "f1"), snap(12, 11L, 2, "f3"), snap(14, 12L, 3, "f6"));
+    TableState state =
+        table(12L, snap(11, null, 1, "f1"), snap(12, 11L, 2, "f3"), snap(14, 12L, 3, "f6"));
 
     assertThatThrownBy(() -> HistoryChecker.check(RACE, List.of(state)))
         .isInstanceOf(AssertionError.class)
@@ -132,12 +170,28 @@ class HistoryCheckerTest {
 
   @Test
   void twoRootsOrADuplicateSnapshotIdFail() {
-    assertThatThrownBy(() -> HistoryChecker.check(RACE, List.of(table(14L,
-        snap(11, null, 1, "f1"), snap(12, 11L, 2, "f3"), snap(14, null, 3, "f6")))))
+    assertThatThrownBy(
+            () ->
+                HistoryChecker.check(
+                    RACE,
+                    List.of(
+                        table(
+                            14L,
+                            snap(11, null, 1, "f1"),
+                            snap(12, 11L, 2, "f3"),
+                            snap(14, null, 3, "f6")))))
         .isInstanceOf(AssertionError.class)
         .hasMessageContaining("2 root snapshots");
-    assertThatThrownBy(() -> HistoryChecker.check(RACE, List.of(table(12L,
-        snap(11, null, 1, "f1"), snap(12, 11L, 2, "f3"), snap(12, 11L, 3, "f6")))))
+    assertThatThrownBy(
+            () ->
+                HistoryChecker.check(
+                    RACE,
+                    List.of(
+                        table(
+                            12L,
+                            snap(11, null, 1, "f1"),
+                            snap(12, 11L, 2, "f3"),
+                            snap(12, 11L, 3, "f6")))))
         .isInstanceOf(AssertionError.class)
         .hasMessageContaining("snapshot id 12 appears twice");
   }
@@ -145,7 +199,8 @@ class HistoryCheckerTest {
   @Test
   void aGapFails() {
     // 14's parent 13 is missing from the metadata.
-    TableState state = table(14L, snap(11, null, 1, "f1"), snap(12, 11L, 2, "f3"), snap(14, 13L, 4, "f6"));
+    TableState state =
+        table(14L, snap(11, null, 1, "f1"), snap(12, 11L, 2, "f3"), snap(14, 13L, 4, "f6"));
 
     assertThatThrownBy(() -> HistoryChecker.check(RACE, List.of(state)))
         .isInstanceOf(AssertionError.class)
@@ -155,15 +210,24 @@ class HistoryCheckerTest {
 
   @Test
   void aMissingCurrentSnapshotFails() {
-    assertThatThrownBy(() -> HistoryChecker.check(RACE, List.of(table(99L,
-        snap(11, null, 1, "f1"), snap(12, 11L, 2, "f3"), snap(14, 12L, 4, "f6")))))
+    assertThatThrownBy(
+            () ->
+                HistoryChecker.check(
+                    RACE,
+                    List.of(
+                        table(
+                            99L,
+                            snap(11, null, 1, "f1"),
+                            snap(12, 11L, 2, "f3"),
+                            snap(14, 12L, 4, "f6")))))
         .isInstanceOf(AssertionError.class)
         .hasMessageContaining("current snapshot 99 is not in the table's metadata");
   }
 
   @Test
   void sequenceNumbersThatDoNotIncreaseFail() {
-    TableState state = table(14L, snap(11, null, 1, "f1"), snap(12, 11L, 2, "f3"), snap(14, 12L, 2, "f6"));
+    TableState state =
+        table(14L, snap(11, null, 1, "f1"), snap(12, 11L, 2, "f3"), snap(14, 12L, 2, "f6"));
 
     assertThatThrownBy(() -> HistoryChecker.check(RACE, List.of(state)))
         .isInstanceOf(AssertionError.class)
@@ -172,8 +236,9 @@ class HistoryCheckerTest {
 
   @Test
   void aFileNobodyAppendedFails() {
-    TableState state = table(14L,
-        snap(11, null, 1, "f1"), snap(12, 11L, 2, "f3", "stray"), snap(14, 12L, 3, "f6"));
+    TableState state =
+        table(
+            14L, snap(11, null, 1, "f1"), snap(12, 11L, 2, "f3", "stray"), snap(14, 12L, 3, "f6"));
 
     assertThatThrownBy(() -> HistoryChecker.check(RACE, List.of(state)))
         .isInstanceOf(AssertionError.class)
@@ -190,8 +255,10 @@ class HistoryCheckerTest {
 
   @Test
   void malformedInputIsRejected() {
-    assertThatThrownBy(() -> HistoryChecker.check(
-        List.of(op("w1", "f1", ACKED), op("w2", "f1", REFUSED)), List.of(table(null))))
+    assertThatThrownBy(
+            () ->
+                HistoryChecker.check(
+                    List.of(op("w1", "f1", ACKED), op("w2", "f1", REFUSED)), List.of(table(null))))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("attempted twice");
   }

@@ -1,9 +1,8 @@
 package dev.sluice.e2e.durability;
 
-import dev.sluice.e2e.ProcessSupport;
-
 import static org.junit.jupiter.api.Assertions.fail;
 
+import dev.sluice.e2e.ProcessSupport;
 import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -35,26 +34,29 @@ import java.util.stream.Stream;
 import org.apache.iceberg.rest.RESTCatalog;
 
 /**
- * N Sluice server processes ("replicas") sharing one fresh PostgreSQL database on the server
- * that {@code ./scripts/test-all.sh} starts ({@code SLUICE_TEST_PG_URL}), and one FILE catalog
- * on a local warehouse directory they all see.
+ * N Sluice server processes ("replicas") sharing one fresh PostgreSQL database on the server that
+ * {@code ./scripts/test-all.sh} starts ({@code SLUICE_TEST_PG_URL}), and one FILE catalog on a
+ * local warehouse directory they all see.
  *
  * <p>Each replica is a separate OS process started from a copy of {@code server/target} (so a
- * rebuild during the run cannot swap classes under it), on its own loopback port, logging to
- * {@code e2e/target/<name>-r<i>-server.log}. {@link Replica#kill()} is a {@code kill -9}.
+ * rebuild during the run cannot swap classes under it), on its own loopback port, logging to {@code
+ * e2e/target/<name>-r<i>-server.log}. {@link Replica#kill()} is a {@code kill -9}.
  */
 final class ReplicaCluster implements AutoCloseable {
   static final String PG_ENV = "SLUICE_TEST_PG_URL";
   static final String CATALOG = "dur";
+
   /**
    * Optional: a directory holding another build of the server (its jar and {@code lib/}) to run
    * instead of {@code server/target}, e.g. a deliberately broken one, to see these tests catch it.
    */
   static final String SERVER_DIR_ENV = "SLUICE_DURABILITY_SERVER_DIR";
+
   private static final String SERVER_JAR = "server/target/sluice-server-0.1.0-SNAPSHOT.jar";
   private static final String SERVER_LIB = "server/target/lib";
   private static final Duration STARTUP_TIMEOUT = Duration.ofSeconds(90);
-  private static final Pattern ACCESS_TOKEN = Pattern.compile("\"access_token\"\\s*:\\s*\"([^\"]+)\"");
+  private static final Pattern ACCESS_TOKEN =
+      Pattern.compile("\"access_token\"\\s*:\\s*\"([^\"]+)\"");
 
   private final String name;
   private final Path workDir;
@@ -64,9 +66,11 @@ final class ReplicaCluster implements AutoCloseable {
   private final String clientId = "dur-root";
   private final String clientSecret = ProcessSupport.randomHex(16);
   private final List<Replica> replicas = new ArrayList<>();
-  private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+  private final HttpClient http =
+      HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
-  private ReplicaCluster(String name, Path workDir, String adminUrl, String databaseName) throws IOException {
+  private ReplicaCluster(String name, Path workDir, String adminUrl, String databaseName)
+      throws IOException {
     this.name = name;
     this.workDir = workDir;
     this.warehouse = Files.createDirectories(workDir.resolve("warehouse"));
@@ -74,23 +78,29 @@ final class ReplicaCluster implements AutoCloseable {
     this.databaseName = databaseName;
   }
 
-  /** The repository root: {@code -Dsluice.repo.root} (set by the POM) or the parent of the working directory. */
+  /**
+   * The repository root: {@code -Dsluice.repo.root} (set by the POM) or the parent of the working
+   * directory.
+   */
   static Path repoRoot() {
     String configured = System.getProperty("sluice.repo.root");
-    Path root = configured != null ? Path.of(configured) : Path.of(System.getProperty("user.dir"), "..");
+    Path root =
+        configured != null ? Path.of(configured) : Path.of(System.getProperty("user.dir"), "..");
     return root.toAbsolutePath().normalize();
   }
 
   /**
    * Creates a fresh database, starts {@code count} replicas on it (concurrently, as a rolling
-   * deployment would), waits until all are healthy and creates the shared FILE catalog
-   * {@value #CATALOG}. Fails (does not skip) without {@code SLUICE_TEST_PG_URL}.
+   * deployment would), waits until all are healthy and creates the shared FILE catalog {@value
+   * #CATALOG}. Fails (does not skip) without {@code SLUICE_TEST_PG_URL}.
    */
   static ReplicaCluster start(String name, int count) {
     String admin = System.getenv(PG_ENV);
     if (admin == null || admin.isBlank()) {
-      fail(PG_ENV + " is not set: these tests need a real PostgreSQL. Run ./scripts/test-all.sh, which "
-          + "installs and starts a private one (or source scripts/postgres-testbed.sh; pg_testbed_start).");
+      fail(
+          PG_ENV
+              + " is not set: these tests need a real PostgreSQL. Run ./scripts/test-all.sh, which "
+              + "installs and starts a private one (or source scripts/postgres-testbed.sh; pg_testbed_start).");
     }
     Path root = repoRoot();
     Path jar = root.resolve(SERVER_JAR);
@@ -101,14 +111,23 @@ final class ReplicaCluster implements AutoCloseable {
       lib = Path.of(otherServer).resolve("lib");
     }
     if (!Files.isRegularFile(jar) || !Files.isDirectory(lib)) {
-      fail("The Sluice server is not built: expected " + jar + " and " + lib + ". Build it first with "
-          + "`mvn -q -B -DskipTests -pl server -am package` (from " + root + ").");
+      fail(
+          "The Sluice server is not built: expected "
+              + jar
+              + " and "
+              + lib
+              + ". Build it first with "
+              + "`mvn -q -B -DskipTests -pl server -am package` (from "
+              + root
+              + ").");
     }
     String database = "sluice_dur_" + ProcessSupport.randomHex(6);
     executeAdmin(admin, "CREATE DATABASE " + database);
     ReplicaCluster cluster = null;
     try {
-      cluster = new ReplicaCluster(name, Files.createTempDirectory("sluice-dur-" + name + "-"), admin, database);
+      cluster =
+          new ReplicaCluster(
+              name, Files.createTempDirectory("sluice-dur-" + name + "-"), admin, database);
       Path classpath = cluster.copyServer(jar, lib);
       List<CompletableFuture<Replica>> starting = new ArrayList<>();
       for (int i = 0; i < count; i++) {
@@ -162,23 +181,42 @@ final class ReplicaCluster implements AutoCloseable {
   private Replica launch(int index, Path classpath) {
     try {
       Path dataDir = Files.createDirectories(workDir.resolve("r" + index + "/data"));
-      String yaml = "database: { url: \"" + databaseUrl() + "\" }\n"
-          + "bootstrap: { quickstartCatalog: false }\n";
-      Path config = Files.writeString(workDir.resolve("r" + index + "/sluice.yaml"), yaml, StandardCharsets.UTF_8);
+      String yaml =
+          "database: { url: \""
+              + databaseUrl()
+              + "\" }\n"
+              + "bootstrap: { quickstartCatalog: false }\n";
+      Path config =
+          Files.writeString(
+              workDir.resolve("r" + index + "/sluice.yaml"), yaml, StandardCharsets.UTF_8);
       Path logDir = Files.createDirectories(repoRoot().resolve("e2e/target"));
       Path logFile = logDir.resolve(name + "-r" + index + "-server.log");
       int port = ProcessSupport.freePort();
       Path javaBin = Path.of(System.getProperty("java.home"), "bin", "java");
-      List<String> command = List.of(
-          javaBin.toString(), "-Xmx512m", "-XX:+UseSerialGC",
-          "-cp", classpath.resolve("sluice-server-0.1.0-SNAPSHOT.jar") + File.pathSeparator + classpath.resolve("lib/*"),
-          "dev.sluice.Main", "serve",
-          "--host", "127.0.0.1", "--port", Integer.toString(port),
-          "--data-dir", dataDir.toString(), "--config", config.toString());
-      ProcessBuilder builder = new ProcessBuilder(command)
-          .directory(dataDir.toFile())
-          .redirectErrorStream(true)
-          .redirectOutput(logFile.toFile());
+      List<String> command =
+          List.of(
+              javaBin.toString(),
+              "-Xmx512m",
+              "-XX:+UseSerialGC",
+              "-cp",
+              classpath.resolve("sluice-server-0.1.0-SNAPSHOT.jar")
+                  + File.pathSeparator
+                  + classpath.resolve("lib/*"),
+              "dev.sluice.Main",
+              "serve",
+              "--host",
+              "127.0.0.1",
+              "--port",
+              Integer.toString(port),
+              "--data-dir",
+              dataDir.toString(),
+              "--config",
+              config.toString());
+      ProcessBuilder builder =
+          new ProcessBuilder(command)
+              .directory(dataDir.toFile())
+              .redirectErrorStream(true)
+              .redirectOutput(logFile.toFile());
       builder.environment().put("SLUICE_BOOTSTRAP_CREDENTIALS", clientId + ":" + clientSecret);
       return new Replica(index, builder.start(), port, logFile);
     } catch (IOException e) {
@@ -204,10 +242,10 @@ final class ReplicaCluster implements AutoCloseable {
   }
 
   /**
-   * An Iceberg {@code RESTCatalog} on {@code replica} as root, configured as a user would
-   * ({@code uri}, {@code warehouse}, {@code credential}) plus {@code extra}. The HTTP client
-   * retries as little as it can ({@code rest.client.max-retries=1}, its minimum; it never retries a
-   * POST after an I/O error, only after a 429/502/503/504), so outcomes reach the caller as they were.
+   * An Iceberg {@code RESTCatalog} on {@code replica} as root, configured as a user would ({@code
+   * uri}, {@code warehouse}, {@code credential}) plus {@code extra}. The HTTP client retries as
+   * little as it can ({@code rest.client.max-retries=1}, its minimum; it never retries a POST after
+   * an I/O error, only after a 429/502/503/504), so outcomes reach the caller as they were.
    */
   RESTCatalog client(int replica, String clientName, Map<String, String> extra) {
     Map<String, String> props = new HashMap<>();
@@ -229,26 +267,45 @@ final class ReplicaCluster implements AutoCloseable {
 
   private void createCatalog() {
     String location = warehouseUri();
-    String body = "{\"catalog\":{\"name\":\"" + CATALOG + "\",\"type\":\"INTERNAL\","
-        + "\"properties\":{\"default-base-location\":\"" + location + "\"},"
-        + "\"storageConfigInfo\":{\"storageType\":\"FILE\",\"allowedLocations\":[\"" + location + "\"]}}}";
+    String body =
+        "{\"catalog\":{\"name\":\""
+            + CATALOG
+            + "\",\"type\":\"INTERNAL\","
+            + "\"properties\":{\"default-base-location\":\""
+            + location
+            + "\"},"
+            + "\"storageConfigInfo\":{\"storageType\":\"FILE\",\"allowedLocations\":[\""
+            + location
+            + "\"]}}}";
     Replica r = replica(0);
-    HttpResponse<String> response = send(r, "POST", "/api/management/v1/catalogs", fetchToken(r), body);
+    HttpResponse<String> response =
+        send(r, "POST", "/api/management/v1/catalogs", fetchToken(r), body);
     if (response.statusCode() / 100 != 2) {
-      fail("creating catalog " + CATALOG + " on replica 0 answered " + response.statusCode() + ": " + response.body());
+      fail(
+          "creating catalog "
+              + CATALOG
+              + " on replica 0 answered "
+              + response.statusCode()
+              + ": "
+              + response.body());
     }
   }
 
   /** A root bearer token from {@code replica}'s OAuth2 client-credentials endpoint. */
   String fetchToken(Replica replica) {
-    String form = "grant_type=client_credentials&client_id=" + URLEncoder.encode(clientId, StandardCharsets.UTF_8)
-        + "&client_secret=" + URLEncoder.encode(clientSecret, StandardCharsets.UTF_8)
-        + "&scope=" + URLEncoder.encode("PRINCIPAL_ROLE:ALL", StandardCharsets.UTF_8);
-    HttpRequest request = HttpRequest.newBuilder(URI.create(replica.catalogUri() + "/v1/oauth/tokens"))
-        .timeout(Duration.ofSeconds(10))
-        .header("Content-Type", "application/x-www-form-urlencoded")
-        .POST(HttpRequest.BodyPublishers.ofString(form))
-        .build();
+    String form =
+        "grant_type=client_credentials&client_id="
+            + URLEncoder.encode(clientId, StandardCharsets.UTF_8)
+            + "&client_secret="
+            + URLEncoder.encode(clientSecret, StandardCharsets.UTF_8)
+            + "&scope="
+            + URLEncoder.encode("PRINCIPAL_ROLE:ALL", StandardCharsets.UTF_8);
+    HttpRequest request =
+        HttpRequest.newBuilder(URI.create(replica.catalogUri() + "/v1/oauth/tokens"))
+            .timeout(Duration.ofSeconds(10))
+            .header("Content-Type", "application/x-www-form-urlencoded")
+            .POST(HttpRequest.BodyPublishers.ofString(form))
+            .build();
     HttpResponse<String> response = exchange(request);
     Matcher m = ACCESS_TOKEN.matcher(response.body());
     if (response.statusCode() != 200 || !m.find()) {
@@ -257,14 +314,20 @@ final class ReplicaCluster implements AutoCloseable {
     return m.group(1);
   }
 
-  /** Sends {@code method path} (with a JSON body if not null) to {@code replica}; any status is returned. */
-  HttpResponse<String> send(Replica replica, String method, String path, String token, String jsonBody) {
-    HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(replica.rootUrl() + path))
-        .timeout(Duration.ofSeconds(30))
-        .header("Authorization", "Bearer " + token)
-        .header("Accept", "application/json");
+  /**
+   * Sends {@code method path} (with a JSON body if not null) to {@code replica}; any status is
+   * returned.
+   */
+  HttpResponse<String> send(
+      Replica replica, String method, String path, String token, String jsonBody) {
+    HttpRequest.Builder request =
+        HttpRequest.newBuilder(URI.create(replica.rootUrl() + path))
+            .timeout(Duration.ofSeconds(30))
+            .header("Authorization", "Bearer " + token)
+            .header("Accept", "application/json");
     if (jsonBody != null) {
-      request.header("Content-Type", "application/json")
+      request
+          .header("Content-Type", "application/json")
           .method(method, HttpRequest.BodyPublishers.ofString(jsonBody, StandardCharsets.UTF_8));
     } else {
       request.method(method, HttpRequest.BodyPublishers.noBody());
@@ -302,7 +365,8 @@ final class ReplicaCluster implements AutoCloseable {
     private final Process process;
     private final int port;
     private final Path logFile;
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+    private final HttpClient http =
+        HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
     private volatile boolean killed;
 
     private Replica(int index, Process process, int port, Path logFile) {
@@ -310,7 +374,8 @@ final class ReplicaCluster implements AutoCloseable {
       this.process = process;
       this.port = port;
       this.logFile = logFile;
-      Runtime.getRuntime().addShutdownHook(new Thread(process::destroyForcibly, "sluice-dur-kill-r" + index));
+      Runtime.getRuntime()
+          .addShutdownHook(new Thread(process::destroyForcibly, "sluice-dur-kill-r" + index));
     }
 
     int index() {
@@ -352,7 +417,8 @@ final class ReplicaCluster implements AutoCloseable {
       process.destroyForcibly();
       try {
         if (!process.waitFor(10, TimeUnit.SECONDS)) {
-          throw new IllegalStateException("replica " + index + " (pid " + process.pid() + ") survived SIGKILL");
+          throw new IllegalStateException(
+              "replica " + index + " (pid " + process.pid() + ") survived SIGKILL");
         }
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
@@ -382,13 +448,21 @@ final class ReplicaCluster implements AutoCloseable {
       String last = "no attempt yet";
       while (Instant.now().isBefore(deadline)) {
         if (!process.isAlive()) {
-          fail("replica " + index + " exited with code " + process.exitValue() + " before becoming healthy. Log ("
-              + logFile + "), last lines:\n" + logTail(80));
+          fail(
+              "replica "
+                  + index
+                  + " exited with code "
+                  + process.exitValue()
+                  + " before becoming healthy. Log ("
+                  + logFile
+                  + "), last lines:\n"
+                  + logTail(80));
         }
         try {
-          HttpResponse<String> response = http.send(
-              HttpRequest.newBuilder(health).timeout(Duration.ofSeconds(2)).GET().build(),
-              HttpResponse.BodyHandlers.ofString());
+          HttpResponse<String> response =
+              http.send(
+                  HttpRequest.newBuilder(health).timeout(Duration.ofSeconds(2)).GET().build(),
+                  HttpResponse.BodyHandlers.ofString());
           if (response.statusCode() == 200) {
             return;
           }
@@ -406,8 +480,19 @@ final class ReplicaCluster implements AutoCloseable {
           break;
         }
       }
-      fail("replica " + index + " did not become healthy within " + STARTUP_TIMEOUT.toSeconds() + " s at " + health
-          + " (last: " + last + "). Log (" + logFile + "), last lines:\n" + logTail(80));
+      fail(
+          "replica "
+              + index
+              + " did not become healthy within "
+              + STARTUP_TIMEOUT.toSeconds()
+              + " s at "
+              + health
+              + " (last: "
+              + last
+              + "). Log ("
+              + logFile
+              + "), last lines:\n"
+              + logTail(80));
     }
 
     String logTail(int lines) {
@@ -439,10 +524,11 @@ final class ReplicaCluster implements AutoCloseable {
   private static Driver driver;
 
   /**
-   * The PostgreSQL JDBC driver: from the test classpath if it is there, else from the server's
-   * own {@code server/target/lib} (the e2e module does not depend on it).
+   * The PostgreSQL JDBC driver: from the test classpath if it is there, else from the server's own
+   * {@code server/target/lib} (the e2e module does not depend on it).
    */
-  private static synchronized Driver postgresDriver() throws ReflectiveOperationException, IOException {
+  private static synchronized Driver postgresDriver()
+      throws ReflectiveOperationException, IOException {
     if (driver != null) {
       return driver;
     }
@@ -453,17 +539,16 @@ final class ReplicaCluster implements AutoCloseable {
       Path lib = repoRoot().resolve(SERVER_LIB);
       Path jar;
       try (Stream<Path> jars = Files.list(lib)) {
-        jar = jars.filter(p -> p.getFileName().toString().matches("postgresql-[0-9.]+\\.jar"))
-            .findFirst()
-            .orElseThrow(() -> new IllegalStateException("no postgresql-*.jar in " + lib));
+        jar =
+            jars.filter(p -> p.getFileName().toString().matches("postgresql-[0-9.]+\\.jar"))
+                .findFirst()
+                .orElseThrow(() -> new IllegalStateException("no postgresql-*.jar in " + lib));
       }
-      URLClassLoader loader = new URLClassLoader(new URL[] {jar.toUri().toURL()}, ClassLoader.getPlatformClassLoader());
+      URLClassLoader loader =
+          new URLClassLoader(new URL[] {jar.toUri().toURL()}, ClassLoader.getPlatformClassLoader());
       type = Class.forName("org.postgresql.Driver", true, loader);
     }
     driver = (Driver) type.getDeclaredConstructor().newInstance();
     return driver;
   }
-
-
-
 }

@@ -48,8 +48,8 @@ import org.junit.jupiter.api.TestMethodOrder;
  * with SIGKILL in the middle of a commit storm, and multi-table transactions watched by readers on
  * other replicas.
  *
- * <p>Needs {@code SLUICE_TEST_PG_URL} (set by {@code ./scripts/test-all.sh}); fails without it.
- * The replica kill runs last: it leaves the cluster with two replicas.
+ * <p>Needs {@code SLUICE_TEST_PG_URL} (set by {@code ./scripts/test-all.sh}); fails without it. The
+ * replica kill runs last: it leaves the cluster with two replicas.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class ReplicaDurabilityTest {
@@ -60,7 +60,9 @@ class ReplicaDurabilityTest {
   private static final Duration STORM = Duration.ofSeconds(6);
   private static final Duration TRANSACTIONS = Duration.ofSeconds(5);
   private static final Namespace NS = Namespace.of("dur");
-  private static final Schema SCHEMA = new Schema(Types.NestedField.required(1, "id", Types.LongType.get()));
+  private static final Schema SCHEMA =
+      new Schema(Types.NestedField.required(1, "id", Types.LongType.get()));
+
   /** Every 409 reaches the writer: the client does not retry a refused commit by itself. */
   private static final Map<String, String> TABLE_PROPS = Map.of("commit.retry.num-retries", "0");
 
@@ -73,8 +75,12 @@ class ReplicaDurabilityTest {
     cluster = ReplicaCluster.start("durability", REPLICAS);
     admin = cluster.client(0, "dur-admin");
     admin.createNamespace(NS);
-    System.out.printf(Locale.ROOT, "DURABILITY setup replicas=%d started_in_s=%.1f database=%s%n",
-        REPLICAS, secondsSince(t0), cluster.databaseUrl());
+    System.out.printf(
+        Locale.ROOT,
+        "DURABILITY setup replicas=%d started_in_s=%.1f database=%s%n",
+        REPLICAS,
+        secondsSince(t0),
+        cluster.databaseUrl());
   }
 
   @AfterAll
@@ -95,17 +101,21 @@ class ReplicaDurabilityTest {
   void scenarioA_allWritersOnOneSharedTable() throws InterruptedException {
     TableIdentifier shared = createTable("a_shared");
 
-    Result result = new AppendStorm(cluster, AppendStorm.roundRobin(WRITERS, REPLICAS, i -> shared), SCENARIO).run();
+    Result result =
+        new AppendStorm(cluster, AppendStorm.roundRobin(WRITERS, REPLICAS, i -> shared), SCENARIO)
+            .run();
     Report report = check("A-shared-table", result, List.of(shared), 2);
 
     // Everyone raced for one table: some won, some were refused.
     assertThat(report.acked()).isPositive();
     assertThat(report.refused()).isPositive();
-    assertThat(result.attempts().stream()
-            .filter(x -> x.operation().outcome() != Outcome.UNKNOWN)
-            .map(x -> x.operation().replica())
-            .distinct())
-        .as("replicas that answered commits").hasSize(REPLICAS);
+    assertThat(
+            result.attempts().stream()
+                .filter(x -> x.operation().outcome() != Outcome.UNKNOWN)
+                .map(x -> x.operation().replica())
+                .distinct())
+        .as("replicas that answered commits")
+        .hasSize(REPLICAS);
   }
 
   @Test
@@ -113,7 +123,9 @@ class ReplicaDurabilityTest {
   void scenarioB_eachWriterItsOwnTable() throws InterruptedException {
     List<TableIdentifier> tables = createTables("b_own", WRITERS);
 
-    Result result = new AppendStorm(cluster, AppendStorm.roundRobin(WRITERS, REPLICAS, tables::get), SCENARIO).run();
+    Result result =
+        new AppendStorm(cluster, AppendStorm.roundRobin(WRITERS, REPLICAS, tables::get), SCENARIO)
+            .run();
     Report report = check("B-table-per-writer", result, tables, 1);
 
     // Nobody competes for a table: nothing may be refused.
@@ -135,32 +147,44 @@ class ReplicaDurabilityTest {
       int replicas = replicaCounts[k];
       List<TableIdentifier> tables = createTables("tput" + replicas, WRITERS);
       Result result =
-          new AppendStorm(cluster, AppendStorm.roundRobin(WRITERS, replicas, tables::get), THROUGHPUT).run();
-      Report report = HistoryChecker.check(result.operations(), AppendStorm.readStates(admin, tables));
+          new AppendStorm(
+                  cluster, AppendStorm.roundRobin(WRITERS, replicas, tables::get), THROUGHPUT)
+              .run();
+      Report report =
+          HistoryChecker.check(result.operations(), AppendStorm.readStates(admin, tables));
       assertThat(result.unexpected()).isEmpty();
       assertThat(report.refused()).isZero();
       perSecond[k] = result.ackedPerSecond();
-      System.out.printf(Locale.ROOT,
+      System.out.printf(
+          Locale.ROOT,
           "DURABILITY throughput scenario=B replicas=%d writers=%d seconds=%.1f acked=%d commits_per_s=%.1f%n",
-          replicas, WRITERS, result.seconds(), report.acked(), perSecond[k]);
+          replicas,
+          WRITERS,
+          result.seconds(),
+          report.acked(),
+          perSecond[k]);
     }
-    System.out.printf(Locale.ROOT,
+    System.out.printf(
+        Locale.ROOT,
         "DURABILITY throughput scenario=B writers=%d 1_replica_commits_per_s=%.1f 3_replicas_commits_per_s=%.1f"
             + " ratio=%.2f (%d cores)%n",
-        WRITERS, perSecond[0], perSecond[1], perSecond[1] / perSecond[0], Runtime.getRuntime().availableProcessors());
+        WRITERS,
+        perSecond[0],
+        perSecond[1],
+        perSecond[1] / perSecond[0],
+        Runtime.getRuntime().availableProcessors());
     assertThat(perSecond[0]).isPositive();
     assertThat(perSecond[1]).isPositive();
   }
 
   /**
-   * One writer commits {@code batch=n} (n = 1, 2, ...) to tables A and B in one
-   * {@code POST /transactions/commit} through replica 0, while readers on replicas 1 and 2 load
-   * A, then B. Since both change in one transaction and B is read after A, a reader must always
-   * see {@code batch(B) >= batch(A)}, a later read of A never goes back, and a refused transaction
-   * is never seen. Two "noise" writers keep changing another property of A and of B (single-table
-   * commits through replicas 1 and 2), so the transaction's compare-and-set really races: a
-   * server that applied one table's swap and then lost the race on the other would show a torn
-   * state.
+   * One writer commits {@code batch=n} (n = 1, 2, ...) to tables A and B in one {@code POST
+   * /transactions/commit} through replica 0, while readers on replicas 1 and 2 load A, then B.
+   * Since both change in one transaction and B is read after A, a reader must always see {@code
+   * batch(B) >= batch(A)}, a later read of A never goes back, and a refused transaction is never
+   * seen. Two "noise" writers keep changing another property of A and of B (single-table commits
+   * through replicas 1 and 2), so the transaction's compare-and-set really races: a server that
+   * applied one table's swap and then lost the race on the other would show a torn state.
    */
   @Test
   @Order(4)
@@ -181,47 +205,59 @@ class ReplicaDurabilityTest {
       for (int k = 0; k < 2; k++) {
         int replica = r;
         String name = "reader-r" + r + "-" + k;
-        threads.add(new Thread(() -> {
-          try (RESTCatalog catalog = cluster.client(replica, "dur-" + name)) {
-            long lastA = 0;
-            while (System.nanoTime() < deadline) {
-              long batchA = batch(catalog.loadTable(a));
-              long batchB = batch(catalog.loadTable(b));
-              reads.incrementAndGet();
-              seen.add(batchA);
-              seen.add(batchB);
-              if (batchB < batchA) {
-                violations.add(name + ": loaded A then B and saw batch A=" + batchA + " B=" + batchB);
-              }
-              if (batchA < lastA) {
-                violations.add(name + ": batch of A went back from " + lastA + " to " + batchA);
-              }
-              lastA = batchA;
-            }
-          } catch (Exception e) {
-            errors.add(name + ": " + e);
-          }
-        }, name));
+        threads.add(
+            new Thread(
+                () -> {
+                  try (RESTCatalog catalog = cluster.client(replica, "dur-" + name)) {
+                    long lastA = 0;
+                    while (System.nanoTime() < deadline) {
+                      long batchA = batch(catalog.loadTable(a));
+                      long batchB = batch(catalog.loadTable(b));
+                      reads.incrementAndGet();
+                      seen.add(batchA);
+                      seen.add(batchB);
+                      if (batchB < batchA) {
+                        violations.add(
+                            name + ": loaded A then B and saw batch A=" + batchA + " B=" + batchB);
+                      }
+                      if (batchA < lastA) {
+                        violations.add(
+                            name + ": batch of A went back from " + lastA + " to " + batchA);
+                      }
+                      lastA = batchA;
+                    }
+                  } catch (Exception e) {
+                    errors.add(name + ": " + e);
+                  }
+                },
+                name));
       }
       TableIdentifier noisy = r == 1 ? a : b;
       int replica = r;
       String name = "noise-" + noisy.name() + "-r" + r;
-      threads.add(new Thread(() -> {
-        try (RESTCatalog catalog = cluster.client(replica, "dur-" + name)) {
-          Table table = catalog.loadTable(noisy);
-          for (long k = 1; System.nanoTime() < deadline; k++) {
-            table.updateProperties().set("noise", Long.toString(k)).commit(); // retried on 409 by the client
-            noiseCommits.incrementAndGet();
-          }
-        } catch (Exception e) {
-          errors.add(name + ": " + e);
-        }
-      }, name));
+      threads.add(
+          new Thread(
+              () -> {
+                try (RESTCatalog catalog = cluster.client(replica, "dur-" + name)) {
+                  Table table = catalog.loadTable(noisy);
+                  for (long k = 1; System.nanoTime() < deadline; k++) {
+                    table
+                        .updateProperties()
+                        .set("noise", Long.toString(k))
+                        .commit(); // retried on 409 by the client
+                    noiseCommits.incrementAndGet();
+                  }
+                } catch (Exception e) {
+                  errors.add(name + ": " + e);
+                }
+              },
+              name));
     }
-    threads.forEach(t -> {
-      t.setDaemon(true);
-      t.start();
-    });
+    threads.forEach(
+        t -> {
+          t.setDaemon(true);
+          t.start();
+        });
 
     long lastAcked = 0;
     long acked = 0;
@@ -233,8 +269,12 @@ class ReplicaDurabilityTest {
       for (long n = 1; System.nanoTime() < deadline; n++) {
         Map<String, String> props = Map.of("batch", Long.toString(n));
         // Requirements: each table's UUID only, so the server retries a lost race by itself.
-        TableCommit commitA = TableCommit.create(a, baseA, TableMetadata.buildFrom(baseA).setProperties(props).build());
-        TableCommit commitB = TableCommit.create(b, baseB, TableMetadata.buildFrom(baseB).setProperties(props).build());
+        TableCommit commitA =
+            TableCommit.create(
+                a, baseA, TableMetadata.buildFrom(baseA).setProperties(props).build());
+        TableCommit commitB =
+            TableCommit.create(
+                b, baseB, TableMetadata.buildFrom(baseB).setProperties(props).build());
         try {
           writer.commitTransaction(commitA, commitB);
           lastAcked = n;
@@ -253,15 +293,26 @@ class ReplicaDurabilityTest {
 
     long finalA = batch(admin.loadTable(a));
     long finalB = batch(admin.loadTable(b));
-    System.out.printf(Locale.ROOT,
+    System.out.printf(
+        Locale.ROOT,
         "DURABILITY scenario=multi-table-tx replicas=%d writers=1 noise_writers=2 readers=4 seconds=%d acked=%d"
             + " refused=%d unknown=%d noise_commits=%d reads=%d violations=%d last_acked_batch=%d final_batch_a=%d"
             + " final_batch_b=%d%n",
-        REPLICAS, TRANSACTIONS.toSeconds(), acked, refused.size(), unknown.size(), noiseCommits.get(), reads.get(),
-        violations.size(), lastAcked, finalA, finalB);
+        REPLICAS,
+        TRANSACTIONS.toSeconds(),
+        acked,
+        refused.size(),
+        unknown.size(),
+        noiseCommits.get(),
+        reads.get(),
+        violations.size(),
+        lastAcked,
+        finalA,
+        finalB);
     assertThat(violations).as("torn reads of a multi-table transaction").isEmpty();
     // (noneMatch, not doesNotContainAnyElementsOf: the refused list may be empty)
-    assertThat(seen).as("batch values seen by readers that belong to refused transactions")
+    assertThat(seen)
+        .as("batch values seen by readers that belong to refused transactions")
         .noneMatch(refused::contains);
     assertThat(errors).as("errors").isEmpty();
     assertThat(reads.get()).isPositive();
@@ -282,44 +333,54 @@ class ReplicaDurabilityTest {
   void killOneReplicaMidStorm_noLostCommitNoTornTable() throws Exception {
     int victim = REPLICAS - 1;
     List<TableIdentifier> tables = createTables("kill", 4);
-    List<WriterSpec> specs = AppendStorm.roundRobin(WRITERS, REPLICAS, i -> tables.get(i % tables.size()));
+    List<WriterSpec> specs =
+        AppendStorm.roundRobin(WRITERS, REPLICAS, i -> tables.get(i % tables.size()));
     long[] times = new long[3]; // storm start, kill sent, kill done (process gone)
     int[] inFlightAtKill = new int[1];
 
-    Result result = new AppendStorm(cluster, specs, STORM).run(control -> {
-      times[0] = control.startNanos();
-      // Kill a little before the middle, at a moment when a commit is in flight through the victim.
-      long killFrom = control.startNanos() + STORM.toNanos() * 2 / 5;
-      while (System.nanoTime() < killFrom || control.inFlight(victim) == 0) {
-        if (System.nanoTime() > killFrom + Duration.ofSeconds(2).toNanos()) {
-          break;
-        }
-        Thread.onSpinWait();
-      }
-      inFlightAtKill[0] = control.inFlight(victim);
-      times[1] = System.nanoTime();
-      cluster.replica(victim).kill();
-      times[2] = System.nanoTime();
-    });
+    Result result =
+        new AppendStorm(cluster, specs, STORM)
+            .run(
+                control -> {
+                  times[0] = control.startNanos();
+                  // Kill a little before the middle, at a moment when a commit is in flight through
+                  // the victim.
+                  long killFrom = control.startNanos() + STORM.toNanos() * 2 / 5;
+                  while (System.nanoTime() < killFrom || control.inFlight(victim) == 0) {
+                    if (System.nanoTime() > killFrom + Duration.ofSeconds(2).toNanos()) {
+                      break;
+                    }
+                    Thread.onSpinWait();
+                  }
+                  inFlightAtKill[0] = control.inFlight(victim);
+                  times[1] = System.nanoTime();
+                  cluster.replica(victim).kill();
+                  times[2] = System.nanoTime();
+                });
     assertThat(cluster.replica(victim).isAlive()).isFalse();
     String victimId = cluster.replica(victim).id();
 
     // Attempts through the victim that were in flight at the kill, or started after it: the
     // in-flight ones may have been answered just before the kill, the later ones must all fail.
-    List<Attempt> viaVictimCut = result.attempts().stream()
-        .filter(x -> x.operation().replica().equals(victimId) && x.endNanos() >= times[1])
-        .toList();
+    List<Attempt> viaVictimCut =
+        result.attempts().stream()
+            .filter(x -> x.operation().replica().equals(victimId) && x.endNanos() >= times[1])
+            .toList();
     assertThat(viaVictimCut).as("commits through the victim at or after the kill").isNotEmpty();
     assertThat(viaVictimCut.stream().filter(x -> x.operation().outcome() == Outcome.UNKNOWN))
-        .as("commits through the victim made UNKNOWN by the kill").isNotEmpty();
+        .as("commits through the victim made UNKNOWN by the kill")
+        .isNotEmpty();
     assertThat(viaVictimCut.stream().filter(x -> x.startNanos() > times[2]))
         .as("commits sent to the victim after its death")
         .allSatisfy(x -> assertThat(x.operation().outcome()).isEqualTo(Outcome.UNKNOWN));
-    long survivorAckedAfterKill = result.attempts().stream()
-        .filter(x -> !x.operation().replica().equals(victimId) && x.startNanos() > times[2])
-        .filter(x -> x.operation().outcome() == Outcome.ACKED)
-        .count();
-    assertThat(survivorAckedAfterKill).as("commits acknowledged by the survivors after the kill").isPositive();
+    long survivorAckedAfterKill =
+        result.attempts().stream()
+            .filter(x -> !x.operation().replica().equals(victimId) && x.startNanos() > times[2])
+            .filter(x -> x.operation().outcome() == Outcome.ACKED)
+            .count();
+    assertThat(survivorAckedAfterKill)
+        .as("commits acknowledged by the survivors after the kill")
+        .isPositive();
 
     // Every table loads through every survivor, and its pointer names a complete metadata file.
     List<Operation> operations = new ArrayList<>(result.operations());
@@ -327,7 +388,8 @@ class ReplicaDurabilityTest {
       if (survivor.killed()) {
         continue;
       }
-      try (RESTCatalog catalog = cluster.client(survivor.index(), "dur-after-kill-" + survivor.id())) {
+      try (RESTCatalog catalog =
+          cluster.client(survivor.index(), "dur-after-kill-" + survivor.id())) {
         for (TableIdentifier id : tables) {
           Table table = catalog.loadTable(id);
           TableMetadata loaded = ((BaseTable) table).operations().current();
@@ -335,29 +397,46 @@ class ReplicaDurabilityTest {
           assertThat(pointer).as("metadata-location of %s via %s", id, survivor.id()).isNotBlank();
           TableMetadata onDisk = TableMetadataParser.read(table.io(), pointer);
           assertThat(onDisk.currentSnapshot()).isNotNull();
-          assertThat(onDisk.currentSnapshot().snapshotId()).isEqualTo(loaded.currentSnapshot().snapshotId());
+          assertThat(onDisk.currentSnapshot().snapshotId())
+              .isEqualTo(loaded.currentSnapshot().snapshotId());
           assertThat(onDisk.snapshots()).hasSameSizeAs(loaded.snapshots());
           // Still writable: no lock or half-done commit left behind by the dead replica.
           String file = table.location() + "/data/after-kill-" + survivor.id() + ".parquet";
-          table.newAppend().appendFile(DataFiles.builder(PartitionSpec.unpartitioned())
-              .withPath(file).withFileSizeInBytes(10).withRecordCount(1).build()).commit();
-          operations.add(new Operation("after-kill", survivor.id(), id.toString(), file, Outcome.ACKED));
+          table
+              .newAppend()
+              .appendFile(
+                  DataFiles.builder(PartitionSpec.unpartitioned())
+                      .withPath(file)
+                      .withFileSizeInBytes(10)
+                      .withRecordCount(1)
+                      .build())
+              .commit();
+          operations.add(
+              new Operation("after-kill", survivor.id(), id.toString(), file, Outcome.ACKED));
         }
       }
     }
     Report report = HistoryChecker.check(operations, AppendStorm.readStates(admin, tables));
     printScenario("kill-one-replica", result, report);
-    System.out.printf(Locale.ROOT,
+    System.out.printf(
+        Locale.ROOT,
         "DURABILITY kill victim=%s killed_at_s=%.2f in_flight_at_kill=%d victim_attempts_cut=%d"
             + " survivors_acked_after_kill=%d unknown_applied=%d%n",
-        victimId, (times[1] - times[0]) / 1e9, inFlightAtKill[0],
-        viaVictimCut.size(), survivorAckedAfterKill, report.unknownApplied());
-    assertThat(result.unexpected()).as("unexpected errors (not 409, not an unknown outcome)").isEmpty();
+        victimId,
+        (times[1] - times[0]) / 1e9,
+        inFlightAtKill[0],
+        viaVictimCut.size(),
+        survivorAckedAfterKill,
+        report.unknownApplied());
+    assertThat(result.unexpected())
+        .as("unexpected errors (not 409, not an unknown outcome)")
+        .isEmpty();
   }
 
   // --- helpers ---
 
-  private static Report check(String scenario, Result result, List<TableIdentifier> tables, int readVia) {
+  private static Report check(
+      String scenario, Result result, List<TableIdentifier> tables, int readVia) {
     RESTCatalog reader = cluster.client(readVia, "dur-check-" + scenario);
     Report report;
     try {
@@ -371,16 +450,28 @@ class ReplicaDurabilityTest {
       }
     }
     printScenario(scenario, result, report);
-    assertThat(result.unexpected()).as("unexpected errors (not 409, not an unknown outcome)").isEmpty();
+    assertThat(result.unexpected())
+        .as("unexpected errors (not 409, not an unknown outcome)")
+        .isEmpty();
     return report;
   }
 
   private static void printScenario(String scenario, Result result, Report report) {
-    System.out.printf(Locale.ROOT,
+    System.out.printf(
+        Locale.ROOT,
         "DURABILITY scenario=%s replicas=%d writers=%d seconds=%.1f acked=%d refused=%d unknown=%d lost=%d"
             + " commits_per_s=%.1f snapshots=%d acked_by_replica=%s%n",
-        scenario, REPLICAS, WRITERS, result.seconds(), report.acked(), report.refused(), report.unknown(),
-        report.lost(), result.ackedPerSecond(), report.snapshots(), AppendStorm.ackedByReplica(result));
+        scenario,
+        REPLICAS,
+        WRITERS,
+        result.seconds(),
+        report.acked(),
+        report.refused(),
+        report.unknown(),
+        report.lost(),
+        result.ackedPerSecond(),
+        report.snapshots(),
+        AppendStorm.ackedByReplica(result));
   }
 
   private static TableIdentifier createTable(String name) {

@@ -12,9 +12,9 @@ import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.S3ClientBuilder;
 
 /**
- * The catalog's own S3 access (metadata files, purge), with its own credential source, never
- * a vended one. Checksums are computed only when required: S3-compatible stores such as Ceph
- * RGW reject the SDK's default flexible checksums (XAmzContentSHA256Mismatch).
+ * The catalog's own S3 access (metadata files, purge), with its own credential source, never a
+ * vended one. Checksums are computed only when required: S3-compatible stores such as Ceph RGW
+ * reject the SDK's default flexible checksums (XAmzContentSHA256Mismatch).
  */
 public final class CatalogS3Client {
   private CatalogS3Client() {}
@@ -22,9 +22,10 @@ public final class CatalogS3Client {
   public static S3Client build(S3StorageProfile profile, CredentialSource source) {
     S3ClientBuilder builder =
         S3Client.builder()
-            .httpClientBuilder(UrlConnectionHttpClient.builder()
-                .connectionTimeout(Duration.ofSeconds(3))
-                .socketTimeout(Duration.ofSeconds(30)))
+            .httpClientBuilder(
+                UrlConnectionHttpClient.builder()
+                    .connectionTimeout(Duration.ofSeconds(3))
+                    .socketTimeout(Duration.ofSeconds(30)))
             .region(Region.of(profile.region()))
             .credentialsProvider(source.provider())
             .forcePathStyle(profile.pathStyleAccess())

@@ -8,9 +8,9 @@ import java.util.regex.Pattern;
 
 /**
  * A custom session-policy template, in the syntax puddle users know (Go text/template fields):
- * {@code {{.Bucket}}}, {@code {{.KeyPrefix}}} and {@code {{.KeyPattern}}}. Values are
- * JSON-escaped (without quotes), so they go inside JSON strings. A template with any other
- * action, or that does not render to a JSON object, is refused when the catalog is created.
+ * {@code {{.Bucket}}}, {@code {{.KeyPrefix}}} and {@code {{.KeyPattern}}}. Values are JSON-escaped
+ * (without quotes), so they go inside JSON strings. A template with any other action, or that does
+ * not render to a JSON object, is refused when the catalog is created.
  */
 public final class PolicyTemplate {
   private static final Pattern ACTION = Pattern.compile("\\{\\{\\s*(.*?)\\s*}}");
@@ -30,7 +30,10 @@ public final class PolicyTemplate {
     while (m.find()) {
       if (!FIELDS.containsKey(m.group(1))) {
         throw new IllegalArgumentException(
-            key + ": unknown template field {{" + m.group(1) + "}} (use {{.Bucket}}, {{.KeyPrefix}}, {{.KeyPattern}})");
+            key
+                + ": unknown template field {{"
+                + m.group(1)
+                + "}} (use {{.Bucket}}, {{.KeyPrefix}}, {{.KeyPattern}})");
       }
     }
     if (text.replaceAll("\\{\\{\\s*(.*?)\\s*}}", "").contains("{{")) {
@@ -40,17 +43,26 @@ public final class PolicyTemplate {
     try {
       JsonNode rendered = JSON.readTree(template.render("bucket", "a/prefix", "a/prefix/*"));
       if (rendered == null || !rendered.isObject() || !rendered.path("Statement").isArray()) {
-        throw new IllegalArgumentException(key + ": does not render to a policy object with a Statement array");
+        throw new IllegalArgumentException(
+            key + ": does not render to a policy object with a Statement array");
       }
     } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-      throw new IllegalArgumentException(key + ": does not render to valid JSON: " + e.getOriginalMessage());
+      throw new IllegalArgumentException(
+          key + ": does not render to valid JSON: " + e.getOriginalMessage());
     }
     return template;
   }
 
   /** Renders for one bucket and key prefix; values are JSON-escaped. */
   public String render(String bucket, String keyPrefix, String keyPattern) {
-    Map<String, String> values = Map.of("bucket", escape(bucket), "keyPrefix", escape(keyPrefix), "keyPattern", escape(keyPattern));
+    Map<String, String> values =
+        Map.of(
+            "bucket",
+            escape(bucket),
+            "keyPrefix",
+            escape(keyPrefix),
+            "keyPattern",
+            escape(keyPattern));
     Matcher m = ACTION.matcher(text);
     StringBuilder out = new StringBuilder();
     while (m.find()) {

@@ -11,8 +11,8 @@ import java.util.Set;
 
 /**
  * A catalog's S3 storage configuration ({@code storageConfigInfo} with {@code storageType: S3}),
- * validated: every error names its key. The one profile type for S3 and S3-compatible stores
- * (AWS, Ceph RGW, RustFS, MinIO).
+ * validated: every error names its key. The one profile type for S3 and S3-compatible stores (AWS,
+ * Ceph RGW, RustFS, MinIO).
  *
  * <pre>
  * {"storageType": "S3", "allowedLocations": ["s3://bucket/warehouse"],
@@ -43,7 +43,8 @@ public record S3StorageProfile(
     boolean stsUnavailable) {
   public static final int MIN_DURATION = 900;
   public static final int MAX_DURATION = 43_200;
-  public static final List<String> ATTRIBUTION_FIELDS = List.of("principal", "catalog", "namespace", "table");
+  public static final List<String> ATTRIBUTION_FIELDS =
+      List.of("principal", "catalog", "namespace", "table");
   private static final String KEY = "storageConfigInfo.";
 
   public S3StorageProfile {
@@ -54,20 +55,29 @@ public record S3StorageProfile(
   }
 
   /**
-   * Parses and validates. {@code knownSources} are the credential sources the server config
-   * defines (null skips that check, for reading a stored catalog).
+   * Parses and validates. {@code knownSources} are the credential sources the server config defines
+   * (null skips that check, for reading a stored catalog).
    */
-  public static S3StorageProfile parse(String catalog, JsonNode info, List<String> allowed, Set<String> knownSources) {
+  public static S3StorageProfile parse(
+      String catalog, JsonNode info, List<String> allowed, Set<String> knownSources) {
     return parse(catalog, info, allowed, knownSources, MIN_DURATION);
   }
 
-  /** As above, with a lower minimum duration (the server's storage.vendingMinDurationSeconds, for test beds). */
+  /**
+   * As above, with a lower minimum duration (the server's storage.vendingMinDurationSeconds, for
+   * test beds).
+   */
   public static S3StorageProfile parse(
-      String catalog, JsonNode info, List<String> allowed, Set<String> knownSources, int minDuration) {
+      String catalog,
+      JsonNode info,
+      List<String> allowed,
+      Set<String> knownSources,
+      int minDuration) {
     for (String location : allowed) {
       StorageLocation parsed = StorageLocation.parse(location);
       if (!List.of("s3", "s3a").contains(parsed.scheme()) || parsed.authority().isEmpty()) {
-        throw new IllegalArgumentException(KEY + "allowedLocations: " + location + " is not an s3://bucket/… location");
+        throw new IllegalArgumentException(
+            KEY + "allowedLocations: " + location + " is not an s3://bucket/… location");
       }
     }
     String region = text(info, "region");
@@ -81,21 +91,35 @@ public record S3StorageProfile(
     }
     String source = text(info, "credentialSource");
     if (source == null) {
-      throw new IllegalArgumentException(KEY + "credentialSource is required (a name from the server config's storage.credentialSources)");
+      throw new IllegalArgumentException(
+          KEY
+              + "credentialSource is required (a name from the server config's storage.credentialSources)");
     }
     if (knownSources != null && !knownSources.contains(source)) {
       throw new IllegalArgumentException(
-          KEY + "credentialSource: unknown credential source '" + source + "' (the server config defines " + knownSources + ")");
+          KEY
+              + "credentialSource: unknown credential source '"
+              + source
+              + "' (the server config defines "
+              + knownSources
+              + ")");
     }
     int duration = integer(info, "durationSeconds", 3600);
     if (duration < minDuration || duration > MAX_DURATION) {
       throw new IllegalArgumentException(
-          KEY + "durationSeconds must be between " + minDuration + " and " + MAX_DURATION + ", got " + duration);
+          KEY
+              + "durationSeconds must be between "
+              + minDuration
+              + " and "
+              + MAX_DURATION
+              + ", got "
+              + duration);
     }
     String endpoint = url(info, "endpoint");
     String vend = text(info, "vendCredentials");
     if (vend != null && !vend.equals("always") && !vend.equals("on-request")) {
-      throw new IllegalArgumentException(KEY + "vendCredentials must be always or on-request, got " + vend);
+      throw new IllegalArgumentException(
+          KEY + "vendCredentials must be always or on-request, got " + vend);
     }
     return new S3StorageProfile(
         catalog,
@@ -116,7 +140,10 @@ public record S3StorageProfile(
         stsUnavailable);
   }
 
-  /** Where STS is: stsEndpoint, else the S3 endpoint (S3-compatible stores), else the SDK's regional default. */
+  /**
+   * Where STS is: stsEndpoint, else the S3 endpoint (S3-compatible stores), else the SDK's regional
+   * default.
+   */
   public String effectiveStsEndpoint() {
     return stsEndpoint != null ? stsEndpoint : endpoint;
   }
@@ -132,13 +159,15 @@ public record S3StorageProfile(
       return fallback;
     }
     if (!node.isArray()) {
-      throw new IllegalArgumentException(KEY + field + " must be an array of " + ATTRIBUTION_FIELDS);
+      throw new IllegalArgumentException(
+          KEY + field + " must be an array of " + ATTRIBUTION_FIELDS);
     }
     List<String> out = new ArrayList<>();
     for (JsonNode item : node) {
       String value = item.asText().toLowerCase(Locale.ROOT);
       if (!item.isTextual() || !ATTRIBUTION_FIELDS.contains(value)) {
-        throw new IllegalArgumentException(KEY + field + ": unknown field " + item + " (use " + ATTRIBUTION_FIELDS + ")");
+        throw new IllegalArgumentException(
+            KEY + field + ": unknown field " + item + " (use " + ATTRIBUTION_FIELDS + ")");
       }
       out.add(value);
     }
@@ -176,10 +205,17 @@ public record S3StorageProfile(
     }
     String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
     if (!scheme.equals("http") && !scheme.equals("https")) {
-      throw new IllegalArgumentException(KEY + field + " must be an http or https URL, got scheme '" + scheme + "'");
+      throw new IllegalArgumentException(
+          KEY + field + " must be an http or https URL, got scheme '" + scheme + "'");
     }
-    if (uri.getHost() == null || uri.getRawUserInfo() != null || uri.getRawQuery() != null || uri.getRawFragment() != null) {
-      throw new IllegalArgumentException(KEY + field + " must be http(s)://host[:port][/path], without user info, query or fragment");
+    if (uri.getHost() == null
+        || uri.getRawUserInfo() != null
+        || uri.getRawQuery() != null
+        || uri.getRawFragment() != null) {
+      throw new IllegalArgumentException(
+          KEY
+              + field
+              + " must be http(s)://host[:port][/path], without user info, query or fragment");
     }
     return text;
   }

@@ -5,9 +5,9 @@ import java.util.Map;
 import java.util.StringJoiner;
 
 /**
- * STS session names and tag values that attribute a credential to who asked: the configured
- * fields (principal by default) joined with '@', reduced to STS's character set
- * ({@code [\w+=,.@-]}) and length (2..64), so the principal shows in the store's audit logs.
+ * STS session names and tag values that attribute a credential to who asked: the configured fields
+ * (principal by default) joined with '@', reduced to STS's character set ({@code [\w+=,.@-]}) and
+ * length (2..64), so the principal shows in the store's audit logs.
  */
 final class SessionNames {
   private SessionNames() {}

@@ -14,10 +14,10 @@ import java.util.Map;
 
 /**
  * The inline session policy for one table: the least an Iceberg client needs, on exactly the
- * table's locations. Readers get s3:GetObject on the objects and s3:ListBucket with an
- * {@code s3:prefix} condition; writers also s3:PutObject, s3:DeleteObject and
- * s3:AbortMultipartUpload. Nested locations are folded into their parent. Rendered as
- * minified JSON, because Ceph RGW rejects a policy with whitespace.
+ * table's locations. Readers get s3:GetObject on the objects and s3:ListBucket with an {@code
+ * s3:prefix} condition; writers also s3:PutObject, s3:DeleteObject and s3:AbortMultipartUpload.
+ * Nested locations are folded into their parent. Rendered as minified JSON, because Ceph RGW
+ * rejects a policy with whitespace.
  */
 public final class SessionPolicyBuilder {
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -34,7 +34,9 @@ public final class SessionPolicyBuilder {
 
     boolean covers(Scope other) {
       return bucket.equals(other.bucket)
-          && (keyPrefix.isEmpty() || other.keyPrefix.equals(keyPrefix) || other.keyPrefix.startsWith(keyPrefix + "/"));
+          && (keyPrefix.isEmpty()
+              || other.keyPrefix.equals(keyPrefix)
+              || other.keyPrefix.startsWith(keyPrefix + "/"));
     }
   }
 
@@ -60,7 +62,11 @@ public final class SessionPolicyBuilder {
   }
 
   /** The built-in policy, or the catalog's template rendered per scope and merged. */
-  public static String build(List<Scope> scopes, AccessMode mode, PolicyTemplate readTemplate, PolicyTemplate writeTemplate) {
+  public static String build(
+      List<Scope> scopes,
+      AccessMode mode,
+      PolicyTemplate readTemplate,
+      PolicyTemplate writeTemplate) {
     if (scopes.isEmpty()) {
       throw new IllegalArgumentException("No location to scope a policy to");
     }
@@ -71,10 +77,12 @@ public final class SessionPolicyBuilder {
     if (template != null) {
       for (Scope scope : scopes) {
         try {
-          JsonNode rendered = JSON.readTree(template.render(scope.bucket(), scope.keyPrefix(), scope.keyPattern()));
+          JsonNode rendered =
+              JSON.readTree(template.render(scope.bucket(), scope.keyPrefix(), scope.keyPattern()));
           rendered.path("Statement").forEach(statements::add);
         } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-          throw new IllegalStateException("The session-policy template rendered invalid JSON for " + scope.bucket(), e);
+          throw new IllegalStateException(
+              "The session-policy template rendered invalid JSON for " + scope.bucket(), e);
         }
       }
       return policy.toString();
@@ -83,17 +91,22 @@ public final class SessionPolicyBuilder {
     scopes.forEach(s -> objects.add(s.objectArn()));
     statements.add(statement(List.of("s3:GetObject"), objects));
     if (mode == AccessMode.READ_WRITE) {
-      statements.add(statement(List.of("s3:PutObject", "s3:DeleteObject", "s3:AbortMultipartUpload"), objects));
+      statements.add(
+          statement(
+              List.of("s3:PutObject", "s3:DeleteObject", "s3:AbortMultipartUpload"), objects));
     }
     Map<String, ArrayNode> prefixesByBucket = new LinkedHashMap<>();
     for (Scope s : scopes) {
       prefixesByBucket.computeIfAbsent(s.bucket(), b -> JSON.createArrayNode()).add(s.keyPattern());
     }
-    prefixesByBucket.forEach((bucket, patterns) -> {
-      ObjectNode list = statement(List.of("s3:ListBucket"), JSON.createArrayNode().add("arn:aws:s3:::" + bucket));
-      list.putObject("Condition").putObject("StringLike").set("s3:prefix", patterns);
-      statements.add(list);
-    });
+    prefixesByBucket.forEach(
+        (bucket, patterns) -> {
+          ObjectNode list =
+              statement(
+                  List.of("s3:ListBucket"), JSON.createArrayNode().add("arn:aws:s3:::" + bucket));
+          list.putObject("Condition").putObject("StringLike").set("s3:prefix", patterns);
+          statements.add(list);
+        });
     return policy.toString();
   }
 

@@ -25,22 +25,26 @@ import software.amazon.awssdk.services.sts.model.Credentials;
 import software.amazon.awssdk.services.sts.model.Tag;
 
 /**
- * S3 vending through STS AssumeRole with an inline session policy scoped to the table (AWS,
- * Ceph RGW, RustFS, MinIO). The role's own permission policy is the outer bound: Ceph RGW's
- * session tokens are not tamper-proof and a damaged policy fails open there, so never give
- * the role more than the warehouse.
+ * S3 vending through STS AssumeRole with an inline session policy scoped to the table (AWS, Ceph
+ * RGW, RustFS, MinIO). The role's own permission policy is the outer bound: Ceph RGW's session
+ * tokens are not tamper-proof and a damaged policy fails open there, so never give the role more
+ * than the warehouse.
  */
 public final class StsCredentialVendor implements CredentialVendor, AutoCloseable {
   private final S3StorageProfile profile;
   private final StsClient sts;
   private final Consumer<Duration> stsLatency;
 
-  public StsCredentialVendor(S3StorageProfile profile, CredentialSource source, Consumer<Duration> stsLatency) {
+  public StsCredentialVendor(
+      S3StorageProfile profile, CredentialSource source, Consumer<Duration> stsLatency) {
     this(profile, client(profile, source), stsLatency);
   }
 
-  /** With an STS client made elsewhere (the micro-benchmarks use one that answers without network). */
-  public StsCredentialVendor(S3StorageProfile profile, StsClient sts, Consumer<Duration> stsLatency) {
+  /**
+   * With an STS client made elsewhere (the micro-benchmarks use one that answers without network).
+   */
+  public StsCredentialVendor(
+      S3StorageProfile profile, StsClient sts, Consumer<Duration> stsLatency) {
     this.profile = requireNonNull(profile, "profile");
     this.sts = requireNonNull(sts, "sts");
     this.stsLatency = requireNonNull(stsLatency, "stsLatency");
@@ -49,9 +53,10 @@ public final class StsCredentialVendor implements CredentialVendor, AutoCloseabl
   private static StsClient client(S3StorageProfile profile, CredentialSource source) {
     StsClientBuilder builder =
         StsClient.builder()
-            .httpClientBuilder(UrlConnectionHttpClient.builder()
-                .connectionTimeout(Duration.ofSeconds(3))
-                .socketTimeout(Duration.ofSeconds(10)))
+            .httpClientBuilder(
+                UrlConnectionHttpClient.builder()
+                    .connectionTimeout(Duration.ofSeconds(3))
+                    .socketTimeout(Duration.ofSeconds(10)))
             .region(Region.of(profile.region()))
             .credentialsProvider(requireNonNull(source, "source").provider());
     if (profile.effectiveStsEndpoint() != null) {
@@ -64,7 +69,10 @@ public final class StsCredentialVendor implements CredentialVendor, AutoCloseabl
   public StorageCredential vend(VendingRequest request) {
     String policy =
         SessionPolicyBuilder.build(
-            SessionPolicyBuilder.scopes(request.locations()), request.mode(), profile.readTemplate(), profile.writeTemplate());
+            SessionPolicyBuilder.scopes(request.locations()),
+            request.mode(),
+            profile.readTemplate(),
+            profile.writeTemplate());
     AssumeRoleRequest.Builder assume =
         AssumeRoleRequest.builder()
             .roleArn(profile.roleArn())
@@ -90,12 +98,21 @@ public final class StsCredentialVendor implements CredentialVendor, AutoCloseabl
       credentials = sts.assumeRole(assume.build()).credentials();
     } catch (AwsServiceException e) {
       throw new VendingException(
-          "Cannot vend credentials for catalog " + profile.catalog() + ": STS AssumeRole answered HTTP " + e.statusCode(),
-          e.statusCode(), e);
+          "Cannot vend credentials for catalog "
+              + profile.catalog()
+              + ": STS AssumeRole answered HTTP "
+              + e.statusCode(),
+          e.statusCode(),
+          e);
     } catch (SdkException e) {
       throw new VendingException(
-          "Cannot vend credentials for catalog " + profile.catalog() + ": STS is unreachable (" + e.getClass().getSimpleName() + ")",
-          0, e);
+          "Cannot vend credentials for catalog "
+              + profile.catalog()
+              + ": STS is unreachable ("
+              + e.getClass().getSimpleName()
+              + ")",
+          0,
+          e);
     } finally {
       stsLatency.accept(Duration.ofNanos(System.nanoTime() - start));
     }

@@ -20,9 +20,11 @@ class S3StorageProfileTest {
 
   @Test
   void parsesAFullProfile() throws Exception {
-    S3StorageProfile p = parse("{\"storageType\":\"S3\",\"roleArn\":\"arn:aws:iam:::role/x\",\"region\":\"us-east-1\","
-        + "\"endpoint\":\"http://127.0.0.1:7480\",\"pathStyleAccess\":true,\"credentialSource\":\"rgw\","
-        + "\"durationSeconds\":900,\"sessionTags\":[\"principal\",\"table\"],\"vendCredentials\":\"on-request\"}");
+    S3StorageProfile p =
+        parse(
+            "{\"storageType\":\"S3\",\"roleArn\":\"arn:aws:iam:::role/x\",\"region\":\"us-east-1\","
+                + "\"endpoint\":\"http://127.0.0.1:7480\",\"pathStyleAccess\":true,\"credentialSource\":\"rgw\","
+                + "\"durationSeconds\":900,\"sessionTags\":[\"principal\",\"table\"],\"vendCredentials\":\"on-request\"}");
     assertThat(p.durationSeconds()).isEqualTo(900);
     assertThat(p.effectiveStsEndpoint()).isEqualTo("http://127.0.0.1:7480");
     assertThat(p.vendOnlyOnRequest()).isTrue();
@@ -33,28 +35,40 @@ class S3StorageProfileTest {
   @Test
   void misconfigurationNamesTheKey() {
     String base = "\"roleArn\":\"arn:aws:iam:::role/x\",\"credentialSource\":\"rgw\"";
-    assertThatThrownBy(() -> parse("{" + base + "}")).hasMessageContaining("storageConfigInfo.region");
+    assertThatThrownBy(() -> parse("{" + base + "}"))
+        .hasMessageContaining("storageConfigInfo.region");
     assertThatThrownBy(() -> parse("{" + base + ",\"region\":\"r\",\"durationSeconds\":60}"))
         .hasMessageContaining("storageConfigInfo.durationSeconds");
     assertThatThrownBy(() -> parse("{" + base + ",\"region\":\"r\",\"durationSeconds\":50000}"))
         .hasMessageContaining("storageConfigInfo.durationSeconds");
-    assertThatThrownBy(() -> parse("{\"roleArn\":\"a\",\"region\":\"r\",\"credentialSource\":\"nope\"}"))
-        .hasMessageContaining("storageConfigInfo.credentialSource").hasMessageContaining("nope");
+    assertThatThrownBy(
+            () -> parse("{\"roleArn\":\"a\",\"region\":\"r\",\"credentialSource\":\"nope\"}"))
+        .hasMessageContaining("storageConfigInfo.credentialSource")
+        .hasMessageContaining("nope");
     assertThatThrownBy(() -> parse("{\"region\":\"r\",\"credentialSource\":\"rgw\"}"))
         .hasMessageContaining("storageConfigInfo.roleArn");
-    assertThatThrownBy(() -> parse("{" + base + ",\"region\":\"r\",\"readPolicyTemplate\":\"{{.X}}\"}"))
+    assertThatThrownBy(
+            () -> parse("{" + base + ",\"region\":\"r\",\"readPolicyTemplate\":\"{{.X}}\"}"))
         .hasMessageContaining("storageConfigInfo.readPolicyTemplate");
     assertThatThrownBy(() -> parse("{" + base + ",\"region\":\"r\",\"sessionName\":[\"email\"]}"))
         .hasMessageContaining("storageConfigInfo.sessionName");
-    assertThatThrownBy(() -> parse("{" + base + ",\"region\":\"r\",\"vendCredentials\":\"sometimes\"}"))
+    assertThatThrownBy(
+            () -> parse("{" + base + ",\"region\":\"r\",\"vendCredentials\":\"sometimes\"}"))
         .hasMessageContaining("storageConfigInfo.vendCredentials");
-    assertThatThrownBy(() -> S3StorageProfile.parse("cat", JSON.readTree("{" + base + ",\"region\":\"r\"}"),
-        List.of("file:/tmp/x"), Set.of("rgw"))).hasMessageContaining("storageConfigInfo.allowedLocations");
+    assertThatThrownBy(
+            () ->
+                S3StorageProfile.parse(
+                    "cat",
+                    JSON.readTree("{" + base + ",\"region\":\"r\"}"),
+                    List.of("file:/tmp/x"),
+                    Set.of("rgw")))
+        .hasMessageContaining("storageConfigInfo.allowedLocations");
   }
 
   @Test
   void stsUnavailableNeedsNoRole() throws Exception {
-    S3StorageProfile p = parse("{\"region\":\"r\",\"credentialSource\":\"rgw\",\"stsUnavailable\":true}");
+    S3StorageProfile p =
+        parse("{\"region\":\"r\",\"credentialSource\":\"rgw\",\"stsUnavailable\":true}");
     assertThat(p.stsUnavailable()).isTrue();
   }
 }

@@ -14,57 +14,82 @@ class SessionPolicyBuilderTest {
 
   @Test
   void foldsNestedAndDuplicateLocations() {
-    List<SessionPolicyBuilder.Scope> scopes = SessionPolicyBuilder.scopes(List.of(
-        "s3://b/wh/ns/t", "s3://b/wh/ns/t/data", "s3://b/wh/ns/t/metadata", "s3://b/wh/ns/t", "s3://b/other/meta",
-        "s3://c/x"));
-    assertThat(scopes).containsExactly(
-        new SessionPolicyBuilder.Scope("b", "other/meta"),
-        new SessionPolicyBuilder.Scope("b", "wh/ns/t"),
-        new SessionPolicyBuilder.Scope("c", "x"));
+    List<SessionPolicyBuilder.Scope> scopes =
+        SessionPolicyBuilder.scopes(
+            List.of(
+                "s3://b/wh/ns/t",
+                "s3://b/wh/ns/t/data",
+                "s3://b/wh/ns/t/metadata",
+                "s3://b/wh/ns/t",
+                "s3://b/other/meta",
+                "s3://c/x"));
+    assertThat(scopes)
+        .containsExactly(
+            new SessionPolicyBuilder.Scope("b", "other/meta"),
+            new SessionPolicyBuilder.Scope("b", "wh/ns/t"),
+            new SessionPolicyBuilder.Scope("c", "x"));
     // a sibling with a common string prefix is not nested
     assertThat(SessionPolicyBuilder.scopes(List.of("s3://b/wh/t", "s3://b/wh/t2"))).hasSize(2);
   }
 
   @Test
   void readPolicyIsMinimalAndMinified() throws Exception {
-    String policy = SessionPolicyBuilder.build(SessionPolicyBuilder.scopes(List.of("s3://b/wh/ns/t")), AccessMode.READ, null, null);
+    String policy =
+        SessionPolicyBuilder.build(
+            SessionPolicyBuilder.scopes(List.of("s3://b/wh/ns/t")), AccessMode.READ, null, null);
     assertThat(policy).doesNotContain(" ").doesNotContain("\n");
     JsonNode statements = JSON.readTree(policy).get("Statement");
     assertThat(statements).hasSize(2);
     assertThat(statements.get(0).get("Action").toString()).isEqualTo("[\"s3:GetObject\"]");
-    assertThat(statements.get(0).get("Resource").toString()).isEqualTo("[\"arn:aws:s3:::b/wh/ns/t/*\"]");
+    assertThat(statements.get(0).get("Resource").toString())
+        .isEqualTo("[\"arn:aws:s3:::b/wh/ns/t/*\"]");
     assertThat(statements.get(1).get("Action").toString()).isEqualTo("[\"s3:ListBucket\"]");
     assertThat(statements.get(1).get("Resource").toString()).isEqualTo("[\"arn:aws:s3:::b\"]");
-    assertThat(statements.get(1).at("/Condition/StringLike/s3:prefix").toString()).isEqualTo("[\"wh/ns/t/*\"]");
+    assertThat(statements.get(1).at("/Condition/StringLike/s3:prefix").toString())
+        .isEqualTo("[\"wh/ns/t/*\"]");
     assertThat(policy).doesNotContain("PutObject").doesNotContain("DeleteObject");
   }
 
   @Test
   void writePolicyAddsPutDeleteAbortOnTheSameObjects() throws Exception {
-    String policy = SessionPolicyBuilder.build(
-        SessionPolicyBuilder.scopes(List.of("s3://b/wh/ns/t", "s3://b/data/t")), AccessMode.READ_WRITE, null, null);
+    String policy =
+        SessionPolicyBuilder.build(
+            SessionPolicyBuilder.scopes(List.of("s3://b/wh/ns/t", "s3://b/data/t")),
+            AccessMode.READ_WRITE,
+            null,
+            null);
     JsonNode statements = JSON.readTree(policy).get("Statement");
     assertThat(statements.get(1).get("Action").toString())
         .isEqualTo("[\"s3:PutObject\",\"s3:DeleteObject\",\"s3:AbortMultipartUpload\"]");
     assertThat(statements.get(1).get("Resource").toString())
         .isEqualTo("[\"arn:aws:s3:::b/data/t/*\",\"arn:aws:s3:::b/wh/ns/t/*\"]");
-    assertThat(statements.get(2).at("/Condition/StringLike/s3:prefix").toString()).isEqualTo("[\"data/t/*\",\"wh/ns/t/*\"]");
+    assertThat(statements.get(2).at("/Condition/StringLike/s3:prefix").toString())
+        .isEqualTo("[\"data/t/*\",\"wh/ns/t/*\"]");
   }
 
   @Test
   void bucketRootTableScopesTheWholeBucketAndNothingElse() throws Exception {
-    String policy = SessionPolicyBuilder.build(SessionPolicyBuilder.scopes(List.of("s3://rootb")), AccessMode.READ, null, null);
+    String policy =
+        SessionPolicyBuilder.build(
+            SessionPolicyBuilder.scopes(List.of("s3://rootb")), AccessMode.READ, null, null);
     assertThat(policy).contains("\"arn:aws:s3:::rootb/*\"").doesNotContain("rootb//");
-    assertThat(JSON.readTree(policy).at("/Statement/1/Condition/StringLike/s3:prefix").toString()).isEqualTo("[\"*\"]");
+    assertThat(JSON.readTree(policy).at("/Statement/1/Condition/StringLike/s3:prefix").toString())
+        .isEqualTo("[\"*\"]");
   }
 
   @Test
   void templatesRenderPerScopeWithEscapedValues() throws Exception {
-    PolicyTemplate template = PolicyTemplate.parse("storageConfigInfo.readPolicyTemplate",
-        "{\"Version\":\"2012-10-17\",\"Statement\":[{\"Effect\":\"Allow\",\"Action\":\"s3:GetObject\","
-            + "\"Resource\":\"arn:aws:s3:::{{.Bucket}}/{{ .KeyPattern }}\"}]}");
-    String policy = SessionPolicyBuilder.build(
-        SessionPolicyBuilder.scopes(List.of("s3://b/a\"q", "s3://b/x")), AccessMode.READ, template, null);
+    PolicyTemplate template =
+        PolicyTemplate.parse(
+            "storageConfigInfo.readPolicyTemplate",
+            "{\"Version\":\"2012-10-17\",\"Statement\":[{\"Effect\":\"Allow\",\"Action\":\"s3:GetObject\","
+                + "\"Resource\":\"arn:aws:s3:::{{.Bucket}}/{{ .KeyPattern }}\"}]}");
+    String policy =
+        SessionPolicyBuilder.build(
+            SessionPolicyBuilder.scopes(List.of("s3://b/a\"q", "s3://b/x")),
+            AccessMode.READ,
+            template,
+            null);
     JsonNode statements = JSON.readTree(policy).get("Statement");
     assertThat(statements).hasSize(2);
     assertThat(statements.get(0).get("Resource").asText()).isEqualTo("arn:aws:s3:::b/a\"q/*");
@@ -72,11 +97,22 @@ class SessionPolicyBuilderTest {
 
   @Test
   void badTemplatesAreRefusedNamingTheKey() {
-    assertThatThrownBy(() -> PolicyTemplate.parse("storageConfigInfo.writePolicyTemplate", "{\"Statement\": [{{.Nope}}]}"))
-        .hasMessageContaining("storageConfigInfo.writePolicyTemplate").hasMessageContaining(".Nope");
-    assertThatThrownBy(() -> PolicyTemplate.parse("storageConfigInfo.writePolicyTemplate", "{\"Statement\": [ }"))
-        .hasMessageContaining("storageConfigInfo.writePolicyTemplate").hasMessageContaining("valid JSON");
-    assertThatThrownBy(() -> PolicyTemplate.parse("storageConfigInfo.readPolicyTemplate", "{\"Version\": \"{{.Bucket}\"}"))
+    assertThatThrownBy(
+            () ->
+                PolicyTemplate.parse(
+                    "storageConfigInfo.writePolicyTemplate", "{\"Statement\": [{{.Nope}}]}"))
+        .hasMessageContaining("storageConfigInfo.writePolicyTemplate")
+        .hasMessageContaining(".Nope");
+    assertThatThrownBy(
+            () ->
+                PolicyTemplate.parse(
+                    "storageConfigInfo.writePolicyTemplate", "{\"Statement\": [ }"))
+        .hasMessageContaining("storageConfigInfo.writePolicyTemplate")
+        .hasMessageContaining("valid JSON");
+    assertThatThrownBy(
+            () ->
+                PolicyTemplate.parse(
+                    "storageConfigInfo.readPolicyTemplate", "{\"Version\": \"{{.Bucket}\"}"))
         .hasMessageContaining("storageConfigInfo.readPolicyTemplate");
     assertThatThrownBy(() -> PolicyTemplate.parse("storageConfigInfo.readPolicyTemplate", "[1, 2]"))
         .hasMessageContaining("Statement");
@@ -84,11 +120,18 @@ class SessionPolicyBuilderTest {
 
   @Test
   void sessionNamesFitStsRules() {
-    assertThat(SessionNames.of(List.of("principal"), java.util.Map.of("principal", "jane analyst!")))
+    assertThat(
+            SessionNames.of(List.of("principal"), java.util.Map.of("principal", "jane analyst!")))
         .isEqualTo("jane-analyst-");
-    assertThat(SessionNames.of(List.of("principal", "catalog"), java.util.Map.of("principal", "jane", "catalog", "prod")))
+    assertThat(
+            SessionNames.of(
+                List.of("principal", "catalog"),
+                java.util.Map.of("principal", "jane", "catalog", "prod")))
         .isEqualTo("jane@prod");
-    assertThat(SessionNames.of(List.of("principal"), java.util.Map.of("principal", "x".repeat(100)))).hasSize(64);
-    assertThat(SessionNames.of(List.of("principal"), java.util.Map.of("principal", "x"))).hasSizeGreaterThanOrEqualTo(2);
+    assertThat(
+            SessionNames.of(List.of("principal"), java.util.Map.of("principal", "x".repeat(100))))
+        .hasSize(64);
+    assertThat(SessionNames.of(List.of("principal"), java.util.Map.of("principal", "x")))
+        .hasSizeGreaterThanOrEqualTo(2);
   }
 }
