@@ -82,7 +82,7 @@ final class Bootstrap {
       ObjectNode storage = JsonNodeFactory.instance.objectNode();
       storage.put("storageType", "FILE");
       storage.putArray("allowedLocations").add(location);
-      new CatalogAdmin(store, java.util.Set.of(), 900)
+      new CatalogAdmin(store, java.util.Map.of(), 900)
           .create(QUICKSTART, "INTERNAL", Map.of("default-base-location", location), storage);
       LOG.info("created catalog {} at {}", QUICKSTART, location);
     }

@@ -22,6 +22,7 @@ import dev.sluice.management.AccessAdmin;
 import dev.sluice.management.CatalogAdmin;
 import dev.sluice.store.JdbcStore;
 import dev.sluice.store.Store;
+import dev.sluice.vending.StorageBackends;
 import dev.sluice.vending.VendingService;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
@@ -32,6 +33,7 @@ import java.nio.file.Files;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -83,8 +85,10 @@ public final class SluiceServer implements AutoCloseable {
             authenticator.invalidate();
           };
       HttpServer.Routes routes = new HttpServer.Routes();
+      StorageBackends backends = StorageBackends.standard();
       VendingService vending =
           new VendingService(
+              backends,
               config.credentialSources(),
               config.vendingCacheTtlCap(),
               config.vendingCacheMaxEntries(),
@@ -99,16 +103,18 @@ public final class SluiceServer implements AutoCloseable {
           .description(
               "Reads of the token signing keys from the store (start, refresh, unknown key id)")
           .register(metrics);
-      CatalogRegistry catalogs = new CatalogRegistry(store, config.credentialSources());
+      CatalogRegistry catalogs = new CatalogRegistry(store, backends, config.credentialSources());
+      closeables.add(catalogs);
       new IcebergRoutes(catalogs, authz, vending, metrics).register(routes);
-      Runnable catalogsChanged =
-          () -> {
-            catalogs.invalidate();
+      Consumer<String> catalogsChanged =
+          catalog -> {
+            catalogs.changed(catalog);
+            vending.retire(catalog);
             accessChanged.run();
           };
       new ManagementRoutes(
               new CatalogAdmin(
-                  store, config.credentialSources().keySet(), config.vendingMinDurationSeconds()),
+                  store, config.credentialSources(), config.vendingMinDurationSeconds()),
               authz,
               catalogsChanged)
           .register(routes);

@@ -381,7 +381,7 @@ class S3VendingTest {
                 HttpResponse.BodyHandlers.ofString())
             .body();
     for (String line : metrics.split("\n")) {
-      if (line.startsWith("sluice_vending_sts_calls_total")) {
+      if (line.startsWith("sluice_vending_provider_calls_total{backend=\"s3\"")) {
         return Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
       }
     }

@@ -5,37 +5,43 @@ import static java.util.Objects.requireNonNull;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.sluice.io.ConfinedFileIO;
-import dev.sluice.io.LocalFileIO;
 import dev.sluice.store.Store;
-import dev.sluice.vending.s3.CatalogS3Client;
-import dev.sluice.vending.s3.CredentialSource;
+import dev.sluice.vending.CatalogClients;
+import dev.sluice.vending.CredentialSource;
+import dev.sluice.vending.StorageBackends;
 import java.time.Duration;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import org.apache.iceberg.exceptions.NotFoundException;
 import org.apache.iceberg.exceptions.ServiceUnavailableException;
 import org.apache.iceberg.io.FileIO;
 
 /**
  * Resolves a catalog name (the REST {@code prefix} or {@code warehouse}) to a {@link SluiceCatalog}
- * with the catalog's own FileIO: local files inside its allowedLocations for FILE storage, S3FileIO
- * with the configured credential source for S3. FileIOs are kept per storage configuration.
+ * with the catalog's own FileIO, opened by the catalog's storage backend ({@link StorageBackends})
+ * and confined to its allowedLocations. A FileIO is kept per catalog while its storage profile is
+ * unchanged, and closed (after a grace period) when the profile changes, the catalog is dropped on
+ * this replica, or it has been idle for 30 minutes.
  *
  * <p>Every request resolves its catalog, so resolved catalogs are cached for at most one second
  * (the bound the authorization caches use too) and dropped at once when this replica changes a
  * catalog; another replica's change is seen within that second.
  */
-public final class CatalogRegistry {
+public final class CatalogRegistry implements AutoCloseable {
   private final Store store;
+  private final StorageBackends backends;
   private final Map<String, CredentialSource> sources;
-  private final Map<String, FileIO> fileIOs = new ConcurrentHashMap<>();
+  private final CatalogClients<FileIO> fileIOs =
+      new CatalogClients<>(
+          "catalog FileIO", FileIO::close, Duration.ofMinutes(30), Duration.ofSeconds(30));
   private final MetadataCache metadata = new MetadataCache(2_000, Duration.ofMinutes(10));
   // Only catalogs that exist are cached: one created on another replica is usable at once.
   private final Cache<String, SluiceCatalog> resolved =
       Caffeine.newBuilder().expireAfterWrite(Duration.ofSeconds(1)).maximumSize(10_000).build();
 
-  public CatalogRegistry(Store store, Map<String, CredentialSource> sources) {
+  public CatalogRegistry(
+      Store store, StorageBackends backends, Map<String, CredentialSource> sources) {
     this.store = requireNonNull(store, "store");
+    this.backends = requireNonNull(backends, "backends");
     this.sources = Map.copyOf(requireNonNull(sources, "sources"));
   }
 
@@ -52,6 +58,12 @@ public final class CatalogRegistry {
     resolved.invalidateAll();
   }
 
+  /** Forgets {@code catalog} and retires its FileIO: call after changing or deleting it. */
+  public void changed(String catalog) {
+    resolved.invalidateAll();
+    fileIOs.retire(catalog);
+  }
+
   private SluiceCatalog load(String name) {
     return store
         .getCatalog(name)
@@ -61,28 +73,22 @@ public final class CatalogRegistry {
   }
 
   private FileIO fileIO(CatalogSettings settings) {
-    if (settings.s3() == null) {
+    try {
       // Confined to the catalog's allowedLocations, whatever path a table's metadata names.
-      return fileIOs.computeIfAbsent(
-          settings.storageKey(), key -> new LocalFileIO(settings.locationPolicy().allowed()));
+      FileIO io = fileIOs.get(settings.storage(), p -> backends.openCatalogIO(p, sources));
+      return new ConfinedFileIO(
+          io, "catalog " + settings.name(), settings.locationPolicy().allowed());
+    } catch (StorageBackends.MissingCredentialSource e) {
+      throw new ServiceUnavailableException("%s", e.getMessage());
     }
-    return fileIOs.computeIfAbsent(
-        settings.storageKey(),
-        key -> {
-          CredentialSource source = sources.get(settings.s3().credentialSource());
-          if (source == null) {
-            throw new ServiceUnavailableException(
-                "Catalog %s names credential source '%s', which the server config does not define",
-                settings.name(), settings.s3().credentialSource());
-          }
-          return new ConfinedFileIO(
-              CatalogS3Client.fileIO(settings.s3(), source),
-              "catalog " + settings.name(),
-              settings.locationPolicy().allowed());
-        });
   }
 
   public Store store() {
     return store;
+  }
+
+  @Override
+  public void close() {
+    fileIOs.close();
   }
 }

@@ -4,17 +4,15 @@ import static java.util.Objects.requireNonNull;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.sluice.location.LocationPolicy;
-import dev.sluice.location.StorageLocation;
 import dev.sluice.store.CatalogRecord;
-import dev.sluice.vending.s3.S3StorageProfile;
-import java.util.ArrayList;
+import dev.sluice.vending.CredentialSource;
+import dev.sluice.vending.StorageBackends;
+import dev.sluice.vending.StorageProfile;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Set;
 
 /**
  * A catalog's definition as the catalog layer uses it, validated: where tables go by default and
@@ -28,7 +26,7 @@ public record CatalogSettings(
     String storageType,
     List<String> allowedLocations,
     ObjectNode storageConfig,
-    S3StorageProfile s3) {
+    StorageProfile storage) {
   public static final String DEFAULT_BASE_LOCATION = "default-base-location";
 
   /**
@@ -39,7 +37,6 @@ public record CatalogSettings(
   public static final String ALLOW_UNSTRUCTURED_LOCATIONS = "allowUnstructuredLocations";
 
   private static final ObjectMapper JSON = new ObjectMapper();
-  private static final List<String> STORAGE_TYPES = List.of("FILE", "S3");
 
   public CatalogSettings {
     requireNonNull(name, "name");
@@ -49,33 +46,16 @@ public record CatalogSettings(
 
   /**
    * Validates a catalog definition; fills allowedLocations with the base location when empty.
-   * {@code credentialSources} are the server's configured S3 credential sources (null skips that
-   * check, for catalogs read back from the store).
+   * {@code credentialSources} are the server's configured credential sources (null skips that
+   * check, for catalogs read back from the store); {@code minVendDuration} is the shortest
+   * credential lifetime a catalog may ask for.
    */
   public static CatalogSettings of(
       String name,
       String type,
       Map<String, String> properties,
       JsonNode storageConfigInfo,
-      Set<String> credentialSources) {
-    return of(
-        name,
-        type,
-        properties,
-        storageConfigInfo,
-        credentialSources,
-        S3StorageProfile.MIN_DURATION);
-  }
-
-  /**
-   * As above; {@code minVendDuration} is the shortest credential lifetime a catalog may ask for.
-   */
-  public static CatalogSettings of(
-      String name,
-      String type,
-      Map<String, String> properties,
-      JsonNode storageConfigInfo,
-      Set<String> credentialSources,
+      Map<String, CredentialSource> credentialSources,
       int minVendDuration) {
     IdentifierRules.checkName("catalog name", name);
     String catalogType = type == null ? "INTERNAL" : type.toUpperCase(Locale.ROOT);
@@ -96,58 +76,10 @@ public record CatalogSettings(
     if (base == null || base.isBlank()) {
       throw new IllegalArgumentException("Missing catalog property: " + DEFAULT_BASE_LOCATION);
     }
-    if (storageConfigInfo == null || !storageConfigInfo.isObject()) {
-      throw new IllegalArgumentException("Missing storageConfigInfo");
-    }
-    ObjectNode storage = ((ObjectNode) storageConfigInfo).deepCopy();
-    JsonNode typeNode = storage.get("storageType");
-    if (typeNode == null || !typeNode.isTextual()) {
-      throw new IllegalArgumentException("Missing storageConfigInfo.storageType");
-    }
-    String storageType = typeNode.asText().toUpperCase(Locale.ROOT);
-    if (!STORAGE_TYPES.contains(storageType)) {
-      throw new IllegalArgumentException(
-          "Unsupported storageConfigInfo.storageType: "
-              + typeNode.asText()
-              + " (supported: "
-              + STORAGE_TYPES
-              + ")");
-    }
-    storage.put("storageType", storageType);
-    List<String> allowed = new ArrayList<>();
-    JsonNode allowedNode = storage.get("allowedLocations");
-    if (allowedNode != null && !allowedNode.isNull()) {
-      if (!allowedNode.isArray()) {
-        throw new IllegalArgumentException(
-            "storageConfigInfo.allowedLocations must be an array of strings");
-      }
-      for (JsonNode location : allowedNode) {
-        if (!location.isTextual()) {
-          throw new IllegalArgumentException(
-              "storageConfigInfo.allowedLocations must be an array of strings");
-        }
-        allowed.add(location.asText());
-      }
-    }
-    if (allowed.isEmpty()) {
-      allowed.add(base);
-    }
-    ArrayNode allowedArray = storage.putArray("allowedLocations");
-    allowed.forEach(allowedArray::add);
-    S3StorageProfile s3 = null;
-    if (storageType.equals("S3")) {
-      s3 = S3StorageProfile.parse(name, storage, allowed, credentialSources, minVendDuration);
-    } else {
-      for (String location : allowed) {
-        StorageLocation parsed = StorageLocation.parse(location);
-        if (!parsed.scheme().equals("file")) {
-          throw new IllegalArgumentException(
-              "storageConfigInfo.allowedLocations: "
-                  + location
-                  + " is not a file: location for storageType FILE");
-        }
-      }
-    }
+    StorageBackends.Parsed storage =
+        StorageBackends.standard()
+            .parse(name, storageConfigInfo, base, credentialSources, minVendDuration);
+    List<String> allowed = storage.profile().allowedLocations();
     if (!new LocationPolicy(name, allowed).allows(base)) {
       throw new IllegalArgumentException(
           DEFAULT_BASE_LOCATION
@@ -156,7 +88,14 @@ public record CatalogSettings(
               + " is not inside storageConfigInfo.allowedLocations "
               + allowed);
     }
-    return new CatalogSettings(name, catalogType, properties, storageType, allowed, storage, s3);
+    return new CatalogSettings(
+        name,
+        catalogType,
+        properties,
+        storage.profile().storageType(),
+        allowed,
+        storage.config(),
+        storage.profile());
   }
 
   public static CatalogSettings fromRecord(CatalogRecord record) {

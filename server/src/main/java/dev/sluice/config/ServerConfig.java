@@ -8,7 +8,8 @@ import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import dev.sluice.auth.ExternalJwtVerifier;
 import dev.sluice.auth.TokenThrottle;
 import dev.sluice.store.DatabaseConfig;
-import dev.sluice.vending.s3.CredentialSource;
+import dev.sluice.vending.CredentialSource;
+import dev.sluice.vending.StorageBackends;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -38,7 +39,8 @@ import java.util.regex.Pattern;
  *                     principalClaim: sub, rolesClaim: roles } }   # optional
  * bootstrap: { quickstartCatalog: true }
  * storage:
- *   credentialSources:             # the catalog's own S3 identities, named by catalogs
+ *   credentialSources:             # the catalog's own storage identities, named by catalogs;
+ *                                  # each type belongs to a backend (these three: S3)
  *     rgw: { type: static, accessKeyId: "${RGW_KEY}", secretAccessKey: "${RGW_SECRET}" }
  *     aws: { type: default-chain }
  *     irsa: { type: web-identity, roleArn: arn:aws:iam::1:role/x, webIdentityTokenFile: /var/run/token }
@@ -67,8 +69,6 @@ public record ServerConfig(
           "", Set.of("server", "dataDir", "database", "auth", "bootstrap", "storage"),
           "storage", Set.of("credentialSources", "vendingCache", "vendingMinDurationSeconds"),
           "storage.vendingCache", Set.of("ttlCapSeconds", "maxEntries"),
-          "storage.credentialSources.*",
-              Set.of("type", "accessKeyId", "secretAccessKey", "roleArn", "webIdentityTokenFile"),
           "server", Set.of("host", "port", "maxRequestBytes"),
           "database", Set.of("url", "user", "password", "maxPoolSize", "connectionTimeoutMs"),
           "auth", Set.of("tokenLifetimeSeconds", "oidc", "tokenThrottle"),
@@ -231,23 +231,23 @@ public record ServerConfig(
     }
   }
 
+  /**
+   * Each source is typed by its storage backend, which validates its keys; none is ever printed.
+   */
   private static Map<String, CredentialSource> credentialSources(JsonNode node) {
     Map<String, CredentialSource> out = new java.util.TreeMap<>();
     node.fields()
         .forEachRemaining(
             e -> {
               String key = "storage.credentialSources." + e.getKey();
-              JsonNode def = e.getValue();
+              Map<String, String> fields = new java.util.LinkedHashMap<>();
+              e.getValue()
+                  .fieldNames()
+                  .forEachRemaining(
+                      field ->
+                          fields.put(field, string(e.getValue(), field, key + "." + field, null)));
               try {
-                out.put(
-                    e.getKey(),
-                    CredentialSource.of(
-                        e.getKey(),
-                        string(def, "type", key + ".type", null),
-                        string(def, "accessKeyId", key + ".accessKeyId", null),
-                        string(def, "secretAccessKey", key + ".secretAccessKey", null),
-                        string(def, "roleArn", key + ".roleArn", null),
-                        string(def, "webIdentityTokenFile", key + ".webIdentityTokenFile", null)));
+                out.put(e.getKey(), StorageBackends.standard().parseSource(e.getKey(), fields));
               } catch (IllegalArgumentException ex) {
                 throw new ConfigException(ex.getMessage());
               }
@@ -307,23 +307,13 @@ public record ServerConfig(
 
   private static void checkKeys(JsonNode node, String path) {
     if (path.equals("storage.credentialSources")) {
-      // A map of source names, each a mapping with the source keys.
+      // A map of source names, each a mapping whose keys its backend's source type checks.
       node.fieldNames()
           .forEachRemaining(
               name -> {
-                JsonNode source = node.get(name);
-                if (!source.isObject()) {
+                if (!node.get(name).isObject()) {
                   throw new ConfigException(path + "." + name + " must be a mapping");
                 }
-                source
-                    .fieldNames()
-                    .forEachRemaining(
-                        field -> {
-                          if (!KNOWN.get("storage.credentialSources.*").contains(field)) {
-                            throw new ConfigException(
-                                "Unknown config key: " + path + "." + name + "." + field);
-                          }
-                        });
               });
       return;
     }

@@ -19,15 +19,12 @@ import dev.sluice.catalog.SluiceCatalog;
 import dev.sluice.store.Page;
 import dev.sluice.store.PageRequest;
 import dev.sluice.store.SecurableRef;
-import dev.sluice.vending.AccessMode;
+import dev.sluice.vending.Delegation;
 import dev.sluice.vending.VendingService;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Optional;
-import java.util.Set;
 import org.apache.iceberg.MetadataUpdate;
 import org.apache.iceberg.TableMetadata;
 import org.apache.iceberg.catalog.Namespace;
@@ -258,13 +255,13 @@ public final class IcebergRoutes {
     TableIdentifier id = TableIdentifier.of(namespace, request.name());
     authz.require(
         caller, "createTable", catalog.name(), namespace(namespace), Privilege.TABLE_CREATE);
-    Optional<AccessMode> mode = credentials.decide(x, caller, catalog, id);
+    Delegation delegation = credentials.decide(x, caller, catalog, id);
     LoadTableResponse created =
         request.stageCreate()
             ? catalog.stageTableCreate(namespace, request)
             : CatalogHandlers.createTable(catalog, namespace, request);
     return tableReply(
-        credentials.attach(mode, caller, catalog, id, created, request.stageCreate()));
+        credentials.attach(delegation, caller, catalog, id, created, request.stageCreate()));
   }
 
   private Reply registerTable(Exchange x) {
@@ -277,9 +274,9 @@ public final class IcebergRoutes {
     TableIdentifier id = TableIdentifier.of(namespace, request.name());
     authz.require(
         caller, "registerTable", catalog.name(), namespace(namespace), Privilege.TABLE_CREATE);
-    Optional<AccessMode> mode = credentials.decide(x, caller, catalog, id);
+    Delegation delegation = credentials.decide(x, caller, catalog, id);
     LoadTableResponse registered = CatalogHandlers.registerTable(catalog, namespace, request);
-    return tableReply(credentials.attach(mode, caller, catalog, id, registered, false));
+    return tableReply(credentials.attach(delegation, caller, catalog, id, registered, false));
   }
 
   private Reply loadTable(Exchange x) {
@@ -289,10 +286,10 @@ public final class IcebergRoutes {
     TableIdentifier table = table(x);
     authz.require(
         caller, "loadTable", catalog.name(), tableRef(table), Privilege.TABLE_READ_PROPERTIES);
-    Optional<AccessMode> mode = credentials.decide(x, caller, catalog, table);
+    Delegation delegation = credentials.decide(x, caller, catalog, table);
     return tableReply(
         credentials.attach(
-            mode, caller, catalog, table, CatalogHandlers.loadTable(catalog, table), false));
+            delegation, caller, catalog, table, CatalogHandlers.loadTable(catalog, table), false));
   }
 
   /**
@@ -306,26 +303,11 @@ public final class IcebergRoutes {
     SluiceCatalog catalog = onTable(x, "loadCredentials", Privilege.TABLE_READ_PROPERTIES);
     Caller caller = caller(x);
     TableMetadata metadata = CatalogHandlers.loadTable(catalog, table(x)).tableMetadata();
-    List<Credential> vended = new ArrayList<>();
-    if (catalog.settings().s3() != null) {
-      Set<Privilege> held = authz.effective(caller, catalog.name(), tableRef(table(x)));
-      AccessMode mode;
-      if (held.contains(Privilege.TABLE_WRITE_DATA)) {
-        mode = AccessMode.READ_WRITE;
-      } else {
-        authz.require(
-            caller,
-            "loadCredentials",
-            catalog.name(),
-            tableRef(table(x)),
-            Privilege.TABLE_READ_DATA);
-        mode = AccessMode.READ;
-      }
-      credentials
-          .vend(caller, catalog, table(x), metadata, mode)
-          .map(TableCredentials::credential)
-          .ifPresent(vended::add);
-    }
+    Delegation delegation = credentials.decideRefresh(caller, catalog, table(x));
+    List<Credential> vended =
+        credentials.credentials(delegation, caller, catalog, table(x), metadata).stream()
+            .map(TableCredentials::credential)
+            .toList();
     return Reply.ok(ImmutableLoadCredentialsResponse.builder().credentials(vended).build());
   }
 
@@ -340,9 +322,9 @@ public final class IcebergRoutes {
     UpdateTableRequest request = x.icebergBody(UpdateTableRequest.class);
     Caller caller = caller(x);
     authorizeCommit(caller, catalog.name(), table(x), request);
-    Optional<AccessMode> mode = credentials.decide(x, caller, catalog, table(x));
+    Delegation delegation = credentials.decide(x, caller, catalog, table(x));
     LoadTableResponse committed = CatalogHandlers.updateTable(catalog, table(x), request);
-    return tableReply(credentials.attach(mode, caller, catalog, table(x), committed, false));
+    return tableReply(credentials.attach(delegation, caller, catalog, table(x), committed, false));
   }
 
   private void authorizeCommit(

@@ -17,6 +17,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Consumer;
 import org.apache.iceberg.exceptions.BadRequestException;
 
 /** The management API under {@code /api/management/v1}, in Apache Polaris's JSON shape. */
@@ -26,9 +27,10 @@ public final class ManagementRoutes {
   private final CatalogAdmin catalogs;
   private final Authorizer authz;
   private final CatalogVisibility visibility;
-  private final Runnable onChange;
+  private final Consumer<String> onChange;
 
-  public ManagementRoutes(CatalogAdmin catalogs, Authorizer authz, Runnable onChange) {
+  /** {@code onChange} gets the name of each catalog created, changed or deleted. */
+  public ManagementRoutes(CatalogAdmin catalogs, Authorizer authz, Consumer<String> onChange) {
     this.catalogs = requireNonNull(catalogs, "catalogs");
     this.authz = requireNonNull(authz, "authz");
     this.visibility = new CatalogVisibility(authz);
@@ -53,7 +55,7 @@ public final class ManagementRoutes {
             x -> {
               authz.requireServiceAdmin(caller(x), "deleteCatalog", "catalog " + x.path("name"));
               catalogs.delete(x.path("name"));
-              onChange.run();
+              onChange.accept(x.path("name"));
               return Reply.NO_CONTENT;
             });
   }
@@ -113,7 +115,7 @@ public final class ManagementRoutes {
             text(catalog, "type", false),
             stringMap(catalog.get("properties"), "catalog.properties"),
             catalog.get("storageConfigInfo"));
-    onChange.run();
+    onChange.accept(created.name());
     return Reply.status(201, render(created));
   }
 
@@ -148,7 +150,7 @@ public final class ManagementRoutes {
     if (!change.restricted().isEmpty()) {
       StorageChangeAudit.record(authz, caller, change, updated);
     }
-    onChange.run();
+    onChange.accept(name);
     return Reply.okPlain(render(updated));
   }
 

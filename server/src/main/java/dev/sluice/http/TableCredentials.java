@@ -9,12 +9,12 @@ import dev.sluice.catalog.SluiceCatalog;
 import dev.sluice.store.SecurableRef;
 import dev.sluice.vending.AccessMode;
 import dev.sluice.vending.ClientProperties;
+import dev.sluice.vending.Delegation;
 import dev.sluice.vending.StorageCredential;
+import dev.sluice.vending.StorageProfile;
 import dev.sluice.vending.VendingService;
-import dev.sluice.vending.s3.S3StorageProfile;
-import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
-import java.util.Arrays;
+import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.SortedMap;
@@ -25,60 +25,61 @@ import org.apache.iceberg.rest.RESTUtil;
 import org.apache.iceberg.rest.credentials.Credential;
 import org.apache.iceberg.rest.credentials.ImmutableCredential;
 import org.apache.iceberg.rest.responses.LoadTableResponse;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
- * Credentials in table responses. Before the operation, {@link #decide} picks the access mode from
- * the caller's privileges on the table (TABLE_WRITE_DATA → read-write, TABLE_READ_DATA → read-only;
- * a caller that asks for credentials without TABLE_READ_DATA is refused, 403). After it, {@link
- * #attach} puts the credential in {@code storage-credentials} and {@code config}.
+ * Storage access in table responses, for every backend. Before the operation, {@link #decide}
+ * settles the {@link Delegation} once: the kind from the client's {@code
+ * X-Iceberg-Access-Delegation} header and what the catalog offers, the access mode from the
+ * caller's privileges on the table (TABLE_WRITE_DATA → read-write, TABLE_READ_DATA → read-only; a
+ * caller that asks without TABLE_READ_DATA is refused, 403). After it, {@link #attach} carries it
+ * out: credentials in {@code storage-credentials} and {@code config}.
  */
 final class TableCredentials {
-  private static final Logger LOG = LoggerFactory.getLogger(TableCredentials.class);
-
   private final Authorizer authz;
   private final VendingService vending;
-  private final Counter askedForCredentials;
-  private final Counter notAskedForCredentials;
+  private final MeterRegistry metrics;
 
   TableCredentials(Authorizer authz, VendingService vending, MeterRegistry metrics) {
     this.authz = requireNonNull(authz, "authz");
     this.vending = requireNonNull(vending, "vending");
-    requireNonNull(metrics, "metrics");
-    this.askedForCredentials =
-        metrics.counter("sluice.access_delegation.requests", "vended_credentials", "true");
-    this.notAskedForCredentials =
-        metrics.counter("sluice.access_delegation.requests", "vended_credentials", "false");
+    this.metrics = requireNonNull(metrics, "metrics");
   }
 
-  /**
-   * Whether the client sent {@code X-Iceberg-Access-Delegation: vended-credentials}; counted either
-   * way.
-   */
-  boolean asked(Exchange x) {
-    String header = x.header(ClientProperties.ACCESS_DELEGATION_HEADER);
-    boolean asked =
-        header != null
-            && Arrays.stream(header.split(","))
-                .map(String::trim)
-                .anyMatch(ClientProperties.VENDED_CREDENTIALS::equalsIgnoreCase);
-    (asked ? askedForCredentials : notAskedForCredentials).increment();
-    LOG.debug("access delegation header {}", asked ? "vended-credentials" : "absent");
-    return asked;
-  }
-
-  /**
-   * The mode to vend for this caller on this table, or empty for none; 403 if asked for without
-   * TABLE_READ_DATA.
-   */
-  Optional<AccessMode> decide(
-      Exchange x, Caller caller, SluiceCatalog catalog, TableIdentifier table) {
-    S3StorageProfile profile = catalog.settings().s3();
-    boolean asked = asked(x);
-    if (profile == null || (profile.vendOnlyOnRequest() && !asked)) {
-      return Optional.empty();
+  /** The delegation for a table response to this request (load, create, register, commit). */
+  Delegation decide(Exchange x, Caller caller, SluiceCatalog catalog, TableIdentifier table) {
+    StorageProfile profile = catalog.settings().storage();
+    Set<Delegation.Kind> requested =
+        Delegation.requested(x.header(ClientProperties.ACCESS_DELEGATION_HEADER));
+    count(requested);
+    Optional<Delegation.Kind> kind =
+        Delegation.choose(requested, profile.offered(), profile.delegateOnlyOnRequest());
+    if (kind.isEmpty()) {
+      return Delegation.NONE;
     }
+    boolean asked = requested.contains(kind.get());
+    return mode(caller, catalog, table, asked)
+        .map(mode -> Delegation.of(kind.get(), mode))
+        .orElse(Delegation.NONE);
+  }
+
+  /**
+   * The delegation for {@code GET …/credentials} (the refresh endpoint): what a load by this caller
+   * would get now, asked for explicitly (403 without TABLE_READ_DATA); none when the catalog vends
+   * nothing.
+   */
+  Delegation decideRefresh(Caller caller, SluiceCatalog catalog, TableIdentifier table) {
+    if (!catalog.settings().storage().offered().contains(Delegation.Kind.VENDED_CREDENTIALS)) {
+      return Delegation.NONE;
+    }
+    return Delegation.of(
+        Delegation.Kind.VENDED_CREDENTIALS, mode(caller, catalog, table, true).orElseThrow());
+  }
+
+  /**
+   * Read-write with TABLE_WRITE_DATA, read with TABLE_READ_DATA; else 403 if asked, none if not.
+   */
+  private Optional<AccessMode> mode(
+      Caller caller, SluiceCatalog catalog, TableIdentifier table, boolean asked) {
     SecurableRef ref = Securables.tableRef(table);
     Set<Privilege> held = authz.effective(caller, catalog.name(), ref);
     if (held.contains(Privilege.TABLE_WRITE_DATA)) {
@@ -93,50 +94,63 @@ final class TableCredentials {
     return Optional.empty();
   }
 
-  /** The credential for a table's current metadata, if one may be vended. */
-  Optional<StorageCredential> vend(
+  private void count(Set<Delegation.Kind> requested) {
+    if (requested.isEmpty()) {
+      metrics.counter("sluice.access_delegation.requests", "requested", "none").increment();
+    }
+    for (Delegation.Kind kind : requested) {
+      metrics
+          .counter("sluice.access_delegation.requests", "requested", kind.headerValue())
+          .increment();
+    }
+  }
+
+  /** The credentials for a table's current metadata under {@code delegation}; empty for none. */
+  List<StorageCredential> credentials(
+      Delegation delegation,
       Caller caller,
       SluiceCatalog catalog,
       TableIdentifier table,
-      TableMetadata metadata,
-      AccessMode mode) {
+      TableMetadata metadata) {
+    if (delegation.kind() != Delegation.Kind.VENDED_CREDENTIALS) {
+      return List.of();
+    }
     SortedMap<String, String> attribution = new TreeMap<>();
     attribution.put("principal", caller.principal());
     attribution.put("catalog", catalog.name());
     attribution.put("namespace", table.namespace().toString());
     attribution.put("table", table.toString());
     return vending.vend(
-        catalog.settings().storageKey(),
-        catalog.settings().s3(),
+        catalog.settings().storage(),
         catalog.settings().locationPolicy(),
         metadata.location(),
         metadata.properties(),
-        mode,
+        delegation.mode().orElseThrow(),
         attribution);
   }
 
-  /** {@code response} with the credential added; refresh keys unless the table is only staged. */
+  /** {@code response} with the delegation carried out; refresh keys unless the table is staged. */
   LoadTableResponse attach(
-      Optional<AccessMode> mode,
+      Delegation delegation,
       Caller caller,
       SluiceCatalog catalog,
       TableIdentifier table,
       LoadTableResponse response,
       boolean staged) {
-    if (mode.isEmpty()) {
+    if (delegation.isNone()) {
       return response;
     }
     TableMetadata metadata = catalog.metadataOf(response);
-    Optional<StorageCredential> credential = vend(caller, catalog, table, metadata, mode.get());
-    if (credential.isEmpty()) {
+    List<StorageCredential> vended = credentials(delegation, caller, catalog, table, metadata);
+    if (vended.isEmpty()) {
       return response;
     }
     LoadTableResponse.Builder out =
-        LoadTableResponse.builder()
-            .withTableMetadata(metadata)
-            .addAllConfig(response.config())
-            .addAllConfig(credential.get().config())
-            .addCredential(credential(credential.get()));
+        LoadTableResponse.builder().withTableMetadata(metadata).addAllConfig(response.config());
+    // The first credential also goes into config, for clients that read only config (iceberg-js,
+    // older Iceberg Java); storage-credentials carries each with its prefix.
+    out.addAllConfig(vended.get(0).config());
+    vended.forEach(credential -> out.addCredential(credential(credential)));
     if (!staged) {
       out.addConfig(ClientProperties.REFRESH_CREDENTIALS_ENDPOINT, refreshEndpoint(catalog, table));
       out.addConfig(ClientProperties.REFRESH_CREDENTIALS_ENABLED, "true");

@@ -5,11 +5,12 @@ import java.nio.charset.StandardCharsets;
 import java.util.Optional;
 
 /**
- * Whether a location can be expressed safely in a credential's scope (the CVE-2026-42812 class: a
- * location that escapes validation). A location is unsafe when it holds an IAM wildcard ({@code *}
- * {@code ?}), a policy variable ({@code $}), a space, a control character, a query or fragment, a
- * backslash, a {@code .} or {@code ..} segment (also percent-encoded), or lies outside the
- * catalog's allowedLocations. No credential is ever vended for an unsafe location.
+ * Whether a location can be expressed safely in a credential's scope, for every backend (the
+ * CVE-2026-42812 class: a location that escapes validation). A location is unsafe when it holds a
+ * control character, a query ({@code ?}) or fragment, a backslash, a {@code .} or {@code ..}
+ * segment (also percent-encoded), or lies outside the catalog's allowedLocations. No credential is
+ * ever vended for an unsafe location. Each backend adds its own rules on top (for S3, the IAM
+ * policy characters: {@code SessionPolicyBuilder.unsafe}).
  */
 public final class LocationSafety {
   /**
@@ -26,25 +27,6 @@ public final class LocationSafety {
     if (escape.isPresent()) {
       return escape;
     }
-    for (int i = 0; i < location.length(); i++) {
-      char c = location.charAt(i);
-      if (c == '*') {
-        return Optional.of("IAM wildcard");
-      }
-      if (c == '$') {
-        return Optional.of("policy variable ($)");
-      }
-      if (c
-          == ' ') { // Ceph RGW reads a space in a session policy as '+': "a b" would scope to "a+b"
-        return Optional.of("space");
-      }
-    }
-    // Ceph RGW's STS refuses a session policy whose resource has a ':' in the key (400): the
-    // table would be answered with a 503 on every load instead of being served without one.
-    if (StorageLocation.parse(location).segments().stream()
-        .anyMatch(segment -> segment.indexOf(':') >= 0)) {
-      return Optional.of("colon in the path");
-    }
     if (!policy.allows(location)) {
       return Optional.of("outside the catalog's allowed locations");
     }
@@ -55,7 +37,8 @@ public final class LocationSafety {
    * Empty unless the location tries to escape its path: a control character, a query or fragment, a
    * backslash, a {@code .} or {@code ..} segment, or a percent-encoded relative segment, separator,
    * backslash or control character. Such a location is refused outright wherever a table names it;
-   * {@code *} and {@code $} are legal key characters and only stop vending.
+   * characters only a backend's policy language cannot express ({@code *}, {@code $} for S3) are
+   * legal and only stop vending.
    */
   public static Optional<String> escapes(String location) {
     if (location == null || location.isEmpty()) {

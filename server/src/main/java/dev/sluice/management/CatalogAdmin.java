@@ -13,6 +13,7 @@ import dev.sluice.store.NotFound;
 import dev.sluice.store.Page;
 import dev.sluice.store.PageRequest;
 import dev.sluice.store.Store;
+import dev.sluice.vending.CredentialSource;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -30,16 +31,17 @@ public final class CatalogAdmin {
   public static final String SERVICE_ADMIN = "service_admin";
 
   private final Store store;
-  private final Set<String> credentialSources;
+  private final Map<String, CredentialSource> credentialSources;
   private final int minVendDuration;
 
   /**
-   * {@code credentialSources}: the S3 credential source names the server config defines; {@code
+   * {@code credentialSources}: the credential sources the server config defines; {@code
    * minVendDuration}: the shortest credential lifetime a catalog may ask for.
    */
-  public CatalogAdmin(Store store, Set<String> credentialSources, int minVendDuration) {
+  public CatalogAdmin(
+      Store store, Map<String, CredentialSource> credentialSources, int minVendDuration) {
     this.store = requireNonNull(store, "store");
-    this.credentialSources = Set.copyOf(credentialSources);
+    this.credentialSources = Map.copyOf(credentialSources);
     this.minVendDuration = minVendDuration;
   }
 

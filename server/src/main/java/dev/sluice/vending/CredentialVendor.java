@@ -1,13 +1,36 @@
 package dev.sluice.vending;
 
+import java.util.List;
+import java.util.Optional;
+
 /**
- * One backend's vending: turns a request into a short-lived credential scoped to exactly the
- * requested locations and mode. Knows nothing of HTTP, the store or RBAC.
+ * One backend's vending for one storage profile: turns a request into short-lived credentials
+ * scoped to exactly the requested locations and mode. Knows nothing of HTTP, the store, RBAC or
+ * caching ({@link VendingService} owns those).
  */
-public interface CredentialVendor {
+public interface CredentialVendor extends AutoCloseable {
   /**
-   * Vends a credential. Throws {@link VendingException} when the provider refuses or cannot be
-   * reached; never returns a credential broader than asked for.
+   * Why this backend cannot express {@code location} safely in a credential (for S3, characters
+   * that an IAM policy reads as wildcards or variables), or empty. Checked after the generic escape
+   * checks of {@code LocationSafety}; a location refused here is never vended for.
    */
-  StorageCredential vend(VendingRequest request);
+  default Optional<String> unsafe(String location) {
+    return Optional.empty();
+  }
+
+  /**
+   * The cache key: built only from what changes the credentials this vendor would return (the
+   * service keeps keys of different profiles apart). Must have value equality.
+   */
+  Object cacheKey(VendingRequest request);
+
+  /**
+   * Vends one or more credentials, each with its own prefix, together covering every requested
+   * location. Throws {@link VendingException} when the provider refuses or cannot be reached; never
+   * returns a credential broader than asked for.
+   */
+  List<StorageCredential> vend(VendingRequest request);
+
+  @Override
+  default void close() {}
 }

@@ -7,195 +7,198 @@ import com.github.benmanes.caffeine.cache.Caffeine;
 import com.github.benmanes.caffeine.cache.Expiry;
 import dev.sluice.location.LocationPolicy;
 import dev.sluice.location.LocationSafety;
-import dev.sluice.vending.s3.CredentialSource;
-import dev.sluice.vending.s3.S3StorageProfile;
-import dev.sluice.vending.s3.StsCredentialVendor;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.core.instrument.Timer;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.SortedMap;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Vends a table's credential: checks that every location the table uses is safe and inside
- * allowedLocations (otherwise nothing is vended, with a warning), then asks the backend's vendor
- * through a cache. Cache key: (storage profile, location set, access mode, who asks); an entry
+ * Vends a table's credentials, the same way for every backend: checks that every location the table
+ * uses is safe (the generic escape checks, allowedLocations, then the backend's own rules),
+ * otherwise vends nothing with a warning; then asks the profile's vendor through a cache.
+ *
+ * <p>Cache key: the profile plus the vendor's own key (only what changes the credential); an entry
  * lives min(remaining lifetime / 2, a cap); concurrent misses for one key make one provider call;
- * failures are not cached; the size is bounded.
+ * failures are not cached; the size is bounded. Metrics: {@code sluice.vending.{cache.hits,
+ * cache.misses, provider.calls, errors}} and the vendor's {@code provider.latency}, each tagged
+ * {@code backend}.
  */
 public final class VendingService implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(VendingService.class);
 
-  record Key(
-      String profileKey,
-      List<String> locations,
-      AccessMode mode,
-      SortedMap<String, String> attribution) {}
+  record Key(StorageProfile profile, Object vendorKey) {}
 
+  private final StorageBackends backends;
   private final Map<String, CredentialSource> sources;
+  private final MeterRegistry registry;
   private final Duration ttlCap;
-  private final Cache<Key, StorageCredential> cache;
-  private final Map<String, StsCredentialVendor> vendors = new ConcurrentHashMap<>();
-  private final VendorFactory vendorFactory;
-  private final Counter hits;
-  private final Counter misses;
-  private final Counter providerCalls;
-  private final Counter errors;
-  private final Timer providerLatency;
+  private final Cache<Key, List<StorageCredential>> cache;
+  private final CatalogClients<Optional<CredentialVendor>> vendors;
+  private final Map<String, Meters> meters = new ConcurrentHashMap<>();
 
-  /** Makes the vendor of one storage profile; the server's is {@code StsCredentialVendor::new}. */
-  @FunctionalInterface
-  public interface VendorFactory {
-    StsCredentialVendor create(
-        S3StorageProfile profile, CredentialSource source, Consumer<Duration> stsLatency);
-  }
+  private record Meters(
+      VendorMetrics vendor, Counter hits, Counter misses, Counter calls, Counter errors) {}
 
   public VendingService(
+      StorageBackends backends,
       Map<String, CredentialSource> sources,
       Duration ttlCap,
       long maxEntries,
       MeterRegistry metrics) {
-    this(sources, ttlCap, maxEntries, metrics, StsCredentialVendor::new);
-  }
-
-  public VendingService(
-      Map<String, CredentialSource> sources,
-      Duration ttlCap,
-      long maxEntries,
-      MeterRegistry metrics,
-      VendorFactory vendorFactory) {
-    this.vendorFactory = requireNonNull(vendorFactory, "vendorFactory");
+    this.backends = requireNonNull(backends, "backends");
     this.sources = Map.copyOf(requireNonNull(sources, "sources"));
+    this.registry = requireNonNull(metrics, "metrics");
     this.ttlCap = requireNonNull(ttlCap, "ttlCap");
     this.cache = Caffeine.newBuilder().maximumSize(maxEntries).expireAfter(new HalfLife()).build();
-    this.hits = metrics.counter("sluice.vending.cache.hits");
-    this.misses = metrics.counter("sluice.vending.cache.misses");
-    this.providerCalls = metrics.counter("sluice.vending.sts.calls");
-    this.errors = metrics.counter("sluice.vending.errors");
-    this.providerLatency = metrics.timer("sluice.vending.sts.latency");
+    this.vendors =
+        new CatalogClients<>(
+            "credential vendor",
+            vendor -> vendor.ifPresent(CredentialVendor::close),
+            Duration.ofMinutes(30),
+            Duration.ofSeconds(30));
   }
 
-  /** Configured credential source names, for validating catalog definitions. */
-  public java.util.Set<String> sourceNames() {
-    return sources.keySet();
-  }
-
-  public Optional<CredentialSource> source(String name) {
-    return Optional.ofNullable(sources.get(name));
+  /** The server's credential sources by name, for validating catalog definitions. */
+  public Map<String, CredentialSource> sources() {
+    return sources;
   }
 
   /**
-   * A credential for a table's locations, or empty when nothing may be vended (an unsafe location,
-   * or STS marked unavailable), which is logged as a warning. Provider failures throw {@link
-   * VendingException}: a vending load never silently answers without one.
+   * Credentials for a table's locations, or an empty list when nothing may be vended (an unsafe
+   * location, or a backend that never vends), which is logged as a warning. Provider failures throw
+   * {@link VendingException}: a vending load never silently answers without one.
    */
-  public Optional<StorageCredential> vend(
-      String profileKey,
-      S3StorageProfile profile,
+  public List<StorageCredential> vend(
+      StorageProfile profile,
       LocationPolicy policy,
       String tableLocation,
       Map<String, String> tableProperties,
       AccessMode mode,
       SortedMap<String, String> attribution) {
-    List<String> locations = LocationPolicy.locationsOf(tableLocation, tableProperties);
+    Meters m = meters(profile);
+    Optional<CredentialVendor> opened;
+    try {
+      opened = vendors.get(profile, p -> backends.openVendor(p, sources, m.vendor()));
+    } catch (StorageBackends.MissingCredentialSource e) {
+      m.errors().increment();
+      throw new VendingException("Cannot vend credentials: " + e.getMessage(), 0, e);
+    }
+    if (opened.isEmpty()) {
+      LOG.warn(
+          "Not vending credentials for {}: catalog {} ({}) does not vend",
+          attribution.get("table"),
+          profile.catalog(),
+          profile.storageType());
+      return List.of();
+    }
+    CredentialVendor vendor = opened.get();
+    List<String> locations =
+        LocationPolicy.locationsOf(tableLocation, tableProperties).stream().sorted().toList();
     for (String location : locations) {
-      Optional<String> unsafe = LocationSafety.unsafe(location, policy);
+      Optional<String> unsafe =
+          LocationSafety.unsafe(location, policy).or(() -> vendor.unsafe(location));
       if (unsafe.isPresent()) {
         LOG.warn(
             "Not vending credentials for {} in catalog {}: a location is unsafe ({})",
             attribution.get("table"),
             profile.catalog(),
             unsafe.get());
-        return Optional.empty();
+        return List.of();
       }
     }
-    if (profile.stsUnavailable()) {
-      LOG.warn(
-          "Not vending credentials for {}: catalog {} is configured with stsUnavailable",
-          attribution.get("table"),
-          profile.catalog());
-      return Optional.empty();
-    }
-    List<String> sorted = locations.stream().sorted().toList();
-    Key key = new Key(profileKey, sorted, mode, attribution);
-    StorageCredential cached = cache.getIfPresent(key);
+    VendingRequest request =
+        new VendingRequest(
+            tableLocation, locations, mode, attribution.get("principal"), attribution);
+    Key key = new Key(profile, vendor.cacheKey(request));
+    List<StorageCredential> cached = cache.getIfPresent(key);
     if (cached != null) {
-      hits.increment();
-      return Optional.of(cached);
+      m.hits().increment();
+      return cached;
     }
-    misses.increment();
+    m.misses().increment();
     try {
-      return Optional.of(
-          cache.get(
-              key,
-              k -> {
-                providerCalls.increment();
-                return vendor(profileKey, profile)
-                    .vend(
-                        new VendingRequest(
-                            tableLocation,
-                            sorted,
-                            mode,
-                            attribution.get("principal"),
-                            attribution));
-              }));
+      return cache.get(
+          key,
+          k -> {
+            m.calls().increment();
+            List<StorageCredential> vended = List.copyOf(vendor.vend(request));
+            if (vended.isEmpty()) {
+              throw new VendingException(
+                  "Cannot vend credentials for catalog "
+                      + profile.catalog()
+                      + ": the vendor returned none",
+                  0,
+                  null);
+            }
+            return vended;
+          });
     } catch (VendingException e) {
-      errors.increment();
+      m.errors().increment();
       LOG.warn("{}", e.getMessage());
       throw e;
     }
   }
 
-  private StsCredentialVendor vendor(String profileKey, S3StorageProfile profile) {
-    return vendors.computeIfAbsent(
-        profileKey,
-        k -> {
-          CredentialSource source = sources.get(profile.credentialSource());
-          if (source == null) {
-            throw new VendingException(
-                "Cannot vend credentials for catalog "
-                    + profile.catalog()
-                    + ": credential source '"
-                    + profile.credentialSource()
-                    + "' is not defined in the server config",
-                0,
-                null);
-          }
-          return vendorFactory.create(profile, source, providerLatency::record);
+  /**
+   * Retires the vendor of a catalog that changed or was dropped on this replica (closed after a
+   * grace period). A change on another replica shows as a new profile at the next vend.
+   */
+  public void retire(String catalog) {
+    vendors.retire(catalog);
+  }
+
+  private Meters meters(StorageProfile profile) {
+    return meters.computeIfAbsent(
+        StorageBackends.metricsTag(profile),
+        backend -> {
+          VendorMetrics vendor = new VendorMetrics(registry, backend);
+          return new Meters(
+              vendor,
+              counter("cache.hits", "Vends answered from the cache", vendor),
+              counter("cache.misses", "Vends not in the cache", vendor),
+              counter("provider.calls", "Calls to the credential provider", vendor),
+              counter("errors", "Vends that failed", vendor));
         });
   }
 
-  /** An entry lives half its credential's remaining lifetime, at most the cap. */
-  private final class HalfLife implements Expiry<Key, StorageCredential> {
+  private Counter counter(String suffix, String description, VendorMetrics vendor) {
+    return Counter.builder(VendorMetrics.name(suffix))
+        .description(description)
+        .tags(vendor.tags())
+        .register(registry);
+  }
+
+  /** An entry lives half its earliest credential's remaining lifetime, at most the cap. */
+  private final class HalfLife implements Expiry<Key, List<StorageCredential>> {
     @Override
-    public long expireAfterCreate(Key key, StorageCredential value, long currentTime) {
-      long remainingMs = value.expiresAtMs() - System.currentTimeMillis();
+    public long expireAfterCreate(Key key, List<StorageCredential> value, long currentTime) {
+      long expiresAt = value.stream().mapToLong(StorageCredential::expiresAtMs).min().orElse(0);
+      long remainingMs = expiresAt - System.currentTimeMillis();
       long ms = Math.max(0, Math.min(remainingMs / 2, ttlCap.toMillis()));
       return Duration.ofMillis(ms).toNanos();
     }
 
     @Override
     public long expireAfterUpdate(
-        Key key, StorageCredential value, long currentTime, long currentDuration) {
+        Key key, List<StorageCredential> value, long currentTime, long currentDuration) {
       return expireAfterCreate(key, value, currentTime);
     }
 
     @Override
     public long expireAfterRead(
-        Key key, StorageCredential value, long currentTime, long currentDuration) {
+        Key key, List<StorageCredential> value, long currentTime, long currentDuration) {
       return currentDuration;
     }
   }
 
   @Override
   public void close() {
-    vendors.values().forEach(StsCredentialVendor::close);
+    vendors.close();
   }
 }

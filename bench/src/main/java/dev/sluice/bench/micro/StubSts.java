@@ -1,7 +1,6 @@
 package dev.sluice.bench.micro;
 
-import dev.sluice.vending.VendingService;
-import dev.sluice.vending.s3.StsCredentialVendor;
+import dev.sluice.vending.s3.S3Backend;
 import java.time.Duration;
 import java.time.Instant;
 import software.amazon.awssdk.services.sts.StsClient;
@@ -12,7 +11,7 @@ import software.amazon.awssdk.services.sts.model.Credentials;
 /**
  * An STS that answers AssumeRole at once with the same fixed credential, without network, so the
  * vending benchmark measures Sluice's cache and its own work on a miss, not STS. Plugged in through
- * VendingService's vendor factory: a miss still runs everything but the HTTP call (the session
+ * the S3 backend's STS client factory: a miss still runs everything but the HTTP call (the session
  * policy, the session name, the AssumeRole request, the credential's client properties and the
  * cache insert).
  */
@@ -47,10 +46,9 @@ final class StubSts implements StsClient {
   @Override
   public void close() {}
 
-  /** A vendor factory whose vendors call this stub instead of STS. */
-  static VendingService.VendorFactory vendors() {
-    return (profile, source, latency) ->
-        new StsCredentialVendor(
-            profile, new StubSts(Instant.now().plus(Duration.ofHours(1))), latency);
+  /** The S3 backend with this stub instead of STS. */
+  static S3Backend backend() {
+    return new S3Backend(
+        (profile, source) -> new StubSts(Instant.now().plus(Duration.ofHours(1))));
   }
 }

@@ -4,9 +4,11 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.sluice.location.LocationPolicy;
 import dev.sluice.vending.AccessMode;
 import dev.sluice.vending.StorageCredential;
+import dev.sluice.vending.CredentialSource;
+import dev.sluice.vending.StorageBackends;
+import dev.sluice.vending.StorageProfile;
 import dev.sluice.vending.VendingService;
-import dev.sluice.vending.s3.CredentialSource;
-import dev.sluice.vending.s3.S3StorageProfile;
+import dev.sluice.vending.s3.AwsCredentialSource;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
 import java.util.List;
@@ -50,8 +52,7 @@ public class VendBench {
       Map.of("write.format.default", "parquet", "write.parquet.compression-codec", "zstd");
 
   private VendingService vending;
-  private String profileKey;
-  private S3StorageProfile profile;
+  private StorageProfile profile;
   private LocationPolicy policy;
   private long principals;
 
@@ -63,18 +64,18 @@ public class VendBench {
             + "\"],"
             + "\"roleArn\":\"arn:aws:iam::123456789012:role/TableAccess\",\"region\":\"us-east-1\","
             + "\"endpoint\":\"http://127.0.0.1:9\",\"pathStyleAccess\":true,\"credentialSource\":\"bench\"}";
+    Map<String, CredentialSource> sources =
+        Map.of("bench", AwsCredentialSource.staticKeys("bench", "AKIDBENCH", "not-a-secret"));
+    // Parsed as the server parses a stored catalog, so the profile is the server's.
+    StorageBackends backends = StorageBackends.standard().with(StubSts.backend());
     profile =
-        S3StorageProfile.parse(
-            CATALOG, new ObjectMapper().readTree(storage), List.of(WAREHOUSE), Set.of("bench"));
-    profileKey = CATALOG + "|" + storage; // as CatalogSettings.storageKey()
+        backends
+            .parse(CATALOG, new ObjectMapper().readTree(storage), WAREHOUSE, sources, 900)
+            .profile();
     policy = new LocationPolicy(CATALOG, List.of(WAREHOUSE));
-    CredentialSource source =
-        CredentialSource.of("bench", "static", "AKIDBENCH", "not-a-secret", null, null);
     SimpleMeterRegistry metrics = new SimpleMeterRegistry();
     // The server's defaults: storage.vendingCache {ttlCapSeconds: 1800, maxEntries: 10000}.
-    vending =
-        new VendingService(
-            Map.of("bench", source), Duration.ofSeconds(1800), 10_000, metrics, StubSts.vendors());
+    vending = new VendingService(backends, sources, Duration.ofSeconds(1800), 10_000, metrics);
     if (vend_cached().isEmpty() || vend_miss().isEmpty()) {
       throw new IllegalStateException("Nothing vended: check the profile and locations");
     }
@@ -86,23 +87,22 @@ public class VendBench {
   }
 
   @Benchmark
-  public Optional<StorageCredential> vend_cached() {
+  public List<StorageCredential> vend_cached() {
     return vend("analyst");
   }
 
   @Benchmark
-  public Optional<StorageCredential> vend_miss() {
+  public List<StorageCredential> vend_miss() {
     return vend("analyst-" + principals++);
   }
 
-  private Optional<StorageCredential> vend(String principal) {
+  private List<StorageCredential> vend(String principal) {
     SortedMap<String, String> attribution = new TreeMap<>();
     attribution.put("principal", principal);
     attribution.put("catalog", CATALOG);
     attribution.put("namespace", "bench");
     attribution.put("table", "bench.t0");
     return vending.vend(
-        profileKey,
         profile,
         policy,
         TABLE_LOCATION,

@@ -19,7 +19,7 @@ import software.amazon.awssdk.services.s3.S3ClientBuilder;
 public final class CatalogS3Client {
   private CatalogS3Client() {}
 
-  public static S3Client build(S3StorageProfile profile, CredentialSource source) {
+  public static S3Client build(S3StorageProfile profile, AwsCredentialSource source) {
     S3ClientBuilder builder =
         S3Client.builder()
             .httpClientBuilder(
@@ -38,7 +38,7 @@ public final class CatalogS3Client {
   }
 
   /** An Iceberg S3FileIO on that client. */
-  public static FileIO fileIO(S3StorageProfile profile, CredentialSource source) {
+  public static FileIO fileIO(S3StorageProfile profile, AwsCredentialSource source) {
     S3Client client = build(profile, source);
     S3FileIO io = new S3FileIO(() -> client);
     io.initialize(java.util.Map.of());

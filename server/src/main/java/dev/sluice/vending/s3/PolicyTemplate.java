@@ -53,6 +53,17 @@ public final class PolicyTemplate {
     return template;
   }
 
+  // Value equality: equal profiles must share their vendor and cached credentials.
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof PolicyTemplate other && other.text.equals(text);
+  }
+
+  @Override
+  public int hashCode() {
+    return text.hashCode();
+  }
+
   /** Renders for one bucket and key prefix; values are JSON-escaped. */
   public String render(String bucket, String keyPrefix, String keyPattern) {
     Map<String, String> values =

@@ -3,10 +3,13 @@ package dev.sluice.vending.s3;
 import static java.util.Objects.requireNonNull;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.sluice.location.StorageLocation;
+import dev.sluice.vending.Delegation;
+import dev.sluice.vending.StorageBackend;
+import dev.sluice.vending.StorageProfile;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -33,14 +36,15 @@ public record S3StorageProfile(
     String endpoint,
     String stsEndpoint,
     boolean pathStyleAccess,
-    String credentialSource,
+    String credentialSourceName,
     int durationSeconds,
     PolicyTemplate readTemplate,
     PolicyTemplate writeTemplate,
     List<String> sessionNameFields,
     List<String> sessionTagFields,
     boolean vendOnlyOnRequest,
-    boolean stsUnavailable) {
+    boolean stsUnavailable)
+    implements StorageProfile {
   public static final int MIN_DURATION = 900;
   public static final int MAX_DURATION = 43_200;
   public static final List<String> ATTRIBUTION_FIELDS =
@@ -55,31 +59,14 @@ public record S3StorageProfile(
   }
 
   /**
-   * Parses and validates. {@code knownSources} are the credential sources the server config defines
-   * (null skips that check, for reading a stored catalog).
+   * Parses and validates; {@link dev.sluice.vending.StorageBackends} has checked the type, the
+   * schemes of the allowed locations and the credential source.
    */
-  public static S3StorageProfile parse(
-      String catalog, JsonNode info, List<String> allowed, Set<String> knownSources) {
-    return parse(catalog, info, allowed, knownSources, MIN_DURATION);
-  }
-
-  /**
-   * As above, with a lower minimum duration (the server's storage.vendingMinDurationSeconds, for
-   * test beds).
-   */
-  public static S3StorageProfile parse(
-      String catalog,
-      JsonNode info,
-      List<String> allowed,
-      Set<String> knownSources,
-      int minDuration) {
-    for (String location : allowed) {
-      StorageLocation parsed = StorageLocation.parse(location);
-      if (!List.of("s3", "s3a").contains(parsed.scheme()) || parsed.authority().isEmpty()) {
-        throw new IllegalArgumentException(
-            KEY + "allowedLocations: " + location + " is not an s3://bucket/… location");
-      }
-    }
+  static S3StorageProfile parse(StorageBackend.Input input) {
+    String catalog = input.catalog();
+    JsonNode info = input.info();
+    List<String> allowed = input.allowedLocations();
+    int minDuration = input.minDurationSeconds();
     String region = text(info, "region");
     if (region == null) {
       throw new IllegalArgumentException(KEY + "region is required for storageType S3");
@@ -94,15 +81,6 @@ public record S3StorageProfile(
       throw new IllegalArgumentException(
           KEY
               + "credentialSource is required (a name from the server config's storage.credentialSources)");
-    }
-    if (knownSources != null && !knownSources.contains(source)) {
-      throw new IllegalArgumentException(
-          KEY
-              + "credentialSource: unknown credential source '"
-              + source
-              + "' (the server config defines "
-              + knownSources
-              + ")");
     }
     int duration = integer(info, "durationSeconds", 3600);
     if (duration < minDuration || duration > MAX_DURATION) {
@@ -138,6 +116,27 @@ public record S3StorageProfile(
         fields(info, "sessionTags", List.of()),
         "on-request".equals(vend),
         stsUnavailable);
+  }
+
+  @Override
+  public String storageType() {
+    return S3Backend.TYPE;
+  }
+
+  @Override
+  public Optional<String> credentialSource() {
+    return Optional.of(credentialSourceName);
+  }
+
+  /** Vended credentials, unless STS is marked unavailable (then engines bring their own access). */
+  @Override
+  public Set<Delegation.Kind> offered() {
+    return stsUnavailable ? Set.of() : Set.of(Delegation.Kind.VENDED_CREDENTIALS);
+  }
+
+  @Override
+  public boolean delegateOnlyOnRequest() {
+    return vendOnlyOnRequest;
   }
 
   /**

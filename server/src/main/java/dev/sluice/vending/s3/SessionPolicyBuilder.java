@@ -11,6 +11,7 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * The inline session policy for one table: the least an Iceberg client needs, on exactly the
@@ -41,6 +42,33 @@ public final class SessionPolicyBuilder {
   }
 
   private SessionPolicyBuilder() {}
+
+  /**
+   * Why {@code location} cannot be scoped safely in a session policy, or empty: IAM reads {@code *}
+   * as a wildcard and {@code $} as a policy variable, Ceph RGW reads a space as '+' ("a b" would
+   * scope to "a+b"), and Ceph RGW's STS refuses a policy whose resource has a ':' in the key (400),
+   * which would fail every load of the table instead of serving it without credentials.
+   */
+  public static Optional<String> unsafe(String location) {
+    for (int i = 0; i < location.length(); i++) {
+      switch (location.charAt(i)) {
+        case '*' -> {
+          return Optional.of("IAM wildcard");
+        }
+        case '$' -> {
+          return Optional.of("policy variable ($)");
+        }
+        case ' ' -> {
+          return Optional.of("space");
+        }
+        default -> {}
+      }
+    }
+    if (StorageLocation.parse(location).segments().stream().anyMatch(s -> s.indexOf(':') >= 0)) {
+      return Optional.of("colon in the path");
+    }
+    return Optional.empty();
+  }
 
   /** Parses s3:// locations into scopes, deduplicated, nested ones folded into their parents. */
   public static List<Scope> scopes(List<String> locations) {

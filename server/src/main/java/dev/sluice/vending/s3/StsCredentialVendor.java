@@ -13,6 +13,9 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.SortedMap;
+import java.util.TreeMap;
 import java.util.function.Consumer;
 import software.amazon.awssdk.awscore.exception.AwsServiceException;
 import software.amazon.awssdk.core.exception.SdkException;
@@ -30,13 +33,13 @@ import software.amazon.awssdk.services.sts.model.Tag;
  * tokens are not tamper-proof and a damaged policy fails open there, so never give the role more
  * than the warehouse.
  */
-public final class StsCredentialVendor implements CredentialVendor, AutoCloseable {
+public final class StsCredentialVendor implements CredentialVendor {
   private final S3StorageProfile profile;
   private final StsClient sts;
   private final Consumer<Duration> stsLatency;
 
   public StsCredentialVendor(
-      S3StorageProfile profile, CredentialSource source, Consumer<Duration> stsLatency) {
+      S3StorageProfile profile, AwsCredentialSource source, Consumer<Duration> stsLatency) {
     this(profile, client(profile, source), stsLatency);
   }
 
@@ -50,7 +53,7 @@ public final class StsCredentialVendor implements CredentialVendor, AutoCloseabl
     this.stsLatency = requireNonNull(stsLatency, "stsLatency");
   }
 
-  private static StsClient client(S3StorageProfile profile, CredentialSource source) {
+  static StsClient client(S3StorageProfile profile, AwsCredentialSource source) {
     StsClientBuilder builder =
         StsClient.builder()
             .httpClientBuilder(
@@ -66,7 +69,28 @@ public final class StsCredentialVendor implements CredentialVendor, AutoCloseabl
   }
 
   @Override
-  public StorageCredential vend(VendingRequest request) {
+  public Optional<String> unsafe(String location) {
+    return SessionPolicyBuilder.unsafe(location);
+  }
+
+  /**
+   * The credential depends on the locations, the mode and the attribution fields that go into the
+   * session name and tags; the table location is its prefix.
+   */
+  @Override
+  public Object cacheKey(VendingRequest request) {
+    SortedMap<String, String> attributed = new TreeMap<>();
+    for (String field : profile.sessionNameFields()) {
+      attributed.put(field, request.attribution().get(field));
+    }
+    for (String field : profile.sessionTagFields()) {
+      attributed.put(field, request.attribution().get(field));
+    }
+    return List.of(request.tableLocation(), request.locations(), request.mode(), attributed);
+  }
+
+  @Override
+  public List<StorageCredential> vend(VendingRequest request) {
     String policy =
         SessionPolicyBuilder.build(
             SessionPolicyBuilder.scopes(request.locations()),
@@ -127,7 +151,7 @@ public final class StsCredentialVendor implements CredentialVendor, AutoCloseabl
       config.put(ClientProperties.S3_ENDPOINT, profile.endpoint());
     }
     config.put(ClientProperties.S3_PATH_STYLE_ACCESS, Boolean.toString(profile.pathStyleAccess()));
-    return new StorageCredential(request.tableLocation(), config, expiresAt);
+    return List.of(new StorageCredential(request.tableLocation(), config, expiresAt));
   }
 
   @Override

@@ -5,17 +5,35 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.sluice.vending.CredentialSource;
+import dev.sluice.vending.StorageBackends;
 import java.util.List;
-import java.util.Set;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class S3StorageProfileTest {
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final List<String> ALLOWED = List.of("s3://b/wh");
 
+  private static final Map<String, CredentialSource> SOURCES =
+      Map.of("rgw", AwsCredentialSource.staticKeys("rgw", "AKID", "secret"));
+
   private static S3StorageProfile parse(String json) throws Exception {
+    return parse(json, ALLOWED);
+  }
+
+  /** Through the registry, as a catalog definition is parsed. */
+  private static S3StorageProfile parse(String json, List<String> allowed) throws Exception {
     JsonNode node = JSON.readTree(json);
-    return S3StorageProfile.parse("cat", node, ALLOWED, Set.of("rgw"));
+    ((ObjectNode) node).put("storageType", "s3");
+    ArrayNode locations = ((ObjectNode) node).putArray("allowedLocations");
+    allowed.forEach(locations::add);
+    return (S3StorageProfile)
+        StorageBackends.standard()
+            .parse("cat", node, "s3://b/wh", SOURCES, S3StorageProfile.MIN_DURATION)
+            .profile();
   }
 
   @Test
@@ -55,20 +73,29 @@ class S3StorageProfileTest {
     assertThatThrownBy(
             () -> parse("{" + base + ",\"region\":\"r\",\"vendCredentials\":\"sometimes\"}"))
         .hasMessageContaining("storageConfigInfo.vendCredentials");
-    assertThatThrownBy(
-            () ->
-                S3StorageProfile.parse(
-                    "cat",
-                    JSON.readTree("{" + base + ",\"region\":\"r\"}"),
-                    List.of("file:/tmp/x"),
-                    Set.of("rgw")))
+    assertThatThrownBy(() -> parse("{" + base + ",\"region\":\"r\"}", List.of("file:/tmp/x")))
+        .hasMessageContaining("storageConfigInfo.allowedLocations");
+    assertThatThrownBy(() -> parse("{" + base + ",\"region\":\"r\"}", List.of("s3:///wh")))
         .hasMessageContaining("storageConfigInfo.allowedLocations");
   }
 
   @Test
-  void stsUnavailableNeedsNoRole() throws Exception {
+  void stsUnavailableNeedsNoRoleAndOffersNoDelegation() throws Exception {
     S3StorageProfile p =
         parse("{\"region\":\"r\",\"credentialSource\":\"rgw\",\"stsUnavailable\":true}");
     assertThat(p.stsUnavailable()).isTrue();
+    assertThat(p.offered()).isEmpty();
+  }
+
+  @Test
+  void equalDefinitionsAreEqualProfiles() throws Exception {
+    // The profile is the identity of its vendor and cached credentials: parsing the same stored
+    // definition twice (every catalog resolve) must not open a new vendor.
+    String json =
+        "{\"roleArn\":\"arn:aws:iam:::role/x\",\"region\":\"r\",\"credentialSource\":\"rgw\","
+            + "\"readPolicyTemplate\":\"{\\\"Version\\\":\\\"2012-10-17\\\",\\\"Statement\\\":[]}\"}";
+    assertThat(parse(json)).isEqualTo(parse(json)).hasSameHashCodeAs(parse(json));
+    assertThat(parse(json))
+        .isNotEqualTo(parse(json.replace("\"region\":\"r\"", "\"region\":\"r2\"")));
   }
 }

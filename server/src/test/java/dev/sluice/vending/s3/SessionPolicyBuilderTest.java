@@ -8,9 +8,32 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.sluice.vending.AccessMode;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 class SessionPolicyBuilderTest {
   private static final ObjectMapper JSON = new ObjectMapper();
+
+  /** Characters an S3 session policy cannot scope: never vended for, on top of LocationSafety. */
+  @ParameterizedTest
+  @ValueSource(
+      strings = {
+        "s3://bucket/wh/ns/*", // IAM wildcard
+        "s3://bucket/wh/ns/t*", // wildcard in a name
+        "s3://bucket/wh/ns/${aws:username}", // policy variable
+        "s3://bucket/wh/ns/$t", // dollar
+        "s3://bucket/wh/ns/table with space", // Ceph RGW scopes it to "table+with+space"
+        "s3://bucket/wh/ns/a:b", // Ceph RGW STS refuses the policy (400)
+      })
+  void policyCharactersAreUnsafe(String location) {
+    assertThat(SessionPolicyBuilder.unsafe(location)).as(location).isPresent();
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"s3://bucket/wh/ns/t", "s3://bucket/wh/ns/t%20x", "s3://b/a-b_c.d/e~f"})
+  void ordinaryKeysAreSafe(String location) {
+    assertThat(SessionPolicyBuilder.unsafe(location)).as(location).isEmpty();
+  }
 
   @Test
   void foldsNestedAndDuplicateLocations() {

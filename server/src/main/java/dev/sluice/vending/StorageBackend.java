@@ -1,0 +1,68 @@
+package dev.sluice.vending;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import org.apache.iceberg.io.FileIO;
+
+/**
+ * One storage backend (FILE, S3, ...): its profile type, the credential sources it accepts, its
+ * vendor and the catalog's own FileIO. A backend lives in its own package and is registered with
+ * one line in {@link StorageBackends#standard()}; nothing outside {@code vending} names it.
+ *
+ * @param <P> the backend's one profile type
+ */
+public interface StorageBackend<P extends StorageProfile> {
+  /** {@code storageConfigInfo.storageType}, upper case. */
+  String storageType();
+
+  /** The profile type this backend parses and opens clients for. */
+  Class<P> profileType();
+
+  /** The location schemes of {@code allowedLocations} ({@code s3}, {@code s3a}, ...). */
+  Set<String> schemes();
+
+  /** The credential source types it accepts from the server YAML; empty when it needs none. */
+  List<CredentialSourceType> credentialSourceTypes();
+
+  /**
+   * Parses and validates {@code storageConfigInfo}. {@link StorageBackends} has already checked
+   * {@code storageType}, that every allowed location has one of {@link #schemes()}, and that a
+   * named credential source exists with a type this backend accepts. Every error is an {@link
+   * IllegalArgumentException} naming its key ({@code storageConfigInfo.region ...}).
+   */
+  P parse(Input input);
+
+  /**
+   * The vendor for {@code profile}, or empty when the backend never vends (the profile offers no
+   * delegation). Opened once per profile and closed when the catalog's storage changes.
+   */
+  Optional<CredentialVendor> openVendor(P profile, CredentialSource source, VendorMetrics metrics);
+
+  /**
+   * The catalog's own FileIO (metadata files, purge) with its credential source, never a vended
+   * credential. The caller confines it to the catalog's allowed locations and closes it.
+   */
+  FileIO openCatalogIO(P profile, CredentialSource source);
+
+  /**
+   * What a parse gets: the catalog, its {@code storageConfigInfo} (a copy it may read), its allowed
+   * locations (already checked for scheme), the shortest credential lifetime the server allows, and
+   * the credential source it names (null when none is named or the catalog is read back from the
+   * store).
+   */
+  record Input(
+      String catalog,
+      ObjectNode info,
+      List<String> allowedLocations,
+      int minDurationSeconds,
+      CredentialSource source) {
+    public Input {
+      allowedLocations = List.copyOf(allowedLocations);
+    }
+
+    /** The key prefix every error names. */
+    public static final String KEY = "storageConfigInfo.";
+  }
+}

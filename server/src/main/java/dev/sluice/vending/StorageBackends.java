@@ -1,0 +1,280 @@
+package dev.sluice.vending;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.sluice.location.StorageLocation;
+import dev.sluice.vending.file.FileBackend;
+import dev.sluice.vending.s3.S3Backend;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+import org.apache.iceberg.io.FileIO;
+
+/**
+ * The registered storage backends, by {@code storageType}: the one place that dispatches on it.
+ * Parses {@code storageConfigInfo} (Polaris's shape) and credential source definitions, and opens a
+ * profile's vendor and catalog FileIO. An unknown type is refused loudly, never given a default.
+ */
+public final class StorageBackends {
+  private static final String KEY = StorageBackend.Input.KEY;
+  private static final StorageBackends STANDARD = new StorageBackends(standardBackends());
+
+  private final Map<String, StorageBackend<?>> byType = new LinkedHashMap<>();
+  private final Map<String, CredentialSourceType> sourceTypes = new LinkedHashMap<>();
+
+  public StorageBackends(List<StorageBackend<?>> backends) {
+    for (StorageBackend<?> backend : backends) {
+      if (byType.put(backend.storageType(), backend) != null) {
+        throw new IllegalArgumentException("Two backends for storageType " + backend.storageType());
+      }
+      for (CredentialSourceType type : backend.credentialSourceTypes()) {
+        CredentialSourceType previous = sourceTypes.putIfAbsent(type.type(), type);
+        if (previous != null && previous != type) {
+          throw new IllegalArgumentException(
+              "Two backends define credential source type " + type.type());
+        }
+      }
+    }
+  }
+
+  /** Every backend Sluice ships: a new backend is one line here. */
+  private static List<StorageBackend<?>> standardBackends() {
+    return List.of(new FileBackend(), new S3Backend());
+  }
+
+  public static StorageBackends standard() {
+    return STANDARD;
+  }
+
+  /**
+   * This registry with {@code replacement} instead of the backend of its type (benchmarks, tests).
+   */
+  public StorageBackends with(StorageBackend<?> replacement) {
+    List<StorageBackend<?>> backends = new ArrayList<>();
+    byType
+        .values()
+        .forEach(
+            b -> backends.add(b.storageType().equals(replacement.storageType()) ? replacement : b));
+    return new StorageBackends(backends);
+  }
+
+  public Set<String> storageTypes() {
+    return byType.keySet();
+  }
+
+  /**
+   * A parsed {@code storageConfigInfo}: as stored (type upper case, allowedLocations filled) and as
+   * a profile.
+   */
+  public record Parsed(ObjectNode config, StorageProfile profile) {}
+
+  /**
+   * Parses a catalog's {@code storageConfigInfo} (Polaris's shape: {@code storageType}, {@code
+   * allowedLocations}, then the backend's keys). Empty allowedLocations become {@code base}. {@code
+   * sources} are the server's credential sources, or null to skip checking them (a catalog read
+   * back from the store, whose server config may have changed). Errors name the key.
+   */
+  public Parsed parse(
+      String catalog,
+      JsonNode storageConfigInfo,
+      String base,
+      Map<String, CredentialSource> sources,
+      int minDurationSeconds) {
+    if (storageConfigInfo == null || !storageConfigInfo.isObject()) {
+      throw new IllegalArgumentException("Missing storageConfigInfo");
+    }
+    ObjectNode info = ((ObjectNode) storageConfigInfo).deepCopy();
+    JsonNode typeNode = info.get("storageType");
+    if (typeNode == null || !typeNode.isTextual()) {
+      throw new IllegalArgumentException("Missing " + KEY + "storageType");
+    }
+    StorageBackend<?> backend = backend(typeNode.asText());
+    info.put("storageType", backend.storageType());
+    List<String> allowed = new ArrayList<>();
+    JsonNode allowedNode = info.get("allowedLocations");
+    if (allowedNode != null && !allowedNode.isNull()) {
+      if (!allowedNode.isArray()) {
+        throw new IllegalArgumentException(KEY + "allowedLocations must be an array of strings");
+      }
+      for (JsonNode location : allowedNode) {
+        if (!location.isTextual()) {
+          throw new IllegalArgumentException(KEY + "allowedLocations must be an array of strings");
+        }
+        allowed.add(location.asText());
+      }
+    }
+    if (allowed.isEmpty()) {
+      allowed.add(base);
+    }
+    ArrayNode allowedArray = info.putArray("allowedLocations");
+    allowed.forEach(allowedArray::add);
+    for (String location : allowed) {
+      StorageLocation parsed = StorageLocation.parse(location);
+      if (!backend.schemes().contains(parsed.scheme())
+          || (!parsed.scheme().equals("file") && parsed.authority().isEmpty())) {
+        throw new IllegalArgumentException(
+            KEY
+                + "allowedLocations: "
+                + location
+                + " is not a location for storageType "
+                + backend.storageType()
+                + " (schemes "
+                + new TreeSet<>(backend.schemes())
+                + ")");
+      }
+    }
+    CredentialSource source = null;
+    JsonNode sourceName = info.get("credentialSource");
+    if (sources != null && sourceName != null && sourceName.isTextual()) {
+      source = checkedSource(backend, sourceName.asText(), sources);
+    }
+    StorageProfile profile =
+        backend.parse(
+            new StorageBackend.Input(
+                catalog, info.deepCopy(), allowed, minDurationSeconds, source));
+    return new Parsed(info, profile);
+  }
+
+  private static CredentialSource checkedSource(
+      StorageBackend<?> backend, String name, Map<String, CredentialSource> sources) {
+    CredentialSource source = sources.get(name);
+    if (source == null) {
+      throw new IllegalArgumentException(
+          KEY
+              + "credentialSource: unknown credential source '"
+              + name
+              + "' (the server config defines "
+              + new TreeSet<>(sources.keySet())
+              + ")");
+    }
+    if (backend.credentialSourceTypes().stream().noneMatch(t -> t.type().equals(source.type()))) {
+      throw new IllegalArgumentException(
+          KEY
+              + "credentialSource: '"
+              + name
+              + "' is a "
+              + source.type()
+              + " source; storageType "
+              + backend.storageType()
+              + " takes "
+              + backend.credentialSourceTypes().stream().map(CredentialSourceType::type).toList());
+    }
+    return source;
+  }
+
+  /**
+   * Parses one credential source of the server YAML ({@code storage.credentialSources.<name>}):
+   * {@code fields} holds {@code type} and the type's keys. Errors name the key.
+   */
+  public CredentialSource parseSource(String name, Map<String, String> fields) {
+    String key = "storage.credentialSources." + name;
+    String typeName = fields.get("type");
+    CredentialSourceType type =
+        typeName == null ? null : sourceTypes.get(typeName.trim().toLowerCase(Locale.ROOT));
+    if (type == null) {
+      throw new IllegalArgumentException(
+          key + ".type must be one of " + sourceTypes.keySet() + ", got: " + typeName);
+    }
+    for (String field : fields.keySet()) {
+      if (!field.equals("type") && !type.keys().contains(field)) {
+        throw new IllegalArgumentException(
+            "Unknown config key: "
+                + key
+                + "."
+                + field
+                + " (a "
+                + type.type()
+                + " source takes "
+                + new TreeSet<>(type.keys())
+                + ")");
+      }
+    }
+    Map<String, String> values = new LinkedHashMap<>(fields);
+    values.remove("type");
+    return type.parser().parse(name, values);
+  }
+
+  /** The vendor for {@code profile}, or empty when its backend never vends. */
+  public Optional<CredentialVendor> openVendor(
+      StorageProfile profile, Map<String, CredentialSource> sources, VendorMetrics metrics) {
+    return open(backendOf(profile), profile, sources, metrics);
+  }
+
+  private static <P extends StorageProfile> Optional<CredentialVendor> open(
+      StorageBackend<P> backend,
+      StorageProfile profile,
+      Map<String, CredentialSource> sources,
+      VendorMetrics metrics) {
+    return backend.openVendor(
+        backend.profileType().cast(profile), source(profile, sources), metrics);
+  }
+
+  /** The catalog's own FileIO for {@code profile} (not yet confined). */
+  public FileIO openCatalogIO(StorageProfile profile, Map<String, CredentialSource> sources) {
+    return openIO(backendOf(profile), profile, sources);
+  }
+
+  private static <P extends StorageProfile> FileIO openIO(
+      StorageBackend<P> backend, StorageProfile profile, Map<String, CredentialSource> sources) {
+    return backend.openCatalogIO(backend.profileType().cast(profile), source(profile, sources));
+  }
+
+  /** The backend tag of {@code profile}'s metrics: its storage type, lower case. */
+  public static String metricsTag(StorageProfile profile) {
+    return profile.storageType().toLowerCase(Locale.ROOT);
+  }
+
+  private static CredentialSource source(
+      StorageProfile profile, Map<String, CredentialSource> sources) {
+    if (profile.credentialSource().isEmpty()) {
+      return null;
+    }
+    String name = profile.credentialSource().get();
+    CredentialSource source = sources.get(name);
+    if (source == null) {
+      throw new MissingCredentialSource(profile.catalog(), name);
+    }
+    return source;
+  }
+
+  private StorageBackend<?> backendOf(StorageProfile profile) {
+    StorageBackend<?> backend = byType.get(profile.storageType());
+    if (backend == null || !backend.profileType().isInstance(profile)) {
+      throw new IllegalStateException("No backend registered for " + profile.getClass().getName());
+    }
+    return backend;
+  }
+
+  private StorageBackend<?> backend(String type) {
+    StorageBackend<?> backend = byType.get(type.toUpperCase(Locale.ROOT));
+    if (backend == null) {
+      throw new IllegalArgumentException(
+          "Unsupported "
+              + KEY
+              + "storageType: "
+              + type
+              + " (supported: "
+              + List.copyOf(byType.keySet())
+              + ")");
+    }
+    return backend;
+  }
+
+  /** A stored catalog names a credential source the server config no longer defines. */
+  public static final class MissingCredentialSource extends RuntimeException {
+    public MissingCredentialSource(String catalog, String source) {
+      super(
+          "Catalog "
+              + catalog
+              + " names credential source '"
+              + source
+              + "', which the server config does not define");
+    }
+  }
+}

@@ -1,0 +1,36 @@
+package dev.sluice.vending;
+
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * A catalog's storage configuration ({@code storageConfigInfo}), validated by its backend: one
+ * implementation per backend, in the backend's package. Equal profiles make equal credentials, so a
+ * profile is also the identity of the clients opened for it.
+ *
+ * <p>Not {@code sealed}: Java allows a sealed type's implementations in other packages only inside
+ * a named module, and each backend keeps its profile in its own package. {@link StorageBackends} is
+ * the closed list instead: a type it does not register cannot be parsed.
+ */
+public interface StorageProfile {
+  /** The backend's {@code storageType}, upper case ({@code FILE}, {@code S3}, ...). */
+  String storageType();
+
+  /** The catalog this profile belongs to, for messages and attribution. */
+  String catalog();
+
+  /** Where the catalog's tables may live, as configured. */
+  List<String> allowedLocations();
+
+  /** The server-config credential source this profile uses, or empty when it needs none. */
+  Optional<String> credentialSource();
+
+  /** The delegation kinds the catalog offers to engines; empty when engines bring their own. */
+  Set<Delegation.Kind> offered();
+
+  /**
+   * True when delegation happens only for clients that ask for it (the access-delegation header).
+   */
+  boolean delegateOnlyOnRequest();
+}
