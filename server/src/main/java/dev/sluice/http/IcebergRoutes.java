@@ -25,6 +25,8 @@ import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Objects;
+import java.util.function.Function;
 import org.apache.iceberg.MetadataUpdate;
 import org.apache.iceberg.TableMetadata;
 import org.apache.iceberg.catalog.Namespace;
@@ -63,35 +65,53 @@ import org.slf4j.LoggerFactory;
  */
 public final class IcebergRoutes {
   private static final Logger LOG = LoggerFactory.getLogger(IcebergRoutes.class);
-  private static final String BASE = "/api/catalog/v1";
-  private static final String NS = BASE + "/{prefix}/namespaces/{namespace}";
 
-  static final List<Endpoint> ENDPOINTS =
+  /** Where this server mounts Iceberg's REST paths ({@code /v1/...}). */
+  static final String MOUNT = "/api/catalog";
+
+  // In the spec but not offered: a clear 406, not a 404. These keep the spec's paths under the
+  // namespace; Iceberg 1.10's Endpoint constants for scan planning lack that segment.
+  private static final String PLANS = "/v1/{prefix}/namespaces/{namespace}/tables/{table}";
+
+  /**
+   * Every Iceberg route, declared once. An advertised route takes its method and path from its
+   * {@link Endpoint}; only {@code /v1/config} itself and scan planning are not advertised.
+   */
+  static final List<Declared> DECLARED =
       List.of(
-          Endpoint.V1_LIST_NAMESPACES,
-          Endpoint.V1_LOAD_NAMESPACE,
-          Endpoint.V1_NAMESPACE_EXISTS,
-          Endpoint.V1_CREATE_NAMESPACE,
-          Endpoint.V1_UPDATE_NAMESPACE,
-          Endpoint.V1_DELETE_NAMESPACE,
-          Endpoint.V1_LIST_TABLES,
-          Endpoint.V1_LOAD_TABLE,
-          Endpoint.V1_TABLE_EXISTS,
-          Endpoint.V1_CREATE_TABLE,
-          Endpoint.V1_UPDATE_TABLE,
-          Endpoint.V1_DELETE_TABLE,
-          Endpoint.V1_RENAME_TABLE,
-          Endpoint.V1_REGISTER_TABLE,
-          Endpoint.V1_REPORT_METRICS,
-          Endpoint.V1_TABLE_CREDENTIALS,
-          Endpoint.V1_COMMIT_TRANSACTION,
-          Endpoint.V1_LIST_VIEWS,
-          Endpoint.V1_LOAD_VIEW,
-          Endpoint.V1_VIEW_EXISTS,
-          Endpoint.V1_CREATE_VIEW,
-          Endpoint.V1_UPDATE_VIEW,
-          Endpoint.V1_DELETE_VIEW,
-          Endpoint.V1_RENAME_VIEW);
+          notAdvertised("GET", "/v1/config", IcebergRoutes::config),
+          advertised(Endpoint.V1_LIST_NAMESPACES, IcebergRoutes::listNamespaces),
+          advertised(Endpoint.V1_LOAD_NAMESPACE, IcebergRoutes::loadNamespace),
+          advertised(Endpoint.V1_NAMESPACE_EXISTS, IcebergRoutes::namespaceExists),
+          advertised(Endpoint.V1_CREATE_NAMESPACE, IcebergRoutes::createNamespace),
+          advertised(Endpoint.V1_UPDATE_NAMESPACE, IcebergRoutes::updateNamespaceProperties),
+          advertised(Endpoint.V1_DELETE_NAMESPACE, IcebergRoutes::dropNamespace),
+          advertised(Endpoint.V1_LIST_TABLES, IcebergRoutes::listTables),
+          advertised(Endpoint.V1_LOAD_TABLE, IcebergRoutes::loadTable),
+          advertised(Endpoint.V1_TABLE_EXISTS, IcebergRoutes::tableExists),
+          advertised(Endpoint.V1_CREATE_TABLE, IcebergRoutes::createTable),
+          advertised(Endpoint.V1_UPDATE_TABLE, IcebergRoutes::updateTable),
+          advertised(Endpoint.V1_DELETE_TABLE, IcebergRoutes::dropTable),
+          advertised(Endpoint.V1_RENAME_TABLE, IcebergRoutes::renameTable),
+          advertised(Endpoint.V1_REGISTER_TABLE, IcebergRoutes::registerTable),
+          advertised(Endpoint.V1_REPORT_METRICS, IcebergRoutes::reportMetrics),
+          advertised(Endpoint.V1_TABLE_CREDENTIALS, IcebergRoutes::loadCredentials),
+          advertised(Endpoint.V1_COMMIT_TRANSACTION, IcebergRoutes::commitTransaction),
+          advertised(Endpoint.V1_LIST_VIEWS, IcebergRoutes::listViews),
+          advertised(Endpoint.V1_LOAD_VIEW, IcebergRoutes::loadView),
+          advertised(Endpoint.V1_VIEW_EXISTS, IcebergRoutes::viewExists),
+          advertised(Endpoint.V1_CREATE_VIEW, IcebergRoutes::createView),
+          advertised(Endpoint.V1_UPDATE_VIEW, IcebergRoutes::replaceView),
+          advertised(Endpoint.V1_DELETE_VIEW, IcebergRoutes::dropView),
+          advertised(Endpoint.V1_RENAME_VIEW, IcebergRoutes::renameView),
+          scanPlanning("POST", "/plan"),
+          scanPlanning("GET", "/plan/{plan}"),
+          scanPlanning("DELETE", "/plan/{plan}"),
+          scanPlanning("POST", "/tasks"));
+
+  /** What {@code /v1/config} advertises: the advertised declarations, in declaration order. */
+  static final List<Endpoint> ENDPOINTS =
+      DECLARED.stream().map(Declared::advertisedAs).filter(Objects::nonNull).toList();
 
   private final CatalogRegistry catalogs;
   private final Authorizer authz;
@@ -108,37 +128,45 @@ public final class IcebergRoutes {
   }
 
   public void register(HttpServer.Routes routes) {
-    routes
-        .add("GET", BASE + "/config", this::config)
-        .add("GET", BASE + "/{prefix}/namespaces", this::listNamespaces)
-        .add("POST", BASE + "/{prefix}/namespaces", this::createNamespace)
-        .add("GET", NS, this::loadNamespace)
-        .add("HEAD", NS, this::namespaceExists)
-        .add("DELETE", NS, this::dropNamespace)
-        .add("POST", NS + "/properties", this::updateNamespaceProperties)
-        .add("GET", NS + "/tables", this::listTables)
-        .add("POST", NS + "/tables", this::createTable)
-        .add("POST", NS + "/register", this::registerTable)
-        .add("GET", NS + "/tables/{table}", this::loadTable)
-        .add("HEAD", NS + "/tables/{table}", this::tableExists)
-        .add("POST", NS + "/tables/{table}", this::updateTable)
-        .add("DELETE", NS + "/tables/{table}", this::dropTable)
-        .add("POST", NS + "/tables/{table}/metrics", this::reportMetrics)
-        .add("GET", NS + "/tables/{table}/credentials", this::loadCredentials)
-        .add("POST", BASE + "/{prefix}/tables/rename", this::renameTable)
-        .add("POST", BASE + "/{prefix}/transactions/commit", this::commitTransaction)
-        .add("GET", NS + "/views", this::listViews)
-        .add("POST", NS + "/views", this::createView)
-        .add("GET", NS + "/views/{view}", this::loadView)
-        .add("HEAD", NS + "/views/{view}", this::viewExists)
-        .add("POST", NS + "/views/{view}", this::replaceView)
-        .add("DELETE", NS + "/views/{view}", this::dropView)
-        .add("POST", BASE + "/{prefix}/views/rename", this::renameView)
-        // In the spec but not offered (and not advertised in /v1/config): a clear 406, not a 404.
-        .add("POST", NS + "/tables/{table}/plan", IcebergRoutes::scanPlanningUnsupported)
-        .add("GET", NS + "/tables/{table}/plan/{plan}", IcebergRoutes::scanPlanningUnsupported)
-        .add("DELETE", NS + "/tables/{table}/plan/{plan}", IcebergRoutes::scanPlanningUnsupported)
-        .add("POST", NS + "/tables/{table}/tasks", IcebergRoutes::scanPlanningUnsupported);
+    mount(routes, declared -> x -> declared.handler().handle(this, x));
+  }
+
+  /** Adds every declared route under {@link #MOUNT}, handled by what {@code bind} makes of it. */
+  static void mount(HttpServer.Routes routes, Function<Declared, RouteHandler> bind) {
+    for (Declared declared : DECLARED) {
+      routes.add(declared.method(), MOUNT + declared.path(), bind.apply(declared));
+    }
+  }
+
+  /**
+   * One Iceberg route: its method, its path as Iceberg writes it (placeholders such as {@code
+   * {namespace}} are the parameters its handler reads), its handler, and the endpoint {@code
+   * /v1/config} advertises for it, or null if it is deliberately not advertised.
+   */
+  record Declared(String method, String path, Endpoint advertisedAs, Handler handler) {
+    Declared {
+      requireNonNull(method, "method");
+      requireNonNull(path, "path");
+      requireNonNull(handler, "handler");
+    }
+  }
+
+  /** A route's handler before it is bound to the instance that serves it. */
+  @FunctionalInterface
+  interface Handler {
+    Reply handle(IcebergRoutes routes, Exchange exchange) throws Exception;
+  }
+
+  private static Declared advertised(Endpoint endpoint, Handler handler) {
+    return new Declared(endpoint.httpMethod(), endpoint.path(), endpoint, handler);
+  }
+
+  private static Declared notAdvertised(String method, String path, Handler handler) {
+    return new Declared(method, path, null, handler);
+  }
+
+  private static Declared scanPlanning(String method, String pathUnderTable) {
+    return notAdvertised(method, PLANS + pathUnderTable, (routes, x) -> scanPlanningUnsupported(x));
   }
 
   private static Reply scanPlanningUnsupported(Exchange x) {
