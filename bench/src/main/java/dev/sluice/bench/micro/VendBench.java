@@ -3,9 +3,9 @@ package dev.sluice.bench.micro;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.sluice.location.LocationPolicy;
 import dev.sluice.vending.AccessMode;
-import dev.sluice.vending.StorageCredential;
 import dev.sluice.vending.CredentialSource;
 import dev.sluice.vending.StorageBackends;
+import dev.sluice.vending.StorageCredential;
 import dev.sluice.vending.StorageProfile;
 import dev.sluice.vending.VendingService;
 import dev.sluice.vending.s3.AwsCredentialSource;
@@ -13,8 +13,6 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
-import java.util.Set;
 import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
@@ -103,11 +101,6 @@ public class VendBench {
     attribution.put("namespace", "bench");
     attribution.put("table", "bench.t0");
     return vending.vend(
-        profile,
-        policy,
-        TABLE_LOCATION,
-        TABLE_PROPERTIES,
-        AccessMode.READ_WRITE,
-        attribution);
+        profile, policy, TABLE_LOCATION, TABLE_PROPERTIES, AccessMode.READ_WRITE, attribution);
   }
 }
