@@ -2,10 +2,14 @@ package dev.sluice;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.sluice.store.CatalogRecord;
+import dev.sluice.store.NamespacePath;
+import dev.sluice.store.PageRequest;
 import dev.sluice.testing.TestServer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.Stream;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DataFiles;
@@ -41,6 +45,45 @@ class CatalogBehaviourTest {
     catalog = new RESTCatalog();
     catalog.initialize("sluice", server.clientProperties(catalogName));
     catalog.createNamespace(Namespace.of("ns"));
+  }
+
+  /**
+   * An unregistered storageType is refused at creation, naming the supported ones; one stored by a
+   * server that knew it (a downgrade) is a clear 503 on use, never served from local disk.
+   */
+  @Test
+  void anUnknownStorageTypeFailsLoudlyAndNeverFallsBackToLocalDisk() throws Exception {
+    String body =
+        "{\"catalog\":{\"name\":\"gcs_cat\",\"properties\":{\"default-base-location\":"
+            + "\"gs://b/wh\"},\"storageConfigInfo\":{\"storageType\":\"GCS\"}}}";
+    var refused = server.send("POST", "/api/management/v1/catalogs", body);
+    assertThat(refused.statusCode()).isEqualTo(400);
+    assertThat(refused.body()).contains("storageConfigInfo.storageType").contains("[FILE, S3]");
+
+    server
+        .server()
+        .store()
+        .createCatalog(
+            new CatalogRecord(
+                "future_cat",
+                "INTERNAL",
+                Map.of("default-base-location", "gs://b/wh"),
+                "{\"storageType\":\"GCS\",\"allowedLocations\":[\"gs://b/wh\"]}",
+                1,
+                0,
+                0),
+            "service_admin");
+    var unavailable =
+        server.send("POST", "/api/catalog/v1/future_cat/namespaces", "{\"namespace\":[\"ns\"]}");
+    assertThat(unavailable.statusCode()).isEqualTo(503);
+    assertThat(unavailable.body()).contains("future_cat").contains("GCS");
+    assertThat(
+            server
+                .server()
+                .store()
+                .listNamespaces("future_cat", NamespacePath.ROOT, PageRequest.of(null, null))
+                .items())
+        .isEmpty();
   }
 
   @AfterAll

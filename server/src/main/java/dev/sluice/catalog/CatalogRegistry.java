@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.sluice.io.ConfinedFileIO;
+import dev.sluice.store.CatalogRecord;
 import dev.sluice.store.Store;
 import dev.sluice.vending.CatalogClients;
 import dev.sluice.vending.CredentialSource;
@@ -67,9 +68,17 @@ public final class CatalogRegistry implements AutoCloseable {
   private SluiceCatalog load(String name) {
     return store
         .getCatalog(name)
-        .map(CatalogSettings::fromRecord)
+        .map(CatalogRegistry::settings)
         .map(settings -> new SluiceCatalog(store, settings, fileIO(settings), metadata))
         .orElse(null);
+  }
+
+  private static CatalogSettings settings(CatalogRecord record) {
+    try {
+      return CatalogSettings.fromRecord(record);
+    } catch (IllegalStateException e) {
+      throw new ServiceUnavailableException("%s", e.getMessage());
+    }
   }
 
   private FileIO fileIO(CatalogSettings settings) {

@@ -112,6 +112,11 @@ public record CatalogSettings(
     } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
       throw new IllegalStateException(
           "Corrupt storage configuration for catalog " + record.name(), e);
+    } catch (IllegalArgumentException e) {
+      // Stored by a server that knew its storage type (a downgrade, a removed backend): the
+      // catalog cannot be served here, which is not the caller's mistake.
+      throw new IllegalStateException(
+          "Catalog " + record.name() + " cannot be served by this server: " + e.getMessage(), e);
     }
   }
 

@@ -16,10 +16,11 @@ public final class ClientProperties {
   public static final String REFRESH_CREDENTIALS_ENDPOINT = "client.refresh-credentials-endpoint";
   public static final String REFRESH_CREDENTIALS_ENABLED = "client.refresh-credentials-enabled";
 
-  /** Header an Iceberg client sends to ask for vended credentials. */
+  /**
+   * Header an Iceberg client sends to ask for delegated access; its values: {@link
+   * Delegation.Kind}.
+   */
   public static final String ACCESS_DELEGATION_HEADER = "X-Iceberg-Access-Delegation";
-
-  public static final String VENDED_CREDENTIALS = "vended-credentials";
 
   private ClientProperties() {}
 }

@@ -139,5 +139,14 @@ class ServerConfigTest {
         .hasMessageContaining("storage.vendingCache.ttlCapSeconds");
     assertThatThrownBy(() -> load("storage:\n  vendingMinDurationSeconds: 5000\n", Map.of()))
         .hasMessageContaining("storage.vendingMinDurationSeconds");
+    // Each source type takes only its own keys.
+    assertThatThrownBy(
+            () ->
+                load(
+                    "storage:\n  credentialSources:\n    x: { type: default-chain, accessKeyId: a }\n",
+                    Map.of()))
+        .hasMessageContaining("storage.credentialSources.x.accessKeyId");
+    assertThatThrownBy(() -> load("storage:\n  credentialSources:\n    x: static\n", Map.of()))
+        .hasMessageContaining("storage.credentialSources.x must be a mapping");
   }
 }
