@@ -403,7 +403,8 @@ public abstract class StorageBackendContract {
   private double count(String suffix) {
     Counter counter =
         registry.find(VendorMetrics.name(suffix)).tag("backend", metricsTag()).counter();
-    return counter == null ? 0 : counter.count();
+    assertThat(counter).as("%s tagged backend=%s", suffix, metricsTag()).isNotNull();
+    return counter.count();
   }
 
   private Timer latency() {

@@ -89,7 +89,8 @@ class VendingServiceTest {
 
   private double count(String suffix) {
     var counter = registry.find(VendorMetrics.name(suffix)).tag("backend", "fake").counter();
-    return counter == null ? 0 : counter.count();
+    assertThat(counter).as("%s tagged backend=fake", suffix).isNotNull();
+    return counter.count();
   }
 
   private FakeVendor vendor(int index) {
@@ -100,7 +101,9 @@ class VendingServiceTest {
   static void await(String what, BooleanSupplier condition) throws InterruptedException {
     long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
     while (!condition.getAsBoolean()) {
-      assertThat(System.nanoTime()).as("waiting for " + what).isLessThan(deadline);
+      if (System.nanoTime() > deadline) {
+        throw new AssertionError("Timed out after 5 s waiting for " + what);
+      }
       Thread.sleep(10);
     }
   }
