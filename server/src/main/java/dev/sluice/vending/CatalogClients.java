@@ -4,7 +4,6 @@ import static java.util.Objects.requireNonNull;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
-import com.github.benmanes.caffeine.cache.RemovalCause;
 import java.time.Duration;
 import java.util.Set;
 import java.util.concurrent.Executors;
@@ -53,7 +52,9 @@ public final class CatalogClients<T> implements AutoCloseable {
             .expireAfterAccess(requireNonNull(idle, "idle"))
             .<String, Held<T>>removalListener(
                 (catalog, held, cause) -> {
-                  if (held != null && cause != RemovalCause.REPLACED && !closed) {
+                  // Idle clients only: a replaced or retired client is retired by its caller, as
+                  // this listener runs later on another thread, possibly after close().
+                  if (held != null && cause.wasEvicted() && !closed) {
                     retireLater(catalog, held);
                   }
                 })
@@ -88,7 +89,10 @@ public final class CatalogClients<T> implements AutoCloseable {
 
   /** Forgets the client of a catalog that was dropped or changed; it is closed after the grace. */
   public void retire(String catalog) {
-    byCatalog.invalidate(catalog);
+    Held<T> held = byCatalog.asMap().remove(catalog);
+    if (held != null) {
+      retireLater(catalog, held);
+    }
   }
 
   /** Catalogs that currently hold a client. */

@@ -51,6 +51,17 @@ public final class VendingService implements AutoCloseable {
       Duration ttlCap,
       long maxEntries,
       MeterRegistry metrics) {
+    this(backends, sources, ttlCap, maxEntries, metrics, Duration.ofSeconds(30));
+  }
+
+  /** With the grace before a replaced vendor is closed (tests use a short one). */
+  VendingService(
+      StorageBackends backends,
+      Map<String, CredentialSource> sources,
+      Duration ttlCap,
+      long maxEntries,
+      MeterRegistry metrics,
+      Duration vendorGrace) {
     this.backends = requireNonNull(backends, "backends");
     this.sources = Map.copyOf(requireNonNull(sources, "sources"));
     this.registry = requireNonNull(metrics, "metrics");
@@ -61,7 +72,7 @@ public final class VendingService implements AutoCloseable {
             "credential vendor",
             vendor -> vendor.ifPresent(CredentialVendor::close),
             Duration.ofMinutes(30),
-            Duration.ofSeconds(30));
+            vendorGrace);
   }
 
   /** The server's credential sources by name, for validating catalog definitions. */

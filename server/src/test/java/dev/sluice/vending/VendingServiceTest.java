@@ -1,0 +1,481 @@
+package dev.sluice.vending;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.sluice.location.LocationPolicy;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BooleanSupplier;
+import org.apache.iceberg.TableProperties;
+import org.apache.iceberg.io.FileIO;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The shared half of vending ({@link VendingService}) against a fake backend whose vendor answers
+ * from memory and records every call: safety before the provider, the vendor's cache key, half-life
+ * expiry, single flight, failures not cached, vendors replaced and closed. The fake is reused by
+ * {@code CatalogClientsTest} and {@code StorageBackendsTest}.
+ */
+class VendingServiceTest {
+  static final String ALLOWED = "fake://bucket/wh";
+  static final String TABLE = ALLOWED + "/ns/t";
+
+  private final FakeBackend backend = new FakeBackend();
+  private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
+  private final List<VendingService> services = new ArrayList<>();
+
+  @AfterEach
+  void close() {
+    services.forEach(VendingService::close);
+  }
+
+  private VendingService service(Duration ttlCap) {
+    VendingService service =
+        new VendingService(
+            new StorageBackends(List.of(backend)),
+            Map.of("fk", new FakeSource("fk", "k")),
+            ttlCap,
+            1000,
+            registry,
+            Duration.ofMillis(50));
+    services.add(service);
+    return service;
+  }
+
+  private VendingService service() {
+    return service(Duration.ofMinutes(10));
+  }
+
+  static FakeProfile profile(String catalog) {
+    return new FakeProfile(catalog, List.of(ALLOWED), Optional.empty(), 1, true);
+  }
+
+  private static List<StorageCredential> vend(
+      VendingService service, FakeProfile profile, String location, Map<String, String> props) {
+    return vend(service, profile, location, props, AccessMode.READ, "alice");
+  }
+
+  private static List<StorageCredential> vend(
+      VendingService service,
+      FakeProfile profile,
+      String location,
+      Map<String, String> props,
+      AccessMode mode,
+      String principal) {
+    TreeMap<String, String> attribution = new TreeMap<>(Map.of("principal", principal));
+    return service.vend(
+        profile,
+        new LocationPolicy(profile.catalog(), profile.allowedLocations()),
+        location,
+        props,
+        mode,
+        attribution);
+  }
+
+  private double count(String suffix) {
+    var counter = registry.find(VendorMetrics.name(suffix)).tag("backend", "fake").counter();
+    assertThat(counter).as("%s tagged backend=fake", suffix).isNotNull();
+    return counter.count();
+  }
+
+  private FakeVendor vendor(int index) {
+    assertThat(backend.opened).hasSizeGreaterThan(index);
+    return backend.opened.get(index);
+  }
+
+  static void await(String what, BooleanSupplier condition) throws InterruptedException {
+    long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
+    while (!condition.getAsBoolean()) {
+      if (System.nanoTime() > deadline) {
+        throw new AssertionError("Timed out after 5 s waiting for " + what);
+      }
+      Thread.sleep(10);
+    }
+  }
+
+  @Test
+  void unsafeLocationsNeverReachTheProvider() {
+    VendingService service = service();
+    FakeProfile p = profile("c");
+    assertThat(vend(service, p, "fake://bucket/other/t", Map.of())).isEmpty();
+    assertThat(vend(service, p, ALLOWED + "/ns/../../x", Map.of())).isEmpty();
+    assertThat(vend(service, p, TABLE, Map.of(TableProperties.WRITE_DATA_LOCATION, "fake://x/d")))
+        .isEmpty();
+    // The vendor's own rule, consulted only once the generic checks passed:
+    assertThat(vend(service, p, ALLOWED + "/ns/t~1", Map.of())).isEmpty();
+    assertThat(vendor(0).askedUnsafe).contains(ALLOWED + "/ns/t~1");
+    assertThat(vendor(0).askedUnsafe).doesNotContain(ALLOWED + "/ns/../../x");
+    assertThat(vendor(0).calls.get()).isZero();
+    assertThat(count("provider.calls")).isZero();
+    assertThat(vend(service, p, TABLE, Map.of())).hasSize(1);
+    assertThat(vendor(0).calls.get()).isEqualTo(1);
+  }
+
+  @Test
+  void theVendorsCacheKeyDecidesWhatIsShared() {
+    VendingService service = service();
+    FakeProfile p = profile("c");
+    // The fake's key ignores the principal: alice and bob share one call.
+    List<StorageCredential> alice = vend(service, p, TABLE, Map.of(), AccessMode.READ, "alice");
+    List<StorageCredential> bob = vend(service, p, TABLE, Map.of(), AccessMode.READ, "bob");
+    assertThat(bob).isSameAs(alice);
+    assertThat(vendor(0).calls.get()).isEqualTo(1);
+    assertThat(vend(service, p, TABLE, Map.of(), AccessMode.READ_WRITE, "alice"))
+        .isNotEqualTo(alice);
+    assertThat(vend(service, p, TABLE + "2", Map.of())).isNotEqualTo(alice);
+    assertThat(vendor(0).calls.get()).isEqualTo(3);
+    // Another catalog, same vendor key: never served another profile's credential.
+    vend(service, profile("d"), TABLE, Map.of());
+    assertThat(backend.opened).hasSize(2);
+    assertThat(vendor(1).calls.get()).isEqualTo(1);
+    assertThat(count("cache.hits")).isEqualTo(1);
+    assertThat(count("cache.misses")).isEqualTo(4);
+  }
+
+  @Test
+  void severalCredentialsPerTableAreReturnedIntact() {
+    VendingService service = service();
+    Map<String, String> props =
+        Map.of(
+            TableProperties.WRITE_DATA_LOCATION,
+            ALLOWED + "/data/t",
+            TableProperties.WRITE_METADATA_LOCATION,
+            ALLOWED + "/meta/t");
+    List<StorageCredential> vended = vend(service, profile("c"), TABLE, props);
+    assertThat(vended).isEqualTo(vendor(0).lastVended);
+    assertThat(vended)
+        .extracting(StorageCredential::prefix)
+        .containsExactly(ALLOWED + "/data/t", ALLOWED + "/meta/t", TABLE);
+    assertThat(vended).extracting(c -> c.config().get("fake.prefix")).doesNotHaveDuplicates();
+  }
+
+  @Test
+  void anEntryLivesHalfTheEarliestCredentialsLifetime() throws Exception {
+    VendingService service = service();
+    // The short-lived credential is the second of two (sorted by prefix): the earliest counts.
+    backend.lifetimesMs = new long[] {60_000, 400};
+    Map<String, String> props = Map.of(TableProperties.WRITE_DATA_LOCATION, ALLOWED + "/d/t");
+    long start = System.nanoTime();
+    vend(service, profile("c"), TABLE, props);
+    vend(service, profile("c"), TABLE, props);
+    assertThat(vendor(0).calls.get()).as("served from the cache").isEqualTo(1);
+    await(
+        "the entry to expire",
+        () -> {
+          vend(service, profile("c"), TABLE, props);
+          return vendor(0).calls.get() == 2;
+        });
+    long elapsedMs = (System.nanoTime() - start) / 1_000_000;
+    // Half of 400 ms, not half of 60 s.
+    assertThat(elapsedMs).isBetween(190L, 3_000L);
+  }
+
+  @Test
+  void anEntryLivesAtMostTheCap() throws Exception {
+    VendingService service = service(Duration.ofMillis(150));
+    backend.lifetimesMs = new long[] {60_000};
+    long start = System.nanoTime();
+    vend(service, profile("c"), TABLE, Map.of());
+    await(
+        "the capped entry to expire",
+        () -> {
+          vend(service, profile("c"), TABLE, Map.of());
+          return vendor(0).calls.get() == 2;
+        });
+    assertThat((System.nanoTime() - start) / 1_000_000).isBetween(140L, 3_000L);
+  }
+
+  @Test
+  void anAlreadyExpiredCredentialIsNotCached() {
+    VendingService service = service();
+    backend.lifetimesMs = new long[] {-1_000};
+    vend(service, profile("c"), TABLE, Map.of());
+    vend(service, profile("c"), TABLE, Map.of());
+    assertThat(vendor(0).calls.get()).isEqualTo(2);
+  }
+
+  @Test
+  void concurrentMissesOfOneKeyMakeOneProviderCall() throws Exception {
+    VendingService service = service();
+    backend.delayMs = 300;
+    int threads = 32;
+    CyclicBarrier start = new CyclicBarrier(threads);
+    ExecutorService pool = Executors.newFixedThreadPool(threads);
+    try {
+      List<Future<List<StorageCredential>>> results = new ArrayList<>();
+      for (int i = 0; i < threads; i++) {
+        results.add(
+            pool.submit(
+                () -> {
+                  start.await(10, TimeUnit.SECONDS);
+                  return vend(service, profile("c"), TABLE, Map.of());
+                }));
+      }
+      List<StorageCredential> first = results.get(0).get(10, TimeUnit.SECONDS);
+      for (Future<List<StorageCredential>> result : results) {
+        assertThat(result.get(10, TimeUnit.SECONDS)).isSameAs(first);
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+    assertThat(vendor(0).calls.get()).isEqualTo(1);
+    assertThat(count("provider.calls")).isEqualTo(1);
+  }
+
+  @Test
+  void failuresAreNotCached() {
+    VendingService service = service();
+    backend.fail = true;
+    for (int i = 0; i < 2; i++) {
+      assertThatThrownBy(() -> vend(service, profile("c"), TABLE, Map.of()))
+          .isInstanceOf(VendingException.class)
+          .hasMessageContaining("fake provider down");
+    }
+    assertThat(vendor(0).calls.get()).isEqualTo(2);
+    assertThat(count("errors")).isEqualTo(2);
+    backend.fail = false;
+    backend.empty = true;
+    assertThatThrownBy(() -> vend(service, profile("c"), TABLE, Map.of()))
+        .isInstanceOf(VendingException.class)
+        .hasMessageContaining("returned none");
+    backend.empty = false;
+    assertThat(vend(service, profile("c"), TABLE, Map.of())).hasSize(1);
+    assertThat(vendor(0).calls.get()).isEqualTo(4);
+    assertThat(count("errors")).isEqualTo(3);
+  }
+
+  @Test
+  void aBackendWithoutAVendorVendsNothing() {
+    VendingService service = service();
+    FakeProfile silent = new FakeProfile("c", List.of(ALLOWED), Optional.empty(), 1, false);
+    assertThat(vend(service, silent, TABLE, Map.of())).isEmpty();
+    assertThat(vend(service, silent, TABLE, Map.of())).isEmpty();
+    assertThat(backend.opened).isEmpty();
+    assertThat(backend.openCalls.get()).as("opened once per profile").isEqualTo(1);
+    assertThat(count("provider.calls")).isZero();
+  }
+
+  @Test
+  void aMissingCredentialSourceIsAVendingError() {
+    VendingService service = service();
+    FakeProfile p = new FakeProfile("c", List.of(ALLOWED), Optional.of("gone"), 1, true);
+    assertThatThrownBy(() -> vend(service, p, TABLE, Map.of()))
+        .isInstanceOf(VendingException.class)
+        .hasMessageContaining("'gone'");
+    assertThat(count("errors")).isEqualTo(1);
+    FakeProfile named = new FakeProfile("c", List.of(ALLOWED), Optional.of("fk"), 1, true);
+    assertThat(vend(service, named, TABLE, Map.of())).hasSize(1);
+    assertThat(vendor(0).source).isEqualTo(new FakeSource("fk", "k"));
+  }
+
+  @Test
+  void aChangedProfileOpensANewVendorAndClosesTheOldOne() throws Exception {
+    VendingService service = service();
+    FakeProfile v1 = profile("c");
+    FakeProfile v2 = new FakeProfile("c", List.of(ALLOWED), Optional.empty(), 2, true);
+    vend(service, v1, TABLE, Map.of());
+    vend(service, v1, TABLE, Map.of());
+    assertThat(backend.opened).hasSize(1);
+    vend(service, v2, TABLE, Map.of());
+    assertThat(backend.opened).hasSize(2);
+    assertThat(vendor(1).calls.get()).as("v1's cached credential is not v2's").isEqualTo(1);
+    await("the old vendor to close", () -> vendor(0).closes.get() == 1);
+    assertThat(vendor(1).closes.get()).isZero();
+    service.retire("c");
+    await("the retired vendor to close", () -> vendor(1).closes.get() == 1);
+    vend(service, v2, TABLE, Map.of());
+    assertThat(backend.opened).as("reopened after retire").hasSize(3);
+    service.close();
+    assertThat(vendor(2).closes.get()).isEqualTo(1);
+    assertThat(vendor(0).closes.get()).isEqualTo(1);
+  }
+
+  @Test
+  void metersCarryTheBackendTag() {
+    VendingService service = service();
+    vend(service, profile("c"), TABLE, Map.of());
+    vend(service, profile("c"), TABLE, Map.of());
+    assertThat(count("cache.misses")).isEqualTo(1);
+    assertThat(count("cache.hits")).isEqualTo(1);
+    assertThat(count("provider.calls")).isEqualTo(1);
+    var latency =
+        registry.find(VendorMetrics.name("provider.latency")).tag("backend", "fake").timer();
+    assertThat(latency).isNotNull();
+    assertThat(latency.count()).isEqualTo(1);
+  }
+
+  // ---- the fake backend ----
+
+  /** A backend of storageType FAKE (scheme fake://, source type fake-key) with tunable answers. */
+  static final class FakeBackend implements StorageBackend<FakeProfile> {
+    static final CredentialSourceType SOURCE_TYPE =
+        new CredentialSourceType(
+            "fake-key", Set.of("key"), (name, fields) -> new FakeSource(name, fields.get("key")));
+
+    final List<FakeVendor> opened = new CopyOnWriteArrayList<>();
+    final AtomicInteger openCalls = new AtomicInteger();
+    volatile long[] lifetimesMs = {60_000};
+    volatile long delayMs;
+    volatile boolean fail;
+    volatile boolean empty;
+
+    @Override
+    public String storageType() {
+      return "FAKE";
+    }
+
+    @Override
+    public Class<FakeProfile> profileType() {
+      return FakeProfile.class;
+    }
+
+    @Override
+    public Set<String> schemes() {
+      return Set.of("fake");
+    }
+
+    @Override
+    public List<CredentialSourceType> credentialSourceTypes() {
+      return List.of(SOURCE_TYPE);
+    }
+
+    @Override
+    public FakeProfile parse(Input input) {
+      var source = input.info().path("credentialSource");
+      return new FakeProfile(
+          input.catalog(),
+          input.allowedLocations(),
+          source.isTextual() ? Optional.of(source.asText()) : Optional.empty(),
+          input.info().path("version").asInt(1),
+          input.info().path("vends").asBoolean(true));
+    }
+
+    @Override
+    public Optional<CredentialVendor> openVendor(
+        FakeProfile profile, CredentialSource source, VendorMetrics metrics) {
+      openCalls.incrementAndGet();
+      if (!profile.vends()) {
+        return Optional.empty();
+      }
+      FakeVendor vendor = new FakeVendor(this, source, metrics);
+      opened.add(vendor);
+      return Optional.of(vendor);
+    }
+
+    @Override
+    public FileIO openCatalogIO(FakeProfile profile, CredentialSource source) {
+      throw new UnsupportedOperationException("the fake has no store");
+    }
+  }
+
+  record FakeProfile(
+      String catalog,
+      List<String> allowedLocations,
+      Optional<String> credentialSource,
+      int version,
+      boolean vends)
+      implements StorageProfile {
+    @Override
+    public String storageType() {
+      return "FAKE";
+    }
+
+    @Override
+    public Set<Delegation.Kind> offered() {
+      return vends ? Set.of(Delegation.Kind.VENDED_CREDENTIALS) : Set.of();
+    }
+
+    @Override
+    public boolean delegateOnlyOnRequest() {
+      return false;
+    }
+  }
+
+  record FakeSource(String name, String key) implements CredentialSource {
+    @Override
+    public String type() {
+      return "fake-key";
+    }
+  }
+
+  /**
+   * One credential per location (the fake cannot fold them); the cache key ignores the principal; a
+   * location with '~' is its own unsafe rule.
+   */
+  static final class FakeVendor implements CredentialVendor {
+    final AtomicInteger calls = new AtomicInteger();
+    final AtomicInteger closes = new AtomicInteger();
+    final List<String> askedUnsafe = new CopyOnWriteArrayList<>();
+    final FakeBackend backend;
+    final CredentialSource source;
+    final VendorMetrics metrics;
+    volatile List<StorageCredential> lastVended;
+
+    FakeVendor(FakeBackend backend, CredentialSource source, VendorMetrics metrics) {
+      this.backend = backend;
+      this.source = source;
+      this.metrics = metrics;
+    }
+
+    @Override
+    public Optional<String> unsafe(String location) {
+      askedUnsafe.add(location);
+      return location.contains("~") ? Optional.of("tilde") : Optional.empty();
+    }
+
+    @Override
+    public Object cacheKey(VendingRequest request) {
+      return List.of(request.locations(), request.mode());
+    }
+
+    @Override
+    public List<StorageCredential> vend(VendingRequest request) {
+      int call = calls.incrementAndGet();
+      metrics.providerCall(Duration.ofMillis(1));
+      try {
+        Thread.sleep(backend.delayMs);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+      if (backend.fail) {
+        throw new VendingException("fake provider down", 503, null);
+      }
+      if (backend.empty) {
+        return List.of();
+      }
+      long now = System.currentTimeMillis();
+      long[] lifetimes = backend.lifetimesMs;
+      List<StorageCredential> out = new ArrayList<>();
+      for (int i = 0; i < request.locations().size(); i++) {
+        String prefix = request.locations().get(i);
+        out.add(
+            new StorageCredential(
+                prefix,
+                Map.of("fake.prefix", prefix, "fake.call", Integer.toString(call)),
+                now + lifetimes[Math.min(i, lifetimes.length - 1)]));
+      }
+      lastVended = List.copyOf(out);
+      return out;
+    }
+
+    @Override
+    public void close() {
+      closes.incrementAndGet();
+    }
+  }
+}
