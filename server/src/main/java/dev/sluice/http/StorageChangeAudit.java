@@ -6,10 +6,7 @@ import dev.sluice.authz.Authorizer;
 import dev.sluice.authz.Caller;
 import dev.sluice.management.CatalogAdmin;
 import dev.sluice.store.CatalogRecord;
-import java.util.Iterator;
-import java.util.Locale;
-import java.util.Map;
-import java.util.regex.Pattern;
+import dev.sluice.vending.StorageBackends;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -20,8 +17,6 @@ import org.slf4j.LoggerFactory;
  */
 final class StorageChangeAudit {
   private static final Logger LOG = LoggerFactory.getLogger(StorageChangeAudit.class);
-  private static final Pattern SECRET =
-      Pattern.compile(".*(secret|password|token|externalid|key)$");
   static final String ACTION = "changeCatalogStorage";
 
   private StorageChangeAudit() {}
@@ -45,8 +40,8 @@ final class StorageChangeAudit {
     ObjectNode after = out.putObject("after");
     for (String field : change.restricted()) {
       if (field.equals("storageConfigInfo")) {
-        before.set(field, redacted(readTree(change.before().storageConfig())));
-        after.set(field, redacted(change.after().storageConfig().deepCopy()));
+        before.set(field, StorageBackends.redacted(readTree(change.before().storageConfig())));
+        after.set(field, StorageBackends.redacted(change.after().storageConfig()));
       } else {
         String key = field.substring("properties.".length());
         before.put(field, change.before().properties().get(key));
@@ -62,19 +57,5 @@ final class StorageChangeAudit {
     } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
       throw new IllegalStateException("Corrupt storage configuration", e);
     }
-  }
-
-  private static JsonNode redacted(JsonNode node) {
-    if (node instanceof ObjectNode object) {
-      for (Iterator<Map.Entry<String, JsonNode>> it = object.fields(); it.hasNext(); ) {
-        Map.Entry<String, JsonNode> field = it.next();
-        if (SECRET.matcher(field.getKey().toLowerCase(Locale.ROOT)).matches()) {
-          field.setValue(object.textNode("<redacted>"));
-        } else {
-          redacted(field.getValue());
-        }
-      }
-    }
-    return node;
   }
 }

@@ -27,6 +27,14 @@ public interface StorageBackend<P extends StorageProfile> {
   List<CredentialSourceType> credentialSourceTypes();
 
   /**
+   * Keys of its {@code storageConfigInfo} that are secret although their names do not say so (S3's
+   * {@code externalId}); names ending in secret, password, token or key always are.
+   */
+  default Set<String> secretKeys() {
+    return Set.of();
+  }
+
+  /**
    * Parses and validates {@code storageConfigInfo}. {@link StorageBackends} has already checked
    * {@code storageType}, that every allowed location has one of {@link #schemes()}, and that a
    * named credential source exists with a type this backend accepts. Every error is an {@link

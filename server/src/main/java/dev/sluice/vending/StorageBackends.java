@@ -23,6 +23,8 @@ import org.apache.iceberg.io.FileIO;
  */
 public final class StorageBackends {
   private static final String KEY = StorageBackend.Input.KEY;
+  private static final java.util.regex.Pattern SECRET_NAME =
+      java.util.regex.Pattern.compile(".*(secret|password|token|key)$");
   private static final StorageBackends STANDARD = new StorageBackends(standardBackends());
 
   private final Map<String, StorageBackend<?>> byType = new LinkedHashMap<>();
@@ -223,6 +225,41 @@ public final class StorageBackends {
   private static <P extends StorageProfile> FileIO openIO(
       StorageBackend<P> backend, StorageProfile profile, Map<String, CredentialSource> sources) {
     return backend.openCatalogIO(backend.profileType().cast(profile), source(profile, sources));
+  }
+
+  /**
+   * A copy of a stored or requested {@code storageConfigInfo} fit for an audit record or a log:
+   * every value whose key ends in secret, password, token or key, or that its backend declares
+   * secret, replaced by {@code <redacted>}, at any depth.
+   */
+  public static JsonNode redacted(JsonNode storageConfig) {
+    JsonNode copy = storageConfig.deepCopy();
+    Set<String> declared = new java.util.HashSet<>();
+    JsonNode type = copy.get("storageType");
+    if (type != null && type.isTextual()) {
+      StorageBackend<?> backend = STANDARD.byType.get(type.asText().toUpperCase(Locale.ROOT));
+      if (backend != null) {
+        backend.secretKeys().forEach(k -> declared.add(k.toLowerCase(Locale.ROOT)));
+      }
+    }
+    redact(copy, declared);
+    return copy;
+  }
+
+  private static void redact(JsonNode node, Set<String> declared) {
+    if (node instanceof ObjectNode object) {
+      for (var it = object.fields(); it.hasNext(); ) {
+        Map.Entry<String, JsonNode> field = it.next();
+        String key = field.getKey().toLowerCase(Locale.ROOT);
+        if (declared.contains(key) || SECRET_NAME.matcher(key).matches()) {
+          field.setValue(object.textNode("<redacted>"));
+        } else {
+          redact(field.getValue(), declared);
+        }
+      }
+    } else if (node != null && node.isArray()) {
+      node.forEach(item -> redact(item, declared));
+    }
   }
 
   /** The backend tag of {@code profile}'s metrics: its storage type, lower case. */

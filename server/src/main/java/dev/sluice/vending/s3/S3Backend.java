@@ -52,6 +52,12 @@ public final class S3Backend implements StorageBackend<S3StorageProfile> {
     return AwsCredentialSource.TYPES;
   }
 
+  /** The external id guards the role against the confused deputy: not for audit trails. */
+  @Override
+  public Set<String> secretKeys() {
+    return Set.of("externalId");
+  }
+
   @Override
   public S3StorageProfile parse(Input input) {
     return S3StorageProfile.parse(input);
