@@ -79,10 +79,12 @@ public final class CatalogClients<T> implements AutoCloseable {
                   if (old != null && old.profile().equals(profile)) {
                     return old;
                   }
+                  // Opened first: if opening fails, the mapping and the old client stay.
+                  Held<T> opened = new Held<>(profile, open.apply(profile));
                   if (old != null) {
                     retireLater(catalog, old); // its profile changed
                   }
-                  return new Held<>(profile, open.apply(profile));
+                  return opened;
                 });
     return current.client();
   }

@@ -2,6 +2,7 @@ package dev.sluice.vending;
 
 import static dev.sluice.vending.VendingServiceTest.await;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.sluice.vending.VendingServiceTest.FakeProfile;
 import java.time.Duration;
@@ -79,6 +80,22 @@ class CatalogClientsTest {
     assertThat(get(profile("c", 2))).isSameAs(current);
     Thread.sleep(GRACE.toMillis() * 2);
     assertThat(old.closes().get()).as("closed once").isEqualTo(1);
+  }
+
+  @Test
+  void aClientThatCannotBeOpenedLeavesTheCurrentOneInPlace() throws Exception {
+    Client current = get(profile("c", 1));
+    assertThatThrownBy(
+            () ->
+                clients.get(
+                    profile("c", 2),
+                    p -> {
+                      throw new IllegalStateException("no credential source");
+                    }))
+        .hasMessageContaining("no credential source");
+    Thread.sleep(GRACE.toMillis() * 2);
+    assertThat(current.closes().get()).as("not retired by a failed replacement").isZero();
+    assertThat(get(profile("c", 1))).isSameAs(current);
   }
 
   @Test
