@@ -58,7 +58,7 @@ class CatalogBehaviourTest {
             + "\"gs://b/wh\"},\"storageConfigInfo\":{\"storageType\":\"GCS\"}}}";
     var refused = server.send("POST", "/api/management/v1/catalogs", body);
     assertThat(refused.statusCode()).isEqualTo(400);
-    assertThat(refused.body()).contains("storageConfigInfo.storageType").contains("[FILE, S3]");
+    assertThat(refused.body()).contains("storageConfigInfo.storageType").contains("[FILE, S3, R2]");
 
     server
         .server()

@@ -15,6 +15,7 @@ import java.util.Map;
 import java.util.Optional;
 import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.exceptions.BadRequestException;
 import org.apache.iceberg.exceptions.ForbiddenException;
 import org.apache.iceberg.exceptions.NoSuchNamespaceException;
 import org.slf4j.Logger;
@@ -131,6 +132,13 @@ final class LocationRules {
       Map<String, String> properties,
       ContentLocations previous) {
     policy.checkTable(what, location, properties);
+    settings
+        .storage()
+        .unusableLocations(location, properties)
+        .ifPresent(
+            problem -> {
+              throw new BadRequestException("Invalid location for %s: %s", what, problem);
+            });
     ContentLocations next = ContentLocations.of(location, properties);
     List<StorageLocation> added = next.addedSince(previous);
     if (added.isEmpty()) {

@@ -19,6 +19,14 @@ public interface CredentialVendor extends AutoCloseable {
   }
 
   /**
+   * Why this backend cannot scope one credential to all of a table's {@code locations} together
+   * (for R2: locations in two buckets), or empty. A table it refuses is served without credentials.
+   */
+  default Optional<String> unscopable(List<String> locations) {
+    return Optional.empty();
+  }
+
+  /**
    * The cache key: built only from what changes the credentials this vendor would return (the
    * service keeps keys of different profiles apart). Must have value equality.
    */

@@ -1,6 +1,7 @@
 package dev.sluice.vending;
 
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
@@ -33,4 +34,13 @@ public interface StorageProfile {
    * True when delegation happens only for clients that ask for it (the access-delegation header).
    */
   boolean delegateOnlyOnRequest();
+
+  /**
+   * Why a table or view may not use these locations on this backend, naming the property ({@code
+   * location} or a {@code write.*.path}), or empty. Checked at create and at every commit (a 400);
+   * for backends that can vend only for some shapes of location (R2: key prefixes in one bucket).
+   */
+  default Optional<String> unusableLocations(String location, Map<String, String> properties) {
+    return Optional.empty();
+  }
 }

@@ -123,6 +123,15 @@ public final class VendingService implements AutoCloseable {
         return List.of();
       }
     }
+    Optional<String> unscopable = vendor.unscopable(locations);
+    if (unscopable.isPresent()) {
+      LOG.warn(
+          "Not vending credentials for {} in catalog {}: {}",
+          attribution.get("table"),
+          profile.catalog(),
+          unscopable.get());
+      return List.of();
+    }
     VendingRequest request =
         new VendingRequest(
             tableLocation, locations, mode, attribution.get("principal"), attribution);

@@ -43,6 +43,10 @@ public final class MicroReport {
               "vend_miss",
               "vend_cached"),
           new Pair(
+              "One vend without the cache: R2 mint (local JWT) vs S3 STS vend (stub STS, no network)",
+              "mint_s3Sts",
+              "mint_r2"),
+          new Pair(
               "loadTable body: LoadTableBody (cached metadata) vs Iceberg's serializer",
               "serializeLoadTable_iceberg",
               "serializeLoadTable_cached"),

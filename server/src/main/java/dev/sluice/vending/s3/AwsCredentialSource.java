@@ -40,13 +40,17 @@ public record AwsCredentialSource(
     }
   }
 
+  /** A static key pair: also the parent API key of R2, which speaks the S3 API. */
+  public static final CredentialSourceType STATIC_TYPE =
+      new CredentialSourceType(
+          Kind.STATIC.type,
+          Set.of("accessKeyId", "secretAccessKey"),
+          (name, f) -> of(name, Kind.STATIC, f));
+
   /** The source types the S3 backend accepts, with the keys each may carry. */
   static final List<CredentialSourceType> TYPES =
       List.of(
-          new CredentialSourceType(
-              Kind.STATIC.type,
-              Set.of("accessKeyId", "secretAccessKey"),
-              (name, f) -> of(name, Kind.STATIC, f)),
+          STATIC_TYPE,
           new CredentialSourceType(
               Kind.DEFAULT_CHAIN.type, Set.of(), (name, f) -> of(name, Kind.DEFAULT_CHAIN, f)),
           new CredentialSourceType(

@@ -19,27 +19,30 @@ import software.amazon.awssdk.services.s3.S3ClientBuilder;
 public final class CatalogS3Client {
   private CatalogS3Client() {}
 
-  public static S3Client build(S3StorageProfile profile, AwsCredentialSource source) {
+  /** A client for an S3 API at {@code endpoint} (null: AWS's regional default). */
+  public static S3Client build(
+      String region, String endpoint, boolean pathStyle, AwsCredentialSource source) {
     S3ClientBuilder builder =
         S3Client.builder()
             .httpClientBuilder(
                 UrlConnectionHttpClient.builder()
                     .connectionTimeout(Duration.ofSeconds(3))
                     .socketTimeout(Duration.ofSeconds(30)))
-            .region(Region.of(profile.region()))
+            .region(Region.of(region))
             .credentialsProvider(source.provider())
-            .forcePathStyle(profile.pathStyleAccess())
+            .forcePathStyle(pathStyle)
             .requestChecksumCalculation(RequestChecksumCalculation.WHEN_REQUIRED)
             .responseChecksumValidation(ResponseChecksumValidation.WHEN_REQUIRED);
-    if (profile.endpoint() != null) {
-      builder.endpointOverride(URI.create(profile.endpoint()));
+    if (endpoint != null) {
+      builder.endpointOverride(URI.create(endpoint));
     }
     return builder.build();
   }
 
-  /** An Iceberg S3FileIO on that client. */
-  public static FileIO fileIO(S3StorageProfile profile, AwsCredentialSource source) {
-    S3Client client = build(profile, source);
+  /** An Iceberg S3FileIO on such a client. */
+  public static FileIO fileIO(
+      String region, String endpoint, boolean pathStyle, AwsCredentialSource source) {
+    S3Client client = build(region, endpoint, pathStyle, source);
     S3FileIO io = new S3FileIO(() -> client);
     io.initialize(java.util.Map.of());
     return io;

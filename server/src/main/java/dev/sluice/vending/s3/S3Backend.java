@@ -76,6 +76,10 @@ public final class S3Backend implements StorageBackend<S3StorageProfile> {
 
   @Override
   public FileIO openCatalogIO(S3StorageProfile profile, CredentialSource source) {
-    return CatalogS3Client.fileIO(profile, (AwsCredentialSource) source);
+    return CatalogS3Client.fileIO(
+        profile.region(),
+        profile.endpoint(),
+        profile.pathStyleAccess(),
+        (AwsCredentialSource) source);
   }
 }

@@ -1,9 +1,14 @@
 package dev.sluice.vending.s3;
 
+import static dev.sluice.vending.ProfileFields.bool;
+import static dev.sluice.vending.ProfileFields.integer;
+import static dev.sluice.vending.ProfileFields.text;
+import static dev.sluice.vending.ProfileFields.url;
 import static java.util.Objects.requireNonNull;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.sluice.vending.Delegation;
+import dev.sluice.vending.ProfileFields;
 import dev.sluice.vending.StorageBackend;
 import dev.sluice.vending.StorageProfile;
 import java.util.ArrayList;
@@ -94,11 +99,6 @@ public record S3StorageProfile(
               + duration);
     }
     String endpoint = url(info, "endpoint");
-    String vend = text(info, "vendCredentials");
-    if (vend != null && !vend.equals("always") && !vend.equals("on-request")) {
-      throw new IllegalArgumentException(
-          KEY + "vendCredentials must be always or on-request, got " + vend);
-    }
     return new S3StorageProfile(
         catalog,
         allowed,
@@ -114,7 +114,7 @@ public record S3StorageProfile(
         template(info, "writePolicyTemplate"),
         fields(info, "sessionName", List.of("principal")),
         fields(info, "sessionTags", List.of()),
-        "on-request".equals(vend),
+        ProfileFields.vendOnlyOnRequest(info),
         stsUnavailable);
   }
 
@@ -174,70 +174,5 @@ public record S3StorageProfile(
       throw new IllegalArgumentException(KEY + "sessionName must name at least one field");
     }
     return out;
-  }
-
-  private static String text(JsonNode info, String field) {
-    JsonNode node = info.get(field);
-    if (node == null || node.isNull()) {
-      return null;
-    }
-    if (!node.isTextual() || node.asText().isBlank()) {
-      throw new IllegalArgumentException(KEY + field + " must be a non-empty string");
-    }
-    return node.asText();
-  }
-
-  /**
-   * An endpoint the server sends signed requests to: an absolute http(s) URL with a host and
-   * nothing that could smuggle another target (user info, query, fragment).
-   */
-  private static String url(JsonNode info, String field) {
-    String text = text(info, field);
-    if (text == null) {
-      return null;
-    }
-    java.net.URI uri;
-    try {
-      uri = new java.net.URI(text);
-    } catch (java.net.URISyntaxException e) {
-      throw new IllegalArgumentException(KEY + field + " is not a valid URL");
-    }
-    String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
-    if (!scheme.equals("http") && !scheme.equals("https")) {
-      throw new IllegalArgumentException(
-          KEY + field + " must be an http or https URL, got scheme '" + scheme + "'");
-    }
-    if (uri.getHost() == null
-        || uri.getRawUserInfo() != null
-        || uri.getRawQuery() != null
-        || uri.getRawFragment() != null) {
-      throw new IllegalArgumentException(
-          KEY
-              + field
-              + " must be http(s)://host[:port][/path], without user info, query or fragment");
-    }
-    return text;
-  }
-
-  private static boolean bool(JsonNode info, String field, boolean fallback) {
-    JsonNode node = info.get(field);
-    if (node == null || node.isNull()) {
-      return fallback;
-    }
-    if (!node.isBoolean()) {
-      throw new IllegalArgumentException(KEY + field + " must be true or false");
-    }
-    return node.asBoolean();
-  }
-
-  private static int integer(JsonNode info, String field, int fallback) {
-    JsonNode node = info.get(field);
-    if (node == null || node.isNull()) {
-      return fallback;
-    }
-    if (!node.isIntegralNumber()) {
-      throw new IllegalArgumentException(KEY + field + " must be an integer");
-    }
-    return node.asInt();
   }
 }

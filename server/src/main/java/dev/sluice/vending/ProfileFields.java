@@ -1,0 +1,93 @@
+package dev.sluice.vending;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.util.Locale;
+
+/**
+ * Reading a backend's keys from {@code storageConfigInfo}: every error is an {@link
+ * IllegalArgumentException} that names the key ({@code storageConfigInfo.<field>}).
+ */
+public final class ProfileFields {
+  private static final String KEY = StorageBackend.Input.KEY;
+
+  private ProfileFields() {}
+
+  public static String text(JsonNode info, String field) {
+    JsonNode node = info.get(field);
+    if (node == null || node.isNull()) {
+      return null;
+    }
+    if (!node.isTextual() || node.asText().isBlank()) {
+      throw new IllegalArgumentException(KEY + field + " must be a non-empty string");
+    }
+    return node.asText();
+  }
+
+  /**
+   * An endpoint the server sends signed requests to: an absolute http(s) URL with a host and
+   * nothing that could smuggle another target (user info, query, fragment).
+   */
+  public static String url(JsonNode info, String field) {
+    String text = text(info, field);
+    if (text == null) {
+      return null;
+    }
+    java.net.URI uri;
+    try {
+      uri = new java.net.URI(text);
+    } catch (java.net.URISyntaxException e) {
+      throw new IllegalArgumentException(KEY + field + " is not a valid URL");
+    }
+    String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
+    if (!scheme.equals("http") && !scheme.equals("https")) {
+      throw new IllegalArgumentException(
+          KEY + field + " must be an http or https URL, got scheme '" + scheme + "'");
+    }
+    if (uri.getHost() == null
+        || uri.getRawUserInfo() != null
+        || uri.getRawQuery() != null
+        || uri.getRawFragment() != null) {
+      throw new IllegalArgumentException(
+          KEY
+              + field
+              + " must be http(s)://host[:port][/path], without user info, query or fragment");
+    }
+    return text;
+  }
+
+  public static boolean bool(JsonNode info, String field, boolean fallback) {
+    JsonNode node = info.get(field);
+    if (node == null || node.isNull()) {
+      return fallback;
+    }
+    if (!node.isBoolean()) {
+      throw new IllegalArgumentException(KEY + field + " must be true or false");
+    }
+    return node.asBoolean();
+  }
+
+  public static int integer(JsonNode info, String field, int fallback) {
+    JsonNode node = info.get(field);
+    if (node == null || node.isNull()) {
+      return fallback;
+    }
+    if (!node.isIntegralNumber()) {
+      throw new IllegalArgumentException(KEY + field + " must be an integer");
+    }
+    return node.asInt();
+  }
+
+  /**
+   * {@code vendCredentials}: {@code always} (the default: Spark sends no delegation header) or
+   * {@code on-request} (only for clients that send {@code X-Iceberg-Access-Delegation}); true for
+   * on-request.
+   */
+  public static boolean vendOnlyOnRequest(JsonNode info) {
+    String vend = text(info, "vendCredentials");
+    if (vend != null && !vend.equals("always") && !vend.equals("on-request")) {
+      throw new IllegalArgumentException(
+          KEY + "vendCredentials must be always or on-request, got " + vend);
+    }
+    return "on-request".equals(vend);
+  }
+}

@@ -1,0 +1,65 @@
+package dev.sluice.vending.r2;
+
+import dev.sluice.vending.CredentialSource;
+import dev.sluice.vending.CredentialSourceType;
+import dev.sluice.vending.CredentialVendor;
+import dev.sluice.vending.StorageBackend;
+import dev.sluice.vending.VendorMetrics;
+import dev.sluice.vending.s3.AwsCredentialSource;
+import dev.sluice.vending.s3.CatalogS3Client;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import org.apache.iceberg.io.FileIO;
+
+/**
+ * Cloudflare R2: S3-compatible, without STS. Credentials are minted locally from the parent key
+ * ({@link R2TokenMinter}); the catalog's own I/O uses the parent key through S3FileIO.
+ */
+public final class R2Backend implements StorageBackend<R2StorageProfile> {
+  static final String TYPE = "R2";
+
+  /** R2's region for SigV4: always {@code auto}. */
+  static final String REGION = "auto";
+
+  @Override
+  public String storageType() {
+    return TYPE;
+  }
+
+  @Override
+  public Class<R2StorageProfile> profileType() {
+    return R2StorageProfile.class;
+  }
+
+  @Override
+  public Set<String> schemes() {
+    return Set.of("s3", "s3a");
+  }
+
+  @Override
+  public List<CredentialSourceType> credentialSourceTypes() {
+    return List.of(AwsCredentialSource.STATIC_TYPE);
+  }
+
+  @Override
+  public R2StorageProfile parse(Input input) {
+    return R2StorageProfile.parse(input);
+  }
+
+  @Override
+  public Optional<CredentialVendor> openVendor(
+      R2StorageProfile profile, CredentialSource source, VendorMetrics metrics) {
+    return Optional.of(
+        new R2CredentialVendor(
+            profile,
+            (AwsCredentialSource) source,
+            System::currentTimeMillis,
+            metrics::providerCall));
+  }
+
+  @Override
+  public FileIO openCatalogIO(R2StorageProfile profile, CredentialSource source) {
+    return CatalogS3Client.fileIO(REGION, profile.endpoint(), true, (AwsCredentialSource) source);
+  }
+}

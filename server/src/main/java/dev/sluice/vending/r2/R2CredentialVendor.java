@@ -1,0 +1,95 @@
+package dev.sluice.vending.r2;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.sluice.vending.AccessMode;
+import dev.sluice.vending.ClientProperties;
+import dev.sluice.vending.CredentialVendor;
+import dev.sluice.vending.StorageCredential;
+import dev.sluice.vending.VendingException;
+import dev.sluice.vending.VendingRequest;
+import dev.sluice.vending.s3.AwsCredentialSource;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Consumer;
+import java.util.function.LongSupplier;
+
+/**
+ * R2 vending: a temporary credential minted locally ({@link R2TokenMinter}) for the table's key
+ * prefixes in its one bucket, read-only or read-write; no network call.
+ */
+public final class R2CredentialVendor implements CredentialVendor {
+  private final R2StorageProfile profile;
+  private final AwsCredentialSource parent;
+  private final LongSupplier clockMillis;
+  private final Consumer<Duration> mintTime;
+
+  public R2CredentialVendor(
+      R2StorageProfile profile,
+      AwsCredentialSource parent,
+      LongSupplier clockMillis,
+      Consumer<Duration> mintTime) {
+    this.profile = requireNonNull(profile, "profile");
+    this.parent = requireNonNull(parent, "parent");
+    this.clockMillis = requireNonNull(clockMillis, "clockMillis");
+    this.mintTime = requireNonNull(mintTime, "mintTime");
+    if (parent.kind() != AwsCredentialSource.Kind.STATIC) {
+      throw new IllegalArgumentException("An R2 parent key is a static source");
+    }
+  }
+
+  @Override
+  public Optional<String> unscopable(List<String> locations) {
+    StringBuilder problem = new StringBuilder();
+    return R2Scope.of(locations, problem).isPresent()
+        ? Optional.empty()
+        : Optional.of(problem.toString());
+  }
+
+  /** The credential depends only on where and how: R2 tokens carry no caller. */
+  @Override
+  public Object cacheKey(VendingRequest request) {
+    return List.of(request.tableLocation(), request.locations(), request.mode());
+  }
+
+  @Override
+  public List<StorageCredential> vend(VendingRequest request) {
+    StringBuilder problem = new StringBuilder();
+    R2Scope scope =
+        R2Scope.of(request.locations(), problem)
+            .orElseThrow(
+                () ->
+                    new VendingException(
+                        "Cannot vend credentials for catalog " + profile.catalog() + ": " + problem,
+                        0,
+                        null));
+    long start = System.nanoTime();
+    long now = clockMillis.getAsLong() / 1000;
+    long expires = now + profile.durationSeconds();
+    R2TokenMinter.Minted minted =
+        R2TokenMinter.mint(
+            parent.accessKeyId(),
+            parent.secretAccessKey(),
+            profile.accountId(),
+            scope.bucket(),
+            request.mode() == AccessMode.READ_WRITE
+                ? R2TokenMinter.Scope.READ_WRITE
+                : R2TokenMinter.Scope.READ_ONLY,
+            scope.prefixPaths(),
+            now,
+            expires);
+    mintTime.accept(Duration.ofNanos(System.nanoTime() - start));
+    Map<String, String> config = new LinkedHashMap<>();
+    config.put(ClientProperties.S3_ACCESS_KEY_ID, minted.accessKeyId());
+    config.put(ClientProperties.S3_SECRET_ACCESS_KEY, minted.secretAccessKey());
+    config.put(ClientProperties.S3_SESSION_TOKEN, minted.sessionToken());
+    config.put(ClientProperties.S3_SESSION_TOKEN_EXPIRES_AT_MS, Long.toString(expires * 1000));
+    config.put(ClientProperties.S3_ENDPOINT, profile.endpoint());
+    config.put(ClientProperties.CLIENT_REGION, R2Backend.REGION);
+    config.put(ClientProperties.S3_PATH_STYLE_ACCESS, "true");
+    return List.of(new StorageCredential(request.tableLocation(), config, expires * 1000));
+  }
+}

@@ -1,0 +1,85 @@
+package dev.sluice.vending.r2;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.sluice.location.StorageLocation;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * What one R2 temporary credential can be scoped to: one bucket and key prefixes, each ending in
+ * {@code /} (so {@code db/t/} never covers {@code db/t2/}), deduplicated, nested ones folded. A
+ * table whose locations do not fit (a bucket root, two buckets) has no scope: it is refused at
+ * create and commit, and never answered with a bucket-wide credential.
+ */
+record R2Scope(String bucket, List<String> prefixPaths) {
+  R2Scope {
+    requireNonNull(bucket, "bucket");
+    prefixPaths = List.copyOf(prefixPaths);
+  }
+
+  /** The scope of a table's locations, or why there is none. */
+  static Optional<R2Scope> of(List<String> locations, StringBuilder problem) {
+    Map<String, String> byName = new LinkedHashMap<>();
+    for (int i = 0; i < locations.size(); i++) {
+      byName.put(i == 0 ? "location" : "location " + (i + 1), locations.get(i));
+    }
+    Optional<String> why = problem(byName);
+    if (why.isPresent()) {
+      problem.append(why.get());
+      return Optional.empty();
+    }
+    String bucket = StorageLocation.parse(locations.get(0)).authority();
+    List<String> prefixes = new ArrayList<>();
+    for (String location : locations) {
+      prefixes.add(String.join("/", StorageLocation.parse(location).segments()) + "/");
+    }
+    prefixes.sort(Comparator.comparing(String::length).thenComparing(Comparator.naturalOrder()));
+    List<String> folded = new ArrayList<>();
+    for (String prefix : prefixes) {
+      if (folded.stream().noneMatch(prefix::startsWith)) {
+        folded.add(prefix);
+      }
+    }
+    folded.sort(Comparator.naturalOrder());
+    return Optional.of(new R2Scope(bucket, folded));
+  }
+
+  /**
+   * Why locations named by property ({@code location} first) cannot share one R2 credential, naming
+   * the property; empty when they can.
+   */
+  static Optional<String> problem(Map<String, String> locationsByProperty) {
+    String bucket = null;
+    String first = null;
+    for (Map.Entry<String, String> entry : locationsByProperty.entrySet()) {
+      StorageLocation parsed = StorageLocation.parse(entry.getValue());
+      if (parsed.segments().isEmpty()) {
+        return Optional.of(
+            entry.getKey()
+                + " is the root of bucket "
+                + parsed.authority()
+                + ": an R2 credential is scoped to key prefixes, never to a whole bucket");
+      }
+      if (bucket == null) {
+        bucket = parsed.authority();
+        first = entry.getKey();
+      } else if (!bucket.equals(parsed.authority())) {
+        return Optional.of(
+            entry.getKey()
+                + " is in bucket "
+                + parsed.authority()
+                + " but "
+                + first
+                + " is in bucket "
+                + bucket
+                + ": one R2 credential covers one bucket");
+      }
+    }
+    return Optional.empty();
+  }
+}
