@@ -23,8 +23,10 @@ import org.slf4j.LoggerFactory;
  * so R2 vending can be tested without R2: path-style S3 requests whose session token is base64 of
  * {@code "jwt/" + JWT}, the JWT HS256-signed with the parent API key's secret, the request SigV4-
  * signed (checked with the AWS SDK's signer) by the parent access key id under the derived secret
- * (hex SHA-256 of the JWT). Allowed requests (see {@link R2Scope}) are re-issued to the Ceph RGW
- * bed under the gateway's own keys; everything else gets a 403 S3 error and is counted.
+ * (hex SHA-256 of the JWT). A request without a session token must be signed with the parent key
+ * itself (R2 accepts an API token's S3 keys; the catalog's own I/O uses them) and is not scoped.
+ * Allowed requests (see {@link R2TokenScope}) are re-issued to the Ceph RGW bed under the gateway's
+ * own keys; everything else gets a 403 S3 error and is counted.
  */
 public final class R2Gateway implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(R2Gateway.class);
@@ -36,7 +38,9 @@ public final class R2Gateway implements AutoCloseable {
   private final RgwForwarder upstream;
   private final HttpServer server;
   private final ExecutorService executor;
+  private final String parentSecret;
   private final AtomicLong allowed = new AtomicLong();
+  private final AtomicLong parentRequests = new AtomicLong();
   private final AtomicLong refused = new AtomicLong();
   private final List<String> refusalLog = new ArrayList<>();
 
@@ -45,6 +49,7 @@ public final class R2Gateway implements AutoCloseable {
       throws IOException {
     this.accountId = requireNonNull(accountId, "accountId");
     this.parentKeyId = requireNonNull(parentKeyId, "parentKeyId");
+    this.parentSecret = requireNonNull(parentSecret, "parentSecret");
     this.tokens = new R2TokenCheck(accountId, parentKeyId, parentSecret, clock);
     this.signatures = new R2SignatureCheck(clock);
     this.upstream = requireNonNull(upstream, "upstream");
@@ -85,6 +90,11 @@ public final class R2Gateway implements AutoCloseable {
   /** Requests verified, allowed and forwarded upstream so far. */
   public long allowed() {
     return allowed.get();
+  }
+
+  /** Of the requests allowed, those signed with the parent key itself (no session token). */
+  public long parentRequests() {
+    return parentRequests.get();
   }
 
   /** Requests refused by the gateway so far (token, signature or scope). */
@@ -132,9 +142,17 @@ public final class R2Gateway implements AutoCloseable {
 
   /** Verifies token, signature and scope; returns the decoded body to forward. */
   private byte[] authorize(R2Request request) throws R2Refusal {
-    R2TokenCheck.Claims claims = tokens.verify(request.header("x-amz-security-token").orElse(null));
-    byte[] body = signatures.verify(request, parentKeyId, claims.derivedSecret());
-    R2Scope.authorize(request, claims, body);
+    String token = request.header("x-amz-security-token").orElse(null);
+    if (token == null) {
+      // The parent API key itself (R2 accepts it as plain S3 keys): what the catalog's own I/O
+      // uses. It may do anything the gateway forwards.
+      byte[] body = signatures.verify(request, parentKeyId, parentSecret, false);
+      parentRequests.incrementAndGet();
+      return body;
+    }
+    R2TokenCheck.Claims claims = tokens.verify(token);
+    byte[] body = signatures.verify(request, parentKeyId, claims.derivedSecret(), true);
+    R2TokenScope.authorize(request, claims, body);
     return body;
   }
 

@@ -11,6 +11,7 @@ import java.security.SecureRandom;
 import java.util.HexFormat;
 import java.util.List;
 import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.AwsSessionCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.core.checksums.RequestChecksumCalculation;
@@ -29,8 +30,8 @@ public final class R2GatewayBed implements AutoCloseable {
   /** A Cloudflare account id (32 hex), fixed for the tests. */
   public static final String ACCOUNT = "0123456789abcdef0123456789abcdef";
 
-  public static final String READ_ONLY = R2Scope.READ_ONLY;
-  public static final String READ_WRITE = R2Scope.READ_WRITE;
+  public static final String READ_ONLY = R2TokenScope.READ_ONLY;
+  public static final String READ_WRITE = R2TokenScope.READ_WRITE;
 
   private final CephRgw rgw;
   private final S3Client admin;
@@ -110,7 +111,15 @@ public final class R2GatewayBed implements AutoCloseable {
         RequestChecksumCalculation.WHEN_REQUIRED);
   }
 
-  /** A plain S3 client (path-style, region auto, never retrying) through the gateway. */
+  /** An S3 client holding the parent key itself (no session token), as the catalog's own I/O. */
+  public S3Client parentClient() {
+    return client(parentKeyId, parentSecret, null, RequestChecksumCalculation.WHEN_REQUIRED);
+  }
+
+  /**
+   * A plain S3 client (path-style, region auto, never retrying) through the gateway; {@code
+   * sessionToken} may be null.
+   */
   public S3Client client(
       String accessKeyId,
       String secret,
@@ -123,7 +132,9 @@ public final class R2GatewayBed implements AutoCloseable {
         .forcePathStyle(true)
         .credentialsProvider(
             StaticCredentialsProvider.create(
-                AwsSessionCredentials.create(accessKeyId, secret, sessionToken)))
+                sessionToken == null
+                    ? AwsBasicCredentials.create(accessKeyId, secret)
+                    : AwsSessionCredentials.create(accessKeyId, secret, sessionToken)))
         .requestChecksumCalculation(checksums)
         .responseChecksumValidation(ResponseChecksumValidation.WHEN_REQUIRED)
         .overrideConfiguration(o -> o.retryStrategy(b -> b.maxAttempts(1)))

@@ -20,6 +20,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.core.checksums.RequestChecksumCalculation;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.ObjectIdentifier;
 import software.amazon.awssdk.services.s3.model.S3Object;
@@ -231,6 +232,30 @@ class R2GatewayTest {
     try (S3Client s3 = bed.client(good)) { // the same request with the derived secret works
       assertThat(CephRgw.put(s3, bucket, table + "ok.bin", CONTENT)).isEqualTo(200);
     }
+  }
+
+  /** R2 accepts the parent API key's own S3 keys (the catalog's I/O); only with its secret. */
+  @Test
+  void theParentKeyIsAcceptedButADerivedSecretWithoutItsTokenIsNot() {
+    bed.adminPut(table + "x.bin", CONTENT);
+    long parentBefore = bed.gateway().parentRequests();
+    try (S3Client s3 = bed.parentClient()) {
+      assertThat(CephRgw.list(s3, bucket, null)).isEqualTo(200);
+      assertThat(CephRgw.put(s3, bucket, table + "p.bin", CONTENT)).isEqualTo(200);
+      assertThat(CephRgw.getBytes(s3, bucket, table + "x.bin")).isEqualTo(CONTENT);
+    }
+    assertThat(bed.gateway().parentRequests() - parentBefore).isEqualTo(3);
+    Credential vended = bed.mint(READ_WRITE, List.of(table));
+    RequestChecksumCalculation checksums = RequestChecksumCalculation.WHEN_REQUIRED;
+    try (S3Client s3 =
+        bed.client(vended.accessKeyId(), vended.secretAccessKey(), null, checksums)) {
+      refused(() -> CephRgw.get(s3, bucket, table + "x.bin"), "SignatureDoesNotMatch");
+      refused(() -> CephRgw.put(s3, bucket, table + "evil.bin", CONTENT), "SignatureDoesNotMatch");
+    }
+    try (S3Client s3 = bed.client(bed.parentKeyId(), randomHex(32), null, checksums)) {
+      refused(() -> CephRgw.list(s3, bucket, null), "SignatureDoesNotMatch");
+    }
+    assertThat(bed.adminGet(table + "evil.bin")).isNull();
   }
 
   // ---- helpers ----

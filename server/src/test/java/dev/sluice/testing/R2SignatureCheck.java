@@ -93,13 +93,15 @@ final class R2SignatureCheck {
   }
 
   /**
-   * Checks {@code request}'s signature under {@code secret} for access key {@code accessKeyId} and
-   * returns its decoded body.
+   * Checks {@code request}'s signature under {@code secret} for access key {@code accessKeyId}
+   * (with {@code sessionToken}, the token header must be among the signed ones) and returns its
+   * decoded body.
    */
-  byte[] verify(R2Request request, String accessKeyId, String secret) throws R2Refusal {
+  byte[] verify(R2Request request, String accessKeyId, String secret, boolean sessionToken)
+      throws R2Refusal {
     Authorization auth = Authorization.parse(request.header("authorization").orElse(null));
     if (!auth.accessKeyId().equals(accessKeyId)) {
-      throw R2Refusal.accessDenied("access key id in the signature is not the token's issuer");
+      throw R2Refusal.accessDenied("access key id in the signature is not the parent's");
     }
     if (!auth.service().equals("s3")) {
       throw R2Refusal.signature("credential scope service is " + auth.service());
@@ -110,7 +112,7 @@ final class R2SignatureCheck {
         throw R2Refusal.signature("header " + required + " is not signed");
       }
     }
-    if (!signed.contains("x-amz-security-token")) {
+    if (sessionToken && !signed.contains("x-amz-security-token")) {
       throw R2Refusal.signature("the session token is not signed");
     }
     Instant date = amzDate(request, auth);

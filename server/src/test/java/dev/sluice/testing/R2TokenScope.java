@@ -17,7 +17,7 @@ import org.w3c.dom.NodeList;
  * Everything else (bucket operations, sub-resources such as {@code ?acl}) is refused. Keys are
  * compared literally, as R2 does, so {@code db/t2/x} is outside {@code db/t/}.
  */
-final class R2Scope {
+final class R2TokenScope {
   static final String READ_ONLY = "object-read-only";
   static final String READ_WRITE = "object-read-write";
 
@@ -48,7 +48,7 @@ final class R2Scope {
   private static final Set<String> DELETE_PARAMS = Set.of("x-id", "uploadId");
   private static final Set<String> POST_PARAMS = Set.of("x-id", "uploads", "uploadId");
 
-  private R2Scope() {}
+  private R2TokenScope() {}
 
   /**
    * Refuses {@code request} unless {@code claims} allow it; {@code body} is the decoded body (the
