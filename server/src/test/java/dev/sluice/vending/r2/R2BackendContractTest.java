@@ -1,33 +1,24 @@
 package dev.sluice.vending.r2;
 
-import static java.util.Objects.requireNonNull;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.sluice.location.StorageLocation;
 import dev.sluice.testing.CephRgw;
 import dev.sluice.testing.R2GatewayBed;
 import dev.sluice.testing.R2TestCredentials;
-import dev.sluice.vending.ClientProperties;
 import dev.sluice.vending.CredentialSource;
+import dev.sluice.vending.S3ApiProbe;
 import dev.sluice.vending.StorageBackendContract;
 import dev.sluice.vending.StorageBackends;
 import dev.sluice.vending.StorageCredential;
 import dev.sluice.vending.s3.AwsCredentialSource;
-import java.net.URI;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.function.IntSupplier;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import software.amazon.awssdk.auth.credentials.AwsSessionCredentials;
-import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
-import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
-import software.amazon.awssdk.regions.Region;
-import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.S3Exception;
 
 /**
@@ -107,34 +98,20 @@ class R2BackendContractTest extends StorageBackendContract {
   /** An S3 client from the credential's client properties alone (SDK default checksums). */
   @Override
   protected Probe probe(StorageCredential credential) {
-    Map<String, String> config = credential.config();
-    S3Client s3 =
-        S3Client.builder()
-            .httpClient(UrlConnectionHttpClient.create())
-            .endpointOverride(URI.create(required(config, ClientProperties.S3_ENDPOINT)))
-            .region(Region.of(required(config, ClientProperties.CLIENT_REGION)))
-            .credentialsProvider(
-                StaticCredentialsProvider.create(
-                    AwsSessionCredentials.create(
-                        required(config, ClientProperties.S3_ACCESS_KEY_ID),
-                        required(config, ClientProperties.S3_SECRET_ACCESS_KEY),
-                        required(config, ClientProperties.S3_SESSION_TOKEN))))
-            .forcePathStyle(
-                Boolean.parseBoolean(required(config, ClientProperties.S3_PATH_STYLE_ACCESS)))
-            .overrideConfiguration(o -> o.retryStrategy(b -> b.maxAttempts(1)))
-            .build();
-    return new S3Probe(s3);
+    return S3ApiProbe.of(
+        credential, b -> b.overrideConfiguration(o -> o.retryStrategy(r -> r.maxAttempts(1))));
   }
 
   @Override
   protected void adminPut(String location, byte[] content) {
-    CephRgw.put(bed.admin(), bucketOf(location), keyOf(location), content);
+    CephRgw.put(bed.admin(), S3ApiProbe.bucketOf(location), S3ApiProbe.keyOf(location), content);
   }
 
   @Override
   protected Optional<byte[]> adminGet(String location) {
     try {
-      return Optional.of(CephRgw.getBytes(bed.admin(), bucketOf(location), keyOf(location)));
+      return Optional.of(
+          CephRgw.getBytes(bed.admin(), S3ApiProbe.bucketOf(location), S3ApiProbe.keyOf(location)));
     } catch (S3Exception e) {
       if (e.statusCode() == 404) {
         return Optional.empty();
@@ -184,55 +161,6 @@ class R2BackendContractTest extends StorageBackendContract {
       assertThat(sluice.secretAccessKey()).isEqualTo(independent.secretAccessKey());
       assertThat(sluice.sessionToken()).isEqualTo(independent.sessionToken());
       assertThat(sluice.accessKeyId()).isEqualTo(independent.accessKeyId());
-    }
-  }
-
-  private static String required(Map<String, String> config, String key) {
-    return requireNonNull(config.get(key), () -> "the vended credential has no " + key);
-  }
-
-  private static String bucketOf(String location) {
-    return StorageLocation.parse(location).authority();
-  }
-
-  private static String keyOf(String location) {
-    return String.join("/", StorageLocation.parse(location).segments());
-  }
-
-  /** Store answers as HTTP statuses; anything but an S3 answer (a network error) propagates. */
-  private record S3Probe(S3Client s3) implements Probe {
-    @Override
-    public Answer put(String location, byte[] content) {
-      return answer(() -> CephRgw.put(s3, bucketOf(location), keyOf(location), content));
-    }
-
-    @Override
-    public Answer get(String location) {
-      return answer(() -> CephRgw.get(s3, bucketOf(location), keyOf(location)));
-    }
-
-    @Override
-    public Answer list(String location) {
-      String key = keyOf(location);
-      return answer(() -> CephRgw.list(s3, bucketOf(location), key.isEmpty() ? null : key + "/"));
-    }
-
-    @Override
-    public Answer delete(String location) {
-      return answer(() -> CephRgw.delete(s3, bucketOf(location), keyOf(location)));
-    }
-
-    private static Answer answer(IntSupplier call) {
-      try {
-        return new Answer(call.getAsInt());
-      } catch (S3Exception e) {
-        return new Answer(e.statusCode());
-      }
-    }
-
-    @Override
-    public void close() {
-      s3.close();
     }
   }
 }
