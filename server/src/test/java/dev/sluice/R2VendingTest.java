@@ -190,6 +190,88 @@ class R2VendingTest {
     }
   }
 
+  /**
+   * A table an R2 credential could not be scoped to (a bucket root, two buckets) is refused at
+   * create and at commit with a 400 naming the property, and nothing is created or changed.
+   */
+  @Test
+  void tablesThatCannotBeScopedAreRefusedNamingTheProperty() throws Exception {
+    String other = r2.rgw().newBucket("r2other");
+    Map<String, Object> storage =
+        Map.of(
+            "storageType",
+            "R2",
+            "allowedLocations",
+            List.of("s3://" + bucket, "s3://" + other + "/x"),
+            "endpoint",
+            gateway.endpoint(),
+            "accountId",
+            R2GatewayBed.ACCOUNT,
+            "credentialSource",
+            "r2");
+    String json =
+        JSON.writeValueAsString(
+            Map.of(
+                "catalog",
+                Map.of(
+                    "name",
+                    "r2roots",
+                    "properties",
+                    Map.of(
+                        "default-base-location",
+                        "s3://" + bucket + "/roots",
+                        "allowUnstructuredLocations",
+                        "true"),
+                    "storageConfigInfo",
+                    storage)));
+    assertThat(server.send("POST", "/api/management/v1/catalogs", json).statusCode())
+        .isEqualTo(201);
+    assertThat(namespace("r2roots", "ns").statusCode()).isEqualTo(200);
+    String tables = "/api/catalog/v1/r2roots/namespaces/ns/tables";
+    String schema =
+        "\"schema\":{\"type\":\"struct\",\"schema-id\":0,\"fields\":"
+            + "[{\"id\":1,\"name\":\"id\",\"required\":true,\"type\":\"long\"}]}";
+
+    HttpResponse<String> root =
+        server.send(
+            "POST",
+            tables,
+            "{\"name\":\"root\",\"location\":\"s3://" + bucket + "\"," + schema + "}");
+    assertThat(root.statusCode()).as(root.body()).isEqualTo(400);
+    assertThat(root.body()).contains("location is the root of bucket");
+
+    HttpResponse<String> split =
+        server.send(
+            "POST",
+            tables,
+            "{\"name\":\"split\","
+                + schema
+                + ",\"properties\":{\"write.data.path\":\"s3://"
+                + other
+                + "/x/data\"}}");
+    assertThat(split.statusCode()).as(split.body()).isEqualTo(400);
+    assertThat(split.body()).contains("write.data.path is in bucket " + other);
+    for (String name : List.of("root", "split")) {
+      assertThat(server.send("HEAD", tables + "/" + name, null).statusCode()).isEqualTo(404);
+    }
+
+    HttpResponse<String> ok = server.send("POST", tables, "{\"name\":\"ok\"," + schema + "}");
+    assertThat(ok.statusCode()).as(ok.body()).isEqualTo(200);
+    String before = JSON.readTree(ok.body()).get("metadata-location").asText();
+    HttpResponse<String> commit =
+        server.send(
+            "POST",
+            tables + "/ok",
+            "{\"requirements\":[],\"updates\":[{\"action\":\"set-properties\","
+                + "\"updates\":{\"write.metadata.path\":\"s3://"
+                + other
+                + "/x/meta\"}}]}");
+    assertThat(commit.statusCode()).as(commit.body()).isEqualTo(400);
+    assertThat(commit.body()).contains("write.metadata.path is in bucket " + other);
+    HttpResponse<String> after = server.send("GET", tables + "/ok", null);
+    assertThat(JSON.readTree(after.body()).get("metadata-location").asText()).isEqualTo(before);
+  }
+
   @Test
   void writerCreatesAppendsReadsBackAndDeletesWithMintedCredentialsOnly() throws Exception {
     long allowedBefore = gateway.allowed();
