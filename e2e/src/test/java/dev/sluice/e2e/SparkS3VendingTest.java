@@ -5,20 +5,14 @@ import static dev.sluice.e2e.SparkSql.messages;
 import static dev.sluice.e2e.SparkSql.row;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.assertj.core.api.Assertions.fail;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import java.net.URI;
 import java.net.URLEncoder;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.security.SecureRandom;
-import java.util.ArrayList;
-import java.util.HexFormat;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -35,16 +29,6 @@ import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.extension.TestWatcher;
-import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
-import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
-import software.amazon.awssdk.core.checksums.RequestChecksumCalculation;
-import software.amazon.awssdk.core.checksums.ResponseChecksumValidation;
-import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
-import software.amazon.awssdk.regions.Region;
-import software.amazon.awssdk.services.s3.S3Client;
-import software.amazon.awssdk.services.s3.model.Delete;
-import software.amazon.awssdk.services.s3.model.ObjectIdentifier;
-import software.amazon.awssdk.services.s3.model.S3Object;
 
 /**
  * Apache Spark 4.0 (local[2]) with Iceberg's Spark runtime reads and writes an Iceberg table on a
@@ -62,27 +46,6 @@ import software.amazon.awssdk.services.s3.model.S3Object;
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class SparkS3VendingTest {
-
-  private static final List<String> RGW_ENV =
-      List.of(
-          "SLUICE_TEST_RGW_ENDPOINT",
-          "SLUICE_TEST_RGW_REGION",
-          "SLUICE_TEST_RGW_ACCESS_KEY",
-          "SLUICE_TEST_RGW_SECRET_KEY",
-          "SLUICE_TEST_RGW_ROLE_ARN");
-
-  /** Where the SDK default credential chain would find keys; any of them would void the test. */
-  private static final List<String> AMBIENT_AWS_ENV =
-      List.of(
-          "AWS_ACCESS_KEY_ID",
-          "AWS_SECRET_ACCESS_KEY",
-          "AWS_SESSION_TOKEN",
-          "AWS_PROFILE",
-          "AWS_WEB_IDENTITY_TOKEN_FILE",
-          "AWS_CONTAINER_CREDENTIALS_FULL_URI",
-          "AWS_CONTAINER_CREDENTIALS_RELATIVE_URI",
-          "AWS_ENDPOINT_URL",
-          "AWS_ENDPOINT_URL_S3");
 
   /**
    * The server's own RGW identity. Block style on purpose: YAML reads an unquoted {@code ${VAR}}
@@ -110,8 +73,8 @@ class SparkS3VendingTest {
   private static final ObjectMapper JSON = new ObjectMapper();
 
   private static Map<String, String> rgw;
+  private static RgwTestBucket rgwBucket;
   private static String bucket;
-  private static S3Client adminS3;
   private static SluiceServerProcess server;
   private static SparkSession spark;
   private static String failedStep;
@@ -130,46 +93,9 @@ class SparkS3VendingTest {
 
   @BeforeAll
   static void start() throws Exception {
-    rgw = new LinkedHashMap<>();
-    List<String> missing = new ArrayList<>();
-    for (String name : RGW_ENV) {
-      String value = System.getenv(name);
-      if (value == null || value.isBlank()) {
-        missing.add(name);
-      } else {
-        rgw.put(name, value);
-      }
-    }
-    if (!missing.isEmpty()) {
-      fail(
-          "SparkS3VendingTest needs a Ceph RGW with STS, described by the environment variables %s "
-              + "(missing: %s). Run the tests with ./scripts/test-all.sh, which starts one and exports them.",
-          RGW_ENV, missing);
-    }
-    List<String> ambient = AMBIENT_AWS_ENV.stream().filter(n -> System.getenv(n) != null).toList();
-    if (!ambient.isEmpty()) {
-      fail(
-          "The environment sets %s: the AWS SDK could use them instead of vended credentials, so "
-              + "this test could not prove anything. Unset them.",
-          ambient);
-    }
-
-    bucket = "sluice-e2e-spark-" + HexFormat.of().formatHex(randomBytes(4));
-    adminS3 =
-        S3Client.builder()
-            .endpointOverride(URI.create(rgw.get("SLUICE_TEST_RGW_ENDPOINT")))
-            .region(Region.of(rgw.get("SLUICE_TEST_RGW_REGION")))
-            .credentialsProvider(
-                StaticCredentialsProvider.create(
-                    AwsBasicCredentials.create(
-                        rgw.get("SLUICE_TEST_RGW_ACCESS_KEY"),
-                        rgw.get("SLUICE_TEST_RGW_SECRET_KEY"))))
-            .forcePathStyle(true)
-            .requestChecksumCalculation(RequestChecksumCalculation.WHEN_REQUIRED)
-            .responseChecksumValidation(ResponseChecksumValidation.WHEN_REQUIRED)
-            .httpClient(UrlConnectionHttpClient.create())
-            .build();
-    adminS3.createBucket(b -> b.bucket(bucket));
+    rgw = RgwTestBucket.environment("SparkS3VendingTest");
+    rgwBucket = RgwTestBucket.create(rgw, "sluice-e2e-spark");
+    bucket = rgwBucket.name();
 
     server = SluiceServerProcess.start("spark-s3", SERVER_CONFIG, rgw);
     createS3Catalog();
@@ -219,27 +145,10 @@ class SparkS3VendingTest {
           server.close();
         }
       } finally {
-        if (adminS3 != null) {
-          emptyAndDeleteBucket();
-          adminS3.close();
+        if (rgwBucket != null) {
+          rgwBucket.close();
         }
       }
-    }
-  }
-
-  private static void emptyAndDeleteBucket() {
-    try {
-      List<S3Object> objects = listObjects("");
-      for (int i = 0; i < objects.size(); i += 1000) {
-        List<ObjectIdentifier> ids =
-            objects.subList(i, Math.min(objects.size(), i + 1000)).stream()
-                .map(o -> ObjectIdentifier.builder().key(o.key()).build())
-                .toList();
-        adminS3.deleteObjects(d -> d.bucket(bucket).delete(Delete.builder().objects(ids).build()));
-      }
-      adminS3.deleteBucket(b -> b.bucket(bucket));
-    } catch (RuntimeException e) {
-      System.err.println("could not remove the test bucket " + bucket + ": " + e);
     }
   }
 
@@ -463,27 +372,14 @@ class SparkS3VendingTest {
 
   /** The object key of an {@code s3://bucket/key} URI in the test bucket. */
   private static String keyOf(String s3Uri) {
-    String start = "s3://" + bucket + "/";
-    assertThat(s3Uri).startsWith(start);
-    return s3Uri.substring(start.length());
+    return rgwBucket.keyOf(s3Uri);
   }
 
   private static List<String> objectKeys(String prefix) {
-    return listObjects(prefix).stream().map(S3Object::key).sorted().toList();
-  }
-
-  private static List<S3Object> listObjects(String prefix) {
-    return adminS3.listObjectsV2Paginator(b -> b.bucket(bucket).prefix(prefix)).contents().stream()
-        .toList();
+    return rgwBucket.keys(prefix);
   }
 
   private static List<List<Object>> sql(String query) {
     return SparkSql.rows(spark, query);
-  }
-
-  private static byte[] randomBytes(int n) {
-    byte[] b = new byte[n];
-    new SecureRandom().nextBytes(b);
-    return b;
   }
 }
