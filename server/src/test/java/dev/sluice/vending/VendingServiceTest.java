@@ -127,6 +127,19 @@ class VendingServiceTest {
   }
 
   @Test
+  void locationsTheVendorCannotScopeTogetherGetNothing() {
+    VendingService service = service();
+    FakeProfile p = profile("c");
+    String table = ALLOWED + "/ns/t^1";
+    assertThat(vend(service, p, table, Map.of(TableProperties.WRITE_DATA_LOCATION, table + "/d^2")))
+        .isEmpty();
+    assertThat(vendor(0).calls.get()).isZero();
+    assertThat(
+            vend(service, p, table, Map.of(TableProperties.WRITE_DATA_LOCATION, ALLOWED + "/ns/d")))
+        .hasSize(2);
+  }
+
+  @Test
   void theVendorsCacheKeyDecidesWhatIsShared() {
     VendingService service = service();
     FakeProfile p = profile("c");
@@ -436,6 +449,14 @@ class VendingServiceTest {
     public Optional<String> unsafe(String location) {
       askedUnsafe.add(location);
       return location.contains("~") ? Optional.of("tilde") : Optional.empty();
+    }
+
+    /** Locations it cannot cover with one credential: more than one with a '^' in it. */
+    @Override
+    public Optional<String> unscopable(List<String> locations) {
+      return locations.stream().filter(l -> l.contains("^")).count() > 1
+          ? Optional.of("two carets")
+          : Optional.empty();
     }
 
     @Override
