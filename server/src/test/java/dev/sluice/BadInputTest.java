@@ -214,6 +214,10 @@ class BadInputTest {
         "NotFoundException");
     assertError(server.send("GET", "/api/catalog/v1/config", null), 400, BAD_REQUEST);
     assertError(
+        server.send("GET", "/api/catalog/v1/nope/readable-table-locations?bucket=b", null),
+        404,
+        "NotFoundException");
+    assertError(
         server.send("GET", base + "/namespaces/missing/tables", null),
         404,
         "NoSuchNamespaceException");
@@ -251,6 +255,15 @@ class BadInputTest {
         server.send("GET", base + "/namespaces/ns/tables?pageToken=%25%25%25", null),
         400,
         BAD_REQUEST);
+    String locations = base + "/readable-table-locations?bucket=b";
+    assertError(server.send("GET", locations + "&pageSize=0", null), 400, BAD_REQUEST);
+    assertError(server.send("GET", locations + "&pageToken=%25%25%25", null), 400, BAD_REQUEST);
+    assertError(
+        server.send("GET", base + "/readable-table-locations", null), 400, "BadRequestException");
+    assertError(
+        server.send("GET", base + "/readable-table-locations?bucket=a%2Fb", null),
+        400,
+        "BadRequestException");
   }
 
   @Test

@@ -92,6 +92,8 @@ class CatalogExistenceOracleTest {
         new Route(
             "commit transaction", "POST", p + "/transactions/commit", "{\"table-changes\":[]}"),
         new Route("rename view", "POST", p + "/views/rename", "{}"),
+        new Route(
+            "readable table locations", "GET", p + "/readable-table-locations?bucket=b", null),
         new Route("get catalog", "GET", M + "/catalogs/{c}", null),
         new Route("update catalog", "PUT", M + "/catalogs/{c}", "{\"properties\":{\"a\":\"b\"}}"),
         new Route("delete catalog", "DELETE", M + "/catalogs/{c}", null),

@@ -75,7 +75,8 @@ public final class IcebergRoutes {
 
   /**
    * Every Iceberg route, declared once. An advertised route takes its method and path from its
-   * {@link Endpoint}; only {@code /v1/config} itself and scan planning are not advertised.
+   * {@link Endpoint}; only {@code /v1/config} itself, scan planning and Sluice's own extensions
+   * (not in the Iceberg spec) are not advertised.
    */
   static final List<Declared> DECLARED =
       List.of(
@@ -107,7 +108,11 @@ public final class IcebergRoutes {
           scanPlanning("POST", "/plan"),
           scanPlanning("GET", "/plan/{plan}"),
           scanPlanning("DELETE", "/plan/{plan}"),
-          scanPlanning("POST", "/tasks"));
+          scanPlanning("POST", "/tasks"),
+          notAdvertised(
+              "GET",
+              ReadableLocationsRoute.PATH,
+              (routes, x) -> routes.readableLocations.handle(x)));
 
   /** What {@code /v1/config} advertises: the advertised declarations, in declaration order. */
   static final List<Endpoint> ENDPOINTS =
@@ -117,6 +122,7 @@ public final class IcebergRoutes {
   private final Authorizer authz;
   private final CatalogVisibility visibility;
   private final TableCredentials credentials;
+  private final ReadableLocationsRoute readableLocations;
   private final LoadTableBody loadTableBody = new LoadTableBody(64L << 20, Duration.ofMinutes(10));
 
   public IcebergRoutes(
@@ -125,6 +131,7 @@ public final class IcebergRoutes {
     this.authz = requireNonNull(authz, "authz");
     this.visibility = new CatalogVisibility(authz);
     this.credentials = new TableCredentials(authz, vending, metrics);
+    this.readableLocations = new ReadableLocationsRoute(catalogs, authz, visibility);
   }
 
   public void register(HttpServer.Routes routes) {

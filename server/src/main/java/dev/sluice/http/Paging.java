@@ -39,6 +39,19 @@ final class Paging {
     return page;
   }
 
+  /**
+   * A page over keys of {@code arity} columns: a token of another listing is a 400 before any work.
+   */
+  static PageRequest byKeys(Exchange x, int arity) {
+    PageRequest page = request(x);
+    try {
+      page.afterKeys(arity);
+    } catch (IllegalArgumentException e) {
+      throw new BadRequestException("%s", e.getMessage());
+    }
+    return page;
+  }
+
   /** A management list answer: {@code {"<field>": [...], "nextPageToken": token or null}}. */
   static <T> Map<String, Object> body(String field, Page<T> page, Function<T, ?> render) {
     return body(field, page.items().stream().map(render).toList(), page.nextToken());

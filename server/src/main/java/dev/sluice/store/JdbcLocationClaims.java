@@ -265,6 +265,87 @@ final class JdbcLocationClaims {
     }
   }
 
+  /**
+   * One page of {@link Store#contentsClaimingUnder}. Every claim has a row per ancestor prefix of
+   * its key, so "claims a location under P" is "has a row whose {@code prefix_key} is P". The inner
+   * query walks the contents in key order from the page key (index {@code contents_by_kind}),
+   * keeping those with such a row (a semi-join on {@code location_claims_by_content}, or, when the
+   * prefixes have few rows, on {@code location_claims_by_prefix}), and stops after {@code size +
+   * 1}; the outer one reads just those contents' rows under the prefixes, whose {@code
+   * location_key}s are the locations. So a page reads from its key to its last table, whatever its
+   * depth. One statement: the page and its locations come from one snapshot.
+   */
+  static Page<ClaimedContent> contentsClaimingUnder(
+      Connection conn, String catalog, ContentKind kind, List<String> prefixKeys, PageRequest page)
+      throws SQLException {
+    if (prefixKeys.isEmpty()) {
+      return new Page<>(List.of(), null);
+    }
+    List<String> after = page.afterKeys(2);
+    String marks = String.join(", ", Collections.nCopies(prefixKeys.size(), "?"));
+    List<Object> args = new ArrayList<>(List.of(catalog, kind.name()));
+    StringBuilder inner =
+        new StringBuilder(
+            "SELECT c.ns_path, c.name FROM contents c WHERE c.catalog_name = ? AND c.kind = ?");
+    if (after != null) {
+      inner.append(" AND (c.ns_path, c.name) > (?, ?)");
+      args.addAll(after);
+    }
+    inner
+        .append(
+            " AND EXISTS (SELECT 1 FROM location_claims e WHERE e.catalog_name = c.catalog_name")
+        .append(" AND e.ns_path = c.ns_path AND e.name = c.name AND e.prefix_key IN (")
+        .append(marks)
+        .append(")");
+    args.addAll(prefixKeys);
+    if (after != null) {
+      // Implied by the join, but stated: a merge semi-join then starts the claims at the key too,
+      // instead of reading them from the catalog's first table (PostgreSQL's plan otherwise).
+      inner.append(" AND (e.ns_path, e.name) > (?, ?)");
+      args.addAll(after);
+    }
+    inner.append(") ORDER BY c.ns_path, c.name");
+    if (page.bounded()) {
+      inner.append(" FETCH FIRST ").append(page.size() + 1).append(" ROWS ONLY");
+    }
+    String sql =
+        "SELECT l.ns_path, l.name, l.location_key FROM location_claims l JOIN ("
+            + inner
+            + ") p ON l.ns_path = p.ns_path AND l.name = p.name"
+            + " WHERE l.catalog_name = ? AND l.prefix_key IN ("
+            + marks
+            + ") ORDER BY l.ns_path, l.name, l.location_key";
+    args.add(catalog);
+    args.addAll(prefixKeys);
+    List<ClaimedContent> items = new ArrayList<>();
+    try (PreparedStatement ps = conn.prepareStatement(sql)) {
+      JdbcSupport.bind(ps, args.toArray());
+      try (ResultSet rs = ps.executeQuery()) {
+        String ns = null;
+        String name = null;
+        List<String> keys = new ArrayList<>();
+        while (rs.next()) {
+          if (ns != null && (!ns.equals(rs.getString(1)) || !name.equals(rs.getString(2)))) {
+            items.add(new ClaimedContent(NamespacePath.fromKey(ns), name, keys));
+            keys = new ArrayList<>();
+          }
+          ns = rs.getString(1);
+          name = rs.getString(2);
+          keys.add(rs.getString(3));
+        }
+        if (ns != null) {
+          items.add(new ClaimedContent(NamespacePath.fromKey(ns), name, keys));
+        }
+      }
+    }
+    if (page.bounded() && items.size() > page.size()) {
+      List<ClaimedContent> shown = items.subList(0, page.size());
+      ClaimedContent last = shown.get(shown.size() - 1);
+      return new Page<>(shown, PageRequest.tokenFor(List.of(last.namespace().key(), last.name())));
+    }
+    return new Page<>(items, null);
+  }
+
   static List<String> roots(List<LocationClaim> claims) {
     return List.copyOf(new TreeSet<>(claims.stream().map(LocationClaim::root).toList()));
   }

@@ -452,6 +452,16 @@ public final class JdbcStore extends JdbcSupport implements Store {
   }
 
   @Override
+  public Page<ClaimedContent> contentsClaimingUnder(
+      String catalog, ContentKind kind, List<String> prefixKeys, PageRequest page) {
+    try (Connection conn = connection()) {
+      return JdbcLocationClaims.contentsClaimingUnder(conn, catalog, kind, prefixKeys, page);
+    } catch (SQLException e) {
+      throw unavailable(e);
+    }
+  }
+
+  @Override
   public Optional<String> claimOutside(String catalog, List<String> rootKeys) {
     if (rootKeys.isEmpty()) {
       return queryOne(

@@ -118,6 +118,16 @@ public interface Store extends AutoCloseable {
   /** The location keys a table or view claims (empty for one created before claims existed). */
   List<String> claimedLocations(String catalog, NamespacePath ns, String name);
 
+  /**
+   * One page of the contents of {@code kind} in {@code catalog} that claim a location under one of
+   * {@code prefixKeys} (location keys such as a bucket's root keys), in identifier order (namespace
+   * key, then name), each with its claimed location keys under those prefixes. Keyed by (namespace
+   * key, name): the token is the page's last identifier, and a page costs the same at any depth. No
+   * prefixes, no contents.
+   */
+  Page<ClaimedContent> contentsClaimingUnder(
+      String catalog, ContentKind kind, List<String> prefixKeys, PageRequest page);
+
   /** A location claimed in {@code catalog} that lies under none of {@code rootKeys}, if any. */
   java.util.Optional<String> claimOutside(String catalog, List<String> rootKeys);
 

@@ -25,10 +25,14 @@ class IcebergRoutesDeclarationTest {
   private static final String TABLE =
       "/api/catalog/v1/{prefix}/namespaces/{namespace}/tables/{table}";
 
-  /** Routes that are served but deliberately not advertised: config itself and scan planning. */
+  /**
+   * Routes that are served but deliberately not advertised: config itself, scan planning, and
+   * Sluice's own extensions (not in the Iceberg spec).
+   */
   private static final Set<String> NOT_ADVERTISED =
       Set.of(
           "GET /api/catalog/v1/config",
+          "GET /api/catalog/v1/{prefix}/readable-table-locations",
           "POST " + TABLE + "/plan",
           "GET " + TABLE + "/plan/{plan}",
           "DELETE " + TABLE + "/plan/{plan}",

@@ -241,6 +241,119 @@ abstract class LocationClaimsContract {
         "c1", NamespacePath.of("again"), Map.of(), claims("file:/w/empty").get(0));
   }
 
+  private static final List<String> BUCKET_B = List.of("s3://b/", "s3a://b/");
+
+  /**
+   * Every page of {@code contentsClaimingUnder}, following the tokens; asserts each page's size.
+   */
+  private List<ClaimedContent> walk(
+      String catalog, ContentKind kind, List<String> roots, int size) {
+    List<ClaimedContent> all = new ArrayList<>();
+    PageRequest page = PageRequest.first(size);
+    while (true) {
+      Page<ClaimedContent> got = store.contentsClaimingUnder(catalog, kind, roots, page);
+      assertThat(got.items().size()).isLessThanOrEqualTo(size);
+      all.addAll(got.items());
+      if (got.nextToken() == null) {
+        return all;
+      }
+      assertThat(got.items()).hasSize(size);
+      page = page.next(got.nextToken());
+    }
+  }
+
+  private static String id(ClaimedContent c) {
+    return c.namespace() + "." + c.name() + "=" + c.locationKeys();
+  }
+
+  @Test
+  void contentsClaimingUnderABucketComeInIdentifierOrderWithTheirLocationsThere() {
+    store.createNamespace("c1", NamespacePath.of("ns", "deep"), Map.of());
+    create("c1", "t1", "s3://b/w/ns/t1", "s3://b/w/ns/t1_data/x");
+    create("c1", "t2", "s3://other/w/ns/t2");
+    create("c1", "t3", "s3://b/w/ns/t3", "s3://other/w/ns/t3_data");
+    create("c1", "t4", "s3a://b/w/ns/t4");
+    create("c1", "t5", "s3://bb/w/ns/t5", "s3://b2/w/ns/t5", "gs://b/w/ns/t5");
+    create("c1", "t0", "file:///b/w/ns/t0");
+    store.createContent(
+        "c1", NamespacePath.of("ns", "deep"), "d", ContentKind.TABLE, "m", claims("s3://b/w/d"));
+    store.createContent("c1", NS, "v", ContentKind.VIEW, "m-v", claims("s3://b/w/ns/v"));
+    create("c2", "x", "s3://b/w2/ns/x");
+
+    List<ClaimedContent> tables = walk("c1", ContentKind.TABLE, BUCKET_B, 100);
+    // Identifier order: namespace key, then name; only locations in bucket b (either scheme);
+    // another bucket (even one named with b as a prefix), another scheme's b, views and other
+    // catalogs are left out.
+    assertThat(tables.stream().map(LocationClaimsContract::id))
+        .containsExactly(
+            "ns.t1=[s3://b/w/ns/t1/, s3://b/w/ns/t1_data/x/]",
+            "ns.t3=[s3://b/w/ns/t3/]",
+            "ns.t4=[s3a://b/w/ns/t4/]",
+            "ns.deep.d=[s3://b/w/d/]");
+    assertThat(walk("c1", ContentKind.VIEW, BUCKET_B, 100).stream().map(LocationClaimsContract::id))
+        .containsExactly("ns.v=[s3://b/w/ns/v/]");
+    assertThat(
+            walk("c1", ContentKind.TABLE, List.of("s3://other/"), 100).stream()
+                .map(LocationClaimsContract::id))
+        .containsExactly("ns.t2=[s3://other/w/ns/t2/]", "ns.t3=[s3://other/w/ns/t3_data/]");
+    assertThat(
+            walk("c2", ContentKind.TABLE, BUCKET_B, 100).stream().map(LocationClaimsContract::id))
+        .containsExactly("ns.x=[s3://b/w2/ns/x/]");
+    assertThat(
+            store.contentsClaimingUnder("c1", ContentKind.TABLE, List.of(), PageRequest.first(5)))
+        .isEqualTo(new Page<ClaimedContent>(List.of(), null));
+    // Pages of one: the same tables, one each, the token making progress every time.
+    assertThat(walk("c1", ContentKind.TABLE, BUCKET_B, 1)).isEqualTo(tables);
+
+    // A drop frees the claims, a rename keeps them under the new name, a move takes the new ones.
+    store.dropContent("c1", NS, "t3", ContentKind.TABLE);
+    store.renameContent("c1", ContentKind.TABLE, NS, "t4", NS, "a4");
+    store.swapMetadata(
+        "c1",
+        List.of(
+            new MetadataSwap(NS, "t2", ContentKind.TABLE, "m-t2", "m2", claims("s3://b/w/ns/t2"))));
+    assertThat(walk("c1", ContentKind.TABLE, BUCKET_B, 2).stream().map(LocationClaimsContract::id))
+        .containsExactly(
+            "ns.a4=[s3a://b/w/ns/t4/]",
+            "ns.t1=[s3://b/w/ns/t1/, s3://b/w/ns/t1_data/x/]",
+            "ns.t2=[s3://b/w/ns/t2/]",
+            "ns.deep.d=[s3://b/w/d/]");
+  }
+
+  @Test
+  void contentsClaimingUnderPagesByIdentifierSoEveryTableComesOnceAtAnyDepth() {
+    List<String> expected = new ArrayList<>();
+    for (int i = 0; i < 25; i++) {
+      String name = String.format("t%02d", i);
+      create("c1", name, "s3://b/w/ns/" + name, "s3://b/w/ns/" + name + "_data");
+      expected.add("ns." + name + "=[s3://b/w/ns/" + name + "/, s3://b/w/ns/" + name + "_data/]");
+    }
+    PageRequest first = PageRequest.first(10);
+    Page<ClaimedContent> one =
+        store.contentsClaimingUnder("c1", ContentKind.TABLE, BUCKET_B, first);
+    assertThat(one.items()).hasSize(10);
+    // A table created before the token's key meanwhile does not shift the later pages.
+    create("c1", "a-late", "s3://b/w/ns/a-late");
+    Page<ClaimedContent> two =
+        store.contentsClaimingUnder("c1", ContentKind.TABLE, BUCKET_B, first.next(one.nextToken()));
+    Page<ClaimedContent> three =
+        store.contentsClaimingUnder("c1", ContentKind.TABLE, BUCKET_B, first.next(two.nextToken()));
+    assertThat(two.items()).hasSize(10);
+    assertThat(three.items()).hasSize(5);
+    assertThat(three.nextToken()).isNull();
+    List<String> seen = new ArrayList<>();
+    for (Page<ClaimedContent> page : List.of(one, two, three)) {
+      page.items().forEach(c -> seen.add(id(c)));
+    }
+    assertThat(seen).isEqualTo(expected);
+    // A token of another listing is refused, not misread.
+    assertThatThrownBy(
+            () ->
+                store.contentsClaimingUnder(
+                    "c1", ContentKind.TABLE, BUCKET_B, first.next(PageRequest.tokenFor("t05"))))
+        .isInstanceOf(IllegalArgumentException.class);
+  }
+
   /**
    * Of many concurrent creates of nested locations (every pair overlaps), exactly one wins, every
    * round.

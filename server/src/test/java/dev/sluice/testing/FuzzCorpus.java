@@ -125,6 +125,7 @@ public final class FuzzCorpus {
                 + IDENT
                 + ","
                 + "\"requirements\":[],\"updates\":[{\"action\":\"set-properties\",\"updates\":{\"tx\":\"1\"}}]}]}"));
+    s.add(get(P + "/readable-table-locations", "bucket=b&pageSize=3"));
     s.add(get(NS + "/views", null));
     s.add(
         json(
