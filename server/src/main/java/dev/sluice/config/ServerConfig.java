@@ -44,6 +44,7 @@ import java.util.regex.Pattern;
  *     rgw: { type: static, accessKeyId: "${RGW_KEY}", secretAccessKey: "${RGW_SECRET}" }
  *     aws: { type: default-chain }
  *     irsa: { type: web-identity, roleArn: arn:aws:iam::1:role/x, webIdentityTokenFile: /var/run/token }
+ *           # optional: maxAttempts: 5, minTtlSeconds: 300, refreshJitterSeconds: 60, stsEndpoint: URL
  *   vendingCache: { ttlCapSeconds: 1800, maxEntries: 10000 }
  *   vendingMinDurationSeconds: 900   # lower only on a test bed whose STS allows it (Ceph RGW)
  * </pre>
