@@ -1,0 +1,265 @@
+package dev.sluice.client.comet;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.sluice.client.SluiceClient;
+import dev.sluice.client.SluiceClientConfig;
+import dev.sluice.client.SluiceException;
+import dev.sluice.client.TableRef;
+import dev.sluice.client.VendedCredential;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Function;
+import java.util.function.LongSupplier;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+import org.apache.comet.cloud.s3.CometS3CredentialContext;
+import org.apache.comet.cloud.s3.CometS3Credentials;
+import org.apache.comet.cloud.s3.CometS3LocationScopedCredentialProvider;
+
+/**
+ * Apache DataFusion Comet's native S3 readers, credentialed by Sluice. Comet asks for the locations
+ * a bucket's credentials differ by ({@link #getPolicyLocations}: the locations of the tables the
+ * principal may read there) and then for the credential of one location ({@link
+ * #getCredentialsForPath}: the credential Sluice vends for the table owning it, with its real
+ * expiry). Configure it with {@code spark.hadoop.fs.s3a.comet.credential.provider.class} (raw
+ * Parquet; settings {@code fs.s3a.sluice.uri}, {@code .warehouse}, {@code .credential}) or {@code
+ * spark.sql.catalog.<c>.s3.comet.credential.provider.class} (Iceberg; the catalog's own {@code
+ * uri}, {@code warehouse} and {@code credential} are used).
+ *
+ * <p>Thread-safe: Comet calls from many native threads at once. Answers are cached (locations
+ * briefly, credentials until shortly before they expire) with one Sluice call in flight per bucket
+ * or table. When Sluice cannot vend, the call throws a message naming the bucket, path and reason;
+ * there is no fallback to a broader credential or to the default AWS chain.
+ */
+public final class SluiceCometCredentialProvider
+    implements CometS3LocationScopedCredentialProvider {
+  private static final Logger LOG = Logger.getLogger(SluiceCometCredentialProvider.class.getName());
+
+  /** Seconds a bucket's readable locations are served from cache ({@code fs.s3a.sluice.} too). */
+  public static final String LOCATIONS_CACHE_SECONDS_KEY = "sluice.locations-cache-seconds";
+
+  /** Seconds before expiry a cached credential stops being served ({@code fs.s3a.sluice.} too). */
+  public static final String REFRESH_MARGIN_SECONDS_KEY = "sluice.refresh-margin-seconds";
+
+  static final long DEFAULT_LOCATIONS_CACHE_MILLIS = 10_000;
+  static final long DEFAULT_REFRESH_MARGIN_MILLIS = 60_000;
+
+  /** How long a credential without a reported expiry is served from cache. */
+  static final long UNKNOWN_EXPIRY_CACHE_MILLIS = 60_000;
+
+  private final Function<SluiceClientConfig, SluiceClient> clients;
+  private final LongSupplier clock;
+  private final SingleFlightCache<String, ReadableLocations> locations;
+  private final SingleFlightCache<TableRef, List<VendedCredential>> credentials;
+  private volatile SluiceClient client;
+  private volatile long locationsCacheMillis = DEFAULT_LOCATIONS_CACHE_MILLIS;
+  private volatile long refreshMarginMillis = DEFAULT_REFRESH_MARGIN_MILLIS;
+
+  /** The constructor Comet calls reflectively. */
+  public SluiceCometCredentialProvider() {
+    this(SluiceClient::new, System::currentTimeMillis);
+  }
+
+  SluiceCometCredentialProvider(
+      Function<SluiceClientConfig, SluiceClient> clients, LongSupplier clock) {
+    this.clients = requireNonNull(clients, "clients");
+    this.clock = requireNonNull(clock, "clock");
+    this.locations = new SingleFlightCache<>(clock);
+    this.credentials = new SingleFlightCache<>(clock);
+  }
+
+  /**
+   * Reads the Sluice settings; no network. The map may hold secrets (Comet forwards every {@code
+   * fs.s3a.*} key or the whole catalog property bag): it is never logged.
+   */
+  @Override
+  public void initialize(Map<String, String> properties) {
+    SluiceClientConfig config = SluiceClientConfig.fromProperties(properties);
+    locationsCacheMillis =
+        seconds(properties, LOCATIONS_CACHE_SECONDS_KEY, DEFAULT_LOCATIONS_CACHE_MILLIS);
+    refreshMarginMillis =
+        seconds(properties, REFRESH_MARGIN_SECONDS_KEY, DEFAULT_REFRESH_MARGIN_MILLIS);
+    client = clients.apply(config);
+    LOG.log(Level.FINE, "Sluice Comet bridge initialized for {0}", config);
+  }
+
+  /**
+   * The locations in {@code bucket} of the tables the principal may read, percent-encoded, without
+   * scheme or bucket.
+   */
+  @Override
+  public List<String> getPolicyLocations(String bucket) throws CredentialUnavailableException {
+    requireNonNull(bucket, "bucket");
+    try {
+      return readable(bucket).policyLocations();
+    } catch (SluiceException e) {
+      throw CredentialUnavailableException.forLocations(bucket, e.getMessage(), e);
+    }
+  }
+
+  /**
+   * The credential Sluice vends for the table owning {@code context}'s path (the table with the
+   * longest readable location covering it), with its real expiry.
+   */
+  @Override
+  public CometS3Credentials getCredentialsForPath(CometS3CredentialContext context)
+      throws CredentialUnavailableException {
+    String bucket = context.getBucket();
+    String path = context.getPath();
+    List<String> segments;
+    try {
+      segments = ObjectPaths.decodePath(path);
+    } catch (IllegalArgumentException e) {
+      throw CredentialUnavailableException.forPath(bucket, path, e.getMessage(), null);
+    }
+    ReadableLocations readable;
+    try {
+      readable = readable(bucket);
+    } catch (SluiceException e) {
+      throw CredentialUnavailableException.forPath(
+          bucket, path, "cannot list readable table locations: " + e.getMessage(), e);
+    }
+    Optional<ReadableLocations.Owned> owner = readable.owner(segments);
+    if (owner.isEmpty()) {
+      // Comet re-asks for the locations after a failure: let it see a fresh answer.
+      locations.invalidate(bucket);
+      throw CredentialUnavailableException.forPath(
+          bucket,
+          path,
+          "no table the principal may read has a location covering it ("
+              + readable.size()
+              + " readable location(s) in the bucket)",
+          null);
+    }
+    TableRef table = owner.get().table();
+    List<VendedCredential> vended;
+    try {
+      vended = credentials.get(table, this::fetchCredentials);
+    } catch (SluiceException e) {
+      if (e.isRefusal()) {
+        locations.invalidate(bucket);
+      }
+      throw CredentialUnavailableException.forPath(
+          bucket, path, "table " + table + ": " + e.getMessage(), e);
+    } catch (Exception e) {
+      throw CredentialUnavailableException.forPath(bucket, path, "table " + table + ": " + e, e);
+    }
+    VendedCredential chosen =
+        covering(vended, bucket, segments)
+            .orElseThrow(
+                () ->
+                    CredentialUnavailableException.forPath(
+                        bucket,
+                        path,
+                        "none of the credentials Sluice vends for table "
+                            + table
+                            + " covers the path",
+                        null));
+    return new CometS3Credentials(
+        chosen.accessKeyId(),
+        chosen.secretAccessKey(),
+        chosen.sessionToken(),
+        chosen.expiresAtMillis());
+  }
+
+  @Override
+  public void close() {
+    locations.clear();
+    credentials.clear();
+  }
+
+  private ReadableLocations readable(String bucket) throws SluiceException {
+    try {
+      return locations.get(
+          bucket,
+          b ->
+              new SingleFlightCache.Fresh<>(
+                  ReadableLocations.of(b, client().readableTableLocations(b)),
+                  clock.getAsLong() + locationsCacheMillis));
+    } catch (SluiceException | RuntimeException e) {
+      throw e;
+    } catch (Exception e) {
+      throw new SluiceException(0, e.toString(), e);
+    }
+  }
+
+  private SingleFlightCache.Fresh<List<VendedCredential>> fetchCredentials(TableRef table)
+      throws SluiceException {
+    long now = clock.getAsLong();
+    List<VendedCredential> vended = client().loadCredentials(table);
+    long freshUntil = Long.MAX_VALUE;
+    for (VendedCredential c : vended) {
+      freshUntil = Math.min(freshUntil, freshUntil(now, c.expiresAtMillis()));
+    }
+    LOG.log(
+        Level.FINE,
+        "Sluice vended {0} credential(s) for table {1}, served until {2}",
+        new Object[] {vended.size(), table, freshUntil});
+    return new SingleFlightCache.Fresh<>(vended, freshUntil);
+  }
+
+  /**
+   * Served until {@code margin} before expiry, the margin capped at a quarter of the remaining
+   * lifetime so short credentials are still cached; briefly when the expiry is unknown.
+   */
+  long freshUntil(long now, long expiresAt) {
+    if (expiresAt <= 0) {
+      return now + UNKNOWN_EXPIRY_CACHE_MILLIS;
+    }
+    long lifetime = expiresAt - now;
+    if (lifetime <= 0) {
+      return now;
+    }
+    return expiresAt - Math.min(refreshMarginMillis, lifetime / 4);
+  }
+
+  /** The vended credential with the longest prefix covering the path. */
+  private static Optional<VendedCredential> covering(
+      List<VendedCredential> vended, String bucket, List<String> segments) {
+    VendedCredential best = null;
+    int bestLength = -1;
+    for (VendedCredential c : vended) {
+      S3Location prefix;
+      try {
+        prefix = S3Location.parse(c.prefix());
+      } catch (IllegalArgumentException e) {
+        continue;
+      }
+      if (prefix.covers(bucket, segments) && prefix.segments().size() > bestLength) {
+        best = c;
+        bestLength = prefix.segments().size();
+      }
+    }
+    return Optional.ofNullable(best);
+  }
+
+  private SluiceClient client() {
+    SluiceClient c = client;
+    if (c == null) {
+      throw new IllegalStateException(
+          "SluiceCometCredentialProvider was not initialized: Comet calls initialize(Map) first");
+    }
+    return c;
+  }
+
+  private static long seconds(Map<String, String> properties, String key, long defaultMillis) {
+    String value = properties.get("fs.s3a." + key);
+    if (value == null || value.isBlank()) {
+      value = properties.get(key);
+    }
+    if (value == null || value.isBlank()) {
+      return defaultMillis;
+    }
+    try {
+      long seconds = Long.parseLong(value.trim());
+      if (seconds < 0) {
+        throw new NumberFormatException();
+      }
+      return seconds * 1000;
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException(key + " must be a whole number of seconds >= 0");
+    }
+  }
+}
