@@ -134,6 +134,10 @@ public final class SluiceCometCredentialProvider
           null);
     }
     TableRef table = owner.get().table();
+    LOG.log(
+        Level.FINE,
+        "Comet asks for s3://{0}{1} ({2}): table {3}",
+        new Object[] {bucket, path.startsWith("/") ? path : "/" + path, context.getMode(), table});
     List<VendedCredential> vended;
     try {
       vended = credentials.get(table, this::fetchCredentials);
