@@ -50,9 +50,9 @@ public record SluiceClientConfig(
   }
 
   /**
-   * Reads the settings from engine properties: each key {@code K} as {@code fs.s3a.sluice.K} (the
-   * Hadoop keys of the Parquet path) or, failing that, as plain {@code K} (the Iceberg catalog
-   * properties Comet forwards on the Iceberg path): {@code uri}, {@code warehouse}, {@code
+   * Reads the settings from engine properties: each key {@code K} as plain {@code K} (the Iceberg
+   * catalog properties Comet forwards on the Iceberg path) or, failing that, as {@code
+   * fs.s3a.sluice.K} (the Hadoop keys of the Parquet path): {@code uri}, {@code warehouse}, {@code
    * credential} ({@code clientId:secret}) or {@code token}, and optionally {@code scope} and {@code
    * oauth2-server-uri}. Errors name the keys, never their values.
    */
@@ -131,11 +131,15 @@ public record SluiceClientConfig(
     return URI.create(base + "/v1/oauth/tokens");
   }
 
-  /** The value of {@code fs.s3a.sluice.<key>}, else of {@code <key>}; blank counts as unset. */
+  /**
+   * The value of {@code <key>}, else of {@code fs.s3a.sluice.<key>}; blank counts as unset. A bare
+   * key can only be an Iceberg catalog property (Comet forwards nothing but {@code fs.s3a.*} keys
+   * on the Parquet path), and a catalog's own identity wins on its Iceberg path.
+   */
   static String get(Map<String, String> properties, String key) {
-    String value = properties.get(HADOOP_PREFIX + key);
+    String value = properties.get(key);
     if (value == null || value.isBlank()) {
-      value = properties.get(key);
+      value = properties.get(HADOOP_PREFIX + key);
     }
     return value == null || value.isBlank() ? null : value;
   }

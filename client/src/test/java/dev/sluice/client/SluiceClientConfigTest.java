@@ -47,7 +47,7 @@ class SluiceClientConfigTest {
   }
 
   @Test
-  void hadoopKeysWinOverCatalogKeys() {
+  void theCatalogsOwnKeysWinOverHadoopKeys() {
     SluiceClientConfig c =
         SluiceClientConfig.fromProperties(
             Map.of(
@@ -55,7 +55,7 @@ class SluiceClientConfigTest {
                 "uri", "http://b/api/catalog",
                 "credential", "id:secret"));
 
-    assertThat(c.uri().getHost()).isEqualTo("a");
+    assertThat(c.uri().getHost()).isEqualTo("b");
   }
 
   @Test

@@ -251,9 +251,14 @@ class SparkCometVendingTest {
     assertThat(df.queryExecution().executedPlan().toString())
         .contains("CometIcebergNativeScan")
         .contains("IcebergScan(table=" + READER + "." + NS + "." + ORDERS);
-    // The bridge answered Comet for the table's location (Comet's Iceberg reader asks per table).
+    // The catalog's bridge was set up from the catalog's own properties (as Comet forwards them),
+    // and it answered Comet for the table's location (Comet's Iceberg reader asks per table).
     assertThat(bridgeLines)
         .as("the bridge's log")
+        .anyMatch(
+            l ->
+                l.startsWith("Sluice Comet bridge initialized from the catalog properties: ")
+                    && l.contains("clientId=" + readerId + ","))
         .anyMatch(
             l ->
                 l.startsWith("Comet asks for s3://" + bed.bucket() + "/wh/" + NS + "/" + ORDERS)

@@ -82,7 +82,12 @@ public final class SluiceCometCredentialProvider
     refreshMarginMillis =
         seconds(properties, REFRESH_MARGIN_SECONDS_KEY, DEFAULT_REFRESH_MARGIN_MILLIS);
     client = clients.apply(config);
-    LOG.log(Level.FINE, "Sluice Comet bridge initialized for {0}", config);
+    String source =
+        isSet(properties.get(SluiceClientConfig.URI_KEY))
+            ? "the catalog properties"
+            : SluiceClientConfig.HADOOP_PREFIX + "* keys";
+    LOG.log(
+        Level.FINE, "Sluice Comet bridge initialized from {0}: {1}", new Object[] {source, config});
   }
 
   /**
@@ -248,10 +253,14 @@ public final class SluiceCometCredentialProvider
     return c;
   }
 
+  private static boolean isSet(String value) {
+    return value != null && !value.isBlank();
+  }
+
   private static long seconds(Map<String, String> properties, String key, long defaultMillis) {
-    String value = properties.get("fs.s3a." + key);
-    if (value == null || value.isBlank()) {
-      value = properties.get(key);
+    String value = properties.get(key);
+    if (!isSet(value)) {
+      value = properties.get("fs.s3a." + key);
     }
     if (value == null || value.isBlank()) {
       return defaultMillis;
