@@ -13,8 +13,11 @@ import dev.sluice.vending.Delegation;
 import dev.sluice.vending.StorageCredential;
 import dev.sluice.vending.StorageProfile;
 import dev.sluice.vending.VendingService;
+import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
+import java.util.EnumMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.SortedMap;
@@ -37,12 +40,23 @@ import org.apache.iceberg.rest.responses.LoadTableResponse;
 final class TableCredentials {
   private final Authorizer authz;
   private final VendingService vending;
-  private final MeterRegistry metrics;
+  // Registered once: every load counts the header, so no meter lookup per request.
+  private final Map<Delegation.Kind, Counter> requestedCounters =
+      new EnumMap<>(Delegation.Kind.class);
+  private final Counter requestedNone;
 
   TableCredentials(Authorizer authz, VendingService vending, MeterRegistry metrics) {
     this.authz = requireNonNull(authz, "authz");
     this.vending = requireNonNull(vending, "vending");
-    this.metrics = requireNonNull(metrics, "metrics");
+    requireNonNull(metrics, "metrics");
+    for (Delegation.Kind kind : Delegation.Kind.values()) {
+      requestedCounters.put(kind, requestCounter(metrics, kind.headerValue()));
+    }
+    this.requestedNone = requestCounter(metrics, "none");
+  }
+
+  private static Counter requestCounter(MeterRegistry metrics, String requested) {
+    return metrics.counter("sluice.access_delegation.requests", "requested", requested);
   }
 
   /** The delegation for a table response to this request (load, create, register, commit). */
@@ -96,12 +110,10 @@ final class TableCredentials {
 
   private void count(Set<Delegation.Kind> requested) {
     if (requested.isEmpty()) {
-      metrics.counter("sluice.access_delegation.requests", "requested", "none").increment();
+      requestedNone.increment();
     }
     for (Delegation.Kind kind : requested) {
-      metrics
-          .counter("sluice.access_delegation.requests", "requested", kind.headerValue())
-          .increment();
+      requestedCounters.get(kind).increment();
     }
   }
 

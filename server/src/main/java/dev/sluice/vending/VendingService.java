@@ -40,7 +40,7 @@ public final class VendingService implements AutoCloseable {
   private final Duration ttlCap;
   private final Cache<Key, List<StorageCredential>> cache;
   private final CatalogClients<Optional<CredentialVendor>> vendors;
-  private final Map<String, Meters> meters = new ConcurrentHashMap<>();
+  private final Map<String, Meters> meters = new ConcurrentHashMap<>(); // by storage type
 
   private record Meters(
       VendorMetrics vendor, Counter hits, Counter misses, Counter calls, Counter errors) {}
@@ -174,10 +174,11 @@ public final class VendingService implements AutoCloseable {
   }
 
   private Meters meters(StorageProfile profile) {
+    // Keyed by the storage type as it is (no per-vend lower-casing); tagged by the metrics tag.
     return meters.computeIfAbsent(
-        StorageBackends.metricsTag(profile),
-        backend -> {
-          VendorMetrics vendor = new VendorMetrics(registry, backend);
+        profile.storageType(),
+        type -> {
+          VendorMetrics vendor = new VendorMetrics(registry, StorageBackends.metricsTag(profile));
           return new Meters(
               vendor,
               counter("cache.hits", "Vends answered from the cache", vendor),

@@ -43,10 +43,7 @@ public final class R2CredentialVendor implements CredentialVendor {
 
   @Override
   public Optional<String> unscopable(List<String> locations) {
-    StringBuilder problem = new StringBuilder();
-    return R2Scope.of(locations, problem).isPresent()
-        ? Optional.empty()
-        : Optional.of(problem.toString());
+    return R2Scope.problem(locations);
   }
 
   /** The credential depends only on where and how: R2 tokens carry no caller. */
@@ -57,15 +54,15 @@ public final class R2CredentialVendor implements CredentialVendor {
 
   @Override
   public List<StorageCredential> vend(VendingRequest request) {
-    StringBuilder problem = new StringBuilder();
-    R2Scope scope =
-        R2Scope.of(request.locations(), problem)
-            .orElseThrow(
-                () ->
-                    new VendingException(
-                        "Cannot vend credentials for catalog " + profile.catalog() + ": " + problem,
-                        0,
-                        null));
+    R2Scope scope;
+    try {
+      scope = R2Scope.of(request.locations());
+    } catch (IllegalArgumentException e) {
+      throw new VendingException(
+          "Cannot vend credentials for catalog " + profile.catalog() + ": " + e.getMessage(),
+          0,
+          null);
+    }
     long start = System.nanoTime();
     long now = clockMillis.getAsLong() / 1000;
     long expires = now + profile.durationSeconds();

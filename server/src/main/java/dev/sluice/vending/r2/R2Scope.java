@@ -22,17 +22,22 @@ record R2Scope(String bucket, List<String> prefixPaths) {
     prefixPaths = List.copyOf(prefixPaths);
   }
 
-  /** The scope of a table's locations, or why there is none. */
-  static Optional<R2Scope> of(List<String> locations, StringBuilder problem) {
+  /** Why a table's locations ({@code location} first) cannot share one credential, or empty. */
+  static Optional<String> problem(List<String> locations) {
     Map<String, String> byName = new LinkedHashMap<>();
     for (int i = 0; i < locations.size(); i++) {
       byName.put(i == 0 ? "location" : "location " + (i + 1), locations.get(i));
     }
-    Optional<String> why = problem(byName);
-    if (why.isPresent()) {
-      problem.append(why.get());
-      return Optional.empty();
-    }
+    return problem(byName);
+  }
+
+  /** The scope of a table's locations; they must have no {@link #problem}. */
+  static R2Scope of(List<String> locations) {
+    problem(locations)
+        .ifPresent(
+            why -> {
+              throw new IllegalArgumentException(why);
+            });
     String bucket = StorageLocation.parse(locations.get(0)).authority();
     List<String> prefixes = new ArrayList<>();
     for (String location : locations) {
@@ -46,7 +51,7 @@ record R2Scope(String bucket, List<String> prefixPaths) {
       }
     }
     folded.sort(Comparator.naturalOrder());
-    return Optional.of(new R2Scope(bucket, folded));
+    return new R2Scope(bucket, folded);
   }
 
   /**
