@@ -164,8 +164,7 @@ final class TableCredentials {
     out.addAllConfig(vended.get(0).config());
     vended.forEach(credential -> out.addCredential(credential(credential)));
     if (!staged) {
-      out.addConfig(ClientProperties.REFRESH_CREDENTIALS_ENDPOINT, refreshEndpoint(catalog, table));
-      out.addConfig(ClientProperties.REFRESH_CREDENTIALS_ENABLED, "true");
+      out.addAllConfig(catalog.settings().storage().refreshConfig(refreshEndpoint(catalog, table)));
     }
     return out.build();
   }

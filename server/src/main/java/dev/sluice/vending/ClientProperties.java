@@ -2,8 +2,8 @@ package dev.sluice.vending;
 
 /**
  * The one place that names Iceberg's client properties that vending hands to engines. The names are
- * Iceberg's (S3FileIOProperties, AwsClientProperties, ...) and are a contract with every Iceberg
- * client: never rename them.
+ * Iceberg's (S3FileIOProperties, AwsClientProperties, GCPProperties, ...) and are a contract with
+ * every Iceberg client: never rename them.
  */
 public final class ClientProperties {
   public static final String S3_ACCESS_KEY_ID = "s3.access-key-id";
@@ -15,6 +15,17 @@ public final class ClientProperties {
   public static final String CLIENT_REGION = "client.region";
   public static final String REFRESH_CREDENTIALS_ENDPOINT = "client.refresh-credentials-endpoint";
   public static final String REFRESH_CREDENTIALS_ENABLED = "client.refresh-credentials-enabled";
+
+  // Iceberg's GCPProperties: GCSFileIO reads a token, its expiry (epoch ms) and its own refresh
+  // keys.
+  public static final String GCS_OAUTH2_TOKEN = "gcs.oauth2.token";
+  public static final String GCS_OAUTH2_TOKEN_EXPIRES_AT = "gcs.oauth2.token-expires-at";
+  public static final String GCS_PROJECT_ID = "gcs.project-id";
+  public static final String GCS_SERVICE_HOST = "gcs.service.host";
+  public static final String GCS_REFRESH_CREDENTIALS_ENDPOINT =
+      "gcs.oauth2.refresh-credentials-endpoint";
+  public static final String GCS_REFRESH_CREDENTIALS_ENABLED =
+      "gcs.oauth2.refresh-credentials-enabled";
 
   /**
    * Header an Iceberg client sends to ask for delegated access; its values: {@link

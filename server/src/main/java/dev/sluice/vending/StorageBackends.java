@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.sluice.location.StorageLocation;
 import dev.sluice.vending.file.FileBackend;
+import dev.sluice.vending.gcs.GcsBackend;
 import dev.sluice.vending.r2.R2Backend;
 import dev.sluice.vending.s3.S3Backend;
 import java.util.ArrayList;
@@ -48,7 +49,7 @@ public final class StorageBackends {
 
   /** Every backend Sluice ships: a new backend is one line here. */
   private static List<StorageBackend<?>> standardBackends() {
-    return List.of(new FileBackend(), new S3Backend(), new R2Backend());
+    return List.of(new FileBackend(), new S3Backend(), new R2Backend(), new GcsBackend());
   }
 
   public static StorageBackends standard() {

@@ -36,6 +36,18 @@ public interface StorageProfile {
   boolean delegateOnlyOnRequest();
 
   /**
+   * The config keys that tell an engine where to refresh this backend's credentials ({@code
+   * endpoint} is relative to the catalog URI). Most Iceberg FileIOs read the generic client keys.
+   */
+  default Map<String, String> refreshConfig(String endpoint) {
+    return Map.of(
+        ClientProperties.REFRESH_CREDENTIALS_ENDPOINT,
+        endpoint,
+        ClientProperties.REFRESH_CREDENTIALS_ENABLED,
+        "true");
+  }
+
+  /**
    * Why a table or view may not use these locations on this backend, naming the property ({@code
    * location} or a {@code write.*.path}), or empty. Checked at create and at every commit (a 400);
    * for backends that can vend only for some shapes of location (R2: key prefixes in one bucket).

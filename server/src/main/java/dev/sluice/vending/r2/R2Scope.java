@@ -3,8 +3,7 @@ package dev.sluice.vending.r2;
 import static java.util.Objects.requireNonNull;
 
 import dev.sluice.location.StorageLocation;
-import java.util.ArrayList;
-import java.util.Comparator;
+import dev.sluice.vending.ObjectPrefix;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -39,18 +38,8 @@ record R2Scope(String bucket, List<String> prefixPaths) {
               throw new IllegalArgumentException(why);
             });
     String bucket = StorageLocation.parse(locations.get(0)).authority();
-    List<String> prefixes = new ArrayList<>();
-    for (String location : locations) {
-      prefixes.add(String.join("/", StorageLocation.parse(location).segments()) + "/");
-    }
-    prefixes.sort(Comparator.comparing(String::length).thenComparing(Comparator.naturalOrder()));
-    List<String> folded = new ArrayList<>();
-    for (String prefix : prefixes) {
-      if (folded.stream().noneMatch(prefix::startsWith)) {
-        folded.add(prefix);
-      }
-    }
-    folded.sort(Comparator.naturalOrder());
+    List<String> folded =
+        ObjectPrefix.folded(locations).stream().map(ObjectPrefix::prefix).toList();
     return new R2Scope(bucket, folded);
   }
 

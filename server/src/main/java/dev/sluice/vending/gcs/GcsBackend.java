@@ -1,0 +1,98 @@
+package dev.sluice.vending.gcs;
+
+import com.google.auth.oauth2.GoogleCredentials;
+import com.google.auth.oauth2.ImpersonatedCredentials;
+import com.google.cloud.storage.StorageOptions;
+import dev.sluice.vending.CredentialSource;
+import dev.sluice.vending.CredentialSourceType;
+import dev.sluice.vending.CredentialVendor;
+import dev.sluice.vending.StorageBackend;
+import dev.sluice.vending.VendorMetrics;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import org.apache.iceberg.gcp.gcs.GCSFileIO;
+import org.apache.iceberg.io.FileIO;
+
+/**
+ * Google Cloud Storage: tokens downscoped per table at Google's STS ({@link GcsCredentialVendor});
+ * the catalog's own I/O uses its Google credential through Iceberg's GCSFileIO.
+ */
+public final class GcsBackend implements StorageBackend<GcsStorageProfile> {
+  static final String TYPE = "GCS";
+
+  @Override
+  public String storageType() {
+    return TYPE;
+  }
+
+  @Override
+  public Class<GcsStorageProfile> profileType() {
+    return GcsStorageProfile.class;
+  }
+
+  @Override
+  public Set<String> schemes() {
+    return Set.of("gs");
+  }
+
+  @Override
+  public List<CredentialSourceType> credentialSourceTypes() {
+    return GoogleCredentialSource.TYPES;
+  }
+
+  @Override
+  public GcsStorageProfile parse(Input input) {
+    return GcsStorageProfile.parse(input);
+  }
+
+  @Override
+  public Optional<CredentialVendor> openVendor(
+      GcsStorageProfile profile, CredentialSource source, VendorMetrics metrics) {
+    return Optional.of(
+        new GcsCredentialVendor(profile, identity(profile, source), metrics::providerCall));
+  }
+
+  @Override
+  public FileIO openCatalogIO(GcsStorageProfile profile, CredentialSource source) {
+    GoogleCredentials credentials = identity(profile, source);
+    String projectId = profile.projectId();
+    String endpoint = profile.endpoint();
+    GCSFileIO io =
+        new GCSFileIO(
+            () -> {
+              StorageOptions.Builder options = StorageOptions.newBuilder();
+              options.setCredentials(credentials);
+              if (projectId != null) {
+                options.setProjectId(projectId);
+              }
+              if (endpoint != null) {
+                options.setHost(endpoint);
+              }
+              return options.build().getService();
+            });
+    Map<String, String> properties = new HashMap<>();
+    io.initialize(properties);
+    return io;
+  }
+
+  /**
+   * The identity tokens come from: the source itself, or the profile's service account impersonated
+   * through IAM Credentials for {@code durationSeconds} (the source needs
+   * roles/iam.serviceAccountTokenCreator on it).
+   */
+  private static GoogleCredentials identity(GcsStorageProfile profile, CredentialSource source) {
+    GoogleCredentials credentials = ((GoogleCredentialSource) source).credentials();
+    if (profile.serviceAccount() == null) {
+      return credentials;
+    }
+    return ImpersonatedCredentials.newBuilder()
+        .setSourceCredentials(credentials)
+        .setTargetPrincipal(profile.serviceAccount())
+        .setScopes(List.of(GoogleCredentialSource.CLOUD_PLATFORM))
+        .setLifetime(profile.durationSeconds())
+        .build();
+  }
+}

@@ -1,0 +1,160 @@
+package dev.sluice.vending.gcs;
+
+import static java.util.Objects.requireNonNull;
+
+import com.google.auth.oauth2.ExternalAccountCredentials;
+import com.google.auth.oauth2.GoogleCredentials;
+import com.google.auth.oauth2.ServiceAccountCredentials;
+import dev.sluice.vending.CredentialSource;
+import dev.sluice.vending.CredentialSourceType;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Supplier;
+
+/**
+ * The catalog's own Google identity, from the server's YAML: application default credentials
+ * ({@code google-adc}: GKE Workload Identity, a VM's service account, {@code
+ * GOOGLE_APPLICATION_CREDENTIALS}), a service-account key file ({@code google-service-account},
+ * {@code keyFile}) or a workload identity federation configuration ({@code
+ * google-workload-identity}, {@code credentialConfigFile}: an {@code external_account} JSON). Files
+ * are read at boot, so a missing or wrong file stops the server naming its key; ADC is looked up at
+ * first use (it may ask the metadata server). Always scoped to cloud-platform, which token exchange
+ * requires; the account's own IAM is the outer bound of every token vended from it.
+ */
+public final class GoogleCredentialSource implements CredentialSource {
+  static final String CLOUD_PLATFORM = "https://www.googleapis.com/auth/cloud-platform";
+
+  /** The YAML {@code type}s of a Google source. */
+  static final List<CredentialSourceType> TYPES =
+      List.of(
+          new CredentialSourceType(
+              "google-adc", Set.of(), (name, f) -> new GoogleCredentialSource(name, "google-adc")),
+          new CredentialSourceType(
+              "google-service-account", Set.of("keyFile"), GoogleCredentialSource::serviceAccount),
+          new CredentialSourceType(
+              "google-workload-identity",
+              Set.of("credentialConfigFile"),
+              GoogleCredentialSource::workloadIdentity));
+
+  private final String name;
+  private final String type;
+  private final Supplier<GoogleCredentials> credentials;
+  private final String projectId;
+
+  private GoogleCredentialSource(String name, String type) {
+    this.name = requireNonNull(name, "name");
+    this.type = type;
+    this.projectId = null;
+    this.credentials = memoized(GoogleCredentialSource::applicationDefault);
+  }
+
+  private GoogleCredentialSource(
+      String name, String type, GoogleCredentials credentials, String projectId) {
+    this.name = requireNonNull(name, "name");
+    this.type = type;
+    this.projectId = projectId;
+    GoogleCredentials scoped = credentials.createScoped(List.of(CLOUD_PLATFORM));
+    this.credentials = () -> scoped;
+  }
+
+  private static GoogleCredentialSource serviceAccount(String name, Map<String, String> fields) {
+    String key = "storage.credentialSources." + name + ".keyFile";
+    Path file = readable(fields.get("keyFile"), key);
+    try (InputStream in = Files.newInputStream(file)) {
+      ServiceAccountCredentials account = ServiceAccountCredentials.fromStream(in);
+      return new GoogleCredentialSource(
+          name, "google-service-account", account, account.getProjectId());
+    } catch (IOException | RuntimeException e) {
+      throw new IllegalArgumentException(
+          key + " is not a service-account key file (" + reason(e) + ")");
+    }
+  }
+
+  private static GoogleCredentialSource workloadIdentity(String name, Map<String, String> fields) {
+    String key = "storage.credentialSources." + name + ".credentialConfigFile";
+    Path file = readable(fields.get("credentialConfigFile"), key);
+    try (InputStream in = Files.newInputStream(file)) {
+      ExternalAccountCredentials external = ExternalAccountCredentials.fromStream(in);
+      return new GoogleCredentialSource(name, "google-workload-identity", external, null);
+    } catch (IOException | RuntimeException e) {
+      throw new IllegalArgumentException(
+          key + " is not an external_account credential configuration (" + reason(e) + ")");
+    }
+  }
+
+  private static Path readable(String file, String key) {
+    if (file == null || file.isBlank()) {
+      throw new IllegalArgumentException(key + " is required");
+    }
+    Path path = Path.of(file);
+    if (!Files.isRegularFile(path) || !Files.isReadable(path)) {
+      throw new IllegalArgumentException(key + ": no readable file at " + file);
+    }
+    return path;
+  }
+
+  /** The library's message names what is missing or malformed; it never quotes the file. */
+  private static String reason(Exception e) {
+    return e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + e.getMessage());
+  }
+
+  private static GoogleCredentials applicationDefault() {
+    try {
+      return GoogleCredentials.getApplicationDefault().createScoped(List.of(CLOUD_PLATFORM));
+    } catch (IOException e) {
+      throw new UncheckedIOException("Google application default credentials not found", e);
+    }
+  }
+
+  private static <T> Supplier<T> memoized(Supplier<T> supplier) {
+    return new Supplier<>() {
+      private volatile T value;
+
+      @Override
+      public T get() {
+        T current = value;
+        if (current == null) {
+          synchronized (this) {
+            if (value == null) {
+              value = supplier.get();
+            }
+            current = value;
+          }
+        }
+        return current;
+      }
+    };
+  }
+
+  @Override
+  public String name() {
+    return name;
+  }
+
+  @Override
+  public String type() {
+    return type;
+  }
+
+  /** The credentials, scoped to cloud-platform; google-auth refreshes them before they expire. */
+  public GoogleCredentials credentials() {
+    return credentials.get();
+  }
+
+  /** The project of a service-account key, when the source knows one. */
+  public Optional<String> projectId() {
+    return Optional.ofNullable(projectId);
+  }
+
+  @Override
+  public String toString() {
+    return "GoogleCredentialSource[" + name + ", " + type + "]";
+  }
+}
