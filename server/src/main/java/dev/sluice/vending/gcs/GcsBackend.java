@@ -51,15 +51,17 @@ public final class GcsBackend implements StorageBackend<GcsStorageProfile> {
   @Override
   public Optional<CredentialVendor> openVendor(
       GcsStorageProfile profile, CredentialSource source, VendorMetrics metrics) {
+    String endpoint = ((GoogleCredentialSource) source).endpoint().orElse(null);
     return Optional.of(
-        new GcsCredentialVendor(profile, identity(profile, source), metrics::providerCall));
+        new GcsCredentialVendor(
+            profile, identity(profile, source), endpoint, metrics::providerCall));
   }
 
   @Override
   public FileIO openCatalogIO(GcsStorageProfile profile, CredentialSource source) {
     GoogleCredentials credentials = identity(profile, source);
     String projectId = profile.projectId();
-    String endpoint = profile.endpoint();
+    String endpoint = ((GoogleCredentialSource) source).endpoint().orElse(null);
     GCSFileIO io =
         new GCSFileIO(
             () -> {

@@ -29,16 +29,22 @@ import java.util.function.Consumer;
 public final class GcsCredentialVendor implements CredentialVendor {
   private final GcsStorageProfile profile;
   private final GoogleCredentials source;
+  private final String endpoint;
   private final Consumer<Duration> stsLatency;
 
   /**
    * @param source the credentials tokens are exchanged from (already impersonating, if the profile
    *     says so); google-auth refreshes them before they expire
+   * @param endpoint the GCS host engines use ({@code gcs.service.host}), or null for Google's
    */
   public GcsCredentialVendor(
-      GcsStorageProfile profile, GoogleCredentials source, Consumer<Duration> stsLatency) {
+      GcsStorageProfile profile,
+      GoogleCredentials source,
+      String endpoint,
+      Consumer<Duration> stsLatency) {
     this.profile = requireNonNull(profile, "profile");
     this.source = requireNonNull(source, "source");
+    this.endpoint = endpoint;
     this.stsLatency = requireNonNull(stsLatency, "stsLatency");
   }
 
@@ -100,8 +106,8 @@ public final class GcsCredentialVendor implements CredentialVendor {
     if (profile.projectId() != null) {
       config.put(ClientProperties.GCS_PROJECT_ID, profile.projectId());
     }
-    if (profile.endpoint() != null) {
-      config.put(ClientProperties.GCS_SERVICE_HOST, profile.endpoint());
+    if (endpoint != null) {
+      config.put(ClientProperties.GCS_SERVICE_HOST, endpoint);
     }
     return List.of(new StorageCredential(request.tableLocation(), config, expiresAt));
   }

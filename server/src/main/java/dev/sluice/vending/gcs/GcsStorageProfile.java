@@ -2,7 +2,6 @@ package dev.sluice.vending.gcs;
 
 import static dev.sluice.vending.ProfileFields.integer;
 import static dev.sluice.vending.ProfileFields.text;
-import static dev.sluice.vending.ProfileFields.url;
 import static java.util.Objects.requireNonNull;
 
 import dev.sluice.location.LocationPolicy;
@@ -25,19 +24,17 @@ import java.util.regex.Pattern;
  * <pre>
  * {"storageType": "GCS", "allowedLocations": ["gs://bucket/warehouse"],
  *  "credentialSource": "gcp", "gcsServiceAccount": "vending@project.iam.gserviceaccount.com",
- *  "durationSeconds": 900, "projectId": "project", "endpoint": "https://storage.example",
- *  "vendCredentials": "always" | "on-request"}
+ *  "durationSeconds": 900, "projectId": "project", "vendCredentials": "always" | "on-request"}
  * </pre>
  *
  * A downscoped token lives exactly as long as its source token (Google's STS copies the expiry), so
  * {@code durationSeconds} needs {@code gcsServiceAccount}: only an impersonated token's lifetime is
- * chosen by the caller. {@code endpoint} is a private or emulated GCS JSON API host, handed to
- * engines as {@code gcs.service.host}.
+ * chosen by the caller. A GCS host other than Google's is the credential source's {@code endpoint}
+ * (it receives the catalog's own bearer tokens, so a catalog cannot name it).
  *
  * @param serviceAccount the service account to impersonate, or null to use the source directly
  * @param durationSeconds the impersonated token's lifetime (unused without {@code serviceAccount})
  * @param projectId the project for engines ({@code gcs.project-id}), or null
- * @param endpoint the GCS JSON API host, or null for Google's
  */
 public record GcsStorageProfile(
     String catalog,
@@ -46,7 +43,6 @@ public record GcsStorageProfile(
     String serviceAccount,
     int durationSeconds,
     String projectId,
-    String endpoint,
     boolean vendOnlyOnRequest)
     implements StorageProfile {
   /** IAM Credentials' generateAccessToken lifetime without an organization policy exception. */
@@ -113,7 +109,6 @@ public record GcsStorageProfile(
         serviceAccount,
         duration,
         projectId,
-        url(info, "endpoint"),
         ProfileFields.vendOnlyOnRequest(info));
   }
 

@@ -10,9 +10,12 @@ import dev.sluice.vending.CredentialSourceType;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -31,37 +34,79 @@ import java.util.function.Supplier;
 public final class GoogleCredentialSource implements CredentialSource {
   static final String CLOUD_PLATFORM = "https://www.googleapis.com/auth/cloud-platform";
 
+  /**
+   * Optional: a GCS JSON API host other than Google's (Private Service Connect, an emulator). It
+   * receives this source's bearer tokens, so only the operator's YAML may name it, never a catalog.
+   */
+  static final String ENDPOINT = "endpoint";
+
   /** The YAML {@code type}s of a Google source. */
   static final List<CredentialSourceType> TYPES =
       List.of(
           new CredentialSourceType(
-              "google-adc", Set.of(), (name, f) -> new GoogleCredentialSource(name, "google-adc")),
+              "google-adc", Set.of(ENDPOINT), GoogleCredentialSource::applicationDefault),
           new CredentialSourceType(
-              "google-service-account", Set.of("keyFile"), GoogleCredentialSource::serviceAccount),
+              "google-service-account",
+              Set.of("keyFile", ENDPOINT),
+              GoogleCredentialSource::serviceAccount),
           new CredentialSourceType(
               "google-workload-identity",
-              Set.of("credentialConfigFile"),
+              Set.of("credentialConfigFile", ENDPOINT),
               GoogleCredentialSource::workloadIdentity));
 
   private final String name;
   private final String type;
   private final Supplier<GoogleCredentials> credentials;
   private final String projectId;
-
-  private GoogleCredentialSource(String name, String type) {
-    this.name = requireNonNull(name, "name");
-    this.type = type;
-    this.projectId = null;
-    this.credentials = memoized(GoogleCredentialSource::applicationDefault);
-  }
+  private final String endpoint;
 
   private GoogleCredentialSource(
-      String name, String type, GoogleCredentials credentials, String projectId) {
+      String name,
+      String type,
+      Supplier<GoogleCredentials> credentials,
+      String projectId,
+      Map<String, String> fields) {
     this.name = requireNonNull(name, "name");
     this.type = type;
+    this.credentials = credentials;
     this.projectId = projectId;
+    this.endpoint = endpoint(fields.get(ENDPOINT), "storage.credentialSources." + name + ".");
+  }
+
+  private static GoogleCredentialSource applicationDefault(
+      String name, Map<String, String> fields) {
+    return new GoogleCredentialSource(
+        name, "google-adc", memoized(GoogleCredentialSource::lookUpDefault), null, fields);
+  }
+
+  private static Supplier<GoogleCredentials> scoped(GoogleCredentials credentials) {
     GoogleCredentials scoped = credentials.createScoped(List.of(CLOUD_PLATFORM));
-    this.credentials = () -> scoped;
+    return () -> scoped;
+  }
+
+  private static String endpoint(String value, String key) {
+    if (value == null) {
+      return null;
+    }
+    URI uri;
+    try {
+      uri = new URI(value);
+    } catch (URISyntaxException e) {
+      throw new IllegalArgumentException(key + ENDPOINT + " is not a valid URL");
+    }
+    String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
+    if (!(scheme.equals("http") || scheme.equals("https"))
+        || uri.getHost() == null
+        || uri.getRawUserInfo() != null
+        || uri.getRawQuery() != null
+        || uri.getRawFragment() != null) {
+      throw new IllegalArgumentException(
+          key
+              + ENDPOINT
+              + " must be http(s)://host[:port][/path], without user info, query or"
+              + " fragment");
+    }
+    return value;
   }
 
   private static GoogleCredentialSource serviceAccount(String name, Map<String, String> fields) {
@@ -70,7 +115,7 @@ public final class GoogleCredentialSource implements CredentialSource {
     try (InputStream in = Files.newInputStream(file)) {
       ServiceAccountCredentials account = ServiceAccountCredentials.fromStream(in);
       return new GoogleCredentialSource(
-          name, "google-service-account", account, account.getProjectId());
+          name, "google-service-account", scoped(account), account.getProjectId(), fields);
     } catch (IOException | RuntimeException e) {
       throw new IllegalArgumentException(
           key + " is not a service-account key file (" + reason(e) + ")");
@@ -82,7 +127,8 @@ public final class GoogleCredentialSource implements CredentialSource {
     Path file = readable(fields.get("credentialConfigFile"), key);
     try (InputStream in = Files.newInputStream(file)) {
       ExternalAccountCredentials external = ExternalAccountCredentials.fromStream(in);
-      return new GoogleCredentialSource(name, "google-workload-identity", external, null);
+      return new GoogleCredentialSource(
+          name, "google-workload-identity", scoped(external), null, fields);
     } catch (IOException | RuntimeException e) {
       throw new IllegalArgumentException(
           key + " is not an external_account credential configuration (" + reason(e) + ")");
@@ -105,7 +151,7 @@ public final class GoogleCredentialSource implements CredentialSource {
     return e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + e.getMessage());
   }
 
-  private static GoogleCredentials applicationDefault() {
+  private static GoogleCredentials lookUpDefault() {
     try {
       return GoogleCredentials.getApplicationDefault().createScoped(List.of(CLOUD_PLATFORM));
     } catch (IOException e) {
@@ -146,6 +192,11 @@ public final class GoogleCredentialSource implements CredentialSource {
   /** The credentials, scoped to cloud-platform; google-auth refreshes them before they expire. */
   public GoogleCredentials credentials() {
     return credentials.get();
+  }
+
+  /** The GCS JSON API host, when not Google's. */
+  public Optional<String> endpoint() {
+    return Optional.ofNullable(endpoint);
   }
 
   /** The project of a service-account key, when the source knows one. */
