@@ -51,17 +51,22 @@ public final class GcsBackend implements StorageBackend<GcsStorageProfile> {
   @Override
   public Optional<CredentialVendor> openVendor(
       GcsStorageProfile profile, CredentialSource source, VendorMetrics metrics) {
-    String endpoint = ((GoogleCredentialSource) source).endpoint().orElse(null);
+    GoogleCredentialSource google = (GoogleCredentialSource) source;
     return Optional.of(
         new GcsCredentialVendor(
-            profile, identity(profile, source), endpoint, metrics::providerCall));
+            profile,
+            identity(profile, source),
+            projectId(profile, google),
+            google.endpoint().orElse(null),
+            metrics::providerCall));
   }
 
   @Override
   public FileIO openCatalogIO(GcsStorageProfile profile, CredentialSource source) {
     GoogleCredentials credentials = identity(profile, source);
-    String projectId = profile.projectId();
-    String endpoint = ((GoogleCredentialSource) source).endpoint().orElse(null);
+    GoogleCredentialSource google = (GoogleCredentialSource) source;
+    String projectId = projectId(profile, google);
+    String endpoint = google.endpoint().orElse(null);
     GCSFileIO io =
         new GCSFileIO(
             () -> {
@@ -78,6 +83,11 @@ public final class GcsBackend implements StorageBackend<GcsStorageProfile> {
     Map<String, String> properties = new HashMap<>();
     io.initialize(properties);
     return io;
+  }
+
+  /** The catalog's project, else the source's (a key file's {@code project_id}), or null. */
+  private static String projectId(GcsStorageProfile profile, GoogleCredentialSource source) {
+    return profile.projectId() != null ? profile.projectId() : source.projectId().orElse(null);
   }
 
   /**

@@ -29,21 +29,25 @@ import java.util.function.Consumer;
 public final class GcsCredentialVendor implements CredentialVendor {
   private final GcsStorageProfile profile;
   private final GoogleCredentials source;
+  private final String projectId;
   private final String endpoint;
   private final Consumer<Duration> stsLatency;
 
   /**
    * @param source the credentials tokens are exchanged from (already impersonating, if the profile
    *     says so); google-auth refreshes them before they expire
+   * @param projectId the project engines bill to ({@code gcs.project-id}), or null
    * @param endpoint the GCS host engines use ({@code gcs.service.host}), or null for Google's
    */
   public GcsCredentialVendor(
       GcsStorageProfile profile,
       GoogleCredentials source,
+      String projectId,
       String endpoint,
       Consumer<Duration> stsLatency) {
     this.profile = requireNonNull(profile, "profile");
     this.source = requireNonNull(source, "source");
+    this.projectId = projectId;
     this.endpoint = endpoint;
     this.stsLatency = requireNonNull(stsLatency, "stsLatency");
   }
@@ -103,8 +107,8 @@ public final class GcsCredentialVendor implements CredentialVendor {
     Map<String, String> config = new LinkedHashMap<>();
     config.put(ClientProperties.GCS_OAUTH2_TOKEN, token.getTokenValue());
     config.put(ClientProperties.GCS_OAUTH2_TOKEN_EXPIRES_AT, Long.toString(expiresAt));
-    if (profile.projectId() != null) {
-      config.put(ClientProperties.GCS_PROJECT_ID, profile.projectId());
+    if (projectId != null) {
+      config.put(ClientProperties.GCS_PROJECT_ID, projectId);
     }
     if (endpoint != null) {
       config.put(ClientProperties.GCS_SERVICE_HOST, endpoint);

@@ -34,7 +34,7 @@ import java.util.regex.Pattern;
  *
  * @param serviceAccount the service account to impersonate, or null to use the source directly
  * @param durationSeconds the impersonated token's lifetime (unused without {@code serviceAccount})
- * @param projectId the project for engines ({@code gcs.project-id}), or null
+ * @param projectId the project for engines ({@code gcs.project-id}), or null for the source's
  */
 public record GcsStorageProfile(
     String catalog,
@@ -98,9 +98,6 @@ public record GcsStorageProfile(
     if (projectId != null && !PROJECT.matcher(projectId).matches()) {
       throw new IllegalArgumentException(
           KEY + "projectId must be a Google Cloud project id, got " + projectId);
-    }
-    if (projectId == null && input.source() instanceof GoogleCredentialSource google) {
-      projectId = google.projectId().orElse(null);
     }
     return new GcsStorageProfile(
         input.catalog(),

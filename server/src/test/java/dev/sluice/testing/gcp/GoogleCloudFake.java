@@ -56,6 +56,7 @@ public final class GoogleCloudFake implements AutoCloseable {
   private final GcsApi gcs;
   private final AtomicBoolean closed = new AtomicBoolean();
   private volatile Duration sourceTokenLifetime = Duration.ofHours(1);
+  private volatile boolean stsUnavailable;
 
   private GoogleCloudFake() throws IOException {
     Clock clock = Clock.systemUTC();
@@ -120,6 +121,11 @@ public final class GoogleCloudFake implements AutoCloseable {
       throw new IllegalArgumentException("a source token lives (0, 1h], not " + lifetime);
     }
     this.sourceTokenLifetime = lifetime;
+  }
+
+  /** While true, the STS answers 503 UNAVAILABLE, as Google does in an outage. */
+  public void setStsUnavailable(boolean unavailable) {
+    this.stsUnavailable = unavailable;
   }
 
   /** Makes {@code token} expired now: Google answers 401 for it from then on. */
@@ -259,7 +265,10 @@ public final class GoogleCloudFake implements AutoCloseable {
       return oauth.serve(call);
     }
     if (path.equals("/v1/token")) {
-      return sts.serve(call);
+      return stsUnavailable
+          ? GoogleErrors.rpc(
+              503, "UNAVAILABLE", "The service is currently unavailable.", null, null)
+          : sts.serve(call);
     }
     if (path.startsWith("/v1/projects/")) {
       return iam.serve(call);

@@ -91,12 +91,12 @@ class GcsStorageProfileTest {
   }
 
   @Test
-  void theProjectComesFromTheKeyFileWhenNotGiven() throws Exception {
+  void theOptionalKeysDefault() throws Exception {
     GcsStorageProfile p = parse("{\"credentialSource\":\"gcp\"}");
-    assertThat(p.projectId()).isEqualTo("proj-123");
+    assertThat(p.projectId()).as("the source's, decided when the vendor opens").isNull();
     assertThat(p.serviceAccount()).isNull();
     assertThat(p.durationSeconds()).isEqualTo(GcsStorageProfile.DEFAULT_DURATION);
-    assertThat(parse("{\"credentialSource\":\"adc\"}").projectId()).isNull();
+    assertThat(p.vendOnlyOnRequest()).isFalse();
   }
 
   @Test
