@@ -193,6 +193,9 @@ final class GcsApi {
       String rest = object.name().substring(prefix.length());
       int cut = delimiter == null || delimiter.isEmpty() ? -1 : rest.indexOf(delimiter);
       String collapsed = cut < 0 ? null : prefix + rest.substring(0, cut + delimiter.length());
+      if (collapsed != null && collapsed.equals(startAfter)) {
+        continue; // the previous page ended on this prefix
+      }
       boolean newEntry = collapsed == null || !prefixes.contains(collapsed);
       if (newEntry && items.size() + prefixes.size() >= maxResults) {
         more = true;
@@ -200,10 +203,11 @@ final class GcsApi {
       }
       if (collapsed != null) {
         prefixes.add(collapsed);
+        last = collapsed;
       } else {
         items.add(GcsJson.object(object, endpoint.get()));
+        last = object.name();
       }
-      last = object.name();
     }
     if (more && last != null) {
       page.put("nextPageToken", Base64.getUrlEncoder().encodeToString(last.getBytes(UTF_8)));
@@ -247,7 +251,7 @@ final class GcsApi {
     if (name == null || name.isEmpty()) {
       throw GcsError.badRequest("Required: the object name");
     }
-    IssuedTokens.Issued token = authorizer.authorize(call, OBJECTS_CREATE, bucket, name, null);
+    authorizer.authorize(call, OBJECTS_CREATE, bucket, name, null);
     if (store.get(bucket, name).isPresent()) {
       authorizer.authorize(call, OBJECTS_DELETE, bucket, name, null);
     }
@@ -258,7 +262,6 @@ final class GcsApi {
     Hashes.checkHeader(data, call.header("x-goog-hash"));
     ObjectStore.StoredObject stored =
         store.put(bucket, name, data, contentType, ObjectStore.Preconditions.of(call.query()));
-    requireNonNull(token, "token");
     return Http.Reply.json(200, GcsJson.object(stored, endpoint.get()));
   }
 

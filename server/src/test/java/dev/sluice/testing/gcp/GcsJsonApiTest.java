@@ -79,12 +79,24 @@ class GcsJsonApiTest {
         .iterateAll()
         .forEach(b -> directory.add(b.getName() + (b.isDirectory() ? " (prefix)" : "")));
 
+    List<String> pagedDirectory = new ArrayList<>();
+    storage
+        .list(
+            "lake",
+            Storage.BlobListOption.prefix("wh/t/"),
+            Storage.BlobListOption.currentDirectory(),
+            Storage.BlobListOption.pageSize(1))
+        .iterateAll()
+        .forEach(b -> pagedDirectory.add(b.getName()));
+
     assertThat(paged)
         .containsExactly("wh/t/a", "wh/t/b", "wh/t/c", "wh/t/d/1", "wh/t/d/2", "wh/t/e");
     // The client yields a page's objects, then its prefixes.
     assertThat(directory)
         .containsExactly("wh/t/a", "wh/t/b", "wh/t/c", "wh/t/e", "wh/t/d/ (prefix)");
-    assertThat(fake.requests(GcsOperation.LIST)).isEqualTo(3 + 1);
+    // One entry a page: a prefix page is followed by what comes after the prefix, once.
+    assertThat(pagedDirectory).containsExactly("wh/t/a", "wh/t/b", "wh/t/c", "wh/t/d/", "wh/t/e");
+    assertThat(fake.requests(GcsOperation.LIST)).isEqualTo(3 + 1 + 5);
   }
 
   @Test

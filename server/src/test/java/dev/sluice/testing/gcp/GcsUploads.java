@@ -83,15 +83,19 @@ final class GcsUploads {
       throw GcsError.badRequest("Required: the object name");
     }
     authorizer.authorize(call, OBJECTS_CREATE, bucket, name, null);
-    if (store.get(bucket, name).isPresent()) {
+    ObjectStore.StoredObject current = store.get(bucket, name).orElse(null);
+    if (current != null) {
       authorizer.authorize(call, OBJECTS_DELETE, bucket, name, null);
+    }
+    // GCS checks generation preconditions when the session starts, and again when it completes.
+    ObjectStore.Preconditions preconditions = ObjectStore.Preconditions.of(query);
+    if (!preconditions.holdFor(current)) {
+      throw GcsError.preconditionFailed();
     }
     byte[] id = new byte[24];
     RANDOM.nextBytes(id);
     String uploadId = Base64.getUrlEncoder().withoutPadding().encodeToString(id);
-    sessions.put(
-        uploadId,
-        new Session(bucket, name, contentType, ObjectStore.Preconditions.of(query), call));
+    sessions.put(uploadId, new Session(bucket, name, contentType, preconditions, call));
     String location =
         endpoint.get()
             + "/upload/storage/v1/b/"
