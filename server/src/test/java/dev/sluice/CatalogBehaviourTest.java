@@ -54,11 +54,13 @@ class CatalogBehaviourTest {
   @Test
   void anUnknownStorageTypeFailsLoudlyAndNeverFallsBackToLocalDisk() throws Exception {
     String body =
-        "{\"catalog\":{\"name\":\"gcs_cat\",\"properties\":{\"default-base-location\":"
-            + "\"gs://b/wh\"},\"storageConfigInfo\":{\"storageType\":\"GCS\"}}}";
+        "{\"catalog\":{\"name\":\"hdfs_cat\",\"properties\":{\"default-base-location\":"
+            + "\"hdfs://nn/wh\"},\"storageConfigInfo\":{\"storageType\":\"HDFS\"}}}";
     var refused = server.send("POST", "/api/management/v1/catalogs", body);
     assertThat(refused.statusCode()).isEqualTo(400);
-    assertThat(refused.body()).contains("storageConfigInfo.storageType").contains("[FILE, S3, R2]");
+    assertThat(refused.body())
+        .contains("storageConfigInfo.storageType")
+        .contains("[FILE, S3, R2, GCS, AZURE]");
 
     server
         .server()
@@ -67,8 +69,8 @@ class CatalogBehaviourTest {
             new CatalogRecord(
                 "future_cat",
                 "INTERNAL",
-                Map.of("default-base-location", "gs://b/wh"),
-                "{\"storageType\":\"GCS\",\"allowedLocations\":[\"gs://b/wh\"]}",
+                Map.of("default-base-location", "hdfs://nn/wh"),
+                "{\"storageType\":\"HDFS\",\"allowedLocations\":[\"hdfs://nn/wh\"]}",
                 1,
                 0,
                 0),
@@ -76,7 +78,7 @@ class CatalogBehaviourTest {
     var unavailable =
         server.send("POST", "/api/catalog/v1/future_cat/namespaces", "{\"namespace\":[\"ns\"]}");
     assertThat(unavailable.statusCode()).isEqualTo(503);
-    assertThat(unavailable.body()).contains("future_cat").contains("GCS");
+    assertThat(unavailable.body()).contains("future_cat").contains("HDFS");
     assertThat(
             server
                 .server()

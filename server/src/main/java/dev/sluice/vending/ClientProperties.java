@@ -2,8 +2,8 @@ package dev.sluice.vending;
 
 /**
  * The one place that names Iceberg's client properties that vending hands to engines. The names are
- * Iceberg's (S3FileIOProperties, AwsClientProperties, GCPProperties, ...) and are a contract with
- * every Iceberg client: never rename them.
+ * Iceberg's (S3FileIOProperties, AwsClientProperties, GCPProperties, AzureProperties, ...) and are
+ * a contract with every Iceberg client: never rename them.
  */
 public final class ClientProperties {
   public static final String S3_ACCESS_KEY_ID = "s3.access-key-id";
@@ -26,6 +26,15 @@ public final class ClientProperties {
       "gcs.oauth2.refresh-credentials-endpoint";
   public static final String GCS_REFRESH_CREDENTIALS_ENABLED =
       "gcs.oauth2.refresh-credentials-enabled";
+
+  // Iceberg's AzureProperties: per-account keys end with the location's host
+  // (<account>.dfs.core.windows.net); ADLSFileIO reads its own refresh keys.
+  public static final String ADLS_SAS_TOKEN_PREFIX = "adls.sas-token.";
+  public static final String ADLS_SAS_TOKEN_EXPIRES_AT_MS_PREFIX = "adls.sas-token-expires-at-ms.";
+  public static final String ADLS_CONNECTION_STRING_PREFIX = "adls.connection-string.";
+  public static final String ADLS_REFRESH_CREDENTIALS_ENDPOINT =
+      "adls.refresh-credentials-endpoint";
+  public static final String ADLS_REFRESH_CREDENTIALS_ENABLED = "adls.refresh-credentials-enabled";
 
   /**
    * Header an Iceberg client sends to ask for delegated access; its values: {@link

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.sluice.location.StorageLocation;
+import dev.sluice.vending.azure.AzureBackend;
 import dev.sluice.vending.file.FileBackend;
 import dev.sluice.vending.gcs.GcsBackend;
 import dev.sluice.vending.r2.R2Backend;
@@ -49,7 +50,8 @@ public final class StorageBackends {
 
   /** Every backend Sluice ships: a new backend is one line here. */
   private static List<StorageBackend<?>> standardBackends() {
-    return List.of(new FileBackend(), new S3Backend(), new R2Backend(), new GcsBackend());
+    return List.of(
+        new FileBackend(), new S3Backend(), new R2Backend(), new GcsBackend(), new AzureBackend());
   }
 
   public static StorageBackends standard() {

@@ -1,0 +1,84 @@
+package dev.sluice.vending.azure;
+
+import com.azure.core.http.HttpClient;
+import com.azure.core.http.jdk.httpclient.JdkHttpClientBuilder;
+import dev.sluice.vending.ClientProperties;
+import dev.sluice.vending.CredentialSource;
+import dev.sluice.vending.CredentialSourceType;
+import dev.sluice.vending.CredentialVendor;
+import dev.sluice.vending.StorageBackend;
+import dev.sluice.vending.VendorMetrics;
+import java.time.Clock;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import org.apache.iceberg.io.FileIO;
+
+/**
+ * Azure Data Lake Storage Gen2 and Blob storage: user-delegation SAS per table ({@link
+ * AzureCredentialVendor}); the catalog's own I/O uses its Entra identity through Iceberg's
+ * ADLSFileIO ({@link CatalogAdlsIO}). Never an account key, never an account SAS.
+ */
+public final class AzureBackend implements StorageBackend<AzureStorageProfile> {
+  static final String TYPE = "AZURE";
+
+  /** The JDK's HTTP client: the netty transport's native jars are not available everywhere. */
+  private static final HttpClient HTTP = new JdkHttpClientBuilder().build();
+
+  @Override
+  public String storageType() {
+    return TYPE;
+  }
+
+  @Override
+  public Class<AzureStorageProfile> profileType() {
+    return AzureStorageProfile.class;
+  }
+
+  @Override
+  public Set<String> schemes() {
+    return Set.of("abfss", "wasbs");
+  }
+
+  @Override
+  public List<CredentialSourceType> credentialSourceTypes() {
+    return AzureCredentialSource.TYPES;
+  }
+
+  @Override
+  public AzureStorageProfile parse(Input input) {
+    return AzureStorageProfile.parse(input);
+  }
+
+  @Override
+  public Optional<CredentialVendor> openVendor(
+      AzureStorageProfile profile, CredentialSource source, VendorMetrics metrics) {
+    AzureCredentialSource azure = (AzureCredentialSource) source;
+    String endpoint = azure.endpoint().orElse(null);
+    DelegationKeys keys =
+        new DelegationKeys(
+            DelegationKeys.clients(azure.credential(), endpoint, HTTP), Clock.systemUTC());
+    return Optional.of(
+        new AzureCredentialVendor(
+            profile, keys, endpoint, Clock.systemUTC(), metrics::providerCall));
+  }
+
+  @Override
+  public FileIO openCatalogIO(AzureStorageProfile profile, CredentialSource source) {
+    AzureCredentialSource azure = (AzureCredentialSource) source;
+    Map<String, String> connectionStrings = new HashMap<>();
+    azure
+        .endpoint()
+        .ifPresent(
+            endpoint ->
+                profile.allowedLocations().stream()
+                    .map(l -> AzureLocation.parse(l).host())
+                    .forEach(
+                        host ->
+                            connectionStrings.put(
+                                ClientProperties.ADLS_CONNECTION_STRING_PREFIX + host, endpoint)));
+    return new CatalogAdlsIO(azure.credential(), connectionStrings);
+  }
+}
