@@ -11,7 +11,7 @@ import dev.sluice.vending.Delegation;
 import dev.sluice.vending.ProfileFields;
 import dev.sluice.vending.StorageBackend;
 import dev.sluice.vending.StorageProfile;
-import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -144,13 +144,13 @@ public record AzureStorageProfile(
   /** Locations one SAS per account cannot cover (see {@link SasScope#problem}). */
   @Override
   public Optional<String> unusableLocations(String location, Map<String, String> properties) {
-    List<String> locations = new ArrayList<>();
-    locations.add(location);
+    Map<String, String> byProperty = new LinkedHashMap<>();
+    byProperty.put("location", location);
     for (String key : LocationPolicy.LOCATION_PROPERTIES) {
       if (properties.get(key) != null) {
-        locations.add(properties.get(key));
+        byProperty.put(key, properties.get(key));
       }
     }
-    return SasScope.problem(locations, containerScope);
+    return SasScope.problem(byProperty, containerScope);
   }
 }

@@ -42,13 +42,30 @@ record SasScope(AzureLocation location, boolean container) {
 
   /** One scope per account, sorted by host; an {@link IllegalArgumentException} names the cause. */
   static List<SasScope> of(List<String> locations, boolean containerScope) {
-    Map<String, AzureLocation> byName = new LinkedHashMap<>();
+    Map<String, String> named = new LinkedHashMap<>();
     for (int i = 0; i < locations.size(); i++) {
-      String name = i == 0 ? "location" : "location " + (i + 1);
+      named.put(i == 0 ? "location" : "location " + (i + 1), locations.get(i));
+    }
+    return of(named, containerScope);
+  }
+
+  /** As {@link #problem(List, boolean)}, naming each location by its property. */
+  static Optional<String> problem(Map<String, String> locationsByProperty, boolean containerScope) {
+    try {
+      of(locationsByProperty, containerScope);
+      return Optional.empty();
+    } catch (IllegalArgumentException e) {
+      return Optional.of(e.getMessage());
+    }
+  }
+
+  private static List<SasScope> of(Map<String, String> locationsByName, boolean containerScope) {
+    Map<String, AzureLocation> byName = new LinkedHashMap<>();
+    for (Map.Entry<String, String> entry : locationsByName.entrySet()) {
       try {
-        byName.put(name, AzureLocation.parse(locations.get(i)));
+        byName.put(entry.getKey(), AzureLocation.parse(entry.getValue()));
       } catch (IllegalArgumentException e) {
-        throw new IllegalArgumentException(name + ": " + e.getMessage());
+        throw new IllegalArgumentException(entry.getKey() + ": " + e.getMessage());
       }
     }
     Map<String, String> firstByHost = new LinkedHashMap<>();
