@@ -92,7 +92,9 @@ public final class AzureCredentialSource implements CredentialSource {
             .tenantId(f.tenant())
             .clientId(f.guid("clientId", true))
             .clientSecret(f.required("clientSecret"));
-    Optional.ofNullable(f.url(AUTHORITY_HOST)).ifPresent(builder::authorityHost);
+    // A named authority (a sovereign cloud, a private one) is used as given: no discovery.
+    Optional.ofNullable(f.url(AUTHORITY_HOST))
+        .ifPresent(host -> builder.authorityHost(host).disableInstanceDiscovery());
     return builder.build();
   }
 
@@ -112,7 +114,8 @@ public final class AzureCredentialSource implements CredentialSource {
       throw new IllegalArgumentException(f.key + "tokenFile: no readable file at " + tokenFile);
     }
     builder.tokenFilePath(tokenFile);
-    Optional.ofNullable(f.url(AUTHORITY_HOST)).ifPresent(builder::authorityHost);
+    Optional.ofNullable(f.url(AUTHORITY_HOST))
+        .ifPresent(host -> builder.authorityHost(host).disableInstanceDiscovery());
     return builder.build();
   }
 
