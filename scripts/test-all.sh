@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The one command that runs every test on a fresh machine: it installs and starts what the
-# tests need (a private PostgreSQL, a private Ceph radosgw with STS, the npm packages of the
-# end-to-end tests), then runs the Maven build with all tests. Exit status is the build's.
+# tests need (a private PostgreSQL, a private Ceph radosgw with STS, an Azurite blob emulator,
+# the npm packages of the end-to-end tests), then runs the Maven build with all tests. Exit
+# status is the build's.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"

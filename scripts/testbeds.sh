@@ -1,13 +1,16 @@
 #!/usr/bin/env bash
 # The test beds that the tests (scripts/test-all.sh) and the benchmark (bench/run.sh) need: a
 # private PostgreSQL (scripts/postgres-testbed.sh) and a throw-away Ceph radosgw with STS
-# (scripts/ceph-rgw.sh), both on free loopback ports. Source it, then:
+# (scripts/ceph-rgw.sh) and an Azurite blob emulator over HTTPS with OAuth (scripts/azurite.sh),
+# all on free loopback ports. Source it, then:
 #   testbeds_start; trap testbeds_stop EXIT
-# Exports SLUICE_TEST_PG_URL, CEPH_RGW_* (scripts/ceph-rgw.sh's env file) and SLUICE_TEST_RGW_*.
+# Exports SLUICE_TEST_PG_URL, CEPH_RGW_* (scripts/ceph-rgw.sh's env file), SLUICE_TEST_RGW_*,
+# AZURITE_* (scripts/azurite.sh's env file) and SLUICE_TEST_AZURITE_*.
 
 # shellcheck source=scripts/postgres-testbed.sh
 source "$(dirname "${BASH_SOURCE[0]}")/postgres-testbed.sh"
 TESTBEDS_RGW_DIR=""
+TESTBEDS_AZURITE_DIR=""
 
 testbeds_start() {
   local scripts; scripts="$(dirname "${BASH_SOURCE[0]}")"
@@ -31,9 +34,38 @@ testbeds_start() {
   export SLUICE_TEST_RGW_ROLE_MAX_DURATION="$CEPH_RGW_ROLE_MAX_DURATION"
   export SLUICE_TEST_RGW_CEPH_CONF="$CEPH_CONF"   # for radosgw-admin -c, if a test needs it
   echo "testbeds: ceph radosgw on $CEPH_RGW_ENDPOINT ($TESTBEDS_RGW_DIR), started in $(( $(testbeds_ms) - t )) ms" >&2
+  testbeds_azurite_start
+}
+
+# Azurite alone (also for a developer who needs only it): installs the pinned npm package on
+# first use, then starts it in a fresh temp dir.
+testbeds_azurite_start() {
+  local scripts; scripts="$(dirname "${BASH_SOURCE[0]}")"
+  local t; t=$(testbeds_ms)
+  "$scripts/azurite.sh" install
+  echo "testbeds: azurite install step took $(( $(testbeds_ms) - t )) ms" >&2
+  t=$(testbeds_ms)
+  TESTBEDS_AZURITE_DIR=$(mktemp -d /tmp/sluice-azurite.XXXXXX)
+  "$scripts/azurite.sh" start "$TESTBEDS_AZURITE_DIR"
+  # shellcheck source=/dev/null
+  source "$TESTBEDS_AZURITE_DIR/env"
+  export SLUICE_TEST_AZURITE_BLOB_ENDPOINT="$AZURITE_BLOB_ENDPOINT"
+  export SLUICE_TEST_AZURITE_CERT="$AZURITE_CERT"
+  export SLUICE_TEST_AZURITE_TRUSTSTORE="$AZURITE_TRUSTSTORE"
+  export SLUICE_TEST_AZURITE_TRUSTSTORE_PASSWORD="$AZURITE_TRUSTSTORE_PASSWORD"
+  echo "testbeds: azurite on $AZURITE_BLOB_ENDPOINT ($TESTBEDS_AZURITE_DIR), started in $(( $(testbeds_ms) - t )) ms" >&2
+}
+
+testbeds_azurite_stop() {
+  if [ -n "$TESTBEDS_AZURITE_DIR" ]; then
+    "$(dirname "${BASH_SOURCE[0]}")/azurite.sh" stop "$TESTBEDS_AZURITE_DIR" 2>/dev/null || true
+    rm -rf "$TESTBEDS_AZURITE_DIR"
+    TESTBEDS_AZURITE_DIR=""
+  fi
 }
 
 testbeds_stop() {
+  testbeds_azurite_stop
   if [ -n "$TESTBEDS_RGW_DIR" ]; then
     "$(dirname "${BASH_SOURCE[0]}")/ceph-rgw.sh" stop "$TESTBEDS_RGW_DIR" 2>/dev/null || true
     rm -rf "$TESTBEDS_RGW_DIR"
