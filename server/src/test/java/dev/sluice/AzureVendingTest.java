@@ -91,7 +91,8 @@ class AzureVendingTest {
       admin.catalogRole(catalog, "write_all", "writers");
       String ns = catalog.equals(CATALOG) ? "sales" : "x";
       for (String privilege : List.of("TABLE_WRITE_DATA", "TABLE_CREATE", "TABLE_FULL_METADATA")) {
-        admin.grant(catalog, "write_all", Admin.grantJson("namespace", List.of(ns), null, privilege));
+        admin.grant(
+            catalog, "write_all", Admin.grantJson("namespace", List.of(ns), null, privilege));
       }
     }
     admin.catalogRole(CATALOG, "read_sales", "readers");
@@ -209,8 +210,7 @@ class AzureVendingTest {
   private static void assertRefused(ThrowingCallable call) {
     assertThatThrownBy(call)
         .isInstanceOf(BlobStorageException.class)
-        .satisfies(
-            e -> assertThat(((BlobStorageException) e).getStatusCode()).isIn(401, 403));
+        .satisfies(e -> assertThat(((BlobStorageException) e).getStatusCode()).isIn(401, 403));
   }
 
   private static void upload(BlobContainerClient client, String name) {
@@ -293,7 +293,8 @@ class AzureVendingTest {
     JsonNode config = refreshed(reader, CATALOG, "sales", "ro");
     assertThat(fields(sas(config)).get("sp")).isEqualTo("rl");
     BlobContainerClient readOnly = bed.sasContainerClient(container, sas(config));
-    assertThat(readOnly.getBlobClient(blob(container, file.location())).downloadContent().toString())
+    assertThat(
+            readOnly.getBlobClient(blob(container, file.location())).downloadContent().toString())
         .isEqualTo("read-me");
     assertRefused(() -> upload(readOnly, blob(container, evil)));
     assertRefused(() -> readOnly.getBlobClient(blob(container, file.location())).delete());
@@ -334,8 +335,7 @@ class AzureVendingTest {
       DataFile file = RgwVendingBed.writeDataFile(table, "r.parquet", "still-readable");
       table.newAppend().appendFile(file).commit();
       JsonNode first = refreshed(root, "azshort", "n", "long_read");
-      long expiresAt =
-          first.get("adls.sas-token-expires-at-ms." + AzuriteBed.DFS_HOST).asLong();
+      long expiresAt = first.get("adls.sas-token-expires-at-ms." + AzuriteBed.DFS_HOST).asLong();
       assertThat(expiresAt).isLessThanOrEqualTo(System.currentTimeMillis() + 3000);
       Table reader = client.loadTable(TableIdentifier.of("n", "long_read"));
       Thread.sleep(Math.max(0, expiresAt - System.currentTimeMillis()) + 1500);
@@ -381,18 +381,27 @@ class AzureVendingTest {
     createCatalog(
         "azhns",
         container,
-        Map.of("hierarchicalNamespace", true, "allowContainerScope", false, "vendCredentials",
+        Map.of(
+            "hierarchicalNamespace",
+            true,
+            "allowContainerScope",
+            false,
+            "vendCredentials",
             "on-request"));
-    assertThat(namespace("azhns", "n").statusCode()).isEqualTo(200);
+    // Its own namespace name: catalogs on one container share the no-overlap rule.
+    assertThat(namespace("azhns", "h").statusCode()).isEqualTo(200);
     HttpResponse<String> created =
         server.send(
             "POST",
-            "/api/catalog/v1/azhns/namespaces/n/tables",
+            "/api/catalog/v1/azhns/namespaces/h/tables",
             "{\"name\":\"t\",\"schema\":" + AuthorizationMatrixTest.SCHEMA + "}");
     assertThat(created.statusCode()).as(created.body()).isEqualTo(200);
     String[] root = {TestServer.CLIENT_ID, TestServer.SECRET};
-    JsonNode config = refreshed(root, "azhns", "n", "t");
+    JsonNode config = refreshed(root, "azhns", "h", "t");
     Map<String, String> sas = fields(sas(config));
-    assertThat(sas).containsEntry("sr", "d").containsEntry("sdd", "3").containsEntry("sp", "racwdl");
+    assertThat(sas)
+        .containsEntry("sr", "d")
+        .containsEntry("sdd", "3")
+        .containsEntry("sp", "racwdl");
   }
 }

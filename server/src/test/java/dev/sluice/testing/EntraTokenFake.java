@@ -161,11 +161,21 @@ public final class EntraTokenFake implements AutoCloseable {
         401, new String(error("invalid_client", "AADSTS7000215: invalid client secret"), UTF_8)
       };
     }
-    if (!STORAGE_SCOPE.equals(form.get("scope"))) {
+    // MSAL adds the OpenID Connect scopes to every request; the resource is what matters.
+    java.util.Set<String> scopes =
+        new java.util.HashSet<>(List.of(String.valueOf(form.get("scope")).split(" ")));
+    scopes.removeAll(List.of("openid", "profile", "offline_access"));
+    if (!scopes.equals(java.util.Set.of(STORAGE_SCOPE))) {
       return new Object[] {
         400,
         new String(
-            error("invalid_scope", "AADSTS70011: the fake issues only " + STORAGE_SCOPE), UTF_8)
+            error(
+                "invalid_scope",
+                "AADSTS70011: the fake issues only "
+                    + STORAGE_SCOPE
+                    + ", not "
+                    + form.get("scope")),
+            UTF_8)
       };
     }
     long now = Instant.now().getEpochSecond();
