@@ -125,6 +125,25 @@ public abstract class StorageBackendContract {
   /** The {@code backend} tag of this backend's metrics. */
   protected abstract String metricsTag();
 
+  /**
+   * Where other tables' files live that a credential for {@code table} must not reach: by default a
+   * sibling whose name starts the same ({@code a2}) and another table ({@code b}) beside it. A
+   * backend whose profile here scopes to a whole container (Azure on a flat account, by the
+   * operator's explicit choice) names locations in other containers instead.
+   */
+  protected List<String> outsideTheTable(String area) {
+    return List.of(area + "/a2", area + "/b");
+  }
+
+  /**
+   * False when the profile under test scopes credentials to a container rather than a prefix: the
+   * checks beside the table, on its parent and on the allowed location then do not apply, and
+   * {@link #outsideTheTable} carries the refusals.
+   */
+  protected boolean scopedBelowContainer() {
+    return true;
+  }
+
   /** The lifetime of ordinary credentials in these tests. */
   protected int lifetimeSeconds() {
     return 900;
@@ -199,16 +218,19 @@ public abstract class StorageBackendContract {
   @Test
   void readWriteCredentialStaysInsideItsTable() {
     String a = area + "/a";
-    String a2 = area + "/a2";
-    String b = area + "/b";
-    adminPut(a2 + "/data/x.bin", CONTENT);
-    adminPut(b + "/data/x.bin", CONTENT);
+    List<String> outside = outsideTheTable(area);
+    for (String other : outside) {
+      adminPut(other + "/data/x.bin", CONTENT);
+    }
     adminPut(area + "/x.bin", CONTENT);
     StorageProfile profile = profile("contract", storageConfigInfo(lifetimeSeconds()));
     List<StorageCredential> write = vend(profile, a, Map.of(), AccessMode.READ_WRITE);
     for (StorageCredential credential : write) {
-      assertThat(StorageLocation.parse(a).covers(StorageLocation.parse(credential.prefix())))
-          .as("credential prefix %s lies inside the table", credential.prefix())
+      // A container-scoped credential says so: its prefix is the container holding the table.
+      StorageLocation prefix = StorageLocation.parse(credential.prefix());
+      StorageLocation table = StorageLocation.parse(a);
+      assertThat(scopedBelowContainer() ? table.covers(prefix) : prefix.covers(table))
+          .as("credential prefix %s and the table %s", credential.prefix(), a)
           .isTrue();
     }
     try (Probe probe = probe(covering(write, a + "/data/new.bin"))) {
@@ -218,7 +240,7 @@ public abstract class StorageBackendContract {
       assertAllowed(probe.list(a), "LIST inside the table");
       assertAllowed(probe.delete(a + "/data/new.bin"), "DELETE inside the table");
       assertThat(adminGet(a + "/data/new.bin")).as("object after DELETE").isEmpty();
-      for (String other : List.of(a2, b)) {
+      for (String other : outside) {
         assertRefused(probe.put(other + "/data/evil.bin", CONTENT), "PUT in " + other);
         assertThat(adminGet(other + "/data/evil.bin")).as("refused PUT in " + other).isEmpty();
         assertRefused(probe.get(other + "/data/x.bin"), "GET in " + other);
@@ -226,12 +248,14 @@ public abstract class StorageBackendContract {
         assertRefused(probe.delete(other + "/data/x.bin"), "DELETE in " + other);
         assertThat(adminGet(other + "/data/x.bin")).as("refused DELETE in " + other).isPresent();
       }
-      assertRefused(probe.put(area + "/evil.bin", CONTENT), "PUT beside the table");
-      assertRefused(probe.get(area + "/x.bin"), "GET beside the table");
-      assertRefused(probe.list(area), "LIST of the table's parent");
-      assertRefused(probe.list(allowedLocation()), "LIST of the allowed location");
-      String root = StorageLocation.parse(allowedLocation()).rootKey();
-      assertRefused(probe.list(root), "LIST of the whole container " + root);
+      if (scopedBelowContainer()) {
+        assertRefused(probe.put(area + "/evil.bin", CONTENT), "PUT beside the table");
+        assertRefused(probe.get(area + "/x.bin"), "GET beside the table");
+        assertRefused(probe.list(area), "LIST of the table's parent");
+        assertRefused(probe.list(allowedLocation()), "LIST of the allowed location");
+        String root = StorageLocation.parse(allowedLocation()).rootKey();
+        assertRefused(probe.list(root), "LIST of the whole container " + root);
+      }
     }
   }
 

@@ -24,9 +24,6 @@ import org.apache.iceberg.io.FileIO;
 public final class AzureBackend implements StorageBackend<AzureStorageProfile> {
   static final String TYPE = "AZURE";
 
-  /** The JDK's HTTP client: the netty transport's native jars are not available everywhere. */
-  private static final HttpClient HTTP = new JdkHttpClientBuilder().build();
-
   @Override
   public String storageType() {
     return TYPE;
@@ -57,9 +54,12 @@ public final class AzureBackend implements StorageBackend<AzureStorageProfile> {
       AzureStorageProfile profile, CredentialSource source, VendorMetrics metrics) {
     AzureCredentialSource azure = (AzureCredentialSource) source;
     String endpoint = azure.endpoint().orElse(null);
+    // The JDK's HTTP client (the netty transport's native jars are not available everywhere),
+    // made per vendor so that it takes the JVM's TLS trust as it is when the catalog opens.
+    HttpClient http = new JdkHttpClientBuilder().build();
     DelegationKeys keys =
         new DelegationKeys(
-            DelegationKeys.clients(azure.credential(), endpoint, HTTP), Clock.systemUTC());
+            DelegationKeys.clients(azure.credential(), endpoint, http), Clock.systemUTC());
     return Optional.of(
         new AzureCredentialVendor(
             profile, keys, endpoint, Clock.systemUTC(), metrics::providerCall));

@@ -4,6 +4,8 @@ import static java.util.Objects.requireNonNull;
 
 import com.azure.core.credential.TokenCredential;
 import com.azure.core.http.HttpClient;
+import com.azure.storage.common.policy.RequestRetryOptions;
+import com.azure.storage.common.policy.RetryPolicyType;
 import com.azure.storage.file.datalake.DataLakeServiceClient;
 import com.azure.storage.file.datalake.DataLakeServiceClientBuilder;
 import com.azure.storage.file.datalake.models.UserDelegationKey;
@@ -26,6 +28,19 @@ final class DelegationKeys {
   static final Duration MAX_KEY_LIFETIME = Duration.ofDays(7);
   static final Duration MARGIN = Duration.ofMinutes(5);
 
+  /**
+   * A vend waits for a key: two tries of at most 10 s each, not the SDK's default of four with
+   * backoff (a minute or more before an engine's load fails).
+   */
+  private static final RequestRetryOptions RETRIES =
+      new RequestRetryOptions(
+          RetryPolicyType.EXPONENTIAL,
+          2,
+          Duration.ofSeconds(10),
+          Duration.ofMillis(200),
+          Duration.ofSeconds(1),
+          null);
+
   private final Function<String, DataLakeServiceClient> clients;
   private final Clock clock;
   private final Map<String, UserDelegationKey> keys = new ConcurrentHashMap<>();
@@ -44,6 +59,7 @@ final class DelegationKeys {
             .endpoint(endpoint != null ? endpoint : "https://" + host)
             .credential(credential)
             .httpClient(http)
+            .retryOptions(RETRIES)
             .buildClient();
   }
 
