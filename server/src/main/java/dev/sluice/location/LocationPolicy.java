@@ -35,6 +35,22 @@ public final class LocationPolicy {
     return List.copyOf(all);
   }
 
+  /**
+   * The same locations keyed by what names them ({@code location}, then each {@code write.*.path}
+   * set), for messages that name the property.
+   */
+  public static Map<String, String> locationsByProperty(
+      String location, Map<String, String> properties) {
+    Map<String, String> byProperty = new java.util.LinkedHashMap<>();
+    byProperty.put("location", location);
+    for (String key : LOCATION_PROPERTIES) {
+      if (properties.get(key) != null) {
+        byProperty.put(key, properties.get(key));
+      }
+    }
+    return byProperty;
+  }
+
   private final String catalog;
   private final List<StorageLocation> allowed;
 

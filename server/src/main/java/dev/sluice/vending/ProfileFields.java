@@ -78,6 +78,19 @@ public final class ProfileFields {
   }
 
   /**
+   * {@code durationSeconds}: {@code fallback} when absent, otherwise between {@code min} and {@code
+   * max} inclusive.
+   */
+  public static int duration(JsonNode info, int min, int max, int fallback) {
+    int duration = integer(info, "durationSeconds", fallback);
+    if (duration < min || duration > max) {
+      throw new IllegalArgumentException(
+          KEY + "durationSeconds must be between " + min + " and " + max + ", got " + duration);
+    }
+    return duration;
+  }
+
+  /**
    * {@code vendCredentials}: {@code always} (the default: Spark sends no delegation header) or
    * {@code on-request} (only for clients that send {@code X-Iceberg-Access-Delegation}); true for
    * on-request.

@@ -1,7 +1,6 @@
 package dev.sluice.vending.azure;
 
 import static dev.sluice.vending.ProfileFields.bool;
-import static dev.sluice.vending.ProfileFields.integer;
 import static dev.sluice.vending.ProfileFields.text;
 import static java.util.Objects.requireNonNull;
 
@@ -11,7 +10,6 @@ import dev.sluice.vending.Delegation;
 import dev.sluice.vending.ProfileFields;
 import dev.sluice.vending.StorageBackend;
 import dev.sluice.vending.StorageProfile;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -74,17 +72,8 @@ public record AzureStorageProfile(
     }
     text(info, "multiTenantAppName");
     text(info, "consentUrl");
-    int duration = integer(info, "durationSeconds", DEFAULT_DURATION);
-    if (duration < input.minDurationSeconds() || duration > MAX_DURATION) {
-      throw new IllegalArgumentException(
-          KEY
-              + "durationSeconds must be between "
-              + input.minDurationSeconds()
-              + " and "
-              + MAX_DURATION
-              + ", got "
-              + duration);
-    }
+    int duration =
+        ProfileFields.duration(info, input.minDurationSeconds(), MAX_DURATION, DEFAULT_DURATION);
     boolean hns = bool(info, "hierarchicalNamespace", true);
     boolean containerScope = bool(info, "allowContainerScope", false);
     if (!hns && !containerScope) {
@@ -144,13 +133,7 @@ public record AzureStorageProfile(
   /** Locations one SAS per account cannot cover (see {@link SasScope#problem}). */
   @Override
   public Optional<String> unusableLocations(String location, Map<String, String> properties) {
-    Map<String, String> byProperty = new LinkedHashMap<>();
-    byProperty.put("location", location);
-    for (String key : LocationPolicy.LOCATION_PROPERTIES) {
-      if (properties.get(key) != null) {
-        byProperty.put(key, properties.get(key));
-      }
-    }
-    return SasScope.problem(byProperty, containerScope);
+    return SasScope.problem(
+        LocationPolicy.locationsByProperty(location, properties), containerScope);
   }
 }

@@ -49,10 +49,17 @@ public final class AccessBoundaryBuilder {
 
   /** Why a table's locations ({@code location} first) cannot share one boundary, or empty. */
   public static Optional<String> unscopable(List<String> locations) {
-    Map<String, ObjectPrefix> byName = new LinkedHashMap<>();
+    Map<String, String> byName = new LinkedHashMap<>();
     for (int i = 0; i < locations.size(); i++) {
-      byName.put(i == 0 ? "location" : "location " + (i + 1), ObjectPrefix.of(locations.get(i)));
+      byName.put(i == 0 ? "location" : "location " + (i + 1), locations.get(i));
     }
+    return unscopable(byName);
+  }
+
+  /** As {@link #unscopable(List)}, naming each location by its property. */
+  public static Optional<String> unscopable(Map<String, String> locationsByProperty) {
+    Map<String, ObjectPrefix> byName = new LinkedHashMap<>();
+    locationsByProperty.forEach((name, location) -> byName.put(name, ObjectPrefix.of(location)));
     for (Map.Entry<String, ObjectPrefix> entry : byName.entrySet()) {
       if (entry.getValue().isBucketRoot()) {
         return Optional.of(

@@ -1,6 +1,5 @@
 package dev.sluice.vending.gcs;
 
-import static dev.sluice.vending.ProfileFields.integer;
 import static dev.sluice.vending.ProfileFields.text;
 import static java.util.Objects.requireNonNull;
 
@@ -10,7 +9,6 @@ import dev.sluice.vending.Delegation;
 import dev.sluice.vending.ProfileFields;
 import dev.sluice.vending.StorageBackend;
 import dev.sluice.vending.StorageProfile;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -83,17 +81,8 @@ public record GcsStorageProfile(
               + "durationSeconds needs gcsServiceAccount: a downscoped token lives exactly as long"
               + " as its source token, and only an impersonated token's lifetime can be chosen");
     }
-    int duration = integer(info, "durationSeconds", DEFAULT_DURATION);
-    if (duration < input.minDurationSeconds() || duration > MAX_DURATION) {
-      throw new IllegalArgumentException(
-          KEY
-              + "durationSeconds must be between "
-              + input.minDurationSeconds()
-              + " and "
-              + MAX_DURATION
-              + ", got "
-              + duration);
-    }
+    int duration =
+        ProfileFields.duration(info, input.minDurationSeconds(), MAX_DURATION, DEFAULT_DURATION);
     String projectId = text(info, "projectId");
     if (projectId != null && !PROJECT.matcher(projectId).matches()) {
       throw new IllegalArgumentException(
@@ -145,13 +134,7 @@ public record GcsStorageProfile(
    */
   @Override
   public Optional<String> unusableLocations(String location, Map<String, String> properties) {
-    List<String> locations = new ArrayList<>();
-    locations.add(location);
-    for (String key : LocationPolicy.LOCATION_PROPERTIES) {
-      if (properties.get(key) != null) {
-        locations.add(properties.get(key));
-      }
-    }
-    return AccessBoundaryBuilder.unscopable(locations);
+    return AccessBoundaryBuilder.unscopable(
+        LocationPolicy.locationsByProperty(location, properties));
   }
 }

@@ -1,6 +1,5 @@
 package dev.sluice.vending.r2;
 
-import static dev.sluice.vending.ProfileFields.integer;
 import static dev.sluice.vending.ProfileFields.text;
 import static dev.sluice.vending.ProfileFields.url;
 import static java.util.Objects.requireNonNull;
@@ -11,7 +10,6 @@ import dev.sluice.vending.ProfileFields;
 import dev.sluice.vending.StorageBackend;
 import dev.sluice.vending.StorageProfile;
 import java.net.URI;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -84,17 +82,8 @@ public record R2StorageProfile(
               + "credentialSource is required (a static source in the server config holding the"
               + " parent R2 key pair)");
     }
-    int duration = integer(info, "durationSeconds", DEFAULT_DURATION);
-    if (duration < input.minDurationSeconds() || duration > MAX_DURATION) {
-      throw new IllegalArgumentException(
-          KEY
-              + "durationSeconds must be between "
-              + input.minDurationSeconds()
-              + " and "
-              + MAX_DURATION
-              + ", got "
-              + duration);
-    }
+    int duration =
+        ProfileFields.duration(info, input.minDurationSeconds(), MAX_DURATION, DEFAULT_DURATION);
     return new R2StorageProfile(
         input.catalog(),
         input.allowedLocations(),
@@ -128,13 +117,6 @@ public record R2StorageProfile(
   /** A key prefix in one bucket: the only shape an R2 credential can be scoped to. */
   @Override
   public Optional<String> unusableLocations(String location, Map<String, String> properties) {
-    Map<String, String> byProperty = new LinkedHashMap<>();
-    byProperty.put("location", location);
-    for (String key : LocationPolicy.LOCATION_PROPERTIES) {
-      if (properties.get(key) != null) {
-        byProperty.put(key, properties.get(key));
-      }
-    }
-    return R2Scope.problem(byProperty);
+    return R2Scope.problem(LocationPolicy.locationsByProperty(location, properties));
   }
 }

@@ -1,7 +1,6 @@
 package dev.sluice.vending.s3;
 
 import static dev.sluice.vending.ProfileFields.bool;
-import static dev.sluice.vending.ProfileFields.integer;
 import static dev.sluice.vending.ProfileFields.text;
 import static dev.sluice.vending.ProfileFields.url;
 import static java.util.Objects.requireNonNull;
@@ -87,17 +86,7 @@ public record S3StorageProfile(
           KEY
               + "credentialSource is required (a name from the server config's storage.credentialSources)");
     }
-    int duration = integer(info, "durationSeconds", 3600);
-    if (duration < minDuration || duration > MAX_DURATION) {
-      throw new IllegalArgumentException(
-          KEY
-              + "durationSeconds must be between "
-              + minDuration
-              + " and "
-              + MAX_DURATION
-              + ", got "
-              + duration);
-    }
+    int duration = ProfileFields.duration(info, minDuration, MAX_DURATION, 3600);
     String endpoint = url(info, "endpoint");
     return new S3StorageProfile(
         catalog,

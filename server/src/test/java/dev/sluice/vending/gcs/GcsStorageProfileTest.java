@@ -134,7 +134,8 @@ class GcsStorageProfileTest {
     GcsStorageProfile p = parse("{\"credentialSource\":\"gcp\"}");
     assertThat(p.unusableLocations("gs://lake/wh/db/t", Map.of())).isEmpty();
     assertThat(p.unusableLocations("gs://lake/wh/db/t", Map.of("write.data.path", "gs://lake")))
-        .hasValueSatisfying(why -> assertThat(why).contains("root of bucket lake"));
+        .hasValueSatisfying(
+            why -> assertThat(why).contains("write.data.path is the root of bucket lake"));
   }
 
   @Test
