@@ -65,13 +65,14 @@ public final class SluiceServer implements AutoCloseable {
       throw new IllegalStateException(
           "Cannot create the data directory " + config.dataDir() + ": " + e.getMessage(), e);
     }
-    Store store = JdbcStore.open(config.database());
+    JdbcStore store = JdbcStore.open(config.database());
     List<AutoCloseable> closeables = new ArrayList<>();
     try {
       Bootstrap.run(
           store, bootstrapCredentials, config.quickstartCatalog(), config.warehouseDir(), console);
       TokenService tokens = new TokenService(store, config.tokenLifetime(), Clock.systemUTC());
       tokens.start();
+      store.ready();
       ExternalJwtVerifier oidc =
           config.oidc() == null ? null : new ExternalJwtVerifier(config.oidc(), Clock.systemUTC());
       Authenticator authenticator = new Authenticator(store, tokens, oidc);

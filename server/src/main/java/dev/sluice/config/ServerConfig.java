@@ -67,22 +67,31 @@ public record ServerConfig(
   private static final Pattern VAR = Pattern.compile("\\$\\{([A-Za-z_][A-Za-z0-9_]*)}");
   private static final Map<String, Set<String>> KNOWN =
       Map.of(
-          "", Set.of("server", "dataDir", "database", "auth", "bootstrap", "storage"),
-          "storage", Set.of("credentialSources", "vendingCache", "vendingMinDurationSeconds"),
-          "storage.vendingCache", Set.of("ttlCapSeconds", "maxEntries"),
-          "server", Set.of("host", "port", "maxRequestBytes"),
-          "database", Set.of("url", "user", "password", "maxPoolSize", "connectionTimeoutMs"),
-          "auth", Set.of("tokenLifetimeSeconds", "oidc", "tokenThrottle"),
+          "",
+          Set.of("server", "dataDir", "database", "auth", "bootstrap", "storage"),
+          "storage",
+          Set.of("credentialSources", "vendingCache", "vendingMinDurationSeconds"),
+          "storage.vendingCache",
+          Set.of("ttlCapSeconds", "maxEntries"),
+          "server",
+          Set.of("host", "port", "maxRequestBytes"),
+          "database",
+          Set.of(
+              "url", "user", "password", "maxPoolSize", "connectionTimeoutMs", "startupTimeoutMs"),
+          "auth",
+          Set.of("tokenLifetimeSeconds", "oidc", "tokenThrottle"),
           "auth.tokenThrottle",
-              Set.of(
-                  "enabled",
-                  "clientBurst",
-                  "clientFailuresPerMinute",
-                  "addressBurst",
-                  "addressFailuresPerMinute",
-                  "maxTrackedKeys"),
-          "auth.oidc", Set.of("issuer", "audience", "jwksUrl", "principalClaim", "rolesClaim"),
-          "bootstrap", Set.of("quickstartCatalog"));
+          Set.of(
+              "enabled",
+              "clientBurst",
+              "clientFailuresPerMinute",
+              "addressBurst",
+              "addressFailuresPerMinute",
+              "maxTrackedKeys"),
+          "auth.oidc",
+          Set.of("issuer", "audience", "jwksUrl", "principalClaim", "rolesClaim"),
+          "bootstrap",
+          Set.of("quickstartCatalog"));
 
   public ServerConfig {
     if (host == null || host.isBlank()) {
@@ -174,7 +183,13 @@ public record ServerConfig(
               string(database, "password", "database.password", null),
               integer(database, "maxPoolSize", "database.maxPoolSize", 10),
               // Short, so requests fail fast with 503 while the database is down.
-              integer(database, "connectionTimeoutMs", "database.connectionTimeoutMs", 2000));
+              integer(database, "connectionTimeoutMs", "database.connectionTimeoutMs", 2000),
+              // Long: start-up waits for its own store (an H2 file on a busy machine).
+              integer(
+                  database,
+                  "startupTimeoutMs",
+                  "database.startupTimeoutMs",
+                  (int) DatabaseConfig.DEFAULT_STARTUP_TIMEOUT_MS));
     } catch (IllegalArgumentException e) {
       throw new ConfigException(e.getMessage());
     }

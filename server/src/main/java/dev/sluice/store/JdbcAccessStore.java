@@ -17,8 +17,8 @@ final class JdbcAccessStore extends JdbcSupport implements AccessStore {
   private static final String PRINCIPAL_COLUMNS =
       "name, client_id, secret_hash, properties, created_at, credential_version";
 
-  JdbcAccessStore(HikariDataSource dataSource) {
-    super(dataSource);
+  JdbcAccessStore(HikariDataSource dataSource, StartupWait connections) {
+    super(dataSource, connections);
   }
 
   // ---------------------------------------------------------------- principals

@@ -28,9 +28,12 @@ public final class JdbcStore extends JdbcSupport implements Store {
   private final JdbcAccessStore access;
   private final JdbcLocationClaims claimSql = new JdbcLocationClaims();
 
-  private JdbcStore(HikariDataSource dataSource) {
-    super(dataSource);
-    this.access = new JdbcAccessStore(dataSource);
+  private final StartupWait connections;
+
+  private JdbcStore(HikariDataSource dataSource, StartupWait connections) {
+    super(dataSource, connections);
+    this.connections = connections;
+    this.access = new JdbcAccessStore(dataSource, connections);
   }
 
   /** Opens a pool on the database and brings its schema up to date. */
@@ -51,14 +54,33 @@ public final class JdbcStore extends JdbcSupport implements Store {
     // Start even while the database is briefly unreachable; requests then fail with 503.
     hikari.setInitializationFailTimeout(-1);
     HikariDataSource ds = new HikariDataSource(hikari);
+    // Start-up waits for its own store (migrations, bootstrap); ready() ends the wait.
+    StartupWait connections = new StartupWait(ds, config.startupTimeoutMs());
     try {
-      Flyway.configure().dataSource(ds).locations("classpath:db/migration").load().migrate();
+      Flyway.configure()
+          .dataSource(connections.asDataSource())
+          .locations("classpath:db/migration")
+          .load()
+          .migrate();
     } catch (RuntimeException e) {
       ds.close();
       throw new StoreUnavailable(
           "Cannot migrate the store schema at " + config.url() + ": " + e.getMessage(), e);
     }
-    return new JdbcStore(ds);
+    return new JdbcStore(ds, connections);
+  }
+
+  /**
+   * Start-up is over: from now on a request waits at most {@code connectionTimeoutMs} for a
+   * connection, so an outage fails fast with 503 instead of holding requests.
+   */
+  public void ready() {
+    connections.ready();
+  }
+
+  /** A connection as the store's own operations get one, for tests of the start-up wait. */
+  java.sql.Connection connectionForTest() throws java.sql.SQLException {
+    return connection();
   }
 
   // ---------------------------------------------------------------- catalogs

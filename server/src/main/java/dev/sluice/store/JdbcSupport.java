@@ -26,9 +26,11 @@ abstract class JdbcSupport {
   protected static final java.util.Set<String> FK_VIOLATION = java.util.Set.of("23503", "23506");
 
   protected final HikariDataSource dataSource;
+  private final StartupWait connections;
 
-  protected JdbcSupport(HikariDataSource dataSource) {
+  JdbcSupport(HikariDataSource dataSource, StartupWait connections) {
     this.dataSource = dataSource;
+    this.connections = connections;
   }
 
   @FunctionalInterface
@@ -68,7 +70,7 @@ abstract class JdbcSupport {
   }
 
   protected Connection connection() throws SQLException {
-    return dataSource.getConnection();
+    return connections.connection();
   }
 
   /**

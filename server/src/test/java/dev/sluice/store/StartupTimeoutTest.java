@@ -1,0 +1,78 @@
+package dev.sluice.store;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Start-up waits for its own store; requests after {@link JdbcStore#ready()} fail fast. Simulated
+ * with a pool of two connections held by someone else for longer than the request timeout.
+ */
+class StartupTimeoutTest {
+  @Test
+  void startupWaitsForAConnectionAndRequestsDoNot() throws Exception {
+    Path dir = Files.createTempDirectory("sluice-startup");
+    String url = "jdbc:h2:file:" + dir.resolve("catalog") + ";DB_CLOSE_ON_EXIT=FALSE";
+    try (JdbcStore store = JdbcStore.open(new DatabaseConfig(url, null, null, 2, 250, 10_000))) {
+      // Before ready(): a connection freed after 1.5 s (6× the request timeout) is waited for.
+      Connection other = store.connectionForTest();
+      Connection held = store.connectionForTest();
+      CompletableFuture<Void> release =
+          CompletableFuture.runAsync(
+              () -> {
+                sleep(1500);
+                close(held);
+              });
+      long start = System.nanoTime();
+      try (Connection waited = store.connectionForTest()) {
+        assertThat(waited.isValid(1)).isTrue();
+      }
+      assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start))
+          .isGreaterThanOrEqualTo(1000);
+      release.get(5, TimeUnit.SECONDS);
+
+      store.ready();
+      Connection busy = store.connectionForTest();
+      try {
+        long refusedStart = System.nanoTime();
+        assertThatThrownBy(() -> store.connectionForTest().close())
+            .isInstanceOf(SQLException.class);
+        assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - refusedStart))
+            .as("a request waits only the request timeout")
+            .isLessThan(1000);
+      } finally {
+        busy.close();
+        other.close();
+      }
+    }
+  }
+
+  @Test
+  void aStartupTimeoutShorterThanTheRequestTimeoutIsRefused() {
+    assertThatThrownBy(() -> new DatabaseConfig("jdbc:h2:mem:x", null, null, 2, 2000, 1000))
+        .hasMessageContaining("database.startupTimeoutMs must be at least");
+  }
+
+  private static void sleep(long ms) {
+    try {
+      Thread.sleep(ms);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  private static void close(Connection c) {
+    try {
+      c.close();
+    } catch (SQLException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+}
