@@ -20,6 +20,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Consumer;
 import org.apache.iceberg.BaseTable;
 import org.apache.iceberg.CatalogUtil;
 import org.apache.iceberg.Table;
@@ -58,13 +59,41 @@ public final class SluiceCatalog extends BaseMetastoreViewCatalog implements Sup
   private final FileIO io;
   private final LocationRules locations;
   private final MetadataCache metadata;
+  private final TableCreation creation;
 
   public SluiceCatalog(Store store, CatalogSettings settings, FileIO io, MetadataCache metadata) {
+    this(store, settings, io, metadata, null);
+  }
+
+  private SluiceCatalog(
+      Store store,
+      CatalogSettings settings,
+      FileIO io,
+      MetadataCache metadata,
+      TableCreation creation) {
     this.store = requireNonNull(store, "store");
     this.settings = requireNonNull(settings, "settings");
     this.io = requireNonNull(io, "io");
     this.metadata = requireNonNull(metadata, "metadata");
     this.locations = new LocationRules(store, settings);
+    this.creation = creation;
+  }
+
+  /**
+   * A create of {@code identifier} that runs {@code beforeWrite} on its checked metadata before
+   * anything is written, and can be undone if the request fails after the pointer committed.
+   */
+  public TableCreation newCreation(
+      TableIdentifier identifier, Consumer<TableMetadata> beforeWrite) {
+    return new TableCreation(store, name(), identifier, io, beforeWrite);
+  }
+
+  /**
+   * This catalog for one request that creates {@code creation}'s table (through Iceberg's handlers:
+   * create, the commit of a staged create, register); everything else as this catalog.
+   */
+  public SluiceCatalog creating(TableCreation creation) {
+    return new SluiceCatalog(store, settings, io, metadata, requireNonNull(creation, "creation"));
   }
 
   @Override
@@ -107,7 +136,9 @@ public final class SluiceCatalog extends BaseMetastoreViewCatalog implements Sup
   }
 
   SluiceTableOperations tableOps(TableIdentifier identifier) {
-    return new SluiceTableOperations(store, name(), identifier, io, locations, metadata);
+    TableCreation create =
+        creation != null && creation.identifier().equals(identifier) ? creation : null;
+    return new SluiceTableOperations(store, name(), identifier, io, locations, metadata, create);
   }
 
   /** Its namespace's location plus its name as one escaped segment (see {@link LocationRules}). */
@@ -300,8 +331,24 @@ public final class SluiceCatalog extends BaseMetastoreViewCatalog implements Sup
         children.nextToken());
   }
 
+  /**
+   * The namespace's properties, with its effective {@code location}: the one it was given, or else
+   * where its tables go by default (its parent's location plus its name). Engines such as Trino
+   * place a new table at this location plus the table's name and stage-create it there; without it
+   * they create first and find the folder holding the first metadata file. Nothing is stored.
+   */
   @Override
   public Map<String, String> loadNamespaceMetadata(Namespace namespace) {
+    Map<String, String> stored = storedProperties(namespace);
+    if (stored.containsKey(NAMESPACE_LOCATION)) {
+      return stored;
+    }
+    Map<String, String> answered = new java.util.LinkedHashMap<>(stored);
+    answered.put(NAMESPACE_LOCATION, locations.defaultNamespaceLocation(namespace));
+    return answered;
+  }
+
+  private Map<String, String> storedProperties(Namespace namespace) {
     return store
         .loadNamespace(name(), path(namespace))
         .orElseThrow(() -> new NoSuchNamespaceException("Namespace does not exist: %s", namespace));
@@ -316,21 +363,36 @@ public final class SluiceCatalog extends BaseMetastoreViewCatalog implements Sup
     }
   }
 
+  /**
+   * A {@code location} equal to the answered default of a namespace that has none is an echo of
+   * {@link #loadNamespaceMetadata}, not an override: it is not stored, so the namespace keeps
+   * following its parent as before.
+   */
   @Override
   public boolean setProperties(Namespace namespace, Map<String, String> properties) {
     String location = properties.get(NAMESPACE_LOCATION);
     if (location == null) {
       return updateProperties(namespace, Set.of(), properties, null);
     }
-    requireNamespace(namespace);
+    Map<String, String> stored = storedProperties(namespace);
     locations.checkNamespaceLocation(namespace, location);
+    if (!stored.containsKey(NAMESPACE_LOCATION)
+        && sameLocation(location, locations.defaultNamespaceLocation(namespace))) {
+      Map<String, String> rest = new java.util.LinkedHashMap<>(properties);
+      rest.remove(NAMESPACE_LOCATION);
+      return updateProperties(namespace, Set.of(), rest, null);
+    }
     return updateProperties(namespace, Set.of(), properties, location);
   }
 
+  /**
+   * Removing {@code location} returns the namespace to its default location (only while it is
+   * empty, if that moves it); for a namespace without one, it changes nothing.
+   */
   @Override
   public boolean removeProperties(Namespace namespace, Set<String> properties) {
     if (!properties.contains(NAMESPACE_LOCATION)
-        || !loadNamespaceMetadata(namespace).containsKey(NAMESPACE_LOCATION)) {
+        || !storedProperties(namespace).containsKey(NAMESPACE_LOCATION)) {
       return updateProperties(namespace, properties, Map.of(), null);
     }
     return updateProperties(
@@ -345,9 +407,7 @@ public final class SluiceCatalog extends BaseMetastoreViewCatalog implements Sup
   private boolean updateProperties(
       Namespace namespace, Set<String> removals, Map<String, String> updates, String newLocation) {
     LocationClaim claim = null;
-    if (newLocation != null
-        && !StorageLocation.parse(newLocation)
-            .equals(StorageLocation.parse(locations.namespaceLocation(namespace)))) {
+    if (newLocation != null && !sameLocation(newLocation, locations.namespaceLocation(namespace))) {
       claim = LocationRules.claimOf(newLocation);
     }
     try {
@@ -365,6 +425,10 @@ public final class SluiceCatalog extends BaseMetastoreViewCatalog implements Sup
   }
 
   // ------------------------------------------------------------------ helpers
+
+  private static boolean sameLocation(String a, String b) {
+    return StorageLocation.parse(a).equals(StorageLocation.parse(b));
+  }
 
   private Page<TableIdentifier> listContents(
       Namespace namespace, ContentKind kind, PageRequest page) {

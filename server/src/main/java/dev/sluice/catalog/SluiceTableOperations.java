@@ -11,6 +11,7 @@ import java.util.Optional;
 import org.apache.iceberg.BaseMetastoreTableOperations;
 import org.apache.iceberg.TableMetadata;
 import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.exceptions.CommitStateUnknownException;
 import org.apache.iceberg.exceptions.ForbiddenException;
 import org.apache.iceberg.exceptions.NoSuchTableException;
 import org.apache.iceberg.io.FileIO;
@@ -30,6 +31,7 @@ final class SluiceTableOperations extends BaseMetastoreTableOperations {
   private final FileIO catalogIo;
   private final LocationRules locations;
   private final MetadataCache metadata;
+  private final TableCreation creation;
   private volatile ConfinedFileIO io;
 
   SluiceTableOperations(
@@ -38,12 +40,14 @@ final class SluiceTableOperations extends BaseMetastoreTableOperations {
       TableIdentifier identifier,
       FileIO io,
       LocationRules locations,
-      MetadataCache metadata) {
+      MetadataCache metadata,
+      TableCreation creation) {
     this.identifier = requireNonNull(identifier, "identifier");
     this.pointer = new MetadataPointer(store, catalog, identifier, ContentKind.TABLE);
     this.catalogIo = requireNonNull(io, "io");
     this.locations = requireNonNull(locations, "locations");
     this.metadata = requireNonNull(metadata, "metadata");
+    this.creation = creation;
     this.io = confined(null);
   }
 
@@ -92,17 +96,30 @@ final class SluiceTableOperations extends BaseMetastoreTableOperations {
     io = confined(next.plus(previous));
     if (create) {
       pointer.requireNamespace();
+      if (creation != null) {
+        creation.checked(metadata); // before anything is written: a failure leaves nothing
+      }
     }
     String newLocation = writeNewMetadataIfRequired(create, metadata);
     // A registered table keeps the caller's metadata file; only a file written here is ours to
     // delete.
     boolean ownsFile = !newLocation.equals(metadata.metadataFileLocation());
-    pointer.commit(
-        create ? null : base.metadataFileLocation(),
-        newLocation,
-        io,
-        ownsFile,
-        claimsIfChanged(next, previous));
+    try {
+      pointer.commit(
+          create ? null : base.metadataFileLocation(),
+          newLocation,
+          io,
+          ownsFile,
+          claimsIfChanged(next, previous));
+    } catch (CommitStateUnknownException e) {
+      if (create && creation != null) {
+        creation.outcomeUnknown(newLocation, ownsFile, next);
+      }
+      throw e;
+    }
+    if (create && creation != null) {
+      creation.committed(newLocation, ownsFile, next);
+    }
     requestRefresh();
   }
 

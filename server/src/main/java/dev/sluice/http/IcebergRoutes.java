@@ -122,6 +122,7 @@ public final class IcebergRoutes {
   private final Authorizer authz;
   private final CatalogVisibility visibility;
   private final TableCredentials credentials;
+  private final TableCreates creates;
   private final ReadableLocationsRoute readableLocations;
   private final LoadTableBody loadTableBody = new LoadTableBody(64L << 20, Duration.ofMinutes(10));
 
@@ -131,6 +132,7 @@ public final class IcebergRoutes {
     this.authz = requireNonNull(authz, "authz");
     this.visibility = new CatalogVisibility(authz);
     this.credentials = new TableCredentials(authz, vending, metrics);
+    this.creates = new TableCreates(credentials);
     this.readableLocations = new ReadableLocationsRoute(catalogs, authz, visibility);
   }
 
@@ -291,12 +293,18 @@ public final class IcebergRoutes {
     authz.require(
         caller, "createTable", catalog.name(), namespace(namespace), Privilege.TABLE_CREATE);
     Delegation delegation = credentials.decide(x, caller, catalog, id);
-    LoadTableResponse created =
-        request.stageCreate()
-            ? catalog.stageTableCreate(namespace, request)
-            : CatalogHandlers.createTable(catalog, namespace, request);
-    return tableReply(
-        credentials.attach(delegation, caller, catalog, id, created, request.stageCreate()));
+    if (request.stageCreate()) {
+      // Nothing is written: a failure after this leaves nothing behind.
+      LoadTableResponse staged = catalog.stageTableCreate(namespace, request);
+      return tableReply(credentials.attach(delegation, caller, catalog, id, staged, true));
+    }
+    return creates.create(
+        catalog,
+        id,
+        delegation,
+        caller,
+        creating -> CatalogHandlers.createTable(creating, namespace, request),
+        this::tableReply);
   }
 
   private Reply registerTable(Exchange x) {
@@ -310,8 +318,13 @@ public final class IcebergRoutes {
     authz.require(
         caller, "registerTable", catalog.name(), namespace(namespace), Privilege.TABLE_CREATE);
     Delegation delegation = credentials.decide(x, caller, catalog, id);
-    LoadTableResponse registered = CatalogHandlers.registerTable(catalog, namespace, request);
-    return tableReply(credentials.attach(delegation, caller, catalog, id, registered, false));
+    return creates.create(
+        catalog,
+        id,
+        delegation,
+        caller,
+        creating -> CatalogHandlers.registerTable(creating, namespace, request),
+        this::tableReply);
   }
 
   private Reply loadTable(Exchange x) {
@@ -358,6 +371,16 @@ public final class IcebergRoutes {
     Caller caller = caller(x);
     authorizeCommit(caller, catalog.name(), table(x), request);
     Delegation delegation = credentials.decide(x, caller, catalog, table(x));
+    if (CommitPrivileges.createsTable(request)) {
+      // The commit of a staged create: all or nothing, as a create.
+      return creates.create(
+          catalog,
+          table(x),
+          delegation,
+          caller,
+          creating -> CatalogHandlers.updateTable(creating, table(x), request),
+          this::tableReply);
+    }
     LoadTableResponse committed = CatalogHandlers.updateTable(catalog, table(x), request);
     return tableReply(credentials.attach(delegation, caller, catalog, table(x), committed, false));
   }

@@ -153,7 +153,37 @@ final class TableCredentials {
       return response;
     }
     TableMetadata metadata = catalog.metadataOf(response);
-    List<StorageCredential> vended = credentials(delegation, caller, catalog, table, metadata);
+    return withCredentials(
+        catalog,
+        table,
+        response,
+        metadata,
+        credentials(delegation, caller, catalog, table, metadata),
+        staged);
+  }
+
+  /**
+   * {@code response} carrying {@code vended}, credentials already vended for its metadata's
+   * locations (a create vends before its pointer commits); refresh keys unless staged.
+   */
+  LoadTableResponse withCredentials(
+      SluiceCatalog catalog,
+      TableIdentifier table,
+      LoadTableResponse response,
+      List<StorageCredential> vended,
+      boolean staged) {
+    return vended.isEmpty()
+        ? response
+        : withCredentials(catalog, table, response, catalog.metadataOf(response), vended, staged);
+  }
+
+  private LoadTableResponse withCredentials(
+      SluiceCatalog catalog,
+      TableIdentifier table,
+      LoadTableResponse response,
+      TableMetadata metadata,
+      List<StorageCredential> vended,
+      boolean staged) {
     if (vended.isEmpty()) {
       return response;
     }

@@ -648,15 +648,44 @@ public final class JdbcStore extends JdbcSupport implements Store {
                   ns.key(),
                   name,
                   kind.name());
-          update(
-              conn,
-              "DELETE FROM privilege_grants WHERE catalog_name = ? AND securable_type = ? AND securable_ns = ? AND securable_name = ?",
-              catalog,
-              kind.name(),
-              ns.key(),
-              name);
+          dropGrants(conn, catalog, ns, name, kind);
           return dropped == 1;
         });
+  }
+
+  @Override
+  public boolean dropContentIfAt(
+      String catalog, NamespacePath ns, String name, ContentKind kind, String metadataLocation) {
+    return inTransaction(
+        conn -> {
+          int dropped =
+              update(
+                  conn,
+                  "DELETE FROM contents WHERE catalog_name = ? AND ns_path = ? AND name = ? AND kind = ?"
+                      + " AND metadata_location = ?",
+                  catalog,
+                  ns.key(),
+                  name,
+                  kind.name(),
+                  metadataLocation);
+          if (dropped != 1) {
+            return false; // moved on or re-created meanwhile: it and its grants stay
+          }
+          dropGrants(conn, catalog, ns, name, kind);
+          return true;
+        });
+  }
+
+  private static void dropGrants(
+      Connection conn, String catalog, NamespacePath ns, String name, ContentKind kind)
+      throws SQLException {
+    update(
+        conn,
+        "DELETE FROM privilege_grants WHERE catalog_name = ? AND securable_type = ? AND securable_ns = ? AND securable_name = ?",
+        catalog,
+        kind.name(),
+        ns.key(),
+        name);
   }
 
   @Override

@@ -137,6 +137,13 @@ public interface Store extends AutoCloseable {
    */
   boolean dropContent(String catalog, NamespacePath ns, String name, ContentKind kind);
 
+  /**
+   * Drops a table or view as {@link #dropContent} does, but only while its pointer is still {@code
+   * metadataLocation}: undoes a create without touching one committed to or re-created meanwhile.
+   */
+  boolean dropContentIfAt(
+      String catalog, NamespacePath ns, String name, ContentKind kind, String metadataLocation);
+
   /** Renames a table or view; its grants and location claims follow it. */
   void renameContent(
       String catalog,
