@@ -89,6 +89,9 @@ class CatalogExistenceOracleTest {
         new Route("create namespace, bad body", "POST", p + "/namespaces", "{not json"),
         new Route("namespace exists", "HEAD", p + "/namespaces/ns", null),
         new Route("load table", "GET", p + "/namespaces/ns/tables/t", null),
+        new Route("table exists", "HEAD", p + "/namespaces/ns/tables/t", null),
+        new Route("load view", "GET", p + "/namespaces/ns/views/v", null),
+        new Route("view exists", "HEAD", p + "/namespaces/ns/views/v", null),
         new Route(
             "commit transaction", "POST", p + "/transactions/commit", "{\"table-changes\":[]}"),
         new Route("rename view", "POST", p + "/views/rename", "{}"),

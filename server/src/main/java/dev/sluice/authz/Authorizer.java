@@ -87,10 +87,16 @@ public final class Authorizer {
     boolean allowed = effective(caller, catalog, securable).contains(privilege);
     record(caller, action, catalog, securable.toString(), allowed);
     if (!allowed) {
-      throw new ForbiddenException(
-          "Principal '%s' with activated principal roles %s is not authorized for %s on %s in catalog %s (needs %s)",
-          caller.principal(), caller.activeRoles(), action, securable, catalog, privilege);
+      throw refusal(caller, action, catalog, securable, privilege);
     }
+  }
+
+  /** The 403 every refusal of {@link #require} gets, whatever the securable's existence. */
+  static ForbiddenException refusal(
+      Caller caller, String action, String catalog, SecurableRef securable, Privilege privilege) {
+    return new ForbiddenException(
+        "Principal '%s' with activated principal roles %s is not authorized for %s on %s in catalog %s (needs %s)",
+        caller.principal(), caller.activeRoles(), action, securable, catalog, privilege);
   }
 
   /** Like {@link #require} with several acceptable privileges: any one suffices. */

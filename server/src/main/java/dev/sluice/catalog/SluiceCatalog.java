@@ -468,6 +468,16 @@ public final class SluiceCatalog extends BaseMetastoreViewCatalog implements Sup
     }
   }
 
+  /**
+   * What holds {@code identifier}'s name now, a table or a view (tables and views share names in a
+   * namespace), or empty: one store read, no metadata file.
+   */
+  public Optional<ContentKind> kindAt(TableIdentifier identifier) {
+    return store
+        .getContent(name(), path(identifier.namespace()), identifier.name())
+        .map(ContentRecord::kind);
+  }
+
   private Optional<ContentRecord> content(TableIdentifier identifier, ContentKind kind) {
     return store
         .getContent(name(), path(identifier.namespace()), identifier.name())

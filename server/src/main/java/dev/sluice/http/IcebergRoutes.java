@@ -11,6 +11,7 @@ import dev.sluice.authz.Authorizer;
 import dev.sluice.authz.Caller;
 import dev.sluice.authz.CatalogVisibility;
 import dev.sluice.authz.CommitPrivileges;
+import dev.sluice.authz.ObjectVisibility;
 import dev.sluice.authz.Privilege;
 import dev.sluice.catalog.CatalogRegistry;
 import dev.sluice.catalog.IdentifierRules;
@@ -121,6 +122,7 @@ public final class IcebergRoutes {
   private final CatalogRegistry catalogs;
   private final Authorizer authz;
   private final CatalogVisibility visibility;
+  private final ObjectVisibility objects;
   private final TableCredentials credentials;
   private final TableCreates creates;
   private final ReadableLocationsRoute readableLocations;
@@ -131,6 +133,7 @@ public final class IcebergRoutes {
     this.catalogs = requireNonNull(catalogs, "catalogs");
     this.authz = requireNonNull(authz, "authz");
     this.visibility = new CatalogVisibility(authz);
+    this.objects = new ObjectVisibility(authz);
     this.credentials = new TableCredentials(authz, vending, metrics);
     this.creates = new TableCreates(credentials);
     this.readableLocations = new ReadableLocationsRoute(catalogs, authz, visibility);
@@ -332,8 +335,7 @@ public final class IcebergRoutes {
     SluiceCatalog catalog = catalog(x);
     Caller caller = caller(x);
     TableIdentifier table = table(x);
-    authz.require(
-        caller, "loadTable", catalog.name(), tableRef(table), Privilege.TABLE_READ_PROPERTIES);
+    readable(caller, "loadTable", catalog, tableRef(table), table, Privilege.TABLE_READ_PROPERTIES);
     Delegation delegation = credentials.decide(x, caller, catalog, table);
     return tableReply(
         credentials.attach(
@@ -360,8 +362,11 @@ public final class IcebergRoutes {
   }
 
   private Reply tableExists(Exchange x) {
-    SluiceCatalog catalog = onTable(x, "tableExists", Privilege.TABLE_READ_PROPERTIES);
-    CatalogHandlers.tableExists(catalog, table(x));
+    SluiceCatalog catalog = catalog(x);
+    TableIdentifier table = table(x);
+    readable(
+        caller(x), "tableExists", catalog, tableRef(table), table, Privilege.TABLE_READ_PROPERTIES);
+    CatalogHandlers.tableExists(catalog, table);
     return Reply.NO_CONTENT;
   }
 
@@ -489,13 +494,17 @@ public final class IcebergRoutes {
   }
 
   private Reply loadView(Exchange x) {
-    SluiceCatalog catalog = onView(x, "loadView", Privilege.VIEW_READ_PROPERTIES);
-    return Reply.ok(CatalogHandlers.loadView(catalog, view(x)));
+    SluiceCatalog catalog = catalog(x);
+    TableIdentifier view = view(x);
+    readable(caller(x), "loadView", catalog, viewRef(view), view, Privilege.VIEW_READ_PROPERTIES);
+    return Reply.ok(CatalogHandlers.loadView(catalog, view));
   }
 
   private Reply viewExists(Exchange x) {
-    SluiceCatalog catalog = onView(x, "viewExists", Privilege.VIEW_READ_PROPERTIES);
-    CatalogHandlers.viewExists(catalog, view(x));
+    SluiceCatalog catalog = catalog(x);
+    TableIdentifier view = view(x);
+    readable(caller(x), "viewExists", catalog, viewRef(view), view, Privilege.VIEW_READ_PROPERTIES);
+    CatalogHandlers.viewExists(catalog, view);
     return Reply.NO_CONTENT;
   }
 
@@ -572,6 +581,21 @@ public final class IcebergRoutes {
 
   private Reply tableReply(LoadTableResponse response) {
     return Reply.ok(loadTableBody.toJson(response));
+  }
+
+  /**
+   * Loads and probes of a table or view: 403 without the privilege, except 404 for a missing object
+   * to a caller who may know it is missing ({@link ObjectVisibility}).
+   */
+  private void readable(
+      Caller caller,
+      String action,
+      SluiceCatalog catalog,
+      SecurableRef object,
+      TableIdentifier id,
+      Privilege privilege) {
+    objects.requireRead(
+        caller, action, catalog.name(), object, privilege, () -> catalog.kindAt(id));
   }
 
   private SluiceCatalog onNamespace(Exchange x, String action, Privilege privilege) {
