@@ -8,6 +8,7 @@ import dev.sluice.auth.ExternalJwtVerifier;
 import dev.sluice.auth.TokenEndpoint;
 import dev.sluice.auth.TokenService;
 import dev.sluice.auth.TokenThrottle;
+import dev.sluice.auth.VerifiedSecrets;
 import dev.sluice.authz.Authorizer;
 import dev.sluice.catalog.CatalogRegistry;
 import dev.sluice.config.ServerConfig;
@@ -80,10 +81,12 @@ public final class SluiceServer implements AutoCloseable {
       AuditLog audit = new AuditLog(store.access(), metrics);
       closeables.add(audit);
       Authorizer authz = new Authorizer(store.access(), audit);
+      VerifiedSecrets verifiedSecrets = new VerifiedSecrets(config.verifiedSecretTtl());
       Runnable accessChanged =
           () -> {
             authz.invalidate();
             authenticator.invalidate();
+            verifiedSecrets.invalidateAll();
           };
       HttpServer.Routes routes = new HttpServer.Routes();
       StorageBackends backends = StorageBackends.standard();
@@ -98,7 +101,12 @@ public final class SluiceServer implements AutoCloseable {
       new HealthRoutes(store, metrics).register(routes);
       TokenEndpoint tokenEndpoint =
           new TokenEndpoint(
-              store, authenticator, new TokenThrottle(config.tokenThrottle()), audit, metrics);
+              store,
+              authenticator,
+              new TokenThrottle(config.tokenThrottle()),
+              verifiedSecrets,
+              audit,
+              metrics);
       new OAuthRoutes(tokenEndpoint).register(routes);
       FunctionCounter.builder("sluice.auth.signing.key.reads", tokens, TokenService::keyReads)
           .description(

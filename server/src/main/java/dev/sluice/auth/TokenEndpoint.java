@@ -23,8 +23,10 @@ import org.apache.iceberg.exceptions.NotAuthorizedException;
  * #ACTION}, denied); failed credentials count against the {@link TokenThrottle}.
  *
  * <p>An unknown client id costs the same PBKDF2 as a wrong secret, so timing does not reveal which
- * client ids exist. Token exchange never widens: same principal, same credential version, the
- * configured lifetime, and at most the subject token's roles ({@link ExchangeScopes}).
+ * client ids exist. A secret verified recently is not hashed again while the principal's stored
+ * credential is unchanged ({@link VerifiedSecrets}). Token exchange never widens: same principal,
+ * same credential version, the configured lifetime, and at most the subject token's roles ({@link
+ * ExchangeScopes}).
  */
 public final class TokenEndpoint {
   static final String ACTION = "getToken";
@@ -62,6 +64,7 @@ public final class TokenEndpoint {
   private final Store store;
   private final Authenticator authenticator;
   private final TokenThrottle throttle;
+  private final VerifiedSecrets secrets;
   private final AuditLog audit;
   private final Counter throttled;
 
@@ -69,11 +72,13 @@ public final class TokenEndpoint {
       Store store,
       Authenticator authenticator,
       TokenThrottle throttle,
+      VerifiedSecrets secrets,
       AuditLog audit,
       MeterRegistry metrics) {
     this.store = requireNonNull(store, "store");
     this.authenticator = requireNonNull(authenticator, "authenticator");
     this.throttle = requireNonNull(throttle, "throttle");
+    this.secrets = requireNonNull(secrets, "secrets");
     this.audit = requireNonNull(audit, "audit");
     this.throttled =
         Counter.builder("sluice.auth.token.throttled")
@@ -133,8 +138,7 @@ public final class TokenEndpoint {
     String claimed = claimed(clientId);
     throttleCheck(r, claimed, claimed);
     Optional<PrincipalRecord> principal = store.access().getPrincipalByClientId(clientId);
-    if (!SecretHasher.verifyOrDummy(
-        secret, principal.map(PrincipalRecord::secretHash).orElse(null))) {
+    if (!secrets.verify(clientId, secret, principal.orElse(null))) {
       throttle.failed(claimed, r.sourceAddress());
       throw refuse(
           r,

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.node.TextNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import dev.sluice.auth.ExternalJwtVerifier;
 import dev.sluice.auth.TokenThrottle;
+import dev.sluice.auth.VerifiedSecrets;
 import dev.sluice.store.DatabaseConfig;
 import dev.sluice.vending.CredentialSource;
 import dev.sluice.vending.StorageBackends;
@@ -33,6 +34,7 @@ import java.util.regex.Pattern;
  * database: { url: "jdbc:postgresql://db/sluice", user: sluice, password: "${PGPASSWORD}",
  *             maxPoolSize: 10, connectionTimeoutMs: 5000 }
  * auth:     { tokenLifetimeSeconds: 3600,
+ *             verifiedSecretCacheSeconds: 60,   # 0..300; 0 hashes every token request's secret
  *             tokenThrottle: { enabled: true, clientBurst: 10, clientFailuresPerMinute: 10,
  *                              addressBurst: 50, addressFailuresPerMinute: 50, maxTrackedKeys: 100000 },
  *             oidc: { issuer: https://idp/, audience: sluice, jwksUrl: https://idp/jwks,
@@ -62,7 +64,8 @@ public record ServerConfig(
     Duration vendingCacheTtlCap,
     long vendingCacheMaxEntries,
     int vendingMinDurationSeconds,
-    TokenThrottle.Limits tokenThrottle) {
+    TokenThrottle.Limits tokenThrottle,
+    Duration verifiedSecretTtl) {
 
   private static final Pattern VAR = Pattern.compile("\\$\\{([A-Za-z_][A-Za-z0-9_]*)}");
   private static final Map<String, Set<String>> KNOWN =
@@ -79,7 +82,7 @@ public record ServerConfig(
           Set.of(
               "url", "user", "password", "maxPoolSize", "connectionTimeoutMs", "startupTimeoutMs"),
           "auth",
-          Set.of("tokenLifetimeSeconds", "oidc", "tokenThrottle"),
+          Set.of("tokenLifetimeSeconds", "oidc", "tokenThrottle", "verifiedSecretCacheSeconds"),
           "auth.tokenThrottle",
           Set.of(
               "enabled",
@@ -125,6 +128,14 @@ public record ServerConfig(
               + tokenLifetime.toSeconds());
     }
     Objects.requireNonNull(tokenThrottle, "tokenThrottle");
+    if (verifiedSecretTtl.isNegative()
+        || verifiedSecretTtl.compareTo(VerifiedSecrets.MAX_TTL) > 0) {
+      throw new ConfigException(
+          "auth.verifiedSecretCacheSeconds must be between 0 and "
+              + VerifiedSecrets.MAX_TTL.toSeconds()
+              + ", got "
+              + verifiedSecretTtl.toSeconds());
+    }
   }
 
   /**
@@ -220,7 +231,13 @@ public record ServerConfig(
             "vendingMinDurationSeconds",
             "storage.vendingMinDurationSeconds",
             900),
-        tokenThrottle(section(auth, "tokenThrottle")));
+        tokenThrottle(section(auth, "tokenThrottle")),
+        Duration.ofSeconds(
+            integer(
+                auth,
+                "verifiedSecretCacheSeconds",
+                "auth.verifiedSecretCacheSeconds",
+                (int) VerifiedSecrets.DEFAULT_TTL.toSeconds())));
   }
 
   private static TokenThrottle.Limits tokenThrottle(JsonNode node) {
