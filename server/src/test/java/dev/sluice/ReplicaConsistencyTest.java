@@ -113,4 +113,39 @@ class ReplicaConsistencyTest {
         .as("deleted on A, refused on B")
         .isEqualTo(401);
   }
+
+  private static int tokenStatus(TestServer server, String clientId, String secret)
+      throws Exception {
+    return TokenEndpointSecurityTest.post(
+            server, TokenEndpointSecurityTest.credentialsForm(clientId, secret, null))
+        .statusCode();
+  }
+
+  /**
+   * Issue 16: a secret cached as verified on B is refused there on the very next request after A
+   * rotates it or deletes its principal (B compares the stored credential it reads per request).
+   */
+  @Test
+  void aSecretCachedOnOneReplicaIsRefusedThereRightAfterRotationOnTheOther() throws Exception {
+    Admin admin = new Admin(a);
+    String[] zoe = admin.principal("zoe", null);
+    assertThat(tokenStatus(b, zoe[0], zoe[1])).isEqualTo(200);
+    assertThat(tokenStatus(b, zoe[0], zoe[1])).as("now cached on B").isEqualTo(200);
+
+    var rotated = a.send("POST", "/api/management/v1/principals/zoe/rotate", null);
+    assertThat(rotated.statusCode()).isEqualTo(200);
+    String newSecret =
+        TestServer.json(rotated.body()).get("credentials").get("clientSecret").asText();
+    assertThat(tokenStatus(b, zoe[0], zoe[1]))
+        .as("old secret on B, at once after the rotation on A")
+        .isEqualTo(401);
+    assertThat(tokenStatus(b, zoe[0], newSecret)).isEqualTo(200);
+    assertThat(tokenStatus(b, zoe[0], newSecret)).as("new secret cached on B").isEqualTo(200);
+
+    assertThat(a.send("DELETE", "/api/management/v1/principals/zoe", null).statusCode())
+        .isEqualTo(204);
+    assertThat(tokenStatus(b, zoe[0], newSecret))
+        .as("deleted on A: refused on B at once")
+        .isEqualTo(401);
+  }
 }

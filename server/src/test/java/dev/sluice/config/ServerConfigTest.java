@@ -109,6 +109,20 @@ class ServerConfigTest {
   }
 
   @Test
+  void verifiedSecretCacheSecondsDefaultsTo60AndIsBounded() throws Exception {
+    assertThat(ServerConfig.load(null, ServerConfig.Overrides.NONE, k -> null).verifiedSecretTtl())
+        .isEqualTo(java.time.Duration.ofSeconds(60));
+    assertThat(load("auth:\n  verifiedSecretCacheSeconds: 0\n", Map.of()).verifiedSecretTtl())
+        .isZero();
+    assertThatThrownBy(() -> load("auth:\n  verifiedSecretCacheSeconds: 301\n", Map.of()))
+        .isInstanceOf(ConfigException.class)
+        .hasMessageContaining("auth.verifiedSecretCacheSeconds");
+    assertThatThrownBy(() -> load("auth:\n  verifiedSecretCacheSeconds: -1\n", Map.of()))
+        .isInstanceOf(ConfigException.class)
+        .hasMessageContaining("auth.verifiedSecretCacheSeconds");
+  }
+
+  @Test
   void storageCredentialSourcesAreValidatedAndNeverPrinted() throws Exception {
     ServerConfig config =
         load(
