@@ -53,7 +53,16 @@ public final class MicroReport {
           new Pair(
               "Token verification: memoized vs first sight",
               "verifyToken_fresh",
-              "verifyToken_cached"));
+              "verifyToken_cached"),
+          new Pair(
+              "Client secret check: verified-secret cache hit vs PBKDF2",
+              "verifySecret_cold",
+              "verifySecret_cached"),
+          new Pair(
+              "client_credentials token request (H2 read, check, HS256 token): cached secret vs"
+                  + " PBKDF2",
+              "tokenGrant_cold",
+              "tokenGrant_cached"));
 
   /** One JMH result row. */
   record Row(String method, String params, double score, double error, String unit) {
