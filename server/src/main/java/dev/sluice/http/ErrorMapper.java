@@ -5,6 +5,7 @@ import dev.sluice.store.Conflict;
 import dev.sluice.store.NotEmpty;
 import dev.sluice.store.NotFound;
 import dev.sluice.store.StoreUnavailable;
+import dev.sluice.vending.StorageBackends;
 import dev.sluice.vending.VendingException;
 import java.util.Map;
 import org.apache.iceberg.exceptions.AlreadyExistsException;
@@ -91,6 +92,16 @@ final class ErrorMapper {
       // Names the catalog and the provider's HTTP status; never a secret.
       type = "ServiceUnavailableException";
       message = error.getMessage();
+    } else if (status == 500
+        && !(error instanceof CommitStateUnknownException)
+        && StorageBackends.standard().storageFailure(error).isPresent()) {
+      // The catalog's own storage refused or failed (its role's policy, an outage): not a bug.
+      status = 503;
+      type = "ServiceUnavailableException";
+      message =
+          "The catalog's storage refused or failed the request ("
+              + StorageBackends.standard().storageFailure(error).get().getClass().getSimpleName()
+              + "); see the server log";
     } else if (status == 500 && !(error instanceof CommitStateUnknownException)) {
       type = "InternalServerError";
       message = "Internal error; see the server log";

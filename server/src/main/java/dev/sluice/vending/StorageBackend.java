@@ -35,6 +35,15 @@ public interface StorageBackend<P extends StorageProfile> {
   }
 
   /**
+   * True when {@code error} is this backend's storage client refusing or failing a request of the
+   * catalog's own FileIO (an SDK's service or transport exception): answered 503 naming no detail,
+   * never a 500.
+   */
+  default boolean isStorageFailure(Throwable error) {
+    return false;
+  }
+
+  /**
    * Parses and validates {@code storageConfigInfo}. {@link StorageBackends} has already checked
    * {@code storageType}, that every allowed location has one of {@link #schemes()}, and that a
    * named credential source exists with a type this backend accepts. Every error is an {@link

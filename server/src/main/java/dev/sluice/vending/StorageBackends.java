@@ -266,6 +266,24 @@ public final class StorageBackends {
     }
   }
 
+  /**
+   * The storage failure ({@link StorageBackend#isStorageFailure}) in {@code error}'s cause chain,
+   * or empty: the catalog's own storage refused or failed, which is not a server bug.
+   */
+  public Optional<Throwable> storageFailure(Throwable error) {
+    for (Throwable t = error; t != null; t = t.getCause()) {
+      for (StorageBackend<?> backend : byType.values()) {
+        if (backend.isStorageFailure(t)) {
+          return Optional.of(t);
+        }
+      }
+      if (t.getCause() == t) {
+        break;
+      }
+    }
+    return Optional.empty();
+  }
+
   /** The backend tag of {@code profile}'s metrics: its storage type, lower case. */
   public static String metricsTag(StorageProfile profile) {
     return profile.storageType().toLowerCase(Locale.ROOT);

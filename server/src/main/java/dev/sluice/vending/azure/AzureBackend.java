@@ -39,6 +39,12 @@ public final class AzureBackend implements StorageBackend<AzureStorageProfile> {
     return Set.of("abfss", "wasbs");
   }
 
+  /** The storage SDK's own exceptions, from the catalog's FileIO. */
+  @Override
+  public boolean isStorageFailure(Throwable error) {
+    return error instanceof com.azure.core.exception.AzureException;
+  }
+
   @Override
   public List<CredentialSourceType> credentialSourceTypes() {
     return AzureCredentialSource.TYPES;

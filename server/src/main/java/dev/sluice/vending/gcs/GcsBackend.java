@@ -38,6 +38,12 @@ public final class GcsBackend implements StorageBackend<GcsStorageProfile> {
     return Set.of("gs");
   }
 
+  /** The storage SDK's own exceptions, from the catalog's FileIO. */
+  @Override
+  public boolean isStorageFailure(Throwable error) {
+    return error instanceof com.google.cloud.BaseServiceException;
+  }
+
   @Override
   public List<CredentialSourceType> credentialSourceTypes() {
     return GoogleCredentialSource.TYPES;

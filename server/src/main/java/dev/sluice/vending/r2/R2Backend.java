@@ -37,6 +37,12 @@ public final class R2Backend implements StorageBackend<R2StorageProfile> {
     return Set.of("s3", "s3a");
   }
 
+  /** The storage SDK's own exceptions, from the catalog's FileIO. */
+  @Override
+  public boolean isStorageFailure(Throwable error) {
+    return error instanceof software.amazon.awssdk.core.exception.SdkException;
+  }
+
   @Override
   public List<CredentialSourceType> credentialSourceTypes() {
     return List.of(AwsCredentialSource.STATIC_TYPE);

@@ -47,6 +47,12 @@ public final class S3Backend implements StorageBackend<S3StorageProfile> {
     return Set.of("s3", "s3a");
   }
 
+  /** The storage SDK's own exceptions, from the catalog's FileIO. */
+  @Override
+  public boolean isStorageFailure(Throwable error) {
+    return error instanceof software.amazon.awssdk.core.exception.SdkException;
+  }
+
   @Override
   public List<CredentialSourceType> credentialSourceTypes() {
     return AwsCredentialSource.TYPES;
