@@ -8,6 +8,7 @@ import dev.sluice.store.StoreUnavailable;
 import dev.sluice.vending.StorageBackends;
 import dev.sluice.vending.VendingException;
 import java.util.Map;
+import java.util.Optional;
 import org.apache.iceberg.exceptions.AlreadyExistsException;
 import org.apache.iceberg.exceptions.BadRequestException;
 import org.apache.iceberg.exceptions.CommitFailedException;
@@ -83,6 +84,10 @@ final class ErrorMapper {
 
   static ErrorResponse toResponse(Throwable error) {
     int status = statusOf(error);
+    Optional<Throwable> storageFailure =
+        status == 500 && !(error instanceof CommitStateUnknownException)
+            ? StorageBackends.standard().storageFailure(error)
+            : Optional.empty();
     String type;
     String message;
     if (error instanceof StoreUnavailable) {
@@ -92,15 +97,13 @@ final class ErrorMapper {
       // Names the catalog and the provider's HTTP status; never a secret.
       type = "ServiceUnavailableException";
       message = error.getMessage();
-    } else if (status == 500
-        && !(error instanceof CommitStateUnknownException)
-        && StorageBackends.standard().storageFailure(error).isPresent()) {
+    } else if (storageFailure.isPresent()) {
       // The catalog's own storage refused or failed (its role's policy, an outage): not a bug.
       status = 503;
       type = "ServiceUnavailableException";
       message =
           "The catalog's storage refused or failed the request ("
-              + StorageBackends.standard().storageFailure(error).get().getClass().getSimpleName()
+              + storageFailure.get().getClass().getSimpleName()
               + "); see the server log";
     } else if (status == 500 && !(error instanceof CommitStateUnknownException)) {
       type = "InternalServerError";

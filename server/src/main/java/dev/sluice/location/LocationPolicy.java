@@ -51,6 +51,18 @@ public final class LocationPolicy {
     return byProperty;
   }
 
+  /**
+   * Locations named by position for messages: {@code location} for the first (the table's own),
+   * then {@code location 2}, {@code location 3}, ...
+   */
+  public static Map<String, String> locationsByPosition(List<String> locations) {
+    Map<String, String> byName = new java.util.LinkedHashMap<>();
+    for (int i = 0; i < locations.size(); i++) {
+      byName.put(i == 0 ? "location" : "location " + (i + 1), locations.get(i));
+    }
+    return byName;
+  }
+
   private final String catalog;
   private final List<StorageLocation> allowed;
 

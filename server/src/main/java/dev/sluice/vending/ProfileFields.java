@@ -2,6 +2,7 @@ package dev.sluice.vending;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.util.Locale;
+import java.util.Set;
 
 /**
  * Reading a backend's keys from {@code storageConfigInfo}: every error is an {@link
@@ -29,30 +30,34 @@ public final class ProfileFields {
    */
   public static String url(JsonNode info, String field) {
     String text = text(info, field);
-    if (text == null) {
-      return null;
-    }
+    return text == null ? null : checkedUrl(text, KEY + field, Set.of("http", "https"));
+  }
+
+  /**
+   * {@code value} as an endpoint the server sends requests (and perhaps its tokens) to: one of
+   * {@code schemes}, a host, and no user info, query or fragment. Errors name {@code key}.
+   */
+  public static String checkedUrl(String value, String key, Set<String> schemes) {
     java.net.URI uri;
     try {
-      uri = new java.net.URI(text);
+      uri = new java.net.URI(value);
     } catch (java.net.URISyntaxException e) {
-      throw new IllegalArgumentException(KEY + field + " is not a valid URL");
+      throw new IllegalArgumentException(key + " is not a valid URL");
     }
+    String form = schemes.size() == 1 ? schemes.iterator().next() : "http(s)";
     String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
-    if (!scheme.equals("http") && !scheme.equals("https")) {
+    if (!schemes.contains(scheme)) {
       throw new IllegalArgumentException(
-          KEY + field + " must be an http or https URL, got scheme '" + scheme + "'");
+          key + " must be " + form + "://host[:port][/path], got scheme '" + scheme + "'");
     }
     if (uri.getHost() == null
         || uri.getRawUserInfo() != null
         || uri.getRawQuery() != null
         || uri.getRawFragment() != null) {
       throw new IllegalArgumentException(
-          KEY
-              + field
-              + " must be http(s)://host[:port][/path], without user info, query or fragment");
+          key + " must be " + form + "://host[:port][/path], without user info, query or fragment");
     }
-    return text;
+    return value;
   }
 
   public static boolean bool(JsonNode info, String field, boolean fallback) {

@@ -8,12 +8,10 @@ import com.azure.identity.ManagedIdentityCredentialBuilder;
 import com.azure.identity.WorkloadIdentityCredentialBuilder;
 import dev.sluice.vending.CredentialSource;
 import dev.sluice.vending.CredentialSourceType;
-import java.net.URI;
-import java.net.URISyntaxException;
+import dev.sluice.vending.ProfileFields;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -176,24 +174,7 @@ public final class AzureCredentialSource implements CredentialSource {
       if (value == null) {
         return null;
       }
-      URI uri;
-      try {
-        uri = new URI(value);
-      } catch (URISyntaxException e) {
-        throw new IllegalArgumentException(key + field + " is not a valid URL");
-      }
-      String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
-      if (!scheme.equals("https")
-          || uri.getHost() == null
-          || uri.getRawUserInfo() != null
-          || uri.getRawQuery() != null
-          || uri.getRawFragment() != null) {
-        throw new IllegalArgumentException(
-            key
-                + field
-                + " must be https://host[:port][/path], without user info, query or"
-                + " fragment");
-      }
+      ProfileFields.checkedUrl(value, key + field, Set.of("https"));
       return value.endsWith("/") ? value.substring(0, value.length() - 1) : value;
     }
   }

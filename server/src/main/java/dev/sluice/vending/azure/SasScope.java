@@ -2,6 +2,7 @@ package dev.sluice.vending.azure;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.sluice.location.LocationPolicy;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
@@ -42,11 +43,7 @@ record SasScope(AzureLocation location, boolean container) {
 
   /** One scope per account, sorted by host; an {@link IllegalArgumentException} names the cause. */
   static List<SasScope> of(List<String> locations, boolean containerScope) {
-    Map<String, String> named = new LinkedHashMap<>();
-    for (int i = 0; i < locations.size(); i++) {
-      named.put(i == 0 ? "location" : "location " + (i + 1), locations.get(i));
-    }
-    return of(named, containerScope);
+    return of(LocationPolicy.locationsByPosition(locations), containerScope);
   }
 
   /** As {@link #problem(List, boolean)}, naming each location by its property. */

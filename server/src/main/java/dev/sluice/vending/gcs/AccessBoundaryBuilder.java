@@ -3,6 +3,7 @@ package dev.sluice.vending.gcs;
 import com.google.auth.oauth2.CredentialAccessBoundary;
 import com.google.auth.oauth2.CredentialAccessBoundary.AccessBoundaryRule;
 import com.google.auth.oauth2.CredentialAccessBoundary.AccessBoundaryRule.AvailabilityCondition;
+import dev.sluice.location.LocationPolicy;
 import dev.sluice.vending.AccessMode;
 import dev.sluice.vending.ObjectPrefix;
 import java.util.ArrayList;
@@ -49,11 +50,7 @@ public final class AccessBoundaryBuilder {
 
   /** Why a table's locations ({@code location} first) cannot share one boundary, or empty. */
   public static Optional<String> unscopable(List<String> locations) {
-    Map<String, String> byName = new LinkedHashMap<>();
-    for (int i = 0; i < locations.size(); i++) {
-      byName.put(i == 0 ? "location" : "location " + (i + 1), locations.get(i));
-    }
-    return unscopable(byName);
+    return unscopable(LocationPolicy.locationsByPosition(locations));
   }
 
   /** As {@link #unscopable(List)}, naming each location by its property. */

@@ -7,15 +7,13 @@ import com.google.auth.oauth2.GoogleCredentials;
 import com.google.auth.oauth2.ServiceAccountCredentials;
 import dev.sluice.vending.CredentialSource;
 import dev.sluice.vending.CredentialSourceType;
+import dev.sluice.vending.ProfileFields;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
-import java.net.URI;
-import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -85,28 +83,9 @@ public final class GoogleCredentialSource implements CredentialSource {
   }
 
   private static String endpoint(String value, String key) {
-    if (value == null) {
-      return null;
-    }
-    URI uri;
-    try {
-      uri = new URI(value);
-    } catch (URISyntaxException e) {
-      throw new IllegalArgumentException(key + ENDPOINT + " is not a valid URL");
-    }
-    String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
-    if (!(scheme.equals("http") || scheme.equals("https"))
-        || uri.getHost() == null
-        || uri.getRawUserInfo() != null
-        || uri.getRawQuery() != null
-        || uri.getRawFragment() != null) {
-      throw new IllegalArgumentException(
-          key
-              + ENDPOINT
-              + " must be http(s)://host[:port][/path], without user info, query or"
-              + " fragment");
-    }
-    return value;
+    return value == null
+        ? null
+        : ProfileFields.checkedUrl(value, key + ENDPOINT, Set.of("http", "https"));
   }
 
   private static GoogleCredentialSource serviceAccount(String name, Map<String, String> fields) {

@@ -2,9 +2,9 @@ package dev.sluice.vending.r2;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.sluice.location.LocationPolicy;
 import dev.sluice.location.StorageLocation;
 import dev.sluice.vending.ObjectPrefix;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -23,11 +23,7 @@ record R2Scope(String bucket, List<String> prefixPaths) {
 
   /** Why a table's locations ({@code location} first) cannot share one credential, or empty. */
   static Optional<String> problem(List<String> locations) {
-    Map<String, String> byName = new LinkedHashMap<>();
-    for (int i = 0; i < locations.size(); i++) {
-      byName.put(i == 0 ? "location" : "location " + (i + 1), locations.get(i));
-    }
-    return problem(byName);
+    return problem(LocationPolicy.locationsByPosition(locations));
   }
 
   /** The scope of a table's locations; they must have no {@link #problem}. */
