@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The one command that runs every test on a fresh machine: it installs and starts what the
 # tests need (a private PostgreSQL, a private Ceph radosgw with STS, an Azurite blob emulator,
-# the npm packages of the end-to-end tests), then runs the Maven build with all tests. Exit
-# status is the build's.
+# a single-node Trino, the npm packages of the end-to-end tests), then runs the Maven build
+# with all tests. Exit status is the build's.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
@@ -11,7 +11,9 @@ start=$(date +%s)
 # shellcheck source=scripts/testbeds.sh
 source scripts/testbeds.sh
 trap testbeds_stop EXIT
+testbeds_trino_begin   # in the background, while the other beds start
 testbeds_start
+testbeds_trino_wait
 
 if [ -f e2e/js/package.json ]; then
   npm ci --prefix e2e/js --no-audit --no-fund --loglevel=error

@@ -6,11 +6,16 @@
 #   testbeds_start; trap testbeds_stop EXIT
 # Exports SLUICE_TEST_PG_URL, CEPH_RGW_* (scripts/ceph-rgw.sh's env file), SLUICE_TEST_RGW_*,
 # AZURITE_* (scripts/azurite.sh's env file) and SLUICE_TEST_AZURITE_*.
+# Trino (scripts/trino.sh) is separate, because only the end-to-end tests need it and it takes
+# half a minute to start: testbeds_trino_begin starts it in the background, testbeds_trino_wait
+# waits for it and exports SLUICE_TEST_TRINO_*, testbeds_stop also stops it.
 
 # shellcheck source=scripts/postgres-testbed.sh
 source "$(dirname "${BASH_SOURCE[0]}")/postgres-testbed.sh"
 TESTBEDS_RGW_DIR=""
 TESTBEDS_AZURITE_DIR=""
+TESTBEDS_TRINO_DIR=""
+TESTBEDS_TRINO_PID=""
 
 testbeds_start() {
   local scripts; scripts="$(dirname "${BASH_SOURCE[0]}")"
@@ -64,7 +69,40 @@ testbeds_azurite_stop() {
   fi
 }
 
+# Installs (from Maven, first time only) and starts Trino in the background; its log goes to
+# DIR/start.log.
+testbeds_trino_begin() {
+  local scripts; scripts="$(dirname "${BASH_SOURCE[0]}")"
+  TESTBEDS_TRINO_DIR=$(mktemp -d /tmp/sluice-trino.XXXXXX)
+  ( "$scripts/trino.sh" install && "$scripts/trino.sh" start "$TESTBEDS_TRINO_DIR" ) \
+    >"$TESTBEDS_TRINO_DIR/start.log" 2>&1 &
+  TESTBEDS_TRINO_PID=$!
+  TESTBEDS_TRINO_T0=$(testbeds_ms)
+}
+
+testbeds_trino_wait() {
+  if ! wait "$TESTBEDS_TRINO_PID"; then
+    cat "$TESTBEDS_TRINO_DIR/start.log" >&2
+    echo "testbeds: Trino did not start" >&2
+    return 1
+  fi
+  # shellcheck source=/dev/null
+  source "$TESTBEDS_TRINO_DIR/env"
+  export SLUICE_TEST_TRINO_URL SLUICE_TEST_TRINO_CLI SLUICE_TEST_TRINO_JAVA
+  echo "testbeds: trino on $SLUICE_TEST_TRINO_URL ($TESTBEDS_TRINO_DIR), ready $(( $(testbeds_ms) - TESTBEDS_TRINO_T0 )) ms after its start began" >&2
+}
+
+testbeds_trino_stop() {
+  if [ -n "$TESTBEDS_TRINO_DIR" ]; then
+    if [ -n "$TESTBEDS_TRINO_PID" ]; then wait "$TESTBEDS_TRINO_PID" 2>/dev/null || true; fi
+    "$(dirname "${BASH_SOURCE[0]}")/trino.sh" stop "$TESTBEDS_TRINO_DIR" 2>/dev/null || true
+    rm -rf "$TESTBEDS_TRINO_DIR"
+    TESTBEDS_TRINO_DIR=""
+  fi
+}
+
 testbeds_stop() {
+  testbeds_trino_stop
   testbeds_azurite_stop
   if [ -n "$TESTBEDS_RGW_DIR" ]; then
     "$(dirname "${BASH_SOURCE[0]}")/ceph-rgw.sh" stop "$TESTBEDS_RGW_DIR" 2>/dev/null || true

@@ -167,7 +167,10 @@ cmd_start() {
   local t0=$SECONDS
   # launcher run stays in the foreground: setsid gives it its own session, and
   # exec keeps one pid (launcher execs java).
-  JAVA_HOME="$jh" PATH="$jh/bin:$PATH" setsid "$HOME_DIR/bin/launcher" run \
+  # No ambient AWS identity: whatever Trino reads from storage must come from vended credentials.
+  local v unset_aws=()
+  for v in $(compgen -e | grep -E '^AWS_' || true); do unset_aws+=(-u "$v"); done
+  env "${unset_aws[@]}" JAVA_HOME="$jh" PATH="$jh/bin:$PATH" setsid "$HOME_DIR/bin/launcher" run \
     --etc-dir="$dir/etc" --data-dir="$dir/data" \
     </dev/null >"$dir/log/server.out" 2>&1 &
   echo $! >"$dir/pid"

@@ -81,7 +81,7 @@ public final class SluiceServer implements AutoCloseable {
       AuditLog audit = new AuditLog(store.access(), metrics);
       closeables.add(audit);
       Authorizer authz = new Authorizer(store.access(), audit);
-      VerifiedSecrets verifiedSecrets = new VerifiedSecrets(config.verifiedSecretTtl());
+      VerifiedSecrets verifiedSecrets = new VerifiedSecrets(config.verifiedSecretTtl(), metrics);
       Runnable accessChanged =
           () -> {
             authz.invalidate();

@@ -316,6 +316,25 @@ final class SluiceServerProcess implements AutoCloseable {
     }
   }
 
+  /**
+   * An unauthenticated GET (health, {@code /metrics}); returns the response whatever its status.
+   */
+  HttpResponse<String> getPublic(String path) {
+    HttpRequest request =
+        HttpRequest.newBuilder(URI.create(rootUrl() + path))
+            .timeout(Duration.ofSeconds(30))
+            .GET()
+            .build();
+    try {
+      return http.send(request, HttpResponse.BodyHandlers.ofString());
+    } catch (IOException e) {
+      throw new UncheckedIOException("GET " + path + " failed", e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
+  }
+
   /** The last {@code lines} lines of the server's log. */
   String logTail(int lines) {
     try {

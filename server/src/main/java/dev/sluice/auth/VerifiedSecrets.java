@@ -6,6 +6,9 @@ import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import com.github.benmanes.caffeine.cache.Ticker;
 import dev.sluice.store.PrincipalRecord;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
@@ -28,6 +31,9 @@ import javax.crypto.spec.SecretKeySpec;
  * full PBKDF2 (the dummy hash for an unknown id), so the equal-work rule holds for everyone who
  * does not already know a valid secret. Entries also expire after {@code ttl} and are bounded in
  * number.
+ *
+ * <p>Counted in {@code sluice.auth.secret.checks}, tagged {@code check=cached} or {@code
+ * check=pbkdf2}, so an operator can see that a chatty engine is served from the cache.
  */
 public final class VerifiedSecrets {
   public static final Duration DEFAULT_TTL = Duration.ofSeconds(60);
@@ -54,14 +60,26 @@ public final class VerifiedSecrets {
   private final boolean enabled;
   private final SlowCheck slow;
   private final ThreadLocal<Mac> macs;
+  private final Counter cachedChecks;
+  private final Counter slowChecks;
 
-  /** {@code ttl} zero turns the cache off (every request pays the PBKDF2). */
-  public VerifiedSecrets(Duration ttl) {
-    this(ttl, MAX_ENTRIES, SecretHasher::verifyOrDummy, Ticker.systemTicker());
+  /**
+   * {@code ttl} zero turns the cache off (every request pays the PBKDF2); checks are counted in
+   * {@code metrics}.
+   */
+  public VerifiedSecrets(Duration ttl, MeterRegistry metrics) {
+    this(ttl, MAX_ENTRIES, SecretHasher::verifyOrDummy, Ticker.systemTicker(), metrics);
   }
 
-  VerifiedSecrets(Duration ttl, long maxEntries, SlowCheck slow, Ticker ticker) {
+  /** Without metrics (benchmarks). */
+  public VerifiedSecrets(Duration ttl) {
+    this(ttl, new SimpleMeterRegistry());
+  }
+
+  VerifiedSecrets(
+      Duration ttl, long maxEntries, SlowCheck slow, Ticker ticker, MeterRegistry metrics) {
     requireNonNull(ttl, "ttl");
+    requireNonNull(metrics, "metrics");
     if (ttl.isNegative() || ttl.compareTo(MAX_TTL) > 0) {
       throw new IllegalArgumentException(
           "verified-secret TTL must be between 0 and " + MAX_TTL.toSeconds() + " s, got " + ttl);
@@ -81,6 +99,15 @@ public final class VerifiedSecrets {
     new SecureRandom().nextBytes(key);
     SecretKeySpec spec = new SecretKeySpec(key, "HmacSHA256");
     this.macs = ThreadLocal.withInitial(() -> newMac(spec));
+    this.cachedChecks = checks(metrics, "cached", "A client secret accepted from the cache");
+    this.slowChecks = checks(metrics, "pbkdf2", "A client secret checked with the slow hash");
+  }
+
+  private static Counter checks(MeterRegistry metrics, String check, String description) {
+    return Counter.builder("sluice.auth.secret.checks")
+        .tag("check", check)
+        .description(description)
+        .register(metrics);
   }
 
   /**
@@ -95,12 +122,15 @@ public final class VerifiedSecrets {
     String key = enabled ? key(clientId, secret) : null;
     Verified hit = key == null ? null : verified.getIfPresent(key);
     if (stored == null) {
+      slowChecks.increment();
       slow.verify(secret, null);
       return false;
     }
     if (hit != null && hit.stillMatches(stored)) {
+      cachedChecks.increment();
       return true;
     }
+    slowChecks.increment();
     if (!slow.verify(secret, stored.secretHash())) {
       return false;
     }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.github.benmanes.caffeine.cache.Ticker;
 import dev.sluice.store.PrincipalRecord;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -24,6 +25,7 @@ class VerifiedSecretsTest {
   private final AtomicInteger slowCalls = new AtomicInteger();
   private final AtomicLong nanos = new AtomicLong();
   private final Ticker ticker = nanos::get;
+  private final SimpleMeterRegistry metrics = new SimpleMeterRegistry();
 
   private VerifiedSecrets cache(Duration ttl, long maxEntries) {
     return new VerifiedSecrets(
@@ -33,7 +35,12 @@ class VerifiedSecretsTest {
           slowCalls.incrementAndGet();
           return SecretHasher.verifyOrDummy(secret, stored);
         },
-        ticker);
+        ticker,
+        metrics);
+  }
+
+  private double checks(String check) {
+    return metrics.get("sluice.auth.secret.checks").tag("check", check).counter().count();
   }
 
   private static PrincipalRecord principal(String name, String clientId, String hash, long v) {
@@ -50,6 +57,8 @@ class VerifiedSecretsTest {
       assertThat(cache.verify(CLIENT, SECRET, p)).isTrue();
     }
     assertThat(slowCalls).as("five hits, no PBKDF2").hasValue(1);
+    assertThat(checks("cached")).as("sluice.auth.secret.checks{check=cached}").isEqualTo(5);
+    assertThat(checks("pbkdf2")).as("sluice.auth.secret.checks{check=pbkdf2}").isEqualTo(1);
   }
 
   @Test
@@ -63,6 +72,8 @@ class VerifiedSecretsTest {
       assertThat(cache.verify("unknown-client", "wrong", null)).isFalse();
     }
     assertThat(slowCalls).as("1 success + 9 failures, each hashed").hasValue(10);
+    assertThat(checks("pbkdf2")).as("every slow check is counted").isEqualTo(10);
+    assertThat(checks("cached")).isZero();
     assertThat(cache.size()).as("only the success is kept").isEqualTo(1);
     // The right secret under another client id is another key: no hit across ids.
     PrincipalRecord other = principal("bob", "fedcba9876543210", SecretHasher.hash("bobs"), 1);
