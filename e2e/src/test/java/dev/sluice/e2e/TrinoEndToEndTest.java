@@ -62,6 +62,7 @@ class TrinoEndToEndTest {
   private static String writer;
   private static String reader;
   private static String nobody;
+  private static String creator;
   private static String failedStep;
 
   /** The snapshot of the first INSERT, for time travel. */
@@ -90,6 +91,7 @@ class TrinoEndToEndTest {
     writer = trinoCatalog("sluice_writer_" + suffix, writerPrincipal());
     reader = trinoCatalog("sluice_reader_" + suffix, readerPrincipal());
     nobody = trinoCatalog("sluice_nobody_" + suffix, principal("trino_nobody"));
+    creator = trinoCatalog("sluice_creator_" + suffix, creatorPrincipal());
   }
 
   @AfterAll
@@ -262,7 +264,53 @@ class TrinoEndToEndTest {
 
   @Test
   @Order(9)
-  void step09TrinoTokenRequestsAreServedFromTheVerifiedSecretCache() {
+  void step09AFailedCreateLeavesNothingBehind() {
+    // A creator with TABLE_CREATE and TABLE_READ_DATA but not TABLE_WRITE_DATA: the stage-create
+    // is allowed and vends a read-only credential, then RGW refuses the first file Trino writes
+    // (even CREATE TABLE writes one: Trino commits an empty snapshot). Nothing may be left: no
+    // table in the catalog, no object, and the name stays free.
+    String name = creator + "." + SCHEMA + ".staged";
+    for (String create :
+        List.of(
+            "CREATE TABLE " + name + " (id BIGINT)",
+            "CREATE TABLE " + name + " AS SELECT id FROM " + orders())) {
+      assertThatThrownBy(() -> trino.execute(create))
+          .as(create)
+          .hasMessageContaining("Status Code: 403")
+          .hasMessageContaining(
+              "Put failed for bucket [" + rgwBucket.name() + "] key [wh/sales/staged");
+    }
+
+    assertThat(trino.column("SHOW TABLES FROM " + writer + "." + SCHEMA))
+        .containsExactlyInAnyOrder("orders", "big");
+    assertThat(rgwBucket.keys("wh/" + SCHEMA + "/staged"))
+        .as("objects of the failed creates")
+        .isEmpty();
+    trino.execute("CREATE TABLE " + table("staged") + " (id BIGINT)");
+    trino.execute("DROP TABLE " + table("staged"));
+  }
+
+  @Test
+  @Order(12)
+  void step12Views() {
+    trino.execute(
+        "CREATE VIEW "
+            + table("plums")
+            + " AS SELECT id, qty FROM "
+            + orders()
+            + " WHERE name = 'plum'");
+
+    assertThat(trino.rows("SELECT id, qty FROM " + table("plums"))).containsExactly(row(3L, 33));
+    assertThat(trino.column("SHOW TABLES FROM " + writer + "." + SCHEMA))
+        .containsExactlyInAnyOrder("orders", "big", "plums");
+    trino.execute("DROP VIEW " + table("plums"));
+    assertThat(trino.column("SHOW TABLES FROM " + writer + "." + SCHEMA))
+        .containsExactlyInAnyOrder("orders", "big");
+  }
+
+  @Test
+  @Order(10)
+  void step10TrinoTokenRequestsAreServedFromTheVerifiedSecretCache() {
     // The third rough edge of issue 16: Trino asks for a token on almost every call, and each
     // request used to pay the client secret's PBKDF2.
     double cachedBefore = secretChecks("cached");
@@ -283,8 +331,8 @@ class TrinoEndToEndTest {
   }
 
   @Test
-  @Order(10)
-  void step10PrincipalWithoutGrantsSeesNothing() {
+  @Order(11)
+  void step11PrincipalWithoutGrantsSeesNothing() {
     for (String query :
         List.of(
             "SHOW SCHEMAS FROM " + nobody,
@@ -304,8 +352,8 @@ class TrinoEndToEndTest {
   }
 
   @Test
-  @Order(11)
-  void step11DropRemovesTablesAndTheirObjects() {
+  @Order(13)
+  void step13DropRemovesTablesAndTheirObjects() {
     String ordersPrefix = tablePrefix(orders());
     String bigPrefix = tablePrefix(table("big"));
     trino.execute("DROP TABLE " + orders());
@@ -318,8 +366,8 @@ class TrinoEndToEndTest {
   }
 
   @Test
-  @Order(12)
-  void step12NoEngineRequestWasRefusedOrFailed() {
+  @Order(14)
+  void step14NoEngineRequestWasRefusedOrFailed() {
     // The second rough edge of issue 16: Trino looks up a view for every table name, and a 403
     // there is fatal. The reader holds nothing on views, so its lookups must have answered 404.
     List<JsonNode> readerViewLookups =
@@ -338,7 +386,8 @@ class TrinoEndToEndTest {
         .as("requests of the writer and reader answered 401 or 403")
         .noneMatch(
             r ->
-                List.of("trino_writer", "trino_reader").contains(r.path("principal").asText())
+                List.of("trino_writer", "trino_reader", "trino_creator")
+                        .contains(r.path("principal").asText())
                     && List.of("401", "403").contains(r.path("status").asText()));
   }
 
@@ -370,7 +419,6 @@ class TrinoEndToEndTest {
     String credential = principal("trino_writer");
     roleWithGrants(
         "trino_writer",
-        "catalog",
         List.of(
             catalogGrant("NAMESPACE_FULL_METADATA"),
             catalogGrant("TABLE_FULL_METADATA"),
@@ -379,13 +427,22 @@ class TrinoEndToEndTest {
     return credential;
   }
 
-  /** The reader: TABLE_READ_DATA on the schema, and nothing on views. */
+  /** The reader: TABLE_READ_DATA on the schema, and nothing else (nothing on views). */
   private static String readerPrincipal() {
     String credential = principal("trino_reader");
+    roleWithGrants("trino_reader", List.of(namespaceGrant("TABLE_READ_DATA")));
+    return credential;
+  }
+
+  /** May create tables in the schema and read them, but not write data. */
+  private static String creatorPrincipal() {
+    String credential = principal("trino_creator");
     roleWithGrants(
-        "trino_reader",
-        "namespace",
-        List.of(namespaceGrant("TABLE_READ_DATA"), namespaceGrant("NAMESPACE_READ_PROPERTIES")));
+        "trino_creator",
+        List.of(
+            namespaceGrant("TABLE_CREATE"),
+            namespaceGrant("TABLE_READ_DATA"),
+            namespaceGrant("NAMESPACE_READ_PROPERTIES")));
     return credential;
   }
 
@@ -402,7 +459,7 @@ class TrinoEndToEndTest {
    * grants}. Grants on the schema are made before the schema exists on purpose: Sluice accepts
    * them, and they take effect when it is created.
    */
-  private static void roleWithGrants(String name, String kind, List<String> grants) {
+  private static void roleWithGrants(String name, List<String> grants) {
     ok("POST", MANAGEMENT + "/principal-roles", "{\"principalRole\":{\"name\":\"" + name + "\"}}");
     ok(
         "PUT",
