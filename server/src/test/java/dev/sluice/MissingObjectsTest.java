@@ -79,6 +79,8 @@ class MissingObjectsTest {
         admin, "outsider", Admin.grantJson("table", List.of("other"), "ot", "TABLE_FULL_METADATA"));
     // Everything on another table of ns: says nothing about t, v or x.
     principal(admin, "neighbour", Admin.grantJson("table", ns, "u", "TABLE_WRITE_DATA"));
+    // Reads every table of the catalog: sees every namespace in its listing.
+    principal(admin, "catalog_reader", Admin.grantJson("catalog", null, null, "TABLE_READ_DATA"));
   }
 
   private static void principal(Admin admin, String name, String... grants) throws Exception {
@@ -250,6 +252,39 @@ class MissingObjectsTest {
       assertThat(spark.tableExists(ns("x"))).isFalse();
       assertThatThrownBy(() -> spark.tableExists(ns("t"))).isInstanceOf(ForbiddenException.class);
     }
+  }
+
+  // (c) namespace existence checks (Trino checks the schema before SHOW TABLES)
+
+  private static int namespaceStatus(String who, String method, String namespace) throws Exception {
+    return server.sendAs(TOKENS.get(who), method, base + namespace, null).statusCode();
+  }
+
+  @Test
+  void aCallerWhoseGrantsShowTheNamespaceMayCheckThatItExists() throws Exception {
+    for (String who : List.of("table_reader", "neighbour", "view_reader", "catalog_reader")) {
+      assertThat(namespaceStatus(who, "HEAD", "ns")).as(who).isEqualTo(204);
+      // Its properties stay behind NAMESPACE_READ_PROPERTIES.
+      assertThat(namespaceStatus(who, "GET", "ns")).as(who + " GET").isEqualTo(403);
+      try (RESTCatalog client = client(who)) {
+        assertThat(client.namespaceExists(Namespace.of("ns"))).as(who).isTrue();
+      }
+    }
+    assertThat(namespaceStatus("ns_reader", "GET", "ns")).isEqualTo(200);
+  }
+
+  @Test
+  void aMissingNamespaceIs404OnlyToACallerWhoseListingWouldShowIt() throws Exception {
+    // catalog_reader's grant reaches every namespace, so its listing already says "zz" is absent.
+    assertThat(namespaceStatus("catalog_reader", "HEAD", "zz")).isEqualTo(404);
+    // The others' grants reach neither "zz" nor "other" (or neither "zz" nor "ns"): 403 for a
+    // missing and an existing namespace alike.
+    for (String who : List.of("table_reader", "neighbour", "view_reader", "ns_view_reader")) {
+      assertThat(namespaceStatus(who, "HEAD", "zz")).as(who + " zz").isEqualTo(403);
+      assertThat(namespaceStatus(who, "HEAD", "other")).as(who + " other").isEqualTo(403);
+    }
+    assertThat(namespaceStatus("outsider", "HEAD", "ns")).isEqualTo(403);
+    assertThat(namespaceStatus("outsider", "HEAD", "other")).isEqualTo(204);
   }
 
   @Test

@@ -233,6 +233,10 @@ class TrinoEndToEndTest {
   @Order(8)
   void step08ReaderSelectsButStorageRefusesItsWrites() {
     String readerOrders = reader + "." + SCHEMA + ".orders";
+    assertThat(trino.column("SHOW SCHEMAS FROM " + reader)).contains(SCHEMA);
+    // Trino checks the schema first (HEAD): the reader's table grant is enough for that.
+    assertThat(trino.column("SHOW TABLES FROM " + reader + "." + SCHEMA))
+        .containsExactlyInAnyOrder("orders", "big");
     assertThat(trino.rows("SELECT id, qty FROM " + readerOrders + " ORDER BY id"))
         .containsExactly(row(1L, 11), row(3L, 33), row(4L, 40));
 

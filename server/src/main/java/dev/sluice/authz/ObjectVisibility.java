@@ -29,6 +29,8 @@ import org.apache.iceberg.exceptions.NoSuchViewException;
  * Everyone else gets the same 403, with the same message, for an object that exists and one that
  * does not; for them nothing is looked up (the decision rests on grants alone), so neither the
  * answer nor the work done depends on existence. An object that exists is never answered 404.
+ *
+ * <p>A namespace's existence check follows the same idea: {@link #requireExistenceCheck}.
  */
 public final class ObjectVisibility {
   /** What the audit trail says of a refusal answered 404. */
@@ -77,6 +79,25 @@ public final class ObjectVisibility {
     }
     authz.record(caller, action, catalog, object.toString(), false);
     throw Authorizer.refusal(caller, action, catalog, object, privilege);
+  }
+
+  /**
+   * Allows an existence check ({@code HEAD}) of namespace {@code ns}: NAMESPACE_READ_PROPERTIES on
+   * it, or any grant that reaches it or something below it. Such a grant is exactly what shows the
+   * namespace in the caller's listing of its parent, so its existence, or absence, is nothing new;
+   * Trino checks the schema before {@code SHOW TABLES}, and a reader holding only TABLE_READ_DATA
+   * on it must pass. Reading its properties still needs NAMESPACE_READ_PROPERTIES. Everyone else
+   * gets the 403 for NAMESPACE_READ_PROPERTIES, decided on grants alone, whether or not it exists.
+   */
+  public void requireExistenceCheck(Caller caller, String action, String catalog, SecurableRef ns) {
+    if (ns.type() != Type.NAMESPACE) {
+      throw new IllegalArgumentException("Not a namespace: " + ns);
+    }
+    if (!authz.effective(caller, catalog, ns).contains(Privilege.NAMESPACE_READ_PROPERTIES)
+        && !authz.seesAnythingAt(caller, catalog, ns)) {
+      authz.require(caller, action, catalog, ns, Privilege.NAMESPACE_READ_PROPERTIES);
+    }
+    authz.record(caller, action, catalog, ns.toString(), true);
   }
 
   private static Type typeOf(ContentKind kind) {

@@ -256,8 +256,10 @@ public final class IcebergRoutes {
   }
 
   private Reply namespaceExists(Exchange x) {
-    SluiceCatalog catalog = onNamespace(x, "namespaceExists", Privilege.NAMESPACE_READ_PROPERTIES);
-    CatalogHandlers.namespaceExists(catalog, x.namespace("namespace"));
+    SluiceCatalog catalog = catalog(x);
+    Namespace ns = x.namespace("namespace");
+    objects.requireExistenceCheck(caller(x), "namespaceExists", catalog.name(), namespace(ns));
+    CatalogHandlers.namespaceExists(catalog, ns);
     return Reply.NO_CONTENT;
   }
 
