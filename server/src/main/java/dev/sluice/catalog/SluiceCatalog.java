@@ -216,6 +216,26 @@ public final class SluiceCatalog extends BaseMetastoreViewCatalog implements Sup
   }
 
   /**
+   * The location keys a table owns, which a credential or a signature for it may reach: its claims
+   * in the store, or, for a table created before claims were recorded, its metadata's locations
+   * inside allowedLocations. A view of that name does not count.
+   *
+   * @throws NoSuchTableException when there is no such table
+   */
+  public List<String> tableLocationKeys(TableIdentifier identifier) {
+    ContentRecord record =
+        content(identifier, ContentKind.TABLE)
+            .orElseThrow(() -> new NoSuchTableException("Table does not exist: %s", identifier));
+    List<String> claimed =
+        store.claimedLocations(name(), path(identifier.namespace()), identifier.name());
+    if (!claimed.isEmpty()) {
+      return claimed;
+    }
+    TableMetadata metadata = TableMetadataParser.read(io, record.metadataLocation());
+    return ownLocations(metadata, List.of()).stream().map(StorageLocation::key).toList();
+  }
+
+  /**
    * Deletes a dropped table's files, and only its own: what its metadata names inside its own
    * locations, then everything left under the locations it claimed (files of failed writes, and
    * what a metadata file pointing elsewhere kept Iceberg's walk from reaching). A path its metadata

@@ -113,7 +113,10 @@ public final class IcebergRoutes {
           notAdvertised(
               "GET",
               ReadableLocationsRoute.PATH,
-              (routes, x) -> routes.readableLocations.handle(x)));
+              (routes, x) -> routes.readableLocations.handle(x)),
+          // The spec's signRequest; Iceberg 1.10 has no Endpoint constant for it. Clients find it
+          // in a table's config, not in /v1/config.
+          notAdvertised("POST", SignRoute.PATH, (routes, x) -> routes.sign.handle(x)));
 
   /** What {@code /v1/config} advertises: the advertised declarations, in declaration order. */
   static final List<Endpoint> ENDPOINTS =
@@ -126,6 +129,7 @@ public final class IcebergRoutes {
   private final TableCredentials credentials;
   private final TableCreates creates;
   private final ReadableLocationsRoute readableLocations;
+  private final SignRoute sign;
   private final LoadTableBody loadTableBody = new LoadTableBody(64L << 20, Duration.ofMinutes(10));
 
   public IcebergRoutes(
@@ -137,6 +141,7 @@ public final class IcebergRoutes {
     this.credentials = new TableCredentials(authz, vending, metrics);
     this.creates = new TableCreates(credentials);
     this.readableLocations = new ReadableLocationsRoute(catalogs, authz, visibility);
+    this.sign = new SignRoute(catalogs, authz, visibility, vending);
   }
 
   public void register(HttpServer.Routes routes) {

@@ -51,7 +51,7 @@ final class TableCreates {
       LoadTableResponse answer =
           ready == null
               ? credentials.attach(delegation, caller, catalog, table, created, false)
-              : credentials.withCredentials(catalog, table, created, ready, false);
+              : credentials.withCredentials(delegation, catalog, table, created, ready, false);
       return reply.apply(answer);
     } catch (RuntimeException | Error e) {
       creation.undo(e);

@@ -152,6 +152,9 @@ final class TableCredentials {
     if (delegation.isNone()) {
       return response;
     }
+    if (delegation.kind() == Delegation.Kind.REMOTE_SIGNING) {
+      return withSigning(catalog, table, response);
+    }
     TableMetadata metadata = catalog.metadataOf(response);
     return withCredentials(
         catalog,
@@ -164,17 +167,32 @@ final class TableCredentials {
 
   /**
    * {@code response} carrying {@code vended}, credentials already vended for its metadata's
-   * locations (a create vends before its pointer commits); refresh keys unless staged.
+   * locations (a create vends before its pointer commits), or the signing keys under remote
+   * signing; refresh keys unless staged.
    */
   LoadTableResponse withCredentials(
+      Delegation delegation,
       SluiceCatalog catalog,
       TableIdentifier table,
       LoadTableResponse response,
       List<StorageCredential> vended,
       boolean staged) {
+    if (delegation.kind() == Delegation.Kind.REMOTE_SIGNING) {
+      return withSigning(catalog, table, response);
+    }
     return vended.isEmpty()
         ? response
         : withCredentials(catalog, table, response, catalog.metadataOf(response), vended, staged);
+  }
+
+  /** {@code response} with the catalog's signing keys for this table; no storage key. */
+  private static LoadTableResponse withSigning(
+      SluiceCatalog catalog, TableIdentifier table, LoadTableResponse response) {
+    return LoadTableResponse.builder()
+        .withTableMetadata(catalog.metadataOf(response))
+        .addAllConfig(response.config())
+        .addAllConfig(catalog.settings().storage().signingConfig(signEndpoint(catalog, table)))
+        .build();
   }
 
   private LoadTableResponse withCredentials(
@@ -208,12 +226,20 @@ final class TableCredentials {
 
   /** Relative to the catalog URI, as Iceberg's clients resolve it. */
   static String refreshEndpoint(SluiceCatalog catalog, TableIdentifier table) {
+    return tablePath(catalog, table) + "/credentials";
+  }
+
+  /** The table's signing endpoint (the spec's signRequest), relative to the catalog URI. */
+  static String signEndpoint(SluiceCatalog catalog, TableIdentifier table) {
+    return tablePath(catalog, table) + "/sign";
+  }
+
+  private static String tablePath(SluiceCatalog catalog, TableIdentifier table) {
     return "v1/"
         + RESTUtil.encodeString(catalog.name())
         + "/namespaces/"
         + RESTUtil.encodeNamespace(table.namespace())
         + "/tables/"
-        + RESTUtil.encodeString(table.name())
-        + "/credentials";
+        + RESTUtil.encodeString(table.name());
   }
 }

@@ -13,6 +13,11 @@ public final class ClientProperties {
   public static final String S3_ENDPOINT = "s3.endpoint";
   public static final String S3_PATH_STYLE_ACCESS = "s3.path-style-access";
   public static final String CLIENT_REGION = "client.region";
+  // Remote signing: S3FileIOProperties and S3V4RestSignerClient (1.10 reads s3.signer.*, the spec
+  // and later clients signer.*); an endpoint is resolved against the catalog URI.
+  public static final String S3_REMOTE_SIGNING_ENABLED = "s3.remote-signing-enabled";
+  public static final String S3_SIGNER_ENDPOINT = "s3.signer.endpoint";
+  public static final String SIGNER_ENDPOINT = "signer.endpoint";
   public static final String REFRESH_CREDENTIALS_ENDPOINT = "client.refresh-credentials-endpoint";
   public static final String REFRESH_CREDENTIALS_ENABLED = "client.refresh-credentials-enabled";
 

@@ -1,6 +1,7 @@
 package dev.sluice.vending;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import java.util.EnumSet;
 import java.util.Locale;
 import java.util.Set;
 
@@ -107,5 +108,46 @@ public final class ProfileFields {
           KEY + "vendCredentials must be always or on-request, got " + vend);
     }
     return "on-request".equals(vend);
+  }
+
+  /**
+   * {@code storageConfigInfo.delegation}: what the catalog offers engines, a list of {@code
+   * vended-credentials} and {@code remote-signing} (an empty list: engines bring their own access);
+   * {@code fallback} when absent. Only {@code supported} kinds are accepted.
+   */
+  public static Set<Delegation.Kind> delegation(
+      JsonNode info, Set<Delegation.Kind> supported, Set<Delegation.Kind> fallback) {
+    JsonNode node = info.get("delegation");
+    if (node == null || node.isNull()) {
+      return fallback;
+    }
+    if (!node.isArray()) {
+      throw new IllegalArgumentException(
+          KEY + "delegation must be an array of " + headerValues(supported));
+    }
+    Set<Delegation.Kind> kinds = EnumSet.noneOf(Delegation.Kind.class);
+    for (JsonNode item : node) {
+      Delegation.Kind kind = null;
+      for (Delegation.Kind k : supported) {
+        if (item.isTextual() && k.headerValue().equals(item.asText())) {
+          kind = k;
+        }
+      }
+      if (kind == null || !kinds.add(kind)) {
+        throw new IllegalArgumentException(
+            KEY
+                + "delegation: "
+                + (kind == null ? "unknown or unsupported value " : "repeated value ")
+                + item
+                + " (use "
+                + headerValues(supported)
+                + ")");
+      }
+    }
+    return Set.copyOf(kinds);
+  }
+
+  private static java.util.List<String> headerValues(Set<Delegation.Kind> kinds) {
+    return kinds.stream().sorted().map(Delegation.Kind::headerValue).toList();
   }
 }

@@ -64,6 +64,15 @@ public interface StorageBackend<P extends StorageProfile> {
   FileIO openCatalogIO(P profile, CredentialSource source);
 
   /**
+   * The remote signer for {@code profile}, or empty when the profile does not offer {@link
+   * Delegation.Kind#REMOTE_SIGNING} (or the backend cannot sign). Opened once per profile and
+   * closed when the catalog's storage changes.
+   */
+  default Optional<RequestSigner> openSigner(P profile, CredentialSource source) {
+    return Optional.empty();
+  }
+
+  /**
    * What a parse gets: the catalog, its {@code storageConfigInfo} (a copy it may read), its allowed
    * locations (already checked for scheme), the shortest credential lifetime the server allows, and
    * the credential source it names (null when none is named or the catalog is read back from the

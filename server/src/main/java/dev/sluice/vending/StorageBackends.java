@@ -221,6 +221,17 @@ public final class StorageBackends {
         backend.profileType().cast(profile), source(profile, sources), metrics);
   }
 
+  /** The remote signer for {@code profile}, or empty when it offers no signing. */
+  public Optional<RequestSigner> openSigner(
+      StorageProfile profile, Map<String, CredentialSource> sources) {
+    return openSigner(backendOf(profile), profile, sources);
+  }
+
+  private static <P extends StorageProfile> Optional<RequestSigner> openSigner(
+      StorageBackend<P> backend, StorageProfile profile, Map<String, CredentialSource> sources) {
+    return backend.openSigner(backend.profileType().cast(profile), source(profile, sources));
+  }
+
   /** The catalog's own FileIO for {@code profile} (not yet confined). */
   public FileIO openCatalogIO(StorageProfile profile, Map<String, CredentialSource> sources) {
     return openIO(backendOf(profile), profile, sources);

@@ -48,6 +48,15 @@ public interface StorageProfile {
   }
 
   /**
+   * The config keys that turn on remote signing in an engine's FileIO and tell it where to send
+   * each request ({@code endpoint}, the table's signing path relative to the catalog URI); empty
+   * for a backend that cannot sign. No storage key is ever among them.
+   */
+  default Map<String, String> signingConfig(String endpoint) {
+    return Map.of();
+  }
+
+  /**
    * Why a table or view may not use these locations on this backend, naming the property ({@code
    * location} or a {@code write.*.path}), or empty. Checked at create and at every commit (a 400);
    * for backends that can vend only for some shapes of location (R2: key prefixes in one bucket).

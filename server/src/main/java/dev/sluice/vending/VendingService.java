@@ -40,6 +40,7 @@ public final class VendingService implements AutoCloseable {
   private final Duration ttlCap;
   private final Cache<Key, List<StorageCredential>> cache;
   private final CatalogClients<Optional<CredentialVendor>> vendors;
+  private final CatalogClients<Optional<RequestSigner>> signers;
   private final Map<String, Meters> meters = new ConcurrentHashMap<>(); // by storage type
 
   private record Meters(
@@ -71,6 +72,12 @@ public final class VendingService implements AutoCloseable {
         new CatalogClients<>(
             "credential vendor",
             vendor -> vendor.ifPresent(CredentialVendor::close),
+            Duration.ofMinutes(30),
+            vendorGrace);
+    this.signers =
+        new CatalogClients<>(
+            "request signer",
+            signer -> signer.ifPresent(RequestSigner::close),
             Duration.ofMinutes(30),
             vendorGrace);
   }
@@ -166,11 +173,30 @@ public final class VendingService implements AutoCloseable {
   }
 
   /**
+   * The remote signer of {@code profile}. Throws {@link VendingException} when the catalog does not
+   * offer remote signing (or its credential source is gone): a route asks only after {@link
+   * StorageProfile#offered} says it does.
+   */
+  public RequestSigner signer(StorageProfile profile) {
+    Optional<RequestSigner> signer;
+    try {
+      signer = signers.get(profile, p -> backends.openSigner(p, sources));
+    } catch (StorageBackends.MissingCredentialSource e) {
+      throw new VendingException("Cannot sign: " + e.getMessage(), 0, e);
+    }
+    return signer.orElseThrow(
+        () ->
+            new VendingException(
+                "Catalog " + profile.catalog() + " does not offer remote signing", 0, null));
+  }
+
+  /**
    * Retires the vendor of a catalog that changed or was dropped on this replica (closed after a
    * grace period). A change on another replica shows as a new profile at the next vend.
    */
   public void retire(String catalog) {
     vendors.retire(catalog);
+    signers.retire(catalog);
   }
 
   private Meters meters(StorageProfile profile) {
@@ -221,5 +247,6 @@ public final class VendingService implements AutoCloseable {
   @Override
   public void close() {
     vendors.close();
+    signers.close();
   }
 }

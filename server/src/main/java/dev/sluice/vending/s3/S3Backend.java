@@ -5,6 +5,8 @@ import static java.util.Objects.requireNonNull;
 import dev.sluice.vending.CredentialSource;
 import dev.sluice.vending.CredentialSourceType;
 import dev.sluice.vending.CredentialVendor;
+import dev.sluice.vending.Delegation;
+import dev.sluice.vending.RequestSigner;
 import dev.sluice.vending.StorageBackend;
 import dev.sluice.vending.VendorMetrics;
 import java.util.List;
@@ -72,12 +74,20 @@ public final class S3Backend implements StorageBackend<S3StorageProfile> {
   @Override
   public Optional<CredentialVendor> openVendor(
       S3StorageProfile profile, CredentialSource source, VendorMetrics metrics) {
-    if (profile.offered().isEmpty()) {
+    if (!profile.offered().contains(Delegation.Kind.VENDED_CREDENTIALS)) {
       return Optional.empty();
     }
     AwsCredentialSource aws = (AwsCredentialSource) source;
     return Optional.of(
         new StsCredentialVendor(profile, stsClients.apply(profile, aws), metrics::providerCall));
+  }
+
+  @Override
+  public Optional<RequestSigner> openSigner(S3StorageProfile profile, CredentialSource source) {
+    if (!profile.offered().contains(Delegation.Kind.REMOTE_SIGNING)) {
+      return Optional.empty();
+    }
+    return Optional.of(S3RequestSigner.open(profile, (AwsCredentialSource) source));
   }
 
   @Override

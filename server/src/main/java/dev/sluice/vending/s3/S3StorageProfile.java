@@ -6,13 +6,17 @@ import static dev.sluice.vending.ProfileFields.url;
 import static java.util.Objects.requireNonNull;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.sluice.vending.ClientProperties;
 import dev.sluice.vending.Delegation;
 import dev.sluice.vending.ProfileFields;
 import dev.sluice.vending.StorageBackend;
 import dev.sluice.vending.StorageProfile;
 import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
@@ -28,8 +32,14 @@ import java.util.Set;
  *  "credentialSource": "rgw", "durationSeconds": 3600,
  *  "readPolicyTemplate": "…", "writePolicyTemplate": "…",
  *  "sessionName": ["principal"], "sessionTags": ["principal", "catalog", "namespace", "table"],
- *  "vendCredentials": "always" | "on-request", "stsUnavailable": false}
+ *  "vendCredentials": "always" | "on-request", "stsUnavailable": false,
+ *  "delegation": ["vended-credentials", "remote-signing"]}
  * </pre>
+ *
+ * <p>{@code delegation} says what engines are offered: vended credentials (STS, needs {@code
+ * roleArn}), remote signing (each request signed by Sluice with the role, or with the credential
+ * source when there is no role or no STS), or both. It defaults to vended credentials, or to
+ * nothing when {@code stsUnavailable} is set.
  */
 public record S3StorageProfile(
     String catalog,
@@ -47,7 +57,8 @@ public record S3StorageProfile(
     List<String> sessionNameFields,
     List<String> sessionTagFields,
     boolean vendOnlyOnRequest,
-    boolean stsUnavailable)
+    boolean stsUnavailable,
+    Set<Delegation.Kind> delegation)
     implements StorageProfile {
   public static final int MIN_DURATION = 900;
   public static final int MAX_DURATION = 43_200;
@@ -60,6 +71,7 @@ public record S3StorageProfile(
     allowedLocations = List.copyOf(allowedLocations);
     sessionNameFields = List.copyOf(sessionNameFields);
     sessionTagFields = List.copyOf(sessionTagFields);
+    delegation = Set.copyOf(delegation);
   }
 
   /**
@@ -76,9 +88,20 @@ public record S3StorageProfile(
       throw new IllegalArgumentException(KEY + "region is required for storageType S3");
     }
     boolean stsUnavailable = bool(info, "stsUnavailable", false);
+    Set<Delegation.Kind> delegation =
+        ProfileFields.delegation(
+            info,
+            EnumSet.allOf(Delegation.Kind.class),
+            stsUnavailable ? Set.of() : Set.of(Delegation.Kind.VENDED_CREDENTIALS));
+    boolean vends = delegation.contains(Delegation.Kind.VENDED_CREDENTIALS);
+    if (vends && stsUnavailable) {
+      throw new IllegalArgumentException(
+          KEY + "delegation: vended-credentials needs STS, but stsUnavailable is true");
+    }
     String roleArn = text(info, "roleArn");
-    if (roleArn == null && !stsUnavailable) {
-      throw new IllegalArgumentException(KEY + "roleArn is required unless stsUnavailable is true");
+    if (roleArn == null && vends) {
+      throw new IllegalArgumentException(
+          KEY + "roleArn is required to vend credentials (delegation vended-credentials)");
     }
     String source = text(info, "credentialSource");
     if (source == null) {
@@ -104,7 +127,8 @@ public record S3StorageProfile(
         fields(info, "sessionName", List.of("principal")),
         fields(info, "sessionTags", List.of()),
         ProfileFields.vendOnlyOnRequest(info),
-        stsUnavailable);
+        stsUnavailable,
+        delegation);
   }
 
   @Override
@@ -117,10 +141,28 @@ public record S3StorageProfile(
     return Optional.of(credentialSourceName);
   }
 
-  /** Vended credentials, unless STS is marked unavailable (then engines bring their own access). */
+  /** What {@code delegation} names. */
   @Override
   public Set<Delegation.Kind> offered() {
-    return stsUnavailable ? Set.of() : Set.of(Delegation.Kind.VENDED_CREDENTIALS);
+    return delegation;
+  }
+
+  /**
+   * Iceberg's S3FileIO keys for remote signing: on, where to sign (both the 1.10 names and the
+   * spec's newer ones, relative to the catalog URI), and how to reach the store. No key.
+   */
+  @Override
+  public Map<String, String> signingConfig(String endpoint) {
+    Map<String, String> config = new LinkedHashMap<>();
+    config.put(ClientProperties.S3_REMOTE_SIGNING_ENABLED, "true");
+    config.put(ClientProperties.S3_SIGNER_ENDPOINT, endpoint);
+    config.put(ClientProperties.SIGNER_ENDPOINT, endpoint);
+    config.put(ClientProperties.CLIENT_REGION, region);
+    if (endpoint() != null) {
+      config.put(ClientProperties.S3_ENDPOINT, endpoint());
+    }
+    config.put(ClientProperties.S3_PATH_STYLE_ACCESS, Boolean.toString(pathStyleAccess));
+    return config;
   }
 
   @Override

@@ -1,0 +1,190 @@
+package dev.sluice.http;
+
+import static java.util.Objects.requireNonNull;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import dev.sluice.authz.Authorizer;
+import dev.sluice.authz.Caller;
+import dev.sluice.authz.CatalogVisibility;
+import dev.sluice.authz.Privilege;
+import dev.sluice.catalog.CatalogRegistry;
+import dev.sluice.catalog.SluiceCatalog;
+import dev.sluice.store.SecurableRef;
+import dev.sluice.vending.AccessMode;
+import dev.sluice.vending.Delegation;
+import dev.sluice.vending.RequestTarget;
+import dev.sluice.vending.SignedRequest;
+import dev.sluice.vending.StorageProfile;
+import dev.sluice.vending.StorageRequest;
+import dev.sluice.vending.VendingService;
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.exceptions.BadRequestException;
+import org.apache.iceberg.exceptions.ForbiddenException;
+
+/**
+ * {@code POST /v1/{prefix}/namespaces/{namespace}/tables/{table}/sign}, the spec's signRequest:
+ * remote signing of one storage request for one table. In order:
+ *
+ * <ol>
+ *   <li>the body's shape (region, uri, method, headers; body and properties optional), a 400;
+ *   <li>the catalog (the usual 403 without standing) and whether it offers remote signing (400);
+ *   <li>what the request would touch, parsed by the catalog's backend ({@link
+ *       dev.sluice.vending.RequestSigner#target}), a 400 for anything it never signs;
+ *   <li>the privilege the access needs on the table (GET, HEAD, a listing: TABLE_READ_DATA; PUT,
+ *       POST, DELETE: TABLE_WRITE_DATA), a 403, audited like every decision;
+ *   <li>that every path lies inside the table's own locations, segment by segment (a 403, audited);
+ *   <li>the signature, by the backend's signer with the catalog's identity.
+ * </ol>
+ *
+ * Reads may be cached by the client ({@code Cache-Control: private}, which Iceberg's signer client
+ * keeps for 30 s); writes never are. The table's locations are cached here for one second, the same
+ * bound as the authorization cache, so a revoked grant refuses the next request.
+ */
+final class SignRoute {
+  static final String PATH = "/v1/{prefix}/namespaces/{namespace}/tables/{table}/sign";
+  static final String ACTION = "signRequest";
+
+  private record TableKey(String catalog, TableIdentifier table) {}
+
+  private final CatalogRegistry catalogs;
+  private final Authorizer authz;
+  private final CatalogVisibility visibility;
+  private final VendingService vending;
+  private final Cache<TableKey, List<String>> locations =
+      Caffeine.newBuilder().expireAfterWrite(Duration.ofSeconds(1)).maximumSize(10_000).build();
+
+  SignRoute(
+      CatalogRegistry catalogs,
+      Authorizer authz,
+      CatalogVisibility visibility,
+      VendingService vending) {
+    this.catalogs = requireNonNull(catalogs, "catalogs");
+    this.authz = requireNonNull(authz, "authz");
+    this.visibility = requireNonNull(visibility, "visibility");
+    this.vending = requireNonNull(vending, "vending");
+  }
+
+  Reply handle(Exchange x) {
+    StorageRequest request = request(x.jsonBody());
+    Caller caller = x.caller(authz);
+    String name = x.path("prefix");
+    visibility.require(caller, "accessCatalog", name);
+    SluiceCatalog catalog = catalogs.resolve(name);
+    TableIdentifier table = TableIdentifier.of(x.namespace("namespace"), x.path("table"));
+    StorageProfile profile = catalog.settings().storage();
+    if (!profile.offered().contains(Delegation.Kind.REMOTE_SIGNING)) {
+      throw new BadRequestException(
+          "Catalog %s does not offer remote signing (storageConfigInfo.delegation)",
+          catalog.name());
+    }
+
+    RequestTarget target;
+    try {
+      target = vending.signer(profile).target(request);
+    } catch (IllegalArgumentException e) {
+      throw new BadRequestException("Cannot sign this request: %s", e.getMessage());
+    }
+    SecurableRef ref = Securables.tableRef(table);
+    Privilege needed =
+        target.needed() == AccessMode.READ_WRITE
+            ? Privilege.TABLE_WRITE_DATA
+            : Privilege.TABLE_READ_DATA;
+    authz.require(caller, ACTION, catalog.name(), ref, needed);
+
+    List<String> owned =
+        locations.get(new TableKey(catalog.name(), table), k -> catalog.tableLocationKeys(table));
+    if (!target.within(owned)) {
+      authz.record(
+          caller,
+          ACTION,
+          catalog.name(),
+          ref.toString(),
+          false,
+          "outside the table's locations: " + target.operation() + " " + target.paths());
+      throw new ForbiddenException(
+          "Cannot sign %s of %s: outside the locations of table %s",
+          target.operation(), target.paths(), table);
+    }
+
+    SignedRequest signed = vending.signer(profile).sign(request);
+    Map<String, Object> body = new LinkedHashMap<>();
+    body.put("uri", signed.uri().toString());
+    body.put("headers", signed.headers());
+    boolean read = target.needed() == AccessMode.READ;
+    return Reply.okPlain(body).withHeader("Cache-Control", read ? "private" : "no-cache");
+  }
+
+  /** The spec's sign request, every field checked for its type: a 400 names the bad one. */
+  private static StorageRequest request(JsonNode json) {
+    if (json == null || !json.isObject()) {
+      throw new BadRequestException("Invalid sign request: expected a JSON object");
+    }
+    String region = text(json, "region", true);
+    String method = text(json, "method", true);
+    String uriText = text(json, "uri", true);
+    String body = text(json, "body", false);
+    String provider = text(json, "provider", false);
+    if (provider != null && !provider.equals("s3")) {
+      throw new BadRequestException("Invalid sign request: provider %s is not signed", provider);
+    }
+    JsonNode properties = json.get("properties");
+    if (properties != null && !properties.isNull() && !properties.isObject()) {
+      throw new BadRequestException("Invalid sign request: properties must be an object");
+    }
+    URI uri;
+    try {
+      uri = new URI(uriText);
+    } catch (URISyntaxException e) {
+      throw new BadRequestException("Invalid sign request: uri is not a URI (%s)", e.getReason());
+    }
+    return new StorageRequest(method, uri, region, headers(json.get("headers")), body);
+  }
+
+  private static Map<String, List<String>> headers(JsonNode node) {
+    if (node == null || !node.isObject()) {
+      throw new BadRequestException(
+          "Invalid sign request: headers must be an object of string arrays");
+    }
+    Map<String, List<String>> headers = new LinkedHashMap<>();
+    for (var it = node.fields(); it.hasNext(); ) {
+      Map.Entry<String, JsonNode> field = it.next();
+      if (!field.getValue().isArray()) {
+        throw new BadRequestException(
+            "Invalid sign request: header %s must be an array of strings", field.getKey());
+      }
+      List<String> values = new ArrayList<>();
+      for (JsonNode value : field.getValue()) {
+        if (!value.isTextual()) {
+          throw new BadRequestException(
+              "Invalid sign request: header %s must be an array of strings", field.getKey());
+        }
+        values.add(value.asText());
+      }
+      headers.put(field.getKey(), values);
+    }
+    return headers;
+  }
+
+  private static String text(JsonNode json, String field, boolean required) {
+    JsonNode node = json.get(field);
+    if (node == null || node.isNull()) {
+      if (required) {
+        throw new BadRequestException("Invalid sign request: missing %s", field);
+      }
+      return null;
+    }
+    if (!node.isTextual()) {
+      throw new BadRequestException("Invalid sign request: %s must be a string", field);
+    }
+    return node.asText();
+  }
+}
