@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.sluice.vending.CredentialSource;
+import dev.sluice.vending.Delegation;
 import dev.sluice.vending.StorageBackends;
 import java.util.List;
 import java.util.Map;
@@ -85,6 +86,63 @@ class S3StorageProfileTest {
         parse("{\"region\":\"r\",\"credentialSource\":\"rgw\",\"stsUnavailable\":true}");
     assertThat(p.stsUnavailable()).isTrue();
     assertThat(p.offered()).isEmpty();
+  }
+
+  @Test
+  void delegationChoosesVendingSigningOrBoth() throws Exception {
+    String role =
+        "\"roleArn\":\"arn:aws:iam:::role/x\",\"region\":\"r\",\"credentialSource\":\"rgw\"";
+    assertThat(parse("{" + role + "}").offered())
+        .containsExactly(Delegation.Kind.VENDED_CREDENTIALS);
+    assertThat(parse("{" + role + ",\"delegation\":[\"remote-signing\"]}").offered())
+        .containsExactly(Delegation.Kind.REMOTE_SIGNING);
+    assertThat(
+            parse("{" + role + ",\"delegation\":[\"remote-signing\",\"vended-credentials\"]}")
+                .offered())
+        .containsExactlyInAnyOrder(
+            Delegation.Kind.VENDED_CREDENTIALS, Delegation.Kind.REMOTE_SIGNING);
+    assertThat(parse("{" + role + ",\"delegation\":[]}").offered()).isEmpty();
+    // Signing needs neither a role nor STS: it can sign with the credential source itself.
+    S3StorageProfile keysOnly =
+        parse(
+            "{\"region\":\"r\",\"credentialSource\":\"rgw\",\"stsUnavailable\":true,"
+                + "\"delegation\":[\"remote-signing\"]}");
+    assertThat(keysOnly.offered()).containsExactly(Delegation.Kind.REMOTE_SIGNING);
+    assertThat(keysOnly.signingConfig("v1/cat/namespaces/ns/tables/t/sign"))
+        .containsEntry("s3.remote-signing-enabled", "true")
+        .containsEntry("s3.signer.endpoint", "v1/cat/namespaces/ns/tables/t/sign")
+        .containsEntry("signer.endpoint", "v1/cat/namespaces/ns/tables/t/sign")
+        .containsEntry("client.region", "r")
+        .doesNotContainKeys("s3.access-key-id", "s3.secret-access-key", "s3.session-token");
+  }
+
+  @Test
+  void aBadDelegationNamesTheKey() {
+    String role =
+        "\"roleArn\":\"arn:aws:iam:::role/x\",\"region\":\"r\",\"credentialSource\":\"rgw\"";
+    for (String bad :
+        List.of(
+            "\"delegation\":\"remote-signing\"",
+            "\"delegation\":[\"presigned-urls\"]",
+            "\"delegation\":[\"remote-signing\",\"remote-signing\"]",
+            "\"delegation\":[1]")) {
+      assertThatThrownBy(() -> parse("{" + role + "," + bad + "}"))
+          .as(bad)
+          .hasMessageContaining("storageConfigInfo.delegation");
+    }
+    assertThatThrownBy(
+            () ->
+                parse(
+                    "{\"region\":\"r\",\"credentialSource\":\"rgw\",\"stsUnavailable\":true,"
+                        + "\"delegation\":[\"vended-credentials\"]}"))
+        .hasMessageContaining("storageConfigInfo.delegation")
+        .hasMessageContaining("stsUnavailable");
+    assertThatThrownBy(
+            () ->
+                parse(
+                    "{\"region\":\"r\",\"credentialSource\":\"rgw\","
+                        + "\"delegation\":[\"vended-credentials\",\"remote-signing\"]}"))
+        .hasMessageContaining("storageConfigInfo.roleArn");
   }
 
   @Test

@@ -1,0 +1,71 @@
+package dev.sluice.vending.s3;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.sluice.vending.AccessMode;
+import dev.sluice.vending.RequestTarget;
+import dev.sluice.vending.StorageRequest;
+import java.net.URI;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The parts of {@link S3RequestParser} the RGW tests (path style, one endpoint) do not reach: AWS's
+ * default endpoint, virtual-hosted addressing, and what a target's paths are checked against. The
+ * refusals themselves run over HTTP in RemoteSigningHostileRequestsTest.
+ */
+class S3RequestParserTest {
+  private static final S3RequestParser AWS = new S3RequestParser("eu-west-1", null, false);
+
+  private static RequestTarget parse(S3RequestParser parser, String method, String uri) {
+    return parser.parse(new StorageRequest(method, URI.create(uri), "eu-west-1", Map.of(), null));
+  }
+
+  @Test
+  void readsVirtualHostedAndPathStyleUrisOfTheRegionalEndpoint() {
+    RequestTarget virtual =
+        parse(AWS, "GET", "https://lake.s3.eu-west-1.amazonaws.com/wh/t/data/a%20b.parquet");
+    assertThat(virtual.paths()).containsExactly("lake/wh/t/data/a b.parquet");
+    assertThat(virtual.needed()).isEqualTo(AccessMode.READ);
+    RequestTarget path =
+        parse(AWS, "PUT", "https://s3.eu-west-1.amazonaws.com/lake/wh/t/data/x.parquet");
+    assertThat(path.paths()).containsExactly("lake/wh/t/data/x.parquet");
+    assertThat(path.needed()).isEqualTo(AccessMode.READ_WRITE);
+    RequestTarget list =
+        parse(AWS, "GET", "https://lake.s3.eu-west-1.amazonaws.com/?list-type=2&prefix=wh%2Ft%2F");
+    assertThat(list.paths()).containsExactly("lake/wh/t/");
+    assertThat(list.listing()).isTrue();
+  }
+
+  @Test
+  void aPathStyleCatalogRefusesVirtualHostedUrisAndOtherHosts() {
+    S3RequestParser rgw = new S3RequestParser("eu-west-1", "http://rgw.local:7480", true);
+    assertThat(parse(rgw, "GET", "http://rgw.local:7480/lake/wh/t/x").paths())
+        .containsExactly("lake/wh/t/x");
+    assertThatThrownBy(() -> parse(rgw, "GET", "http://lake.rgw.local:7480/wh/t/x"))
+        .hasMessageContaining("path-style");
+    assertThatThrownBy(() -> parse(rgw, "GET", "http://evil.example:7480/lake/wh/t/x"))
+        .hasMessageContaining("not the catalog's S3 endpoint");
+    assertThatThrownBy(() -> parse(AWS, "GET", "https://lake.s3.us-east-1.amazonaws.com/wh/t/x"))
+        .hasMessageContaining("not the catalog's S3 endpoint");
+  }
+
+  @Test
+  void aPathIsInsideALocationOnlyBelowItsWholeLastSegment() {
+    List<String> owned = List.of("s3://lake/wh/t/", "s3a://lake/wh/t_data/");
+    assertThat(target("lake/wh/t/data/x").within(owned)).isTrue();
+    assertThat(target("lake/wh/t_data/x").within(owned)).isTrue();
+    assertThat(target("lake/wh/t2/x").within(owned)).isFalse();
+    assertThat(target("lake/wh/t").within(owned)).as("the prefix 'wh/t' also lists t2").isFalse();
+    assertThat(target("other/wh/t/x").within(owned)).isFalse();
+    assertThat(target("lake/wh/t/x", "lake/wh/u/x").within(owned))
+        .as("every path must be inside")
+        .isFalse();
+  }
+
+  private static RequestTarget target(String... paths) {
+    return new RequestTarget(List.of(paths), false, AccessMode.READ, "get");
+  }
+}
