@@ -114,7 +114,7 @@ public final class SluiceServer implements AutoCloseable {
           .register(metrics);
       CatalogRegistry catalogs = new CatalogRegistry(store, backends, config.credentialSources());
       closeables.add(catalogs);
-      new IcebergRoutes(catalogs, authz, vending, metrics).register(routes);
+      new IcebergRoutes(catalogs, authz, vending, tokens, metrics).register(routes);
       Consumer<String> catalogsChanged =
           catalog -> {
             catalogs.changed(catalog);

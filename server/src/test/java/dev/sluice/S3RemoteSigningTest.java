@@ -22,6 +22,7 @@ import java.util.List;
 import java.util.Map;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.Table;
+import org.apache.iceberg.Transaction;
 import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.exceptions.ForbiddenException;
@@ -277,6 +278,111 @@ class S3RemoteSigningTest {
     }
   }
 
+  @Test
+  void aStagedTableIsSignedThroughItsGrantUntilItsCreateCommits() throws Exception {
+    TableIdentifier id = TableIdentifier.of(Namespace.of(NS), "staged");
+    String written;
+    try (RESTCatalog client = client(writer)) {
+      // Spark's and Trino's CTAS: stage, write the data, then commit the create with it.
+      Transaction create = client.buildTable(id, SCHEMA).createTransaction();
+      DataFile file = RgwVendingBed.writeDataFile(create.table(), "ctas.parquet", "staged bytes");
+      assertThat(exists(file.location())).as("written before the table exists").isTrue();
+      create.newAppend().appendFile(file).commit();
+      create.commitTransaction();
+      written = file.location();
+      assertThat(read(client.loadTable(id).io(), written)).isEqualTo("staged bytes");
+    }
+  }
+
+  @Test
+  void aStagedTablesGrantServesOnlyItsPrincipalItsTableAndFreeLocations() throws Exception {
+    String token = server.token(writer[0], writer[1]);
+    String endpoint = stagedEndpoint(token, "grant_test");
+    String grant = endpoint.substring(endpoint.lastIndexOf('/') + 1);
+    String key = bed.key(bed.s3("wh/" + NS + "/grant_test"), "/data/x.parquet");
+    assertThat(signStaged(token, "grant_test", grant, "PUT", objectUri(key)).statusCode())
+        .isEqualTo(200);
+    // Another principal, even one who may write there, cannot use the writer's grant.
+    String[] other = admin.principal("other_writer", "writers");
+    String otherToken = server.token(other[0], other[1]);
+    HttpResponse<String> stolen =
+        signStaged(otherToken, "grant_test", grant, "PUT", objectUri(key));
+    assertThat(stolen.statusCode()).as(stolen.body()).isEqualTo(403);
+    assertThat(stolen.body()).contains("another principal or table");
+    // Nor for another table's name, nor tampered with, nor as a bearer token.
+    assertThat(signStaged(token, "other_name", grant, "PUT", objectUri(key)).statusCode())
+        .isEqualTo(403);
+    String tampered = grant.substring(0, grant.length() - 2) + (grant.endsWith("A") ? "BB" : "AA");
+    assertThat(signStaged(token, "grant_test", tampered, "PUT", objectUri(key)).statusCode())
+        .isEqualTo(403);
+    HttpResponse<String> asBearer =
+        server.sendAs(grant, "GET", "/api/catalog/v1/" + CATALOG + "/namespaces/" + NS, null);
+    assertThat(asBearer.statusCode()).as(asBearer.body()).isEqualTo(401);
+    // Outside the staged locations.
+    assertThat(
+            signStaged(token, "grant_test", grant, "PUT", objectUri("wh/" + NS + "/else/x"))
+                .statusCode())
+        .isEqualTo(403);
+
+    // Another table takes the staged location before the create commits: the grant stops.
+    HttpResponse<String> taken =
+        server.send(
+            "POST",
+            "/api/catalog/v1/" + CATALOG + "/namespaces/" + NS + "/tables",
+            "{\"name\": \"taker\", \"location\": \""
+                + bed.s3("wh/" + NS + "/grant_test")
+                + "\", \"schema\": "
+                + org.apache.iceberg.SchemaParser.toJson(SCHEMA)
+                + "}");
+    assertThat(taken.statusCode()).as(taken.body()).isEqualTo(200);
+    HttpResponse<String> overlapping =
+        signStaged(token, "grant_test", grant, "PUT", objectUri(key));
+    assertThat(overlapping.statusCode()).as(overlapping.body()).isEqualTo(403);
+    assertThat(overlapping.body()).contains("overlaps");
+  }
+
+  /** Stage-creates {@code table} as the token's principal; returns its signing endpoint. */
+  private static String stagedEndpoint(String token, String table) throws Exception {
+    HttpResponse<String> staged =
+        HTTP.send(
+            HttpRequest.newBuilder(
+                    URI.create(
+                        server.baseUrl()
+                            + "/api/catalog/v1/"
+                            + CATALOG
+                            + "/namespaces/"
+                            + NS
+                            + "/tables"))
+                .header("Authorization", "Bearer " + token)
+                .header("X-Iceberg-Access-Delegation", "remote-signing")
+                .header("Content-Type", "application/json")
+                .POST(
+                    HttpRequest.BodyPublishers.ofString(
+                        "{\"name\": \""
+                            + table
+                            + "\", \"stage-create\": true, \"schema\": "
+                            + org.apache.iceberg.SchemaParser.toJson(SCHEMA)
+                            + "}"))
+                .build(),
+            HttpResponse.BodyHandlers.ofString());
+    assertThat(staged.statusCode()).as(staged.body()).isEqualTo(200);
+    String endpoint =
+        TestServer.json(staged.body()).get("config").get("s3.signer.endpoint").asText();
+    assertThat(endpoint)
+        .startsWith("v1/" + CATALOG + "/namespaces/" + NS + "/tables/" + table + "/sign/");
+    return endpoint;
+  }
+
+  private static HttpResponse<String> signStaged(
+      String token, String table, String grant, String method, String uri) throws Exception {
+    Map<String, Object> request = new LinkedHashMap<>();
+    request.put("region", bed.rgw().region());
+    request.put("method", method);
+    request.put("uri", uri);
+    request.put("headers", Map.of());
+    return post(token, table + "/sign/" + grant, JSON.writeValueAsString(request));
+  }
+
   // --- signing requests by hand
   // --------------------------------------------------------------------
 
@@ -322,6 +428,12 @@ class S3RemoteSigningTest {
   }
 
   static HttpResponse<String> signRaw(String token, String table, String body) throws Exception {
+    return post(token, table + "/sign", body);
+  }
+
+  /** POSTs {@code body} to {@code tablePath} (a table name and what follows it) as the token. */
+  private static HttpResponse<String> post(String token, String tablePath, String body)
+      throws Exception {
     return HTTP.send(
         HttpRequest.newBuilder(
                 URI.create(
@@ -331,8 +443,7 @@ class S3RemoteSigningTest {
                         + "/namespaces/"
                         + NS
                         + "/tables/"
-                        + table
-                        + "/sign"))
+                        + tablePath))
             .header("Authorization", "Bearer " + token)
             .header("Content-Type", "application/json")
             .POST(HttpRequest.BodyPublishers.ofString(body))

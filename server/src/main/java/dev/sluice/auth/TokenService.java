@@ -153,6 +153,48 @@ public final class TokenService {
     return jwt.serialize();
   }
 
+  /**
+   * Signs {@code claims} with the active key, for Sluice's own tokens that are not bearer tokens (a
+   * staged table's signing grant). Their issuer must differ from {@link #ISSUER}, so {@link
+   * #verify} refuses them as bearer tokens, and they must expire.
+   */
+  public String signOther(JWTClaimsSet claims) {
+    if (ISSUER.equals(claims.getIssuer()) || claims.getIssuer() == null) {
+      throw new IllegalArgumentException("Another issuer than " + ISSUER + " is required");
+    }
+    if (claims.getExpirationTime() == null) {
+      throw new IllegalArgumentException("An expiry is required");
+    }
+    refreshIfStale();
+    String kid = activeKid;
+    SignedJWT jwt =
+        new SignedJWT(new JWSHeader.Builder(JWSAlgorithm.HS256).keyID(kid).build(), claims);
+    try {
+      jwt.sign(new MACSigner(keys.get(kid)));
+    } catch (JOSEException e) {
+      throw new IllegalStateException("Cannot sign token", e);
+    }
+    return jwt.serialize();
+  }
+
+  /**
+   * The claims of a token {@link #signOther} made for {@code issuer}, once its signature, issuer
+   * and expiry are checked; {@link NotAuthorizedException} on any failure.
+   */
+  public JWTClaimsSet verifyOther(String token, String issuer) {
+    if (ISSUER.equals(issuer)) {
+      throw new IllegalArgumentException("Bearer tokens are verified with verify()");
+    }
+    JWTClaimsSet claims = verifiedClaims(token);
+    if (!issuer.equals(claims.getIssuer()) || claims.getExpirationTime() == null) {
+      throw new NotAuthorizedException("Invalid token: missing or wrong claims");
+    }
+    if (claims.getExpirationTime().getTime() <= clock.millis()) {
+      throw new NotAuthorizedException("Token expired");
+    }
+    return claims;
+  }
+
   /** True when the token's (unverified) issuer is this server. */
   public static boolean issuedHere(String token) {
     try {
@@ -175,7 +217,8 @@ public final class TokenService {
     return known;
   }
 
-  private AuthenticatedPrincipal verifySignatureAndClaims(String token) {
+  /** The claims of a token signed with one of our keys (any issuer, any expiry). */
+  private JWTClaimsSet verifiedClaims(String token) {
     SignedJWT jwt;
     JWTClaimsSet claims;
     try {
@@ -195,6 +238,11 @@ public final class TokenService {
     } catch (JOSEException e) {
       throw new NotAuthorizedException("Invalid token: bad signature");
     }
+    return claims;
+  }
+
+  private AuthenticatedPrincipal verifySignatureAndClaims(String token) {
+    JWTClaimsSet claims = verifiedClaims(token);
     if (!ISSUER.equals(claims.getIssuer())
         || claims.getSubject() == null
         || claims.getExpirationTime() == null) {

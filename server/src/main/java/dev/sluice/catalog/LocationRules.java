@@ -173,7 +173,7 @@ final class LocationRules {
         List.of(new LocationClaim(StorageLocation.parse(metadataFile).ancestorKeys())));
   }
 
-  private void requireFree(String what, TableIdentifier identifier, List<LocationClaim> claims) {
+  void requireFree(String what, TableIdentifier identifier, List<LocationClaim> claims) {
     Optional<LocationConflict> conflict =
         store.findLocationConflict(
             settings.name(),

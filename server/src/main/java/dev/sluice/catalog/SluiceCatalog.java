@@ -236,6 +236,28 @@ public final class SluiceCatalog extends BaseMetastoreViewCatalog implements Sup
   }
 
   /**
+   * The location keys a staged table may be signed for: {@code grantedKeys}, the locations its
+   * stage-create answered, as long as no other table or view has since claimed an overlapping
+   * location and no view holds its name; once its create has committed, the table's own keys.
+   */
+  public List<String> stagedLocationKeys(TableIdentifier identifier, List<String> grantedKeys) {
+    Optional<ContentKind> kind = kindAt(identifier);
+    if (kind.isPresent()) {
+      if (kind.get() != ContentKind.TABLE) {
+        throw new ForbiddenException("A view holds the name of staged table %s", identifier);
+      }
+      return tableLocationKeys(identifier);
+    }
+    locations.requireFree(
+        "staged table " + identifier,
+        identifier,
+        grantedKeys.stream()
+            .map(key -> new LocationClaim(StorageLocation.parse(key).ancestorKeys()))
+            .toList());
+    return grantedKeys;
+  }
+
+  /**
    * Deletes a dropped table's files, and only its own: what its metadata names inside its own
    * locations, then everything left under the locations it claimed (files of failed writes, and
    * what a metadata file pointing elsewhere kept Iceberg's walk from reaching). A path its metadata

@@ -7,6 +7,7 @@ import static java.util.Objects.requireNonNull;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.sluice.auth.TokenService;
 import dev.sluice.authz.Authorizer;
 import dev.sluice.authz.Caller;
 import dev.sluice.authz.CatalogVisibility;
@@ -23,6 +24,7 @@ import dev.sluice.store.SecurableRef;
 import dev.sluice.vending.Delegation;
 import dev.sluice.vending.VendingService;
 import io.micrometer.core.instrument.MeterRegistry;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
@@ -116,7 +118,8 @@ public final class IcebergRoutes {
               (routes, x) -> routes.readableLocations.handle(x)),
           // The spec's signRequest; Iceberg 1.10 has no Endpoint constant for it. Clients find it
           // in a table's config, not in /v1/config.
-          notAdvertised("POST", SignRoute.PATH, (routes, x) -> routes.sign.handle(x)));
+          notAdvertised("POST", SignRoute.PATH, (routes, x) -> routes.sign.handle(x)),
+          notAdvertised("POST", SignRoute.STAGED_PATH, (routes, x) -> routes.sign.handleStaged(x)));
 
   /** What {@code /v1/config} advertises: the advertised declarations, in declaration order. */
   static final List<Endpoint> ENDPOINTS =
@@ -133,15 +136,19 @@ public final class IcebergRoutes {
   private final LoadTableBody loadTableBody = new LoadTableBody(64L << 20, Duration.ofMinutes(10));
 
   public IcebergRoutes(
-      CatalogRegistry catalogs, Authorizer authz, VendingService vending, MeterRegistry metrics) {
+      CatalogRegistry catalogs,
+      Authorizer authz,
+      VendingService vending,
+      TokenService tokens,
+      MeterRegistry metrics) {
     this.catalogs = requireNonNull(catalogs, "catalogs");
     this.authz = requireNonNull(authz, "authz");
     this.visibility = new CatalogVisibility(authz);
     this.objects = new ObjectVisibility(authz);
-    this.credentials = new TableCredentials(authz, vending, metrics);
+    this.credentials = new TableCredentials(authz, vending, tokens, Clock.systemUTC(), metrics);
     this.creates = new TableCreates(credentials);
     this.readableLocations = new ReadableLocationsRoute(catalogs, authz, visibility);
-    this.sign = new SignRoute(catalogs, authz, visibility, vending);
+    this.sign = new SignRoute(catalogs, authz, visibility, vending, tokens);
   }
 
   public void register(HttpServer.Routes routes) {

@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
+import dev.sluice.auth.TokenService;
 import dev.sluice.authz.Authorizer;
 import dev.sluice.authz.Caller;
 import dev.sluice.authz.CatalogVisibility;
@@ -51,6 +52,10 @@ import org.apache.iceberg.exceptions.ForbiddenException;
  */
 final class SignRoute {
   static final String PATH = "/v1/{prefix}/namespaces/{namespace}/tables/{table}/sign";
+
+  /** A staged table's signing endpoint: {@link StagedSigningGrant} in the last segment. */
+  static final String STAGED_PATH = PATH + "/{grant}";
+
   static final String ACTION = "signRequest";
 
   private record TableKey(String catalog, TableIdentifier table) {}
@@ -59,6 +64,7 @@ final class SignRoute {
   private final Authorizer authz;
   private final CatalogVisibility visibility;
   private final VendingService vending;
+  private final TokenService tokens;
   private final Cache<TableKey, List<String>> locations =
       Caffeine.newBuilder().expireAfterWrite(Duration.ofSeconds(1)).maximumSize(10_000).build();
 
@@ -66,14 +72,24 @@ final class SignRoute {
       CatalogRegistry catalogs,
       Authorizer authz,
       CatalogVisibility visibility,
-      VendingService vending) {
+      VendingService vending,
+      TokenService tokens) {
     this.catalogs = requireNonNull(catalogs, "catalogs");
     this.authz = requireNonNull(authz, "authz");
     this.visibility = requireNonNull(visibility, "visibility");
     this.vending = requireNonNull(vending, "vending");
+    this.tokens = requireNonNull(tokens, "tokens");
   }
 
   Reply handle(Exchange x) {
+    return handle(x, null);
+  }
+
+  Reply handleStaged(Exchange x) {
+    return handle(x, x.path("grant"));
+  }
+
+  private Reply handle(Exchange x, String grant) {
     StorageRequest request = request(x.jsonBody());
     Caller caller = x.caller(authz);
     String name = x.path("prefix");
@@ -100,8 +116,15 @@ final class SignRoute {
             : Privilege.TABLE_READ_DATA;
     authz.require(caller, ACTION, catalog.name(), ref, needed);
 
-    List<String> owned =
-        locations.get(new TableKey(catalog.name(), table), k -> catalog.tableLocationKeys(table));
+    List<String> owned;
+    if (grant == null) {
+      owned =
+          locations.get(new TableKey(catalog.name(), table), k -> catalog.tableLocationKeys(table));
+    } else {
+      StagedSigningGrant staged =
+          StagedSigningGrant.verify(tokens, grant, caller.principal(), catalog.name(), table);
+      owned = catalog.stagedLocationKeys(table, staged.locationKeys());
+    }
     if (!target.within(owned)) {
       authz.record(
           caller,

@@ -2,10 +2,13 @@ package dev.sluice.http;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.sluice.auth.TokenService;
 import dev.sluice.authz.Authorizer;
 import dev.sluice.authz.Caller;
 import dev.sluice.authz.Privilege;
 import dev.sluice.catalog.SluiceCatalog;
+import dev.sluice.location.LocationPolicy;
+import dev.sluice.location.StorageLocation;
 import dev.sluice.store.SecurableRef;
 import dev.sluice.vending.AccessMode;
 import dev.sluice.vending.ClientProperties;
@@ -15,6 +18,7 @@ import dev.sluice.vending.StorageProfile;
 import dev.sluice.vending.VendingService;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
+import java.time.Clock;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
@@ -40,14 +44,23 @@ import org.apache.iceberg.rest.responses.LoadTableResponse;
 final class TableCredentials {
   private final Authorizer authz;
   private final VendingService vending;
+  private final TokenService tokens;
+  private final Clock clock;
   // Registered once: every load counts the header, so no meter lookup per request.
   private final Map<Delegation.Kind, Counter> requestedCounters =
       new EnumMap<>(Delegation.Kind.class);
   private final Counter requestedNone;
 
-  TableCredentials(Authorizer authz, VendingService vending, MeterRegistry metrics) {
+  TableCredentials(
+      Authorizer authz,
+      VendingService vending,
+      TokenService tokens,
+      Clock clock,
+      MeterRegistry metrics) {
     this.authz = requireNonNull(authz, "authz");
     this.vending = requireNonNull(vending, "vending");
+    this.tokens = requireNonNull(tokens, "tokens");
+    this.clock = requireNonNull(clock, "clock");
     requireNonNull(metrics, "metrics");
     for (Delegation.Kind kind : Delegation.Kind.values()) {
       requestedCounters.put(kind, requestCounter(metrics, kind.headerValue()));
@@ -153,7 +166,12 @@ final class TableCredentials {
       return response;
     }
     if (delegation.kind() == Delegation.Kind.REMOTE_SIGNING) {
-      return withSigning(catalog, table, response);
+      return withSigning(
+          catalog,
+          response,
+          staged
+              ? stagedSignEndpoint(caller, catalog, table, catalog.metadataOf(response))
+              : signEndpoint(catalog, table));
     }
     TableMetadata metadata = catalog.metadataOf(response);
     return withCredentials(
@@ -178,21 +196,37 @@ final class TableCredentials {
       List<StorageCredential> vended,
       boolean staged) {
     if (delegation.kind() == Delegation.Kind.REMOTE_SIGNING) {
-      return withSigning(catalog, table, response);
+      return withSigning(catalog, response, signEndpoint(catalog, table));
     }
     return vended.isEmpty()
         ? response
         : withCredentials(catalog, table, response, catalog.metadataOf(response), vended, staged);
   }
 
-  /** {@code response} with the catalog's signing keys for this table; no storage key. */
+  /** {@code response} with the catalog's signing keys, signing at {@code endpoint}; no key. */
   private static LoadTableResponse withSigning(
-      SluiceCatalog catalog, TableIdentifier table, LoadTableResponse response) {
+      SluiceCatalog catalog, LoadTableResponse response, String endpoint) {
     return LoadTableResponse.builder()
         .withTableMetadata(catalog.metadataOf(response))
         .addAllConfig(response.config())
-        .addAllConfig(catalog.settings().storage().signingConfig(signEndpoint(catalog, table)))
+        .addAllConfig(catalog.settings().storage().signingConfig(endpoint))
         .build();
+  }
+
+  /**
+   * A staged table's signing endpoint: the table's, plus a grant naming the caller and the staged
+   * metadata's locations, since nothing of the table is stored until its create commits.
+   */
+  private String stagedSignEndpoint(
+      Caller caller, SluiceCatalog catalog, TableIdentifier table, TableMetadata metadata) {
+    List<String> keys =
+        LocationPolicy.locationsOf(metadata.location(), metadata.properties()).stream()
+            .map(location -> StorageLocation.parse(location).key())
+            .distinct()
+            .toList();
+    String grant =
+        StagedSigningGrant.issue(tokens, clock, caller.principal(), catalog.name(), table, keys);
+    return signEndpoint(catalog, table) + "/" + grant;
   }
 
   private LoadTableResponse withCredentials(
