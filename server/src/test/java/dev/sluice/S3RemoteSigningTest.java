@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.sluice.testing.Admin;
 import dev.sluice.testing.CephRgw;
 import dev.sluice.testing.RgwVendingBed;
+import dev.sluice.testing.SignerClientReset;
 import dev.sluice.testing.TestServer;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -40,8 +41,8 @@ import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
  * caller's grants and the table's own locations allow. What Sluice refuses never reaches RGW (the
  * object is absent afterwards, seen with the bed's admin keys).
  *
- * <p>Iceberg 1.10's signer client keeps its HTTP client and auth manager in static fields, so every
- * signing client in this JVM talks to the first server it was set up for: this class uses one.
+ * <p>Iceberg 1.10's signer client keeps its HTTP client and auth manager in static fields, bound to
+ * the first server it signs for: {@link SignerClientReset} clears them around this class.
  */
 class S3RemoteSigningTest {
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -57,6 +58,7 @@ class S3RemoteSigningTest {
 
   @BeforeAll
   static void start() throws Exception {
+    SignerClientReset.reset();
     bed = RgwVendingBed.start("sluice-sign");
     server = bed.server();
     admin = bed.admin();
@@ -75,6 +77,7 @@ class S3RemoteSigningTest {
 
   @AfterAll
   static void stop() throws Exception {
+    SignerClientReset.reset();
     bed.close();
   }
 

@@ -3,10 +3,13 @@ package dev.sluice.vending.r2;
 import dev.sluice.vending.CredentialSource;
 import dev.sluice.vending.CredentialSourceType;
 import dev.sluice.vending.CredentialVendor;
+import dev.sluice.vending.Delegation;
+import dev.sluice.vending.RequestSigner;
 import dev.sluice.vending.StorageBackend;
 import dev.sluice.vending.VendorMetrics;
 import dev.sluice.vending.s3.AwsCredentialSource;
 import dev.sluice.vending.s3.CatalogS3Client;
+import dev.sluice.vending.s3.S3Signing;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -56,12 +59,26 @@ public final class R2Backend implements StorageBackend<R2StorageProfile> {
   @Override
   public Optional<CredentialVendor> openVendor(
       R2StorageProfile profile, CredentialSource source, VendorMetrics metrics) {
+    if (!profile.offered().contains(Delegation.Kind.VENDED_CREDENTIALS)) {
+      return Optional.empty();
+    }
     return Optional.of(
         new R2CredentialVendor(
             profile,
             (AwsCredentialSource) source,
             System::currentTimeMillis,
             metrics::providerCall));
+  }
+
+  /** Signed with the parent key pair, as the catalog's own I/O is. */
+  @Override
+  public Optional<RequestSigner> openSigner(R2StorageProfile profile, CredentialSource source) {
+    if (!profile.offered().contains(Delegation.Kind.REMOTE_SIGNING)) {
+      return Optional.empty();
+    }
+    return Optional.of(
+        S3Signing.withKeys(
+            REGION, profile.endpoint(), true, ((AwsCredentialSource) source).provider()));
   }
 
   @Override

@@ -9,7 +9,9 @@ import dev.sluice.vending.Delegation;
 import dev.sluice.vending.ProfileFields;
 import dev.sluice.vending.StorageBackend;
 import dev.sluice.vending.StorageProfile;
+import dev.sluice.vending.s3.S3Signing;
 import java.net.URI;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -24,11 +26,14 @@ import java.util.regex.Pattern;
  * <pre>
  * {"storageType": "R2", "allowedLocations": ["s3://bucket/warehouse"],
  *  "endpoint": "https://&lt;account&gt;.r2.cloudflarestorage.com", "accountId": "&lt;account&gt;",
- *  "credentialSource": "r2", "durationSeconds": 900, "vendCredentials": "always" | "on-request"}
+ *  "credentialSource": "r2", "durationSeconds": 900, "vendCredentials": "always" | "on-request",
+ *  "delegation": ["vended-credentials", "remote-signing"]}
  * </pre>
  *
- * {@code accountId} defaults to the first label of an {@code *.r2.cloudflarestorage.com} endpoint;
- * the credential source is a static key pair (the parent API token's S3 credentials).
+ * <p>With remote signing, Sluice signs each request with the parent key pair after authorizing it.
+ *
+ * <p>{@code accountId} defaults to the first label of an {@code *.r2.cloudflarestorage.com}
+ * endpoint; the credential source is a static key pair (the parent API token's S3 credentials).
  */
 public record R2StorageProfile(
     String catalog,
@@ -37,7 +42,8 @@ public record R2StorageProfile(
     String accountId,
     String credentialSourceName,
     int durationSeconds,
-    boolean vendOnlyOnRequest)
+    boolean vendOnlyOnRequest,
+    Set<Delegation.Kind> delegation)
     implements StorageProfile {
   /** Cloudflare's temporary credentials live at most 7 days. */
   public static final int MAX_DURATION = 604_800;
@@ -53,6 +59,7 @@ public record R2StorageProfile(
     requireNonNull(endpoint, "endpoint");
     requireNonNull(accountId, "accountId");
     requireNonNull(credentialSourceName, "credentialSourceName");
+    delegation = Set.copyOf(delegation);
   }
 
   static R2StorageProfile parse(StorageBackend.Input input) {
@@ -91,7 +98,11 @@ public record R2StorageProfile(
         accountId,
         source,
         duration,
-        ProfileFields.vendOnlyOnRequest(info));
+        ProfileFields.vendOnlyOnRequest(info),
+        ProfileFields.delegation(
+            info,
+            EnumSet.allOf(Delegation.Kind.class),
+            Set.of(Delegation.Kind.VENDED_CREDENTIALS)));
   }
 
   @Override
@@ -106,7 +117,13 @@ public record R2StorageProfile(
 
   @Override
   public Set<Delegation.Kind> offered() {
-    return Set.of(Delegation.Kind.VENDED_CREDENTIALS);
+    return delegation;
+  }
+
+  /** R2 speaks the S3 API: S3FileIO's signing keys, region {@code auto}, path style. */
+  @Override
+  public Map<String, String> signingConfig(String signEndpoint) {
+    return S3Signing.config(signEndpoint, R2Backend.REGION, endpoint, true);
   }
 
   @Override

@@ -59,6 +59,8 @@ final class S3RequestSigner implements RequestSigner {
     if (profile.roleArn() == null || profile.stsUnavailable()) {
       return new S3RequestSigner(parser, profile.region(), source.provider());
     }
+    // Assumed without a session policy: the role's own rights, since each request is authorized
+    // and confined to its table by Sluice before it is signed.
     StsClient sts = StsCredentialVendor.client(profile, source);
     StsAssumeRoleCredentialsProvider role =
         StsAssumeRoleCredentialsProvider.builder()

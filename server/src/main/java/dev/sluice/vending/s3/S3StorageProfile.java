@@ -6,14 +6,12 @@ import static dev.sluice.vending.ProfileFields.url;
 import static java.util.Objects.requireNonNull;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.sluice.vending.ClientProperties;
 import dev.sluice.vending.Delegation;
 import dev.sluice.vending.ProfileFields;
 import dev.sluice.vending.StorageBackend;
 import dev.sluice.vending.StorageProfile;
 import java.util.ArrayList;
 import java.util.EnumSet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -153,16 +151,7 @@ public record S3StorageProfile(
    */
   @Override
   public Map<String, String> signingConfig(String endpoint) {
-    Map<String, String> config = new LinkedHashMap<>();
-    config.put(ClientProperties.S3_REMOTE_SIGNING_ENABLED, "true");
-    config.put(ClientProperties.S3_SIGNER_ENDPOINT, endpoint);
-    config.put(ClientProperties.SIGNER_ENDPOINT, endpoint);
-    config.put(ClientProperties.CLIENT_REGION, region);
-    if (endpoint() != null) {
-      config.put(ClientProperties.S3_ENDPOINT, endpoint());
-    }
-    config.put(ClientProperties.S3_PATH_STYLE_ACCESS, Boolean.toString(pathStyleAccess));
-    return config;
+    return S3Signing.config(endpoint, region, endpoint(), pathStyleAccess);
   }
 
   @Override
