@@ -4,6 +4,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.apache.spark.sql.Row;
@@ -23,7 +24,23 @@ final class SparkSql {
    */
   static SparkSession session(
       String appName, Path sparkDir, String catalog, SluiceServerProcess server, String warehouse) {
-    return SparkSession.builder()
+    return session(appName, sparkDir, catalog, server, warehouse, Map.of());
+  }
+
+  /**
+   * {@link #session(String, Path, String, SluiceServerProcess, String)} with more properties of the
+   * catalog ({@code catalogOptions}, keys without the {@code spark.sql.catalog.<name>.} prefix).
+   */
+  static SparkSession session(
+      String appName,
+      Path sparkDir,
+      String catalog,
+      SluiceServerProcess server,
+      String warehouse,
+      Map<String, String> catalogOptions) {
+    SparkSession.Builder builder = SparkSession.builder();
+    catalogOptions.forEach((k, v) -> builder.config("spark.sql.catalog." + catalog + "." + k, v));
+    return builder
         .master("local[2]")
         .appName(appName)
         .config("spark.driver.host", "127.0.0.1")
