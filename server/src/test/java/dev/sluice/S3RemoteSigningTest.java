@@ -245,6 +245,10 @@ class S3RemoteSigningTest {
     assertThat(sign(token, "a", "GET", bucketUri("?list-type=2")).statusCode())
         .as("bucket-wide listing")
         .isEqualTo(400);
+    // Each refusal is in the audit trail, with why.
+    assertThat(deniedSignings("writer"))
+        .anyMatch(detail -> detail.startsWith("outside the table's locations: put"))
+        .anyMatch(detail -> detail.contains("without a prefix"));
     // Another bucket.
     assertThat(
             sign(token, "a", "GET", bed.rgw().endpoint() + "/other-bucket/" + a + "data/x.parquet")
@@ -384,6 +388,34 @@ class S3RemoteSigningTest {
     request.put("uri", uri);
     request.put("headers", Map.of());
     return post(token, table + "/sign/" + grant, JSON.writeValueAsString(request));
+  }
+
+  /** The details of {@code principal}'s refused signRequest events (waits for the audit writer). */
+  private static List<String> deniedSignings(String principal) throws Exception {
+    List<String> details = List.of();
+    for (int attempt = 0; attempt < 50 && details.isEmpty(); attempt++) {
+      Thread.sleep(100);
+      JsonNode events =
+          TestServer.json(
+                  server
+                      .send(
+                          "GET",
+                          "/api/management/v1/events?principal="
+                              + principal
+                              + "&decision=DENY&pageSize=1000",
+                          null)
+                      .body())
+              .get("events");
+      List<String> found = new java.util.ArrayList<>();
+      events.forEach(
+          e -> {
+            if (e.get("action").asText().equals("signRequest")) {
+              found.add(e.path("detail").asText());
+            }
+          });
+      details = found;
+    }
+    return details;
   }
 
   // --- signing requests by hand

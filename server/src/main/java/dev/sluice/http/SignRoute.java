@@ -103,13 +103,15 @@ final class SignRoute {
           catalog.name());
     }
 
+    SecurableRef ref = Securables.tableRef(table);
     RequestTarget target;
     try {
       target = vending.signer(profile).target(request);
     } catch (IllegalArgumentException e) {
+      // A request the signer never signs is a decision too: audited as a refusal.
+      authz.record(caller, ACTION, catalog.name(), ref.toString(), false, e.getMessage());
       throw new BadRequestException("Cannot sign this request: %s", e.getMessage());
     }
-    SecurableRef ref = Securables.tableRef(table);
     Privilege needed =
         target.needed() == AccessMode.READ_WRITE
             ? Privilege.TABLE_WRITE_DATA
