@@ -418,6 +418,107 @@ class S3RemoteSigningTest {
     return details;
   }
 
+  @Test
+  void withoutStsSluiceSignsWithItsCredentialSourceAndRgwAcceptsThePlainSignedRequest()
+      throws Exception {
+    Map<String, Object> storage = new LinkedHashMap<>();
+    storage.put("storageType", "S3");
+    storage.put("allowedLocations", List.of(bed.s3("keys")));
+    storage.put("region", bed.rgw().region());
+    storage.put("endpoint", bed.rgw().endpoint());
+    storage.put("pathStyleAccess", true);
+    storage.put("credentialSource", "rgw");
+    storage.put("stsUnavailable", true);
+    storage.put("delegation", List.of("remote-signing"));
+    HttpResponse<String> created =
+        server.send(
+            "POST",
+            "/api/management/v1/catalogs",
+            JSON.writeValueAsString(
+                Map.of(
+                    "catalog",
+                    Map.of(
+                        "name",
+                        "keys_only",
+                        "type",
+                        "INTERNAL",
+                        "properties",
+                        Map.of("default-base-location", bed.s3("keys")),
+                        "storageConfigInfo",
+                        storage))));
+    assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
+    server.send(
+        "POST", "/api/catalog/v1/keys_only/namespaces", "{\"namespace\": [\"" + NS + "\"]}");
+    HttpResponse<String> table =
+        server.send(
+            "POST",
+            "/api/catalog/v1/keys_only/namespaces/" + NS + "/tables",
+            "{\"name\": \"t\", \"schema\": "
+                + org.apache.iceberg.SchemaParser.toJson(SCHEMA)
+                + "}");
+    assertThat(table.statusCode()).as(table.body()).isEqualTo(200);
+    String key = "keys/" + NS + "/t/data/plain.bin";
+    byte[] content = "plain http".getBytes(StandardCharsets.UTF_8);
+
+    // Sign a PUT as root, then send it to RGW with the JDK's HTTP client and nothing else.
+    Map<String, Object> request = new LinkedHashMap<>();
+    request.put("region", bed.rgw().region());
+    request.put("method", "PUT");
+    request.put("uri", objectUri(key));
+    request.put("headers", Map.of("Content-Length", List.of(Integer.toString(content.length))));
+    HttpResponse<String> signed =
+        HTTP.send(
+            HttpRequest.newBuilder(
+                    URI.create(
+                        server.baseUrl()
+                            + "/api/catalog/v1/keys_only/namespaces/"
+                            + NS
+                            + "/tables/t/sign"))
+                .header("Authorization", "Bearer " + server.rootToken())
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(JSON.writeValueAsString(request)))
+                .build(),
+            HttpResponse.BodyHandlers.ofString());
+    assertThat(signed.statusCode()).as(signed.body()).isEqualTo(200);
+    assertThat(signed.headers().firstValue("Cache-Control")).hasValue("no-cache");
+    JsonNode answer = TestServer.json(signed.body());
+    assertThat(answer.get("headers").get("Authorization").get(0).asText())
+        .startsWith("AWS4-HMAC-SHA256 Credential=" + bed.rgw().accessKey() + "/");
+    HttpRequest.Builder put =
+        HttpRequest.newBuilder(URI.create(answer.get("uri").asText()))
+            .PUT(HttpRequest.BodyPublishers.ofByteArray(content));
+    answer
+        .get("headers")
+        .fields()
+        .forEachRemaining(
+            h -> {
+              String name = h.getKey();
+              // The JDK client sets these itself (to the same values).
+              if (!List.of("host", "content-length").contains(name.toLowerCase())) {
+                h.getValue().forEach(v -> put.header(name, v.asText()));
+              }
+            });
+    HttpResponse<String> stored = HTTP.send(put.build(), HttpResponse.BodyHandlers.ofString());
+    assertThat(stored.statusCode()).as(stored.body()).isEqualTo(200);
+    assertThat(CephRgw.getBytes(bed.rgw().adminClient(), bed.bucket(), key)).isEqualTo(content);
+
+    // The same signature for another key is RGW's to refuse.
+    HttpRequest.Builder moved =
+        HttpRequest.newBuilder(URI.create(objectUri(key + ".moved")))
+            .PUT(HttpRequest.BodyPublishers.ofByteArray(content));
+    answer
+        .get("headers")
+        .fields()
+        .forEachRemaining(
+            h -> {
+              if (!List.of("host", "content-length").contains(h.getKey().toLowerCase())) {
+                h.getValue().forEach(v -> moved.header(h.getKey(), v.asText()));
+              }
+            });
+    assertThat(HTTP.send(moved.build(), HttpResponse.BodyHandlers.ofString()).statusCode())
+        .isEqualTo(403);
+  }
+
   // --- signing requests by hand
   // --------------------------------------------------------------------
 
