@@ -2,7 +2,11 @@ package dev.sluice.http;
 
 import static java.util.Objects.requireNonNull;
 
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectReader;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.sluice.auth.TokenService;
@@ -20,6 +24,7 @@ import dev.sluice.vending.SignedRequest;
 import dev.sluice.vending.StorageProfile;
 import dev.sluice.vending.StorageRequest;
 import dev.sluice.vending.VendingService;
+import java.io.IOException;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.time.Duration;
@@ -36,7 +41,8 @@ import org.apache.iceberg.exceptions.ForbiddenException;
  * remote signing of one storage request for one table. In order:
  *
  * <ol>
- *   <li>the body's shape (region, uri, method, headers; body and properties optional), a 400;
+ *   <li>the body's shape (one JSON object, each field once: region, uri, method, headers; body and
+ *       properties optional), a 400;
  *   <li>the catalog (the usual 403 without standing) and whether it offers remote signing (400);
  *   <li>what the request would touch, parsed by the catalog's backend ({@link
  *       dev.sluice.vending.RequestSigner#target}), a 400 for anything it never signs;
@@ -59,6 +65,16 @@ final class SignRoute {
   static final String ACTION = "signRequest";
 
   private record TableKey(String catalog, TableIdentifier table) {}
+
+  /**
+   * A field given twice, or more JSON after the object, would let a reader upstream (a proxy, an
+   * audit log) see another request than the one signed: both are refused.
+   */
+  private static final ObjectReader STRICT =
+      Json.plain()
+          .reader()
+          .with(JsonParser.Feature.STRICT_DUPLICATE_DETECTION)
+          .with(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
 
   private final CatalogRegistry catalogs;
   private final Authorizer authz;
@@ -90,7 +106,7 @@ final class SignRoute {
   }
 
   private Reply handle(Exchange x, String grant) {
-    StorageRequest request = request(x.jsonBody());
+    StorageRequest request = request(strictJson(x.body()));
     Caller caller = x.caller(authz);
     String name = x.path("prefix");
     visibility.require(caller, "accessCatalog", name);
@@ -146,6 +162,19 @@ final class SignRoute {
     body.put("headers", signed.headers());
     boolean read = target.needed() == AccessMode.READ;
     return Reply.okPlain(body).withHeader("Cache-Control", read ? "private" : "no-cache");
+  }
+
+  private static JsonNode strictJson(byte[] body) {
+    if (body.length == 0) {
+      throw new BadRequestException("Invalid request: empty body");
+    }
+    try {
+      return STRICT.readTree(body);
+    } catch (JsonProcessingException e) {
+      throw new BadRequestException("Invalid JSON body: %s", e.getOriginalMessage());
+    } catch (IOException e) {
+      throw new BadRequestException("Cannot read request body");
+    }
   }
 
   /** The spec's sign request, every field checked for its type: a 400 names the bad one. */

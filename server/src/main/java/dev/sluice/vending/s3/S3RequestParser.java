@@ -34,8 +34,11 @@ import java.util.Set;
  *       listing with a non-empty {@code prefix}; a multi-object delete and every other bucket-level
  *       request are refused;
  *   <li>no header that makes S3 read or name another object ({@code x-amz-copy-source*}), that
- *       carries a credential, or whose name or value holds a control character; a {@code Host}
- *       header must name the URI's host; no body (only a multi-object delete has one).
+ *       carries a credential, that opens the object to others ({@code x-amz-grant-*}, a canned ACL
+ *       but {@code private} or {@code bucket-owner-*}) or locks it ({@code x-amz-object-lock-*}),
+ *       or whose name or value holds a control character; a {@code Host} header must name the URI's
+ *       host; no body (only a multi-object delete has one);
+ *   <li>no raw {@code +} in the query, which S3 reads as a space (the SDK sends {@code %2B}).
  * </ul>
  */
 final class S3RequestParser {
@@ -56,7 +59,19 @@ final class S3RequestParser {
           "fetch-owner",
           "x-id");
   private static final Set<String> REFUSED_HEADER_PREFIXES =
-      Set.of("x-amz-copy-source", "authorization", "x-amz-security-token");
+      Set.of(
+          "x-amz-copy-source",
+          "authorization",
+          "x-amz-security-token",
+          "x-amz-grant-",
+          "x-amz-object-lock-");
+
+  /**
+   * Canned ACLs that open nothing beyond the bucket's owner (Iceberg's {@code s3.acl} may send
+   * them); any other would let a table's writer publish its objects past Sluice's grants.
+   */
+  private static final Set<String> OWNER_ONLY_ACLS =
+      Set.of("private", "bucket-owner-read", "bucket-owner-full-control");
 
   private final String region;
   private final String scheme;
@@ -249,6 +264,11 @@ final class S3RequestParser {
     if (rawQuery == null || rawQuery.isEmpty()) {
       return params;
     }
+    if (rawQuery.indexOf('+') >= 0) {
+      // S3 reads it as a space, so the prefix checked would not be the prefix listed.
+      throw new IllegalArgumentException(
+          "A raw '+' in the query is not signed: send %2B (or %20 for a space)");
+    }
     for (String pair : rawQuery.split("&", -1)) {
       int eq = pair.indexOf('=');
       String name = decode(eq < 0 ? pair : pair.substring(0, eq), "query parameter");
@@ -306,6 +326,14 @@ final class S3RequestParser {
           if (c != '\t' && (c < 0x20 || c == 0x7f)) {
             throw new IllegalArgumentException(
                 "Header " + name + " holds a control character (header injection)");
+          }
+        }
+      }
+      if (lower.equals("x-amz-acl")) {
+        for (String value : header.getValue()) {
+          if (!OWNER_ONLY_ACLS.contains(value.trim())) {
+            throw new IllegalArgumentException(
+                "Header " + name + " " + printable(value) + " is not signed: it opens the object");
           }
         }
       }
