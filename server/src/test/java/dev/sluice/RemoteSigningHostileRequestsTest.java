@@ -236,6 +236,11 @@ class RemoteSigningHostileRequestsTest {
         hdr("x-amz-grant-read to all", "x-amz-grant-read is not", "x-amz-grant-read", ALL_USERS),
         hdr("X-Amz-Grant-Full-Control", "Full-Control is not", "X-Amz-Grant-Full-Control", "id=e"),
         hdr("x-amz-object-lock-mode", "lock-mode is not", "x-amz-object-lock-mode", "COMPLIANCE"),
+        hdr(
+            "x-amz-website-redirect-location",
+            "redirect-location is not",
+            "x-amz-website-redirect-location",
+            "https://evil.example/"),
         hdr("CR/LF in a value", "header injection", "x-amz-meta-a", "v\\r\\nx-amz-acl: a"),
         hdr("LF in a name", "Invalid header name", "x-a\\nb", "v"),
         hdr("colon in a name", "Invalid header name", "Host: evil", "v"),

@@ -64,7 +64,10 @@ final class S3RequestParser {
           "authorization",
           "x-amz-security-token",
           "x-amz-grant-",
-          "x-amz-object-lock-");
+          "x-amz-object-lock-",
+          // A redirect stored on an object would send a bucket website's visitors elsewhere;
+          // Iceberg never sets one.
+          "x-amz-website-redirect-location");
 
   /**
    * Canned ACLs that open nothing beyond the bucket's owner (Iceberg's {@code s3.acl} may send
