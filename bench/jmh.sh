@@ -3,13 +3,14 @@
 # the JMH micro-benchmarks of dev.sluice.bench.micro: each hot path next to its baseline, in one run.
 # Results: bench/results/<name>-micro.json (JMH's own) and <name>-micro.md (each pair's ratio).
 #
-#   bench/jmh.sh                                   # everything, about 4 min on 2 cores
+#   bench/jmh.sh                                   # everything, about 7 min on 2 cores
 #   bench/jmh.sh --name before-cache               # bench/results/before-cache-micro.{json,md}
 #   SKIP_BUILD=1 bench/jmh.sh -wi 1 -i 1 TokenBench  # JMH options replace the defaults below;
 #                                                  # a regexp selects benchmarks
 #
 # Defaults: 1 fork, 3 warm-up iterations of 1 s, 5 measured iterations of 2 s, 1 thread, per
-# benchmark; 15 benchmarks (SerializeLoadTableBench × 3 sizes) → ≈ 15 × 13 s + JVM starts and setup.
+# benchmark; 29 runs (SerializeLoadTableBench × 3 sizes, SignBench × GET/PUT) → ≈ 29 × 13 s + JVM
+# starts and setup.
 # One thread on purpose: on 2 cores a second thread would compete with the JIT compiler and GC.
 set -euo pipefail
 cd "$(dirname "$0")/.."

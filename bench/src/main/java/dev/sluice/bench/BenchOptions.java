@@ -21,6 +21,7 @@ public record BenchOptions(
     String client,
     String heap,
     boolean flightRecording,
+    boolean interleave,
     double settleSeconds,
     Path repoRoot,
     Path resultsDir,
@@ -47,10 +48,15 @@ public record BenchOptions(
         --tables M             fixture tables for loadTable-spread and listTables-paged (100)
         --page-size P          listTables page size (20)
         --scenarios LIST       all, or a comma-separated subset of: loadTable-hot, loadTable-spread,
-                               listTables-paged, createTable, commit-distinct, commit-shared (all)
-        --targets LIST         reference, sluice, sluice-rbac, sluice-vended, sluice-pg, external
-                               (reference,sluice-rbac, then sluice-vended if CEPH_RGW_ENDPOINT
-                               is set, sluice-pg if --postgres-url is given; bench/run.sh sets both)
+                               listTables-paged, createTable, commit-distinct, commit-shared,
+                               sign-objects (all; a scenario runs only on targets that offer it:
+                               sign-objects on sluice-signing)
+        --interleave           rounds outermost: round 1 of every scenario, then round 2, … (default:
+                               all rounds of a scenario, then the next scenario)
+        --targets LIST         reference, sluice, sluice-rbac, sluice-vended, sluice-signing,
+                               sluice-pg, external (reference,sluice-rbac, then sluice-vended if
+                               CEPH_RGW_ENDPOINT is set, sluice-pg if --postgres-url is given;
+                               bench/run.sh sets both; sluice-signing, on RGW too, only if named)
         --postgres-url URL     JDBC URL of a PostgreSQL database for sluice-pg (none)
         --scale LIST           after the suite, loadTable on sluice-rbac (and sluice-pg) with this
                                many tables in the catalog, seeded straight into the store; none:
@@ -80,7 +86,7 @@ public record BenchOptions(
         throw new IllegalArgumentException("Unexpected argument " + arg);
       }
       String key = arg.substring(2);
-      if (key.equals("jfr") || key.equals("help")) {
+      if (key.equals("jfr") || key.equals("help") || key.equals("interleave")) {
         flags.add(key);
       } else if (i + 1 < args.length) {
         values.put(key, args[++i]);
@@ -110,6 +116,7 @@ public record BenchOptions(
             values.getOrDefault("client", "raw"),
             values.getOrDefault("heap", "1g"),
             flags.contains("jfr"),
+            flags.contains("interleave"),
             Double.parseDouble(values.getOrDefault("settle", "0")),
             repoRoot,
             Path.of(

@@ -16,6 +16,7 @@ import dev.sluice.bench.scenario.ScenarioContext;
 import java.io.IOException;
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -42,22 +43,68 @@ final class Suite {
     List<Long> serverPids =
         targets.stream().map(Target::serverPid).filter(pid -> pid > 0).distinct().toList();
     QuietWait quiet = new QuietWait(serverPids, options.settleSeconds(), 0.1);
-    warmUp(scenarios, targets);
+    Map<Scenario, List<Target>> runsOn = applicable(scenarios, targets);
+    warmUp(scenarios, targets, runsOn);
     List<RunResult> results = new ArrayList<>();
-    for (Scenario scenario : scenarios) {
-      for (int round = 1; round <= options.rounds(); round++) {
-        for (Target target : targets) {
-          double waited = quiet.await();
-          if (waited >= 1) {
-            System.out.printf("waited %.0f s for other processes to quiet down%n", waited);
-          }
-          RunResult result = runOnce(scenario, target, round);
-          results.add(result);
-          System.out.println(Progress.line(result));
+    for (Step step : plan(scenarios)) {
+      for (Target target : runsOn.get(step.scenario())) {
+        double waited = quiet.await();
+        if (waited >= 1) {
+          System.out.printf("waited %.0f s for other processes to quiet down%n", waited);
         }
+        RunResult result = runOnce(step.scenario(), target, step.round());
+        results.add(result);
+        System.out.println(Progress.line(result));
       }
     }
     return results;
+  }
+
+  /** One round of one scenario, run on every target it applies to. */
+  private record Step(Scenario scenario, int round) {}
+
+  /**
+   * Every scenario's rounds one after the other; with {@code --interleave}, round 1 of every
+   * scenario, then round 2, …, so that a drift of the machine (a test suite starting beside) falls
+   * on the scenarios alike and their ratios on one target stay fair.
+   */
+  private List<Step> plan(List<Scenario> scenarios) {
+    List<Step> steps = new ArrayList<>();
+    if (options.interleave()) {
+      for (int round = 1; round <= options.rounds(); round++) {
+        for (Scenario scenario : scenarios) {
+          steps.add(new Step(scenario, round));
+        }
+      }
+    } else {
+      for (Scenario scenario : scenarios) {
+        for (int round = 1; round <= options.rounds(); round++) {
+          steps.add(new Step(scenario, round));
+        }
+      }
+    }
+    return steps;
+  }
+
+  /** The targets each scenario runs on: those it applies to ({@link Scenario#appliesTo}). */
+  private Map<Scenario, List<Target>> applicable(List<Scenario> scenarios, List<Target> targets)
+      throws IOException {
+    Map<Scenario, List<Target>> runsOn = new LinkedHashMap<>();
+    for (Scenario scenario : scenarios) {
+      List<Target> on = new ArrayList<>();
+      for (Target target : targets) {
+        try (Setup setup = context(target, 0)) {
+          if (scenario.appliesTo(setup.context())) {
+            on.add(target);
+          } else {
+            System.out.printf(
+                "skipping %s on %s: not offered there%n", scenario.name(), target.name());
+          }
+        }
+      }
+      runsOn.put(scenario, on);
+    }
+    return runsOn;
   }
 
   /**
@@ -69,18 +116,23 @@ final class Suite {
    * warms sooner. The warm-up runs with few clients ({@code --server-warmup-clients}) so that
    * request threads do not starve the compiler thread of CPU.
    */
-  private void warmUp(List<Scenario> scenarios, List<Target> targets)
+  private void warmUp(
+      List<Scenario> scenarios, List<Target> targets, Map<Scenario, List<Target>> runsOn)
       throws IOException, InterruptedException {
     if (options.serverWarmupSeconds() <= 0) {
       return;
     }
     for (Target target : targets) {
       long sameServer = targets.stream().filter(t -> t.serverPid() == target.serverPid()).count();
-      double seconds = options.serverWarmupSeconds() / sameServer / scenarios.size();
+      List<Scenario> own = scenarios.stream().filter(s -> runsOn.get(s).contains(target)).toList();
+      if (own.isEmpty()) {
+        continue;
+      }
+      double seconds = options.serverWarmupSeconds() / sameServer / own.size();
       System.out.printf(
-          "warming up %s: %d scenarios × %.1f s%n", target.name(), scenarios.size(), seconds);
+          "warming up %s: %d scenarios × %.1f s%n", target.name(), own.size(), seconds);
       LoadRunner warmup = new LoadRunner(options.serverWarmupClients(), seconds, 0);
-      for (Scenario scenario : scenarios) {
+      for (Scenario scenario : own) {
         // Rounds from WARMUP_ROUNDS on: fresh table names, never mixed with measured rounds.
         runOnce(scenario, target, WARMUP_ROUNDS, warmup);
       }
@@ -139,19 +191,35 @@ final class Suite {
     return runOnce(scenario, target, round, runner);
   }
 
+  /** A scenario's context on a target, with the setup connection it holds (closed with it). */
+  private record Setup(ScenarioContext context, HttpClients clients, HttpConnection connection)
+      implements AutoCloseable {
+    @Override
+    public void close() {
+      connection.close();
+      clients.close();
+    }
+  }
+
+  private Setup context(Target target, int round) {
+    HttpClients setupClients = target.endpoint().clients("raw");
+    HttpConnection setup = setupClients.open();
+    ScenarioContext context =
+        new ScenarioContext(
+            target.endpoint(),
+            new CatalogCalls(target.endpoint(), setup),
+            round,
+            options.clients(),
+            options.tables(),
+            options.pageSize());
+    return new Setup(context, setupClients, setup);
+  }
+
   private RunResult runOnce(Scenario scenario, Target target, int round, LoadRunner runner)
       throws IOException, InterruptedException {
-    try (HttpClients setupClients = target.endpoint().clients("raw");
-        HttpConnection setup = setupClients.open();
+    try (Setup setup = context(target, round);
         HttpClients clients = target.endpoint().clients(options.client())) {
-      ScenarioContext context =
-          new ScenarioContext(
-              target.endpoint(),
-              new CatalogCalls(target.endpoint(), setup),
-              round,
-              options.clients(),
-              options.tables(),
-              options.pageSize());
+      ScenarioContext context = setup.context();
       Workload workload = scenario.prepare(context);
       return runner.run(
           scenario.name(),

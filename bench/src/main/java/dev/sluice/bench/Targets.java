@@ -1,5 +1,6 @@
 package dev.sluice.bench;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.sluice.bench.catalog.CatalogCalls;
 import dev.sluice.bench.http.HttpClients;
 import dev.sluice.bench.http.HttpConnection;
@@ -26,12 +27,14 @@ import java.util.Map;
  * Starts the servers the chosen targets need, seeds each with the fixture, and names the targets:
  * {@code reference} (no auth), {@code sluice} (root token), {@code sluice-rbac} (a principal whose
  * access comes only from namespace grants), {@code sluice-vended} (the same principal on an S3
- * catalog on Ceph RGW, every load vending a credential), {@code sluice-pg} (a second Sluice on
+ * catalog on Ceph RGW, every load vending a credential), {@code sluice-signing} (the same principal
+ * on an S3 catalog on RGW that offers remote signing only), {@code sluice-pg} (a second Sluice on
  * PostgreSQL, same principal and grants), {@code external} (any endpoint).
  */
 final class Targets implements AutoCloseable {
   static final String SLUICE_CATALOG = "quickstart";
   static final String VENDED_CATALOG = "bench_s3";
+  static final String SIGNING_CATALOG = "bench_sign";
 
   private final Map<String, Target> targets = new LinkedHashMap<>();
   private final Map<String, RunningServer> servers = new LinkedHashMap<>();
@@ -62,11 +65,13 @@ final class Targets implements AutoCloseable {
       targets.put("reference", new Target(endpoint, reference.process().pid()));
     }
     boolean vended = wanted.contains("sluice-vended");
+    boolean signing = wanted.contains("sluice-signing");
     if (wanted.contains("sluice")
         || wanted.contains("sluice-rbac")
         || vended
+        || signing
         || !options.scale().isEmpty()) {
-      S3TestBed s3 = vended ? S3TestBed.fromEnvironment() : null;
+      S3TestBed s3 = vended || signing ? S3TestBed.fromEnvironment() : null;
       String config = SluiceConfigs.embedded(s3);
       Sluice sluice = startSluice(options, jvm, workDir, "sluice", config);
       scaleDatabases.put("sluice-rbac", SluiceConfigs.embeddedUrl(workDir.resolve("sluice/data")));
@@ -76,16 +81,20 @@ final class Targets implements AutoCloseable {
       targets.put(
           "sluice-rbac",
           new Target(sluice.asRoot().as("sluice-rbac", sluice.granted()), sluice.pid()));
-      if (vended) {
+      if (vended || signing) {
         s3.createBucket(S3TestBed.BUCKET);
-        sluice.access().createCatalog(sluice.root(), s3.catalogBody(VENDED_CATALOG));
-        Endpoint vendedAsRoot =
-            configured(sluice.asRoot().as("sluice-vended", sluice.root()), VENDED_CATALOG);
-        seed(vendedAsRoot, options.tables());
-        sluice.access().grantNamespaces(sluice.root(), VENDED_CATALOG, Fixture.NAMESPACES);
-        targets.put(
-            "sluice-vended",
-            new Target(vendedAsRoot.as("sluice-vended", sluice.granted()), sluice.pid()));
+      }
+      if (vended) {
+        addS3Target(
+            sluice, "sluice-vended", VENDED_CATALOG, s3.catalogBody(VENDED_CATALOG), options);
+      }
+      if (signing) {
+        addS3Target(
+            sluice,
+            "sluice-signing",
+            SIGNING_CATALOG,
+            s3.signingCatalogBody(SIGNING_CATALOG),
+            options);
       }
     }
     if (wanted.contains("sluice-pg")) {
@@ -113,6 +122,20 @@ final class Targets implements AutoCloseable {
       seed(endpoint, options.tables());
       targets.put("external", new Target(endpoint, -1));
     }
+  }
+
+  /**
+   * A target on an S3 catalog of {@code sluice}: the catalog created from {@code body}, seeded with
+   * the fixture as root, and the fixture's namespace grants given to the granted principal.
+   */
+  private void addS3Target(
+      Sluice sluice, String name, String catalog, ObjectNode body, BenchOptions options)
+      throws IOException {
+    sluice.access().createCatalog(sluice.root(), body);
+    Endpoint asRoot = configured(sluice.asRoot().as(name, sluice.root()), catalog);
+    seed(asRoot, options.tables());
+    sluice.access().grantNamespaces(sluice.root(), catalog, Fixture.NAMESPACES);
+    targets.put(name, new Target(asRoot.as(name, sluice.granted()), sluice.pid()));
   }
 
   /** A started, seeded Sluice: its root and its granted principal's Authorization headers. */

@@ -1,5 +1,6 @@
 package dev.sluice.bench.catalog;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.sluice.bench.http.HttpConnection;
 import dev.sluice.bench.http.HttpResult;
 import dev.sluice.bench.target.Endpoint;
@@ -48,6 +49,18 @@ public final class CatalogCalls {
           require(http.get(endpoint.table(namespace, table)), "load " + table).body());
     }
     return TableState.parse(require(created, "create table " + namespace + "." + table).body());
+  }
+
+  /** The table's load response, parsed (its {@code config} says how to reach its files). */
+  public JsonNode loadTable(String namespace, String table) throws IOException {
+    return Json.tree(
+        require(http.get(endpoint.table(namespace, table)), "load " + namespace + "." + table)
+            .body());
+  }
+
+  /** POSTs a sign request to {@code path} and returns the signed request, parsed. */
+  public JsonNode signed(String path, byte[] body) throws IOException {
+    return Json.tree(require(http.postJson(path, body), "sign via " + path).body());
   }
 
   public static HttpResult require(HttpResult result, String what) throws IOException {

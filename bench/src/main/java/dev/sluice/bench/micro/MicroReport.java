@@ -62,7 +62,20 @@ public final class MicroReport {
               "client_credentials token request (H2 read, check, HS256 token): cached secret vs"
                   + " PBKDF2",
               "tokenGrant_cold",
-              "tokenGrant_cached"));
+              "tokenGrant_cached"),
+          new Pair(
+              "S3 remote signing: Sluice's signer (parse + sign) vs the SDK's bare"
+                  + " AwsV4HttpSigner",
+              "sign_sdk",
+              "sign_sluice"),
+          new Pair(
+              "S3 remote signing: Sluice's sign alone (no parse) vs the SDK's bare signer",
+              "sign_sdk",
+              "sign_sluiceSignOnly"),
+          new Pair(
+              "S3 remote signing: Sluice's parse alone (S3RequestParser) vs the SDK's bare signer",
+              "sign_sdk",
+              "sign_sluiceParseOnly"));
 
   /** One JMH result row. */
   record Row(String method, String params, double score, double error, String unit) {

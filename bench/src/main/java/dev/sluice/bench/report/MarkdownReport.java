@@ -82,6 +82,9 @@ public final class MarkdownReport {
             + " rounds per scenario, targets alternating within each round ("
             + String.join(" → ", o.targets())
             + ")."
+            + (o.interleave()
+                ? " Rounds outermost (`--interleave`): round 1 of every scenario, then round 2, …."
+                : "")
             + (o.serverWarmupSeconds() > 0
                 ? " Before the first measurement, JIT warm-up: each server got "
                     + fmt("%.0f", o.serverWarmupSeconds())
@@ -109,6 +112,14 @@ public final class MarkdownReport {
             + " `sluice-vended` = the same principal on a second catalog whose tables live on a real Ceph RGW (S3, same"
             + " machine), vending on every load/create/commit a credential from RGW's STS AssumeRole with a session policy"
             + " (`vendCredentials: always`; the cache is warm after a table's first load).");
+    if (o.targets().contains("sluice-signing")) {
+      line(
+          "- `sluice-signing` (process `sluice`): the same non-root principal on a catalog on the Ceph RGW that"
+              + " offers remote signing only (`delegation: [remote-signing]`, `stsUnavailable`, the RGW's static keys"
+              + " as credential source: no STS, no network per signature); its "
+              + o.tables()
+              + " tables are seeded like the others'.");
+    }
     line(
         "- Sluice, process `sluice-pg`: the same, on the private PostgreSQL of scripts/postgres-testbed.sh (same"
             + " machine, `fsync=off`); target `sluice-pg` = the same non-root principal and grants.");
@@ -128,6 +139,7 @@ public final class MarkdownReport {
     line("");
     TargetsSection.render(in, aggregates, md);
     results();
+    SigningSection.render(aggregates, md);
     ScaleSection.render(in, aggregates, md);
     rounds();
     servers();

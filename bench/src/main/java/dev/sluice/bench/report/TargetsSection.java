@@ -48,6 +48,7 @@ final class TargetsSection {
           fmt("%.2f", p99) + " ms",
           p99 <= 5);
     }
+    SigningSection.targetRows(in, aggregates, md);
     for (ServerStats s : in.servers()) {
       if (s.name().startsWith("sluice")) {
         row(
@@ -82,14 +83,13 @@ final class TargetsSection {
     md.append('\n');
   }
 
-  private static Optional<Aggregate> find(
-      List<Aggregate> aggregates, String scenario, String target) {
+  static Optional<Aggregate> find(List<Aggregate> aggregates, String scenario, String target) {
     return aggregates.stream()
         .filter(a -> a.scenario().equals(scenario) && a.target().equals(target))
         .findFirst();
   }
 
-  private static void row(StringBuilder md, String target, String measured, boolean met) {
+  static void row(StringBuilder md, String target, String measured, boolean met) {
     md.append("| ")
         .append(target)
         .append(" | ")

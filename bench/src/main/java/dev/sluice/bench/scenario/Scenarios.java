@@ -15,7 +15,8 @@ public final class Scenarios {
           new ListTablesPaged(),
           new CreateTables(),
           new CommitDistinct(),
-          new CommitShared());
+          new CommitShared(),
+          new SignObjects());
 
   private Scenarios() {}
 

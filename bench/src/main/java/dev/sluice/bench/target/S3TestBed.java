@@ -13,7 +13,7 @@ import software.amazon.awssdk.services.s3.model.BucketAlreadyOwnedByYouException
 
 /**
  * The Ceph RGW that bench/run.sh starts (scripts/ceph-rgw.sh; its {@code CEPH_RGW_*} variables): a
- * bucket for the vended catalog, and that catalog's definition (vending on every load).
+ * bucket for the vended and signing catalogs, and those catalogs' definitions.
  */
 public record S3TestBed(
     String endpoint, String region, String accessKey, String secretKey, String roleArn) {
@@ -24,7 +24,7 @@ public record S3TestBed(
     String endpoint = System.getenv("CEPH_RGW_ENDPOINT");
     if (endpoint == null || endpoint.isEmpty()) {
       throw new IllegalArgumentException(
-          "Target sluice-vended needs a Ceph RGW: CEPH_RGW_ENDPOINT and the other CEPH_RGW_* variables of"
+          "Targets sluice-vended and sluice-signing need a Ceph RGW: CEPH_RGW_ENDPOINT and the other CEPH_RGW_* variables of"
               + " scripts/ceph-rgw.sh (bench/run.sh starts one)");
     }
     return new S3TestBed(
@@ -58,22 +58,39 @@ public record S3TestBed(
    * always}).
    */
   public ObjectNode catalogBody(String name) {
-    String base = "s3://" + BUCKET + "/" + name;
     ObjectNode body = Json.MAPPER.createObjectNode();
+    storage(body, name)
+        .put("roleArn", roleArn)
+        .put("durationSeconds", 3600)
+        .put("vendCredentials", "always");
+    return body;
+  }
+
+  /**
+   * A management-API body for an S3 catalog in {@link #BUCKET} that offers remote signing only,
+   * signed with the static keys of {@link #CREDENTIAL_SOURCE}: no role and {@code stsUnavailable},
+   * so nothing it does calls STS (signing needs no network).
+   */
+  public ObjectNode signingCatalogBody(String name) {
+    ObjectNode body = Json.MAPPER.createObjectNode();
+    storage(body, name).put("stsUnavailable", true).putArray("delegation").add("remote-signing");
+    return body;
+  }
+
+  /** {@code body}'s catalog {@code name} at {@code s3://BUCKET/name}, and its storage config. */
+  private ObjectNode storage(ObjectNode body, String name) {
+    String base = "s3://" + BUCKET + "/" + name;
     ObjectNode catalog = body.putObject("catalog").put("name", name).put("type", "INTERNAL");
     catalog.putObject("properties").put("default-base-location", base);
     ObjectNode storage =
         catalog
             .putObject("storageConfigInfo")
             .put("storageType", "S3")
-            .put("roleArn", roleArn)
             .put("region", region)
             .put("endpoint", endpoint)
             .put("pathStyleAccess", true)
-            .put("credentialSource", CREDENTIAL_SOURCE)
-            .put("durationSeconds", 3600)
-            .put("vendCredentials", "always");
+            .put("credentialSource", CREDENTIAL_SOURCE);
     storage.putArray("allowedLocations").add(base);
-    return body;
+    return storage;
   }
 }
