@@ -19,6 +19,7 @@ import dev.sluice.catalog.SluiceCatalog;
 import dev.sluice.store.SecurableRef;
 import dev.sluice.vending.AccessMode;
 import dev.sluice.vending.Delegation;
+import dev.sluice.vending.RequestSigner;
 import dev.sluice.vending.RequestTarget;
 import dev.sluice.vending.SignedRequest;
 import dev.sluice.vending.StorageProfile;
@@ -120,9 +121,10 @@ final class SignRoute {
     }
 
     SecurableRef ref = Securables.tableRef(table);
+    RequestSigner signer = vending.signer(profile);
     RequestTarget target;
     try {
-      target = vending.signer(profile).target(request);
+      target = signer.target(request);
     } catch (IllegalArgumentException e) {
       // A request the signer never signs is a decision too: audited as a refusal.
       authz.record(caller, ACTION, catalog.name(), ref.toString(), false, e.getMessage());
@@ -156,7 +158,7 @@ final class SignRoute {
           target.operation(), target.paths(), table);
     }
 
-    SignedRequest signed = vending.signer(profile).sign(request);
+    SignedRequest signed = signer.sign(request);
     Map<String, Object> body = new LinkedHashMap<>();
     body.put("uri", signed.uri().toString());
     body.put("headers", signed.headers());
