@@ -36,7 +36,10 @@ class IcebergRoutesDeclarationTest {
           "POST " + TABLE + "/plan",
           "GET " + TABLE + "/plan/{plan}",
           "DELETE " + TABLE + "/plan/{plan}",
-          "POST " + TABLE + "/tasks");
+          "POST " + TABLE + "/tasks",
+          // Remote signing: clients find a table's signing endpoint in its config.
+          "POST " + TABLE + "/sign",
+          "POST " + TABLE + "/sign/{grant}");
 
   private final List<Route> table = routeTable();
 
