@@ -142,15 +142,7 @@ public final class TokenService {
             .expirationTime(new Date(now + lifetime.toMillis()))
             .jwtID(UUID.randomUUID().toString())
             .build();
-    String kid = activeKid;
-    SignedJWT jwt =
-        new SignedJWT(new JWSHeader.Builder(JWSAlgorithm.HS256).keyID(kid).build(), claims);
-    try {
-      jwt.sign(new MACSigner(keys.get(kid)));
-    } catch (JOSEException e) {
-      throw new IllegalStateException("Cannot sign token", e);
-    }
-    return jwt.serialize();
+    return signed(claims);
   }
 
   /**
@@ -166,15 +158,7 @@ public final class TokenService {
       throw new IllegalArgumentException("An expiry is required");
     }
     refreshIfStale();
-    String kid = activeKid;
-    SignedJWT jwt =
-        new SignedJWT(new JWSHeader.Builder(JWSAlgorithm.HS256).keyID(kid).build(), claims);
-    try {
-      jwt.sign(new MACSigner(keys.get(kid)));
-    } catch (JOSEException e) {
-      throw new IllegalStateException("Cannot sign token", e);
-    }
-    return jwt.serialize();
+    return signed(claims);
   }
 
   /**
@@ -193,6 +177,19 @@ public final class TokenService {
       throw new NotAuthorizedException("Token expired");
     }
     return claims;
+  }
+
+  /** {@code claims} as an HS256 JWT signed with the active key, which the header names. */
+  private String signed(JWTClaimsSet claims) {
+    String kid = activeKid;
+    SignedJWT jwt =
+        new SignedJWT(new JWSHeader.Builder(JWSAlgorithm.HS256).keyID(kid).build(), claims);
+    try {
+      jwt.sign(new MACSigner(keys.get(kid)));
+    } catch (JOSEException e) {
+      throw new IllegalStateException("Cannot sign token", e);
+    }
+    return jwt.serialize();
   }
 
   /** True when the token's (unverified) issuer is this server. */
