@@ -236,6 +236,16 @@ public final class SluiceCatalog extends BaseMetastoreViewCatalog implements Sup
   }
 
   /**
+   * The location keys a table with {@code metadata} claims once created ({@link ContentLocations}):
+   * what a staged table's signing grant names.
+   */
+  public static List<String> locationKeysOf(TableMetadata metadata) {
+    return ContentLocations.of(metadata.location(), metadata.properties()).all().stream()
+        .map(StorageLocation::key)
+        .toList();
+  }
+
+  /**
    * The location keys a staged table may be signed for: {@code grantedKeys}, the locations its
    * stage-create answered, as long as no other table or view has since claimed an overlapping
    * location and no view holds its name; once its create has committed, the table's own keys.

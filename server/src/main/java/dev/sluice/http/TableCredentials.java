@@ -7,8 +7,6 @@ import dev.sluice.authz.Authorizer;
 import dev.sluice.authz.Caller;
 import dev.sluice.authz.Privilege;
 import dev.sluice.catalog.SluiceCatalog;
-import dev.sluice.location.LocationPolicy;
-import dev.sluice.location.StorageLocation;
 import dev.sluice.store.SecurableRef;
 import dev.sluice.vending.AccessMode;
 import dev.sluice.vending.ClientProperties;
@@ -219,13 +217,14 @@ final class TableCredentials {
    */
   private String stagedSignEndpoint(
       Caller caller, SluiceCatalog catalog, TableIdentifier table, TableMetadata metadata) {
-    List<String> keys =
-        LocationPolicy.locationsOf(metadata.location(), metadata.properties()).stream()
-            .map(location -> StorageLocation.parse(location).key())
-            .distinct()
-            .toList();
     String grant =
-        StagedSigningGrant.issue(tokens, clock, caller.principal(), catalog.name(), table, keys);
+        StagedSigningGrant.issue(
+            tokens,
+            clock,
+            caller.principal(),
+            catalog.name(),
+            table,
+            SluiceCatalog.locationKeysOf(metadata));
     return signEndpoint(catalog, table) + "/" + grant;
   }
 
