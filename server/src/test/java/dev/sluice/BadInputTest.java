@@ -5,7 +5,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.sluice.auth.TokenService;
 import dev.sluice.testing.TestServer;
+import java.io.ByteArrayInputStream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -245,6 +250,42 @@ class BadInputTest {
             + "x".repeat(9 * 1024 * 1024)
             + "\"}}";
     assertError(server.send("POST", base + "/namespaces", huge), 413, "RequestEntityTooLarge");
+  }
+
+  /**
+   * A body without Content-Length (chunked) is read as it arrives: a small one is the request, one
+   * over the limit is a 413 like a declared one.
+   */
+  @Test
+  void chunkedBodiesAreReadAndLimited() throws Exception {
+    String small =
+        "{\"namespace\": [\"chunked\"], \"properties\": {\"k\": \"" + "v".repeat(5000) + "\"}}";
+    HttpResponse<String> created = sendChunked(base + "/namespaces", small);
+    assertThat(created.statusCode()).as(created.body()).isEqualTo(200);
+    assertThat(server.send("GET", base + "/namespaces/chunked", null).body())
+        .contains("v".repeat(5000));
+    assertThat(server.send("DELETE", base + "/namespaces/chunked", null).statusCode())
+        .isEqualTo(204);
+
+    String huge =
+        "{\"namespace\": [\"big\"], \"properties\": {\"k\": \""
+            + "x".repeat(9 * 1024 * 1024)
+            + "\"}}";
+    HttpResponse<String> refused = sendChunked(base + "/namespaces", huge);
+    assertThat(refused.statusCode()).isEqualTo(413);
+    assertThat(refused.body()).contains("RequestEntityTooLarge");
+  }
+
+  /** POST with a body of unknown length: the JDK client sends it chunked. */
+  private static HttpResponse<String> sendChunked(String path, String body) throws Exception {
+    byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+    HttpRequest request =
+        HttpRequest.newBuilder(URI.create(server.baseUrl() + path))
+            .header("Authorization", "Bearer " + server.rootToken())
+            .header("Content-Type", "application/json")
+            .POST(HttpRequest.BodyPublishers.ofInputStream(() -> new ByteArrayInputStream(bytes)))
+            .build();
+    return HttpClient.newHttpClient().send(request, HttpResponse.BodyHandlers.ofString());
   }
 
   @Test

@@ -2,7 +2,6 @@ package dev.sluice.http;
 
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
-import java.util.UUID;
 import org.apache.iceberg.rest.responses.ErrorResponse;
 import org.apache.iceberg.rest.responses.ErrorResponseParser;
 import org.eclipse.jetty.http.HttpException;
@@ -35,7 +34,7 @@ final class JettyErrors extends ErrorHandler {
     byte[] body = json(status);
     response.setStatus(status);
     response.getHeaders().put(ERROR_CACHE_CONTROL);
-    response.getHeaders().put("X-Request-ID", UUID.randomUUID().toString());
+    response.getHeaders().put("X-Request-ID", HttpServer.newRequestId());
     if ("HEAD".equals(request.getMethod())) {
       response.getHeaders().put(HttpHeader.CONTENT_LENGTH, 0L);
       response.write(true, null, callback);

@@ -1,6 +1,8 @@
 package dev.sluice.http;
 
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 /** One route: a method and a path template whose {@code {name}} segments bind parameters. */
 record Route(
@@ -15,24 +17,40 @@ record Route(
         method, template, List.of(template.substring(1).split("/")), authenticated, handler);
   }
 
-  /** Binds raw (still percent-encoded) segments, or returns null if the path does not match. */
-  java.util.Map<String, String> match(List<String> rawSegments) {
+  /** True when the raw segments fit this template (literals equal, parameters non-empty). */
+  boolean matches(List<String> rawSegments) {
     if (rawSegments.size() != segments.size()) {
-      return null;
+      return false;
     }
-    java.util.Map<String, String> params = new java.util.HashMap<>();
     for (int i = 0; i < segments.size(); i++) {
       String pattern = segments.get(i);
       String actual = rawSegments.get(i);
-      if (pattern.startsWith("{")) {
-        if (actual.isEmpty()) {
-          return null;
-        }
-        params.put(pattern.substring(1, pattern.length() - 1), actual);
-      } else if (!pattern.equals(actual)) {
-        return null;
+      if (isParameter(pattern) ? actual.isEmpty() : !pattern.equals(actual)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /**
+   * Binds raw (still percent-encoded) segments, or returns null if the path does not match. Every
+   * request tries routes in turn, so the map is made only for the one that matches.
+   */
+  Map<String, String> match(List<String> rawSegments) {
+    if (!matches(rawSegments)) {
+      return null;
+    }
+    Map<String, String> params = new HashMap<>();
+    for (int i = 0; i < segments.size(); i++) {
+      String pattern = segments.get(i);
+      if (isParameter(pattern)) {
+        params.put(pattern.substring(1, pattern.length() - 1), rawSegments.get(i));
       }
     }
     return params;
+  }
+
+  private static boolean isParameter(String segment) {
+    return segment.startsWith("{");
   }
 }

@@ -30,6 +30,21 @@ public record NamespacePath(List<String> levels) {
     return levels.isEmpty();
   }
 
+  /** True when {@code other} is this namespace or lies below it. */
+  public boolean contains(NamespacePath other) {
+    int n = levels.size();
+    if (other.levels.size() < n) {
+      return false;
+    }
+    // Indexed: authorization asks this for every grant of every request.
+    for (int i = 0; i < n; i++) {
+      if (!levels.get(i).equals(other.levels.get(i))) {
+        return false;
+      }
+    }
+    return true;
+  }
+
   public NamespacePath parent() {
     return levels.isEmpty() ? ROOT : new NamespacePath(levels.subList(0, levels.size() - 1));
   }

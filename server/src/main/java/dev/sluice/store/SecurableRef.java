@@ -59,13 +59,7 @@ public record SecurableRef(Type type, NamespacePath namespace, String name) {
   public boolean covers(SecurableRef other) {
     return switch (type) {
       case CATALOG -> true;
-      case NAMESPACE ->
-          other.namespace.levels().size() >= namespace.levels().size()
-              && other
-                  .namespace
-                  .levels()
-                  .subList(0, namespace.levels().size())
-                  .equals(namespace.levels());
+      case NAMESPACE -> namespace.contains(other.namespace);
       case TABLE, VIEW -> equals(other);
     };
   }
