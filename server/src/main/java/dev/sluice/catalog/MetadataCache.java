@@ -25,6 +25,18 @@ public final class MetadataCache {
     return cache.getIfPresent(location);
   }
 
+  /**
+   * Keeps {@code written}, the metadata this server just wrote to {@code location}, as if it had
+   * been read back: the refresh after a commit then finds it instead of parsing the file again. It
+   * is the same value a parse would give (Iceberg's REST client builds its table the same way: no
+   * pending changes, the file's location, the same last-updated time and metadata log).
+   */
+  void remember(String location, TableMetadata written) {
+    cache.put(
+        location,
+        TableMetadata.buildFrom(written).discardChanges().withMetadataLocation(location).build());
+  }
+
   /** A loader for {@code refreshFromMetadataLocation}, reading through {@code io} on a miss. */
   Function<String, TableMetadata> loader(FileIO io) {
     return location -> cache.get(location, l -> TableMetadataParser.read(io, l));

@@ -117,6 +117,9 @@ final class SluiceTableOperations extends BaseMetastoreTableOperations {
       }
       throw e;
     }
+    if (ownsFile) {
+      this.metadata.remember(newLocation, metadata);
+    }
     if (create && creation != null) {
       creation.committed(newLocation, ownsFile, next);
     }

@@ -1,0 +1,95 @@
+package dev.sluice.catalog;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.SnapshotParser;
+import org.apache.iceberg.SnapshotRef;
+import org.apache.iceberg.SortOrder;
+import org.apache.iceberg.TableMetadata;
+import org.apache.iceberg.TableMetadataParser;
+import org.apache.iceberg.types.Types;
+import org.junit.jupiter.api.Test;
+
+/**
+ * What a commit keeps in the cache must be what reading its file back gives: the metadata of the
+ * next load and of the commit's own answer come from it.
+ */
+class MetadataCacheTest {
+  private static final Schema SCHEMA =
+      new Schema(Types.NestedField.required(1, "id", Types.LongType.get()));
+
+  private final MetadataCache cache = new MetadataCache(100, Duration.ofMinutes(1));
+
+  /**
+   * A commit as the server makes it: from the parsed current file, with changes, not yet written.
+   */
+  private static TableMetadata commit(TableMetadata base, int snapshot, boolean expireOldest) {
+    TableMetadata.Builder builder = TableMetadata.buildFrom(base);
+    Long parent = base.currentSnapshot() == null ? null : base.currentSnapshot().snapshotId();
+    Snapshot next =
+        SnapshotParser.fromJson(
+            "{\"snapshot-id\": "
+                + (1000L + snapshot)
+                + (parent == null ? "" : ", \"parent-snapshot-id\": " + parent)
+                + ", \"sequence-number\": "
+                + (base.lastSequenceNumber() + 1)
+                + ", \"timestamp-ms\": "
+                + (System.currentTimeMillis() + snapshot)
+                + ", \"summary\": {\"operation\": \"append\", \"added-records\": \"1\"}"
+                + ", \"manifest-list\": \"file:/w/t/metadata/snap-"
+                + snapshot
+                + ".avro\", \"schema-id\": 0}");
+    builder
+        .addSnapshot(next)
+        .setRef(SnapshotRef.MAIN_BRANCH, SnapshotRef.branchBuilder(next.snapshotId()).build());
+    builder.setProperties(Map.of("commit", Integer.toString(snapshot)));
+    if (expireOldest && base.snapshots().size() > 2) {
+      builder.removeSnapshots(List.of(base.snapshots().get(0)));
+    }
+    return builder.build();
+  }
+
+  private static String file(int version) {
+    return "file:/w/t/metadata/0000" + version + "-x.metadata.json";
+  }
+
+  @Test
+  void rememberedMetadataIsWhatTheFileReadsBackAs() {
+    TableMetadata created =
+        TableMetadata.newTableMetadata(
+            SCHEMA, PartitionSpec.unpartitioned(), SortOrder.unsorted(), "file:/w/t", Map.of());
+    TableMetadata current =
+        TableMetadataParser.fromJson(file(0), TableMetadataParser.toJson(created));
+    List<String> checked = new ArrayList<>();
+    for (int i = 1; i <= 6; i++) {
+      TableMetadata written = commit(current, i, i >= 5);
+      assertThat(written.changes()).isNotEmpty();
+      String location = file(i);
+      // What the file holds: the JSON Iceberg writes for the new metadata.
+      TableMetadata readBack =
+          TableMetadataParser.fromJson(location, TableMetadataParser.toJson(written));
+
+      cache.remember(location, written);
+      TableMetadata remembered = cache.cached(location);
+
+      assertThat(remembered.metadataFileLocation()).isEqualTo(location);
+      assertThat(remembered.changes()).isEmpty();
+      assertThat(TableMetadataParser.toJson(remembered))
+          .isEqualTo(TableMetadataParser.toJson(readBack));
+      assertThat(remembered.previousFiles()).hasSize(i);
+      assertThat(remembered.snapshotLog()).isEqualTo(readBack.snapshotLog());
+      checked.add(location);
+      current = remembered;
+    }
+    // Expiry (commits 5 and 6) removed snapshots: the log was rewritten, and still matches.
+    assertThat(current.snapshots()).hasSizeLessThan(6);
+    assertThat(checked).hasSize(6);
+  }
+}
