@@ -62,7 +62,11 @@ public record BenchOptions(
                                many tables in the catalog, seeded straight into the store; none:
                                skip (1000,100000,1000000)
         --scale-rounds N       runs per table count and target in the scale phase (1)
-        --client raw|jdk       HTTP client of the load generator (raw)
+        --client raw|jdk|loop  HTTP client of the load generator (raw): raw and jdk run a thread
+                               per client (plain socket / java.net.http); loop drives all clients'
+                               connections from one thread, as wrk does, for scenarios whose
+                               operation is one request (the others fall back to raw threads).
+                               Figures from different clients are not comparable
         --heap SIZE            -Xmx of every server process (1g)
         --settle S             before each run, wait up to S seconds for other processes to use
                                < 0.1 cores (0: do not wait)
@@ -161,6 +165,10 @@ public record BenchOptions(
     }
     if (!known.isEmpty()) {
       throw new IllegalArgumentException("Unknown option(s): " + known.keySet());
+    }
+    if (!List.of("raw", "jdk", "loop").contains(options.client)) {
+      throw new IllegalArgumentException(
+          "--client must be raw, jdk or loop, not " + options.client);
     }
     if (options.targets.contains("external") && options.externalUrl == null) {
       throw new IllegalArgumentException("Target external needs --external-url");

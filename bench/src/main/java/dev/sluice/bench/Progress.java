@@ -7,7 +7,8 @@ import java.util.Locale;
 final class Progress {
   private Progress() {}
 
-  static String line(RunResult r) {
+  /** {@code client}: the {@code --client} asked for; a run driven by another one says so. */
+  static String line(RunResult r, String client) {
     String line =
         String.format(
             Locale.ROOT,
@@ -24,6 +25,9 @@ final class Progress {
                 ? Double.NaN
                 : r.resources().clientCpuSeconds() * 1000 / r.operations(),
             r.resources().otherCpuSeconds() / r.seconds());
+    if (!r.clientKind().equals(client)) {
+      line += "  (" + r.clientKind() + " threads: no loop form)";
+    }
     if (r.conflicts() > 0) {
       line += String.format(Locale.ROOT, "  conflicts %d", r.conflicts());
     }

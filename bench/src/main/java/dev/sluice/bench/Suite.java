@@ -3,8 +3,11 @@ package dev.sluice.bench;
 import dev.sluice.bench.catalog.CatalogCalls;
 import dev.sluice.bench.http.HttpClients;
 import dev.sluice.bench.http.HttpConnection;
+import dev.sluice.bench.http.RequestEncoder;
+import dev.sluice.bench.load.EventLoopRunner;
 import dev.sluice.bench.load.LoadRunner;
 import dev.sluice.bench.load.QuietWait;
+import dev.sluice.bench.load.RequestSource;
 import dev.sluice.bench.load.ResourceProbe;
 import dev.sluice.bench.load.RunResult;
 import dev.sluice.bench.load.Workload;
@@ -13,12 +16,15 @@ import dev.sluice.bench.scenario.Fixture;
 import dev.sluice.bench.scenario.LoadTableScale;
 import dev.sluice.bench.scenario.Scenario;
 import dev.sluice.bench.scenario.ScenarioContext;
+import dev.sluice.bench.target.Endpoint;
 import java.io.IOException;
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * The measurement plan: for each scenario, {@code rounds} rounds, and in each round every target
@@ -30,13 +36,18 @@ final class Suite {
   private static final double SCALE_WARMUP_SECONDS = 4;
 
   private final BenchOptions options;
-  private final LoadRunner runner;
+  private final Load load;
+
+  /** Scenarios that {@code --client loop} could not run on the loop (announced once each). */
+  private final Set<String> fellBack = new HashSet<>();
 
   Suite(BenchOptions options) {
     this.options = options;
-    this.runner =
-        new LoadRunner(options.clients(), options.warmupSeconds(), options.durationSeconds());
+    this.load = new Load(options.clients(), options.warmupSeconds(), options.durationSeconds());
   }
+
+  /** How hard and how long one run loads its target. */
+  private record Load(int clients, double warmupSeconds, double measureSeconds) {}
 
   List<RunResult> run(List<Scenario> scenarios, List<Target> targets)
       throws IOException, InterruptedException {
@@ -54,7 +65,7 @@ final class Suite {
         }
         RunResult result = runOnce(step.scenario(), target, step.round());
         results.add(result);
-        System.out.println(Progress.line(result));
+        System.out.println(Progress.line(result, options.client()));
       }
     }
     return results;
@@ -131,7 +142,7 @@ final class Suite {
       double seconds = options.serverWarmupSeconds() / sameServer / own.size();
       System.out.printf(
           "warming up %s: %d scenarios × %.1f s%n", target.name(), own.size(), seconds);
-      LoadRunner warmup = new LoadRunner(options.serverWarmupClients(), seconds, 0);
+      Load warmup = new Load(options.serverWarmupClients(), seconds, 0);
       for (Scenario scenario : own) {
         // Rounds from WARMUP_ROUNDS on: fresh table names, never mixed with measured rounds.
         runOnce(scenario, target, WARMUP_ROUNDS, warmup);
@@ -153,8 +164,8 @@ final class Suite {
       throws IOException, InterruptedException, SQLException {
     // A longer warm-up: right after a bulk insert the database's page cache holds the new rows'
     // pages only partly; what is measured is a catalog in use, with its pages read at least once.
-    LoadRunner scaleRunner =
-        new LoadRunner(
+    Load scaleLoad =
+        new Load(
             options.clients(),
             Math.max(options.warmupSeconds(), SCALE_WARMUP_SECONDS),
             options.durationSeconds());
@@ -177,9 +188,9 @@ final class Suite {
       descriptions.put(scenario.name(), scenario.description() + "; seeding took " + seeding);
       for (int round = 1; round <= options.scaleRounds(); round++) {
         for (ScaleTarget t : scaleTargets) {
-          RunResult result = runOnce(scenario, t.target(), round, scaleRunner);
+          RunResult result = runOnce(scenario, t.target(), round, scaleLoad);
           results.add(result);
-          System.out.println(Progress.line(result));
+          System.out.println(Progress.line(result, options.client()));
         }
       }
     }
@@ -188,7 +199,7 @@ final class Suite {
 
   private RunResult runOnce(Scenario scenario, Target target, int round)
       throws IOException, InterruptedException {
-    return runOnce(scenario, target, round, runner);
+    return runOnce(scenario, target, round, load);
   }
 
   /** A scenario's context on a target, with the setup connection it holds (closed with it). */
@@ -215,19 +226,57 @@ final class Suite {
     return new Setup(context, setupClients, setup);
   }
 
-  private RunResult runOnce(Scenario scenario, Target target, int round, LoadRunner runner)
+  /**
+   * One run: on the event loop if {@code --client loop} and the scenario has a single-request form,
+   * else on threads with blocking connections ({@code --client loop} falls back to {@code raw}).
+   */
+  private RunResult runOnce(Scenario scenario, Target target, int round, Load load)
       throws IOException, InterruptedException {
-    try (Setup setup = context(target, round);
-        HttpClients clients = target.endpoint().clients(options.client())) {
-      ScenarioContext context = setup.context();
-      Workload workload = scenario.prepare(context);
-      return runner.run(
-          scenario.name(),
-          target.name(),
-          round,
-          workload,
-          clients,
-          new ResourceProbe(target.serverPid()));
+    try (Setup setup = context(target, round)) {
+      Workload workload = scenario.prepare(setup.context());
+      ResourceProbe probe = new ResourceProbe(target.serverPid());
+      Endpoint endpoint = target.endpoint();
+      if (options.client().equals("loop")) {
+        List<RequestSource> sources = loopSources(workload, load.clients(), endpoint);
+        if (sources != null) {
+          return new EventLoopRunner(load.warmupSeconds(), load.measureSeconds())
+              .run(
+                  scenario.name(),
+                  target.name(),
+                  round,
+                  sources,
+                  endpoint.host(),
+                  endpoint.port(),
+                  probe);
+        }
+        if (fellBack.add(scenario.name())) {
+          System.out.printf(
+              "%s has no single-request form for the event loop: it runs on threads with the raw"
+                  + " client%n",
+              scenario.name());
+        }
+      }
+      try (HttpClients clients =
+          endpoint.clients(options.client().equals("loop") ? "raw" : options.client())) {
+        return new LoadRunner(load.clients(), load.warmupSeconds(), load.measureSeconds())
+            .run(scenario.name(), target.name(), round, workload, clients, probe);
+      }
     }
+  }
+
+  /** Each client's requests for the event loop; null if the workload has no such form. */
+  private static List<RequestSource> loopSources(
+      Workload workload, int clients, Endpoint endpoint) {
+    RequestEncoder encoder =
+        new RequestEncoder(endpoint.host(), endpoint.port(), endpoint.authorization());
+    List<RequestSource> sources = new ArrayList<>();
+    for (int i = 0; i < clients; i++) {
+      RequestSource source = workload.requests(i, encoder);
+      if (source == null) {
+        return null;
+      }
+      sources.add(source);
+    }
+    return sources;
   }
 }

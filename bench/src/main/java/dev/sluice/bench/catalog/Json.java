@@ -39,7 +39,13 @@ public final class Json {
    * (a listing's {@code next-page-token} is read after every page).
    */
   public static String topLevelText(byte[] body, String field) throws IOException {
-    try (JsonParser p = FACTORY.createParser(body)) {
+    return topLevelText(body, 0, body.length, field);
+  }
+
+  /** The same, of the JSON in {@code body[offset, offset + length)}. */
+  public static String topLevelText(byte[] body, int offset, int length, String field)
+      throws IOException {
+    try (JsonParser p = FACTORY.createParser(body, offset, length)) {
       if (p.nextToken() != JsonToken.START_OBJECT) {
         return null;
       }

@@ -64,6 +64,11 @@ final class JdkHttpClients implements HttpClients {
   }
 
   @Override
+  public String kind() {
+    return "jdk";
+  }
+
+  @Override
   public void close() {
     // HttpClient has no close() before Java 21; its connections end with the JVM or idle out.
   }

@@ -18,5 +18,10 @@ final class RawHttpClients implements HttpClients {
   }
 
   @Override
+  public String kind() {
+    return "raw";
+  }
+
+  @Override
   public void close() {}
 }

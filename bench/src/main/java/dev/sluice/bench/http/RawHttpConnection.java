@@ -8,7 +8,6 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
-import java.nio.charset.StandardCharsets;
 import java.util.Locale;
 
 /**
@@ -21,7 +20,7 @@ import java.util.Locale;
 final class RawHttpConnection implements HttpConnection {
   private final String host;
   private final int port;
-  private final String fixedHeaders;
+  private final RequestEncoder encoder;
   private Socket socket;
   private InputStream in;
   private OutputStream out;
@@ -30,25 +29,13 @@ final class RawHttpConnection implements HttpConnection {
   RawHttpConnection(String host, int port, String authorization) {
     this.host = host;
     this.port = port;
-    StringBuilder headers =
-        new StringBuilder()
-            .append("Host: ")
-            .append(host)
-            .append(':')
-            .append(port)
-            .append("\r\n")
-            .append("User-Agent: sluice-bench\r\n")
-            .append("Accept: application/json\r\n");
-    if (authorization != null) {
-      headers.append("Authorization: ").append(authorization).append("\r\n");
-    }
-    this.fixedHeaders = headers.toString();
+    this.encoder = new RequestEncoder(host, port, authorization);
   }
 
   @Override
   public HttpResult send(String method, String pathAndQuery, byte[] body, String contentType)
       throws IOException {
-    byte[] request = encode(method, pathAndQuery, body, contentType);
+    byte[] request = encoder.encode(method, pathAndQuery, body, contentType);
     boolean wasReused = reused;
     try {
       return exchange(method, request);
@@ -88,35 +75,6 @@ final class RawHttpConnection implements HttpConnection {
     in = new BufferedInputStream(socket.getInputStream(), 64 * 1024);
     out = socket.getOutputStream();
     reused = false;
-  }
-
-  private byte[] encode(String method, String pathAndQuery, byte[] body, String contentType) {
-    StringBuilder head =
-        new StringBuilder(256)
-            .append(method)
-            .append(' ')
-            .append(pathAndQuery)
-            .append(" HTTP/1.1\r\n")
-            .append(fixedHeaders);
-    if (body != null) {
-      head.append("Content-Type: ")
-          .append(contentType)
-          .append("\r\n")
-          .append("Content-Length: ")
-          .append(body.length)
-          .append("\r\n");
-    } else if (!method.equals("GET") && !method.equals("HEAD")) {
-      head.append("Content-Length: 0\r\n");
-    }
-    head.append("\r\n");
-    byte[] headBytes = head.toString().getBytes(StandardCharsets.ISO_8859_1);
-    if (body == null) {
-      return headBytes;
-    }
-    byte[] all = new byte[headBytes.length + body.length];
-    System.arraycopy(headBytes, 0, all, 0, headBytes.length);
-    System.arraycopy(body, 0, all, headBytes.length, body.length);
-    return all;
   }
 
   private HttpResult readResponse(String method) throws IOException {

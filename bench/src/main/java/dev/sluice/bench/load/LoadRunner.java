@@ -18,7 +18,7 @@ import org.HdrHistogram.Histogram;
  * records into its own histogram (no shared state on the hot path); they are merged at the end.
  */
 public final class LoadRunner {
-  private static final long MAX_TRACKED_MICROS = 120_000_000L;
+  static final long MAX_TRACKED_MICROS = 120_000_000L;
 
   private final int clients;
   private final long warmupNanos;
@@ -77,6 +77,7 @@ public final class LoadRunner {
         target,
         round,
         clients,
+        connections.kind(),
         measureNanos / 1e9,
         ops,
         conflicts,
@@ -88,7 +89,7 @@ public final class LoadRunner {
         windowEndMillis);
   }
 
-  private static void sleepUntil(long nanoTime) throws InterruptedException {
+  static void sleepUntil(long nanoTime) throws InterruptedException {
     long left;
     while ((left = nanoTime - System.nanoTime()) > 0) {
       Thread.sleep(left / 1_000_000, (int) (left % 1_000_000));

@@ -7,13 +7,15 @@ import org.HdrHistogram.Histogram;
  * One measured run of one scenario on one target. Latencies are in microseconds, of operations that
  * started inside the window; the load is closed-loop (each client sends its next request when the
  * previous one is answered), so latency is what a client waits, at the throughput the server
- * sustains with {@code clients} outstanding requests.
+ * sustains with {@code clients} outstanding requests. {@code clientKind} is what drove them: {@code
+ * raw} or {@code jdk} threads, or the event {@code loop}.
  */
 public record RunResult(
     String scenario,
     String target,
     int round,
     int clients,
+    String clientKind,
     double seconds,
     long operations,
     long conflicts,

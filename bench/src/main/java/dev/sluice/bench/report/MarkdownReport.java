@@ -71,9 +71,9 @@ public final class MarkdownReport {
     line(
         "- Load: "
             + o.clients()
-            + " concurrent clients, one HTTP/1.1 keep-alive connection each (`--client "
-            + o.client()
-            + "`), closed loop; "
+            + " concurrent clients, one HTTP/1.1 keep-alive connection each "
+            + ClientSetup.describe(o.client(), in.runs())
+            + ", closed loop; "
             + fmt("%.0f", o.warmupSeconds())
             + " s warm-up then "
             + fmt("%.0f", o.durationSeconds())

@@ -1,7 +1,11 @@
 package dev.sluice.bench.scenario;
 
+import dev.sluice.bench.http.HttpConnection;
 import dev.sluice.bench.http.HttpResult;
+import dev.sluice.bench.http.RequestEncoder;
+import dev.sluice.bench.load.Operation;
 import dev.sluice.bench.load.OperationFailed;
+import dev.sluice.bench.load.RequestSource;
 import dev.sluice.bench.load.Workload;
 import dev.sluice.bench.scale.TableSeeder;
 import java.util.SplittableRandom;
@@ -39,16 +43,41 @@ public final class LoadTableScale implements Scenario {
   @Override
   public Workload prepare(ScenarioContext context) {
     String prefix = context.endpoint().tables(Fixture.SCALE_NAMESPACE) + "/";
-    return (client, http) -> {
-      SplittableRandom random = new SplittableRandom(97L * client + context.round());
-      return () -> {
-        String path = prefix + TableSeeder.tableName(random.nextInt(tables));
-        HttpResult result = http.get(path);
-        if (!result.ok()) {
-          throw new OperationFailed("load " + path, result);
-        }
-        return 0;
-      };
+    return new Workload() {
+      @Override
+      public Operation operation(int client, HttpConnection http) {
+        SplittableRandom random = new SplittableRandom(97L * client + context.round());
+        return () -> {
+          String path = prefix + TableSeeder.tableName(random.nextInt(tables));
+          HttpResult result = http.get(path);
+          if (!result.ok()) {
+            throw new OperationFailed("load " + path, result);
+          }
+          return 0;
+        };
+      }
+
+      /** Encoded as it goes: up to a million distinct requests are too many to encode before. */
+      @Override
+      public RequestSource requests(int client, RequestEncoder encoder) {
+        SplittableRandom random = new SplittableRandom(97L * client + context.round());
+        return new RequestSource() {
+          private String path;
+
+          @Override
+          public byte[] next() {
+            path = prefix + TableSeeder.tableName(random.nextInt(tables));
+            return encoder.get(path);
+          }
+
+          @Override
+          public String check(int status, byte[] body, int length) {
+            return status >= 200 && status < 300
+                ? null
+                : RequestSource.unless2xx("load " + path, status, body, length);
+          }
+        };
+      }
     };
   }
 }

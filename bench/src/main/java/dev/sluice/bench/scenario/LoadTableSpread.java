@@ -1,7 +1,11 @@
 package dev.sluice.bench.scenario;
 
+import dev.sluice.bench.http.HttpConnection;
 import dev.sluice.bench.http.HttpResult;
+import dev.sluice.bench.http.RequestEncoder;
+import dev.sluice.bench.load.Operation;
 import dev.sluice.bench.load.OperationFailed;
+import dev.sluice.bench.load.RequestSource;
 import dev.sluice.bench.load.Workload;
 import java.util.SplittableRandom;
 
@@ -23,16 +27,37 @@ public final class LoadTableSpread implements Scenario {
     for (int i = 0; i < paths.length; i++) {
       paths[i] = context.endpoint().table(Fixture.READ_NAMESPACE, Fixture.readTable(i));
     }
-    return (client, http) -> {
-      SplittableRandom random = new SplittableRandom(31L * client + context.round());
-      return () -> {
-        String path = paths[random.nextInt(paths.length)];
-        HttpResult result = http.get(path);
-        if (!result.ok()) {
-          throw new OperationFailed("load " + path, result);
+    String[] labels = new String[paths.length];
+    for (int i = 0; i < paths.length; i++) {
+      labels[i] = "load " + paths[i];
+    }
+    return new Workload() {
+      private byte[][] encoded; // the same requests for every client: encoded once
+
+      @Override
+      public Operation operation(int client, HttpConnection http) {
+        SplittableRandom random = new SplittableRandom(31L * client + context.round());
+        return () -> {
+          String path = paths[random.nextInt(paths.length)];
+          HttpResult result = http.get(path);
+          if (!result.ok()) {
+            throw new OperationFailed("load " + path, result);
+          }
+          return 0;
+        };
+      }
+
+      @Override
+      public RequestSource requests(int client, RequestEncoder encoder) {
+        if (encoded == null) {
+          encoded = new byte[paths.length][];
+          for (int i = 0; i < paths.length; i++) {
+            encoded[i] = encoder.get(paths[i]);
+          }
         }
-        return 0;
-      };
+        SplittableRandom random = new SplittableRandom(31L * client + context.round());
+        return RequestSource.of(labels, encoded, random::nextInt);
+      }
     };
   }
 }

@@ -2,12 +2,16 @@ package dev.sluice.bench.scenario;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.sluice.bench.catalog.SignRequests;
+import dev.sluice.bench.http.HttpConnection;
 import dev.sluice.bench.http.HttpResult;
+import dev.sluice.bench.http.RequestEncoder;
 import dev.sluice.bench.load.Operation;
 import dev.sluice.bench.load.OperationFailed;
+import dev.sluice.bench.load.RequestSource;
 import dev.sluice.bench.load.Workload;
 import java.io.IOException;
 import java.net.URI;
+import java.util.Arrays;
 import java.util.UUID;
 
 /**
@@ -74,8 +78,12 @@ public final class SignObjects implements Scenario {
         throw new IOException("No SigV4 signature in the sign response: " + signed);
       }
     }
-    return (client, http) ->
-        new Operation() {
+    String[] labels = new String[BODIES_PER_CLIENT];
+    Arrays.fill(labels, "sign via " + signPath);
+    return new Workload() {
+      @Override
+      public Operation operation(int client, HttpConnection http) {
+        return new Operation() {
           private int next;
 
           @Override
@@ -88,6 +96,18 @@ public final class SignObjects implements Scenario {
             return 0;
           }
         };
+      }
+
+      @Override
+      public RequestSource requests(int client, RequestEncoder encoder) {
+        byte[][] requests = new byte[BODIES_PER_CLIENT][];
+        for (int i = 0; i < BODIES_PER_CLIENT; i++) {
+          requests[i] = encoder.postJson(signPath, bodies[client][i]);
+        }
+        int[] next = {0};
+        return RequestSource.of(labels, requests, bound -> next[0]++ % bound);
+      }
+    };
   }
 
   private static JsonNode load(ScenarioContext context) throws IOException {
