@@ -52,7 +52,7 @@ final class LoadTableETag {
 
   private static void add(MessageDigest digest, Map<String, String> map) {
     // Sorted: the same entries give the same tag whatever order the map iterates in.
-    Map<String, String> sorted = map instanceof TreeMap<String, String> t ? t : new TreeMap<>(map);
+    Map<String, String> sorted = new TreeMap<>(map);
     add(digest, Integer.toString(sorted.size()));
     sorted.forEach(
         (key, value) -> {
