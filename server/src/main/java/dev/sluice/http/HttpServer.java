@@ -264,7 +264,10 @@ public final class HttpServer implements AutoCloseable {
         response.getHeaders().put(HttpHeader.WWW_AUTHENTICATE, "Bearer");
       }
       if (bytes == null || "HEAD".equals(request.getMethod())) {
-        response.getHeaders().put(HttpHeader.CONTENT_LENGTH, 0L);
+        if (reply.status() != 304) {
+          // A 304's Content-Length would have to be the full response's (RFC 9110 8.6): none.
+          response.getHeaders().put(HttpHeader.CONTENT_LENGTH, 0L);
+        }
         response.write(true, null, callback);
         return;
       }

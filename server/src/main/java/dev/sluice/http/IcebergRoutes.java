@@ -28,6 +28,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.function.Function;
 import org.apache.iceberg.MetadataUpdate;
@@ -71,6 +72,9 @@ public final class IcebergRoutes {
 
   /** Where this server mounts Iceberg's REST paths ({@code /v1/...}). */
   static final String MOUNT = "/api/catalog";
+
+  private static final String ETAG = "ETag";
+  private static final String IF_NONE_MATCH = "If-None-Match";
 
   // In the spec but not offered: a clear 406, not a 404. These keep the spec's paths under the
   // namespace; Iceberg 1.10's Endpoint constants for scan planning lack that segment.
@@ -134,6 +138,7 @@ public final class IcebergRoutes {
   private final ReadableLocationsRoute readableLocations;
   private final SignRoute sign;
   private final LoadTableBody loadTableBody = new LoadTableBody(64L << 20, Duration.ofMinutes(10));
+  private final ConditionalLoad conditional = new ConditionalLoad(Clock.systemUTC());
 
   public IcebergRoutes(
       CatalogRegistry catalogs,
@@ -346,14 +351,22 @@ public final class IcebergRoutes {
 
   private Reply loadTable(Exchange x) {
     // The hot path: the caller and the identifier are worked out once.
+    SnapshotsMode mode = SnapshotsMode.fromQuery(x.query("snapshots"));
     SluiceCatalog catalog = catalog(x);
     Caller caller = caller(x);
     TableIdentifier table = table(x);
     readable(caller, "loadTable", catalog, tableRef(table), table, Privilege.TABLE_READ_PROPERTIES);
     Delegation delegation = credentials.decide(x, caller, catalog, table);
-    return tableReply(
-        credentials.attach(
-            delegation, caller, catalog, table, CatalogHandlers.loadTable(catalog, table), false));
+    // Authorized, and the credential is the one a full answer would carry now (the vending cache
+    // has decided), before the 304 decision; only the body's serialization is skipped.
+    TableCredentials.Loaded loaded =
+        credentials.attachToLoad(
+            delegation, caller, catalog, table, CatalogHandlers.loadTable(catalog, table));
+    String etag = LoadTableETag.of(loaded.response(), mode, delegation);
+    if (conditional.notModified(x.header(IF_NONE_MATCH), etag, loaded.credentialsExpireAtMs())) {
+      return Reply.notModified(etag);
+    }
+    return new Reply(200, loadTableBody.toJson(loaded.response(), mode), true, Map.of(ETAG, etag));
   }
 
   /**

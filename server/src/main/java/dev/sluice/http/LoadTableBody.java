@@ -17,35 +17,41 @@ import org.apache.iceberg.util.JsonUtil;
 /**
  * Writes a {@link LoadTableResponse} as Iceberg's {@code LoadTableResponseParser} does, byte for
  * byte, but with the {@code metadata} member taken from a cache of serialized metadata. A metadata
- * file is immutable once written, so its JSON is keyed by its location; the per-caller parts
- * (config, storage credentials) are written fresh each time. Serializing the metadata was the
- * largest single cost of a table load.
+ * file is immutable once written, so its JSON is keyed by its location and the {@link
+ * SnapshotsMode} it is written in; the per-caller parts (config, storage credentials) are written
+ * fresh each time. Serializing the metadata was the largest single cost of a table load.
  */
 final class LoadTableBody {
-  private final Cache<String, SerializedString> metadataJson;
+  private final Cache<Key, SerializedString> metadataJson;
+
+  /** One metadata file as one snapshots mode writes it. */
+  private record Key(String location, SnapshotsMode mode) {}
 
   LoadTableBody(long maxBytes, Duration idle) {
     this.metadataJson =
         Caffeine.newBuilder()
             .maximumWeight(maxBytes)
             .weigher(
-                (String location, SerializedString json) ->
-                    location.length() + 2 * json.charLength())
+                (Key key, SerializedString json) -> key.location().length() + 2 * json.charLength())
             .expireAfterAccess(idle)
             .build();
   }
 
+  /** {@code response} with all its snapshots. */
   byte[] toJson(LoadTableResponse response) {
+    return toJson(response, SnapshotsMode.ALL);
+  }
+
+  /** {@code response}, whose metadata is complete, with the snapshots {@code mode} returns. */
+  byte[] toJson(LoadTableResponse response, SnapshotsMode mode) {
     String location = response.metadataLocation();
     // A staged table has no metadata file yet: nothing immutable to key it by. On a hit,
     // response.tableMetadata() (which rebuilds the metadata) is not called at all, and
     // SerializedString keeps its UTF-8 bytes: the metadata costs one byte copy.
     SerializedString json =
         location == null
-            ? new SerializedString(TableMetadataParser.toJson(response.tableMetadata()))
-            : metadataJson.get(
-                location,
-                l -> new SerializedString(TableMetadataParser.toJson(response.tableMetadata())));
+            ? serialize(response, mode)
+            : metadataJson.get(new Key(location, mode), k -> serialize(response, mode));
     ByteArrayOutputStream out = new ByteArrayOutputStream(json.charLength() + 1024);
     try (JsonGenerator gen = JsonUtil.factory().createGenerator(out)) {
       gen.writeStartObject();
@@ -69,5 +75,9 @@ final class LoadTableBody {
       throw new UncheckedIOException(e);
     }
     return out.toByteArray();
+  }
+
+  private static SerializedString serialize(LoadTableResponse response, SnapshotsMode mode) {
+    return new SerializedString(TableMetadataParser.toJson(mode.apply(response.tableMetadata())));
   }
 }

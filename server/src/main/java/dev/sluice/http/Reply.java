@@ -29,6 +29,11 @@ public record Reply(int status, Object body, boolean iceberg, Map<String, String
     return new Reply(200, icebergBody, true);
   }
 
+  /** {@code 304 Not Modified}: no body, the current {@code ETag}. */
+  public static Reply notModified(String etag) {
+    return new Reply(304, null, true, Map.of("ETag", etag));
+  }
+
   public static Reply okPlain(Object body) {
     return new Reply(200, body, false);
   }

@@ -152,6 +152,33 @@ final class TableCredentials {
         attribution);
   }
 
+  /** A loaded table's response with the delegation carried out. */
+  record Loaded(LoadTableResponse response, long credentialsExpireAtMs) {
+    /** No vended credential: nothing in the response expires. */
+    static final long NEVER = Long.MAX_VALUE;
+  }
+
+  /**
+   * What {@link #attach} gives a loaded (not staged) table, and when the earliest of its vended
+   * credentials expires ({@link Loaded#NEVER} without one): a conditional load must not confirm a
+   * credential that is about to expire.
+   */
+  Loaded attachToLoad(
+      Delegation delegation,
+      Caller caller,
+      SluiceCatalog catalog,
+      TableIdentifier table,
+      LoadTableResponse response) {
+    if (delegation.kind() != Delegation.Kind.VENDED_CREDENTIALS) {
+      return new Loaded(attach(delegation, caller, catalog, table, response, false), Loaded.NEVER);
+    }
+    TableMetadata metadata = catalog.metadataOf(response);
+    List<StorageCredential> vended = credentials(delegation, caller, catalog, table, metadata);
+    long expires =
+        vended.stream().mapToLong(StorageCredential::expiresAtMs).min().orElse(Loaded.NEVER);
+    return new Loaded(withCredentials(catalog, table, response, metadata, vended, false), expires);
+  }
+
   /** {@code response} with the delegation carried out; refresh keys unless the table is staged. */
   LoadTableResponse attach(
       Delegation delegation,
