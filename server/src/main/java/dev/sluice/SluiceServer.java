@@ -78,6 +78,7 @@ public final class SluiceServer implements AutoCloseable {
           config.oidc() == null ? null : new ExternalJwtVerifier(config.oidc(), Clock.systemUTC());
       Authenticator authenticator = new Authenticator(store, tokens, oidc);
       PrometheusMeterRegistry metrics = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+      store.bindMetrics(metrics);
       AuditLog audit = new AuditLog(store.access(), metrics);
       closeables.add(audit);
       Authorizer authz = new Authorizer(store.access(), audit);

@@ -32,7 +32,8 @@ import java.util.regex.Pattern;
  * server:   { host: 127.0.0.1, port: 8181, maxRequestBytes: 8388608 }
  * dataDir:  ./sluice-data
  * database: { url: "jdbc:postgresql://db/sluice", user: sluice, password: "${PGPASSWORD}",
- *             maxPoolSize: 10, connectionTimeoutMs: 5000 }
+ *             maxPoolSize: 10, connectionTimeoutMs: 5000,
+ *             pointerCache: true, pointerCacheMaxEntries: 100000 }  # see docs/DEPLOYMENT.md
  * auth:     { tokenLifetimeSeconds: 3600,
  *             verifiedSecretCacheSeconds: 60,   # 0..300; 0 hashes every token request's secret
  *             tokenThrottle: { enabled: true, clientBurst: 10, clientFailuresPerMinute: 10,
@@ -80,7 +81,14 @@ public record ServerConfig(
           Set.of("host", "port", "maxRequestBytes"),
           "database",
           Set.of(
-              "url", "user", "password", "maxPoolSize", "connectionTimeoutMs", "startupTimeoutMs"),
+              "url",
+              "user",
+              "password",
+              "maxPoolSize",
+              "connectionTimeoutMs",
+              "startupTimeoutMs",
+              "pointerCache",
+              "pointerCacheMaxEntries"),
           "auth",
           Set.of("tokenLifetimeSeconds", "oidc", "tokenThrottle", "verifiedSecretCacheSeconds"),
           "auth.tokenThrottle",
@@ -200,7 +208,14 @@ public record ServerConfig(
                   database,
                   "startupTimeoutMs",
                   "database.startupTimeoutMs",
-                  (int) DatabaseConfig.DEFAULT_STARTUP_TIMEOUT_MS));
+                  (int) DatabaseConfig.DEFAULT_STARTUP_TIMEOUT_MS),
+              // Table pointers served from memory, kept coherent by PostgreSQL's LISTEN/NOTIFY.
+              bool(database, "pointerCache", "database.pointerCache", true),
+              integer(
+                  database,
+                  "pointerCacheMaxEntries",
+                  "database.pointerCacheMaxEntries",
+                  (int) DatabaseConfig.DEFAULT_POINTER_CACHE_ENTRIES));
     } catch (IllegalArgumentException e) {
       throw new ConfigException(e.getMessage());
     }

@@ -7,6 +7,9 @@ import static java.util.Objects.requireNonNull;
  * at most {@code connectionTimeoutMs} for a connection (short: they fail fast with 503 while the
  * database is down); start-up, which cannot serve anything without its store, waits up to {@code
  * startupTimeoutMs} (a busy machine opening an H2 file, a database still starting).
+ *
+ * <p>{@code pointerCache} serves table and view pointers from memory ({@link PointerCache}); on
+ * PostgreSQL it is kept coherent across replicas by a LISTEN connection ({@link PgChangeListener}).
  */
 public record DatabaseConfig(
     String url,
@@ -14,13 +17,54 @@ public record DatabaseConfig(
     String password,
     int maxPoolSize,
     long connectionTimeoutMs,
-    long startupTimeoutMs) {
+    long startupTimeoutMs,
+    boolean pointerCache,
+    long pointerCacheMaxEntries) {
   /** The default wait for the store at start-up. */
   public static final long DEFAULT_STARTUP_TIMEOUT_MS = 60_000;
+
+  /** The default bound on cached table and view pointers. */
+  public static final long DEFAULT_POINTER_CACHE_ENTRIES = 100_000;
 
   public DatabaseConfig(
       String url, String user, String password, int maxPoolSize, long connectionTimeoutMs) {
     this(url, user, password, maxPoolSize, connectionTimeoutMs, DEFAULT_STARTUP_TIMEOUT_MS);
+  }
+
+  public DatabaseConfig(
+      String url,
+      String user,
+      String password,
+      int maxPoolSize,
+      long connectionTimeoutMs,
+      long startupTimeoutMs) {
+    this(
+        url,
+        user,
+        password,
+        maxPoolSize,
+        connectionTimeoutMs,
+        startupTimeoutMs,
+        true,
+        DEFAULT_POINTER_CACHE_ENTRIES);
+  }
+
+  /** This configuration with the pointer cache on or off. */
+  public DatabaseConfig withPointerCache(boolean on) {
+    return new DatabaseConfig(
+        url,
+        user,
+        password,
+        maxPoolSize,
+        connectionTimeoutMs,
+        startupTimeoutMs,
+        on,
+        pointerCacheMaxEntries);
+  }
+
+  /** Whether this is PostgreSQL (else H2). */
+  public boolean postgres() {
+    return url.startsWith("jdbc:postgresql:");
   }
 
   public DatabaseConfig {
@@ -45,6 +89,11 @@ public record DatabaseConfig(
               + connectionTimeoutMs
               + "), got: "
               + startupTimeoutMs);
+    }
+    if (pointerCacheMaxEntries < 1 || pointerCacheMaxEntries > 10_000_000) {
+      throw new IllegalArgumentException(
+          "database.pointerCacheMaxEntries must be between 1 and 10000000, got: "
+              + pointerCacheMaxEntries);
     }
   }
 

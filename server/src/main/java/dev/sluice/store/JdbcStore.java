@@ -29,11 +29,25 @@ public final class JdbcStore extends JdbcSupport implements Store {
   private final JdbcLocationClaims claimSql = new JdbcLocationClaims();
 
   private final StartupWait connections;
+  private final boolean postgres;
+  private final PointerCache pointers;
+  private final PgChangeListener listener;
 
-  private JdbcStore(HikariDataSource dataSource, StartupWait connections) {
+  private JdbcStore(HikariDataSource dataSource, StartupWait connections, DatabaseConfig config) {
     super(dataSource, connections);
     this.connections = connections;
     this.access = new JdbcAccessStore(dataSource, connections);
+    this.postgres = config.postgres();
+    // Several replicas share a PostgreSQL: their caches follow its change feed. H2 is one process.
+    boolean feed = config.pointerCache() && postgres;
+    this.pointers =
+        config.pointerCache()
+            ? new PointerCache(true, config.pointerCacheMaxEntries(), feed)
+            : PointerCache.disabled();
+    this.listener = feed ? new PgChangeListener(config, pointers) : null;
+    if (listener != null) {
+      listener.start();
+    }
   }
 
   /** Opens a pool on the database and brings its schema up to date. */
@@ -67,7 +81,7 @@ public final class JdbcStore extends JdbcSupport implements Store {
       throw new StoreUnavailable(
           "Cannot migrate the store schema at " + config.url() + ": " + e.getMessage(), e);
     }
-    return new JdbcStore(ds, connections);
+    return new JdbcStore(ds, connections, config);
   }
 
   /**
@@ -76,6 +90,22 @@ public final class JdbcStore extends JdbcSupport implements Store {
    */
   public void ready() {
     connections.ready();
+  }
+
+  /** The pointer cache (for metrics and tests). */
+  public PointerCache pointerCache() {
+    return pointers;
+  }
+
+  /** Registers the pointer cache's and change feed's meters. */
+  public void bindMetrics(io.micrometer.core.instrument.MeterRegistry metrics) {
+    pointers.bindTo(metrics);
+    if (listener != null) {
+      io.micrometer.core.instrument.FunctionCounter.builder(
+              "sluice.store.pointer.listener.reconnects", listener, PgChangeListener::reconnects)
+          .description("Times the pointer change feed's connection was lost and re-established")
+          .register(metrics);
+    }
   }
 
   /** A connection as the store's own operations get one, for tests of the start-up wait. */
@@ -382,6 +412,12 @@ public final class JdbcStore extends JdbcSupport implements Store {
 
   @Override
   public Optional<ContentRecord> getContent(String catalog, NamespacePath ns, String name) {
+    return pointers.get(
+        PointerCache.Key.of(catalog, ns, name), () -> readContent(catalog, ns, name));
+  }
+
+  /** The pointer as the database holds it now. */
+  Optional<ContentRecord> readContent(String catalog, NamespacePath ns, String name) {
     return queryOne(
         "SELECT kind, metadata_location, version FROM contents WHERE catalog_name = ? AND ns_path = ? AND name = ?",
         rs ->
@@ -418,18 +454,29 @@ public final class JdbcStore extends JdbcSupport implements Store {
       String metadataLocation,
       List<LocationClaim> claims) {
     ensureRoots(claims);
+    PointerCache.Key key = PointerCache.Key.of(catalog, ns, name);
     try {
       inTransaction(
           conn -> {
             // Roots first, then the row: the order swapMetadata locks in too.
             JdbcLocationClaims.lockRoots(conn, claims);
-            try (PreparedStatement ps =
-                conn.prepareStatement(
-                    "INSERT INTO contents (catalog_name, ns_path, name, kind, metadata_location, version, created_at, updated_at)"
-                        + " VALUES (?, ?, ?, ?, ?, 1, ?, ?)")) {
+            List<Long> version;
+            try {
               long now = System.currentTimeMillis();
-              bind(ps, catalog, ns.key(), name, kind.name(), metadataLocation, now, now);
-              ps.executeUpdate();
+              version =
+                  versioned(
+                      conn,
+                      "INSERT INTO contents (catalog_name, ns_path, name, kind, metadata_location, version, created_at, updated_at)"
+                          + " VALUES (?, ?, ?, ?, ?, "
+                          + VERSION
+                          + ", ?, ?)",
+                      catalog,
+                      ns.key(),
+                      name,
+                      kind.name(),
+                      metadataLocation,
+                      now,
+                      now);
             } catch (SQLException e) {
               if (UNIQUE_VIOLATION.equals(e.getSQLState())) {
                 throw new DuplicateName();
@@ -445,10 +492,13 @@ public final class JdbcStore extends JdbcSupport implements Store {
               throw conflict.get();
             }
             JdbcLocationClaims.insert(conn, catalog, ns, name, claims);
+            publish(conn, changes(List.of(key), version));
             return null;
           });
     } catch (DuplicateName e) {
       throw alreadyExists(catalog, ns, name);
+    } finally {
+      pointers.invalidate(key);
     }
   }
 
@@ -532,16 +582,25 @@ public final class JdbcStore extends JdbcSupport implements Store {
         .filter(swap -> swap.claims() != null)
         .forEach(swap -> claimed.addAll(swap.claims()));
     ensureRoots(claimed);
-    for (int attempt = 1; ; attempt++) {
-      try {
-        swapOnce(catalog, ordered, claimed);
-        return;
-      } catch (RetryableSwap e) {
-        // Rolled back before COMMIT: nothing was applied, so trying again is safe.
-        if (attempt >= MAX_ATTEMPTS) {
-          throw unavailable(e.cause);
+    List<PointerCache.Key> keys =
+        ordered.stream()
+            .map(swap -> PointerCache.Key.of(catalog, swap.namespace(), swap.name()))
+            .toList();
+    try {
+      for (int attempt = 1; ; attempt++) {
+        try {
+          swapOnce(catalog, ordered, claimed, keys);
+          return;
+        } catch (RetryableSwap e) {
+          // Rolled back before COMMIT: nothing was applied, so trying again is safe.
+          if (attempt >= MAX_ATTEMPTS) {
+            throw unavailable(e.cause);
+          }
         }
       }
+    } finally {
+      // Moved, or refused (a Conflict often means our cached base was stale): read it afresh.
+      keys.forEach(pointers::invalidate);
     }
   }
 
@@ -560,7 +619,11 @@ public final class JdbcStore extends JdbcSupport implements Store {
     }
   }
 
-  private void swapOnce(String catalog, List<MetadataSwap> ordered, List<LocationClaim> claimed) {
+  private void swapOnce(
+      String catalog,
+      List<MetadataSwap> ordered,
+      List<LocationClaim> claimed,
+      List<PointerCache.Key> keys) {
     Connection conn;
     try {
       conn = connection();
@@ -569,23 +632,28 @@ public final class JdbcStore extends JdbcSupport implements Store {
     }
     try {
       conn.setAutoCommit(false);
-      try (PreparedStatement ps =
-          conn.prepareStatement(
-              "UPDATE contents SET metadata_location = ?, previous_metadata_location = ?, version = version + 1, updated_at = ?"
-                  + " WHERE catalog_name = ? AND ns_path = ? AND name = ? AND kind = ? AND metadata_location = ?")) {
+      try {
         // Roots before rows, as createContent does.
         JdbcLocationClaims.lockRoots(conn, claimed);
         long now = System.currentTimeMillis();
+        List<Long> versions = new ArrayList<>();
         for (MetadataSwap swap : ordered) {
-          ps.setString(1, swap.next());
-          ps.setString(2, swap.expected());
-          ps.setLong(3, now);
-          ps.setString(4, catalog);
-          ps.setString(5, swap.namespace().key());
-          ps.setString(6, swap.name());
-          ps.setString(7, swap.kind().name());
-          ps.setString(8, swap.expected());
-          if (ps.executeUpdate() != 1) {
+          List<Long> version =
+              versioned(
+                  conn,
+                  "UPDATE contents SET metadata_location = ?, previous_metadata_location = ?, version = "
+                      + VERSION
+                      + ", updated_at = ?"
+                      + " WHERE catalog_name = ? AND ns_path = ? AND name = ? AND kind = ? AND metadata_location = ?",
+                  swap.next(),
+                  swap.expected(),
+                  now,
+                  catalog,
+                  swap.namespace().key(),
+                  swap.name(),
+                  swap.kind().name(),
+                  swap.expected());
+          if (version.size() != 1) {
             conn.rollback();
             throw new Conflict(
                 "Cannot commit "
@@ -604,7 +672,9 @@ public final class JdbcStore extends JdbcSupport implements Store {
             }
             JdbcLocationClaims.replace(conn, catalog, swap.namespace(), swap.name(), swap.claims());
           }
+          versions.add(version.get(0));
         }
+        publish(conn, changes(keys, versions));
       } catch (SQLException e) {
         rollbackQuietly(conn);
         if (retryable(e)) {
@@ -638,42 +708,54 @@ public final class JdbcStore extends JdbcSupport implements Store {
 
   @Override
   public boolean dropContent(String catalog, NamespacePath ns, String name, ContentKind kind) {
-    return inTransaction(
-        conn -> {
-          int dropped =
-              update(
-                  conn,
-                  "DELETE FROM contents WHERE catalog_name = ? AND ns_path = ? AND name = ? AND kind = ?",
-                  catalog,
-                  ns.key(),
-                  name,
-                  kind.name());
-          dropGrants(conn, catalog, ns, name, kind);
-          return dropped == 1;
-        });
+    PointerCache.Key key = PointerCache.Key.of(catalog, ns, name);
+    try {
+      return inTransaction(
+          conn -> {
+            List<Long> dropped =
+                versioned(
+                    conn,
+                    "DELETE FROM contents WHERE catalog_name = ? AND ns_path = ? AND name = ? AND kind = ?",
+                    catalog,
+                    ns.key(),
+                    name,
+                    kind.name());
+            dropGrants(conn, catalog, ns, name, kind);
+            publish(conn, changes(List.of(key), dropped));
+            return dropped.size() == 1;
+          });
+    } finally {
+      pointers.invalidate(key);
+    }
   }
 
   @Override
   public boolean dropContentIfAt(
       String catalog, NamespacePath ns, String name, ContentKind kind, String metadataLocation) {
-    return inTransaction(
-        conn -> {
-          int dropped =
-              update(
-                  conn,
-                  "DELETE FROM contents WHERE catalog_name = ? AND ns_path = ? AND name = ? AND kind = ?"
-                      + " AND metadata_location = ?",
-                  catalog,
-                  ns.key(),
-                  name,
-                  kind.name(),
-                  metadataLocation);
-          if (dropped != 1) {
-            return false; // moved on or re-created meanwhile: it and its grants stay
-          }
-          dropGrants(conn, catalog, ns, name, kind);
-          return true;
-        });
+    PointerCache.Key key = PointerCache.Key.of(catalog, ns, name);
+    try {
+      return inTransaction(
+          conn -> {
+            List<Long> dropped =
+                versioned(
+                    conn,
+                    "DELETE FROM contents WHERE catalog_name = ? AND ns_path = ? AND name = ? AND kind = ?"
+                        + " AND metadata_location = ?",
+                    catalog,
+                    ns.key(),
+                    name,
+                    kind.name(),
+                    metadataLocation);
+            if (dropped.size() != 1) {
+              return false; // moved on or re-created meanwhile: it and its grants stay
+            }
+            dropGrants(conn, catalog, ns, name, kind);
+            publish(conn, changes(List.of(key), dropped));
+            return true;
+          });
+    } finally {
+      pointers.invalidate(key);
+    }
   }
 
   private static void dropGrants(
@@ -696,13 +778,17 @@ public final class JdbcStore extends JdbcSupport implements Store {
       String fromName,
       NamespacePath toNs,
       String toName) {
+    PointerCache.Key from = PointerCache.Key.of(catalog, fromNs, fromName);
+    PointerCache.Key to = PointerCache.Key.of(catalog, toNs, toName);
     try {
       inTransaction(
           conn -> {
-            int moved =
-                update(
+            List<Long> moved =
+                versioned(
                     conn,
-                    "UPDATE contents SET ns_path = ?, name = ?, updated_at = ?"
+                    "UPDATE contents SET ns_path = ?, name = ?, version = "
+                        + VERSION
+                        + ", updated_at = ?"
                         + " WHERE catalog_name = ? AND ns_path = ? AND name = ? AND kind = ?",
                     toNs.key(),
                     toName,
@@ -711,7 +797,7 @@ public final class JdbcStore extends JdbcSupport implements Store {
                     fromNs.key(),
                     fromName,
                     kind.name());
-            if (moved == 0) {
+            if (moved.isEmpty()) {
               throw new NotFound(
                   (kind == ContentKind.TABLE ? "Table" : "View")
                       + " does not exist: "
@@ -730,6 +816,7 @@ public final class JdbcStore extends JdbcSupport implements Store {
                 kind.name(),
                 fromNs.key(),
                 fromName);
+            publish(conn, changes(List.of(from, to), List.of(moved.get(0), moved.get(0))));
             return null;
           });
     } catch (StoreUnavailable e) {
@@ -742,6 +829,9 @@ public final class JdbcStore extends JdbcSupport implements Store {
         }
       }
       throw e;
+    } finally {
+      pointers.invalidate(from);
+      pointers.invalidate(to);
     }
   }
 
@@ -788,7 +878,69 @@ public final class JdbcStore extends JdbcSupport implements Store {
 
   @Override
   public void close() {
+    if (listener != null) {
+      listener.close();
+    }
     dataSource.close();
+  }
+
+  // ---------------------------------------------------------------- pointer versions and feed
+
+  /** Where a statement gives a written row its new version: the next value of one sequence. */
+  private static final String VERSION = "{version}";
+
+  /**
+   * Runs an INSERT or UPDATE that sets {@code version = }{@link #VERSION}, or a DELETE, and returns
+   * one new version per row it wrote (a DELETE draws one for its notification). On H2, which has no
+   * change feed, the versions are stored but not returned (0s).
+   */
+  private List<Long> versioned(Connection conn, String sql, Object... args) throws SQLException {
+    if (!postgres) {
+      int rows = update(conn, sql.replace(VERSION, "NEXT VALUE FOR content_version"), args);
+      return java.util.Collections.nCopies(rows, 0L);
+    }
+    String returning =
+        sql.contains(VERSION) ? " RETURNING version" : " RETURNING nextval('content_version')";
+    try (PreparedStatement ps =
+        conn.prepareStatement(sql.replace(VERSION, "nextval('content_version')") + returning)) {
+      bind(ps, args);
+      List<Long> versions = new ArrayList<>();
+      try (ResultSet rs = ps.executeQuery()) {
+        while (rs.next()) {
+          versions.add(rs.getLong(1));
+        }
+      }
+      return versions;
+    }
+  }
+
+  private static List<PointerChange> changes(List<PointerCache.Key> keys, List<Long> versions) {
+    List<PointerChange> changes = new ArrayList<>();
+    for (int i = 0; i < Math.min(keys.size(), versions.size()); i++) {
+      changes.add(new PointerChange(keys.get(i), versions.get(i)));
+    }
+    return changes;
+  }
+
+  /**
+   * Tells every replica, in the writing transaction (PostgreSQL delivers a NOTIFY only when it
+   * commits, and never when it rolls back), which pointers it moved.
+   */
+  private void publish(Connection conn, List<PointerChange> changes) throws SQLException {
+    if (!postgres || changes.isEmpty()) {
+      return;
+    }
+    String sql =
+        "SELECT "
+            + String.join(", ", java.util.Collections.nCopies(changes.size(), "pg_notify(?, ?)"));
+    try (PreparedStatement ps = conn.prepareStatement(sql)) {
+      int i = 1;
+      for (PointerChange change : changes) {
+        ps.setString(i++, PointerChange.CHANNEL);
+        ps.setString(i++, change.payload());
+      }
+      ps.execute();
+    }
   }
 
   // ---------------------------------------------------------------- row helpers

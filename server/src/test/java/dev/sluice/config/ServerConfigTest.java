@@ -48,7 +48,7 @@ class ServerConfigTest {
   }
 
   @Test
-  void errorsNameTheKey() {
+  void errorsNameTheKey() throws Exception {
     assertThatThrownBy(() -> load("server:\n  prot: 1\n", Map.of()))
         .hasMessageContaining("server.prot");
     assertThatThrownBy(() -> load("datbase: {}\n", Map.of())).hasMessageContaining("datbase");
@@ -63,6 +63,12 @@ class ServerConfigTest {
         .hasMessageContaining("database.url");
     assertThatThrownBy(() -> load("auth:\n  tokenLifetimeSeconds: 5\n", Map.of()))
         .hasMessageContaining("auth.tokenLifetimeSeconds");
+    assertThatThrownBy(() -> load("database:\n  pointerCache: sometimes\n", Map.of()))
+        .hasMessageContaining("database.pointerCache");
+    assertThatThrownBy(() -> load("database:\n  pointerCacheMaxEntries: 0\n", Map.of()))
+        .hasMessageContaining("database.pointerCacheMaxEntries");
+    assertThat(load("database:\n  pointerCache: false\n", Map.of()).database().pointerCache())
+        .isFalse();
     assertThatThrownBy(() -> load("bootstrap:\n  quickstartCatalog: maybe\n", Map.of()))
         .hasMessageContaining("bootstrap.quickstartCatalog");
     assertThatThrownBy(() -> load("- a\n- b\n", Map.of())).isInstanceOf(ConfigException.class);

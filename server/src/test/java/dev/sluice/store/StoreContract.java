@@ -238,6 +238,35 @@ abstract class StoreContract {
   }
 
   @Test
+  void pointerVersionsOnlyGrowAcrossCommitsRenamesDropsAndRecreation() {
+    NamespacePath ns = NamespacePath.of("v");
+    store.createNamespace(CAT, ns, Map.of());
+    store.createContent(CAT, ns, "t", ContentKind.TABLE, "m0");
+    long created = store.getContent(CAT, ns, "t").orElseThrow().version();
+    store.swapMetadata(CAT, List.of(new MetadataSwap(ns, "t", ContentKind.TABLE, "m0", "m1")));
+    ContentRecord swapped = store.getContent(CAT, ns, "t").orElseThrow();
+    assertThat(swapped.metadataLocation()).isEqualTo("m1");
+    assertThat(swapped.version()).isGreaterThan(created);
+    store.renameContent(CAT, ContentKind.TABLE, ns, "t", ns, "u");
+    long renamed = store.getContent(CAT, ns, "u").orElseThrow().version();
+    assertThat(renamed).isGreaterThan(swapped.version());
+    assertThat(store.getContent(CAT, ns, "t")).isEmpty();
+    assertThat(store.dropContent(CAT, ns, "u", ContentKind.TABLE)).isTrue();
+    assertThat(store.getContent(CAT, ns, "u")).isEmpty();
+    // A name dropped and created again does not start over: its version names one state only.
+    store.createContent(CAT, ns, "u", ContentKind.TABLE, "m0");
+    assertThat(store.getContent(CAT, ns, "u").orElseThrow().version()).isGreaterThan(renamed);
+    // A refused swap changes no version.
+    long before = store.getContent(CAT, ns, "u").orElseThrow().version();
+    assertThatThrownBy(
+            () ->
+                store.swapMetadata(
+                    CAT, List.of(new MetadataSwap(ns, "u", ContentKind.TABLE, "nope", "m9"))))
+        .isInstanceOf(Conflict.class);
+    assertThat(store.getContent(CAT, ns, "u").orElseThrow().version()).isEqualTo(before);
+  }
+
+  @Test
   void renameMovesAcrossNamespacesAndRefusesTakenNames() {
     store.createNamespace(CAT, NamespacePath.of("a"), Map.of());
     store.createNamespace(CAT, NamespacePath.of("b"), Map.of());

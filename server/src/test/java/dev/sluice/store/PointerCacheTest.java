@@ -1,0 +1,173 @@
+package dev.sluice.store;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
+import org.junit.jupiter.api.Test;
+
+/** The pointer cache's coherence rules, with the interleavings forced by latches and hooks. */
+class PointerCacheTest {
+  private static final PointerCache.Key KEY = new PointerCache.Key("cat", "ns", "t");
+
+  private static Optional<ContentRecord> at(String location, long version) {
+    return Optional.of(
+        new ContentRecord(
+            "cat", new NamespacePath(List.of("ns")), "t", ContentKind.TABLE, location, version));
+  }
+
+  /** A database that answers {@code value} and counts how often it was asked. */
+  private static final class Db implements Supplier<Optional<ContentRecord>> {
+    volatile Optional<ContentRecord> value;
+    final AtomicInteger reads = new AtomicInteger();
+
+    Db(Optional<ContentRecord> value) {
+      this.value = value;
+    }
+
+    @Override
+    public Optional<ContentRecord> get() {
+      reads.incrementAndGet();
+      return value;
+    }
+  }
+
+  @Test
+  void servesFromMemoryUntilInvalidated() {
+    PointerCache cache = new PointerCache(true, 100, false);
+    Db db = new Db(at("m1", 1));
+    assertThat(cache.get(KEY, db)).isEqualTo(at("m1", 1));
+    assertThat(cache.get(KEY, db)).isEqualTo(at("m1", 1));
+    assertThat(db.reads).hasValue(1);
+    db.value = at("m2", 2);
+    cache.invalidate(KEY);
+    assertThat(cache.get(KEY, db)).isEqualTo(at("m2", 2));
+    assertThat(db.reads).hasValue(2);
+    assertThat(cache.hits()).isEqualTo(1);
+    assertThat(cache.misses()).isEqualTo(2);
+  }
+
+  @Test
+  void aReadThatBeganBeforeAnInvalidationIsNeverCached() throws Exception {
+    PointerCache cache = new PointerCache(true, 100, false);
+    CountDownLatch reading = new CountDownLatch(1);
+    CountDownLatch invalidated = new CountDownLatch(1);
+    // The database answers the old pointer, then the change lands and is notified before the
+    // reader puts what it read.
+    Supplier<Optional<ContentRecord>> slowOld =
+        () -> {
+          reading.countDown();
+          try {
+            assertThat(invalidated.await(5, TimeUnit.SECONDS)).isTrue();
+          } catch (InterruptedException e) {
+            throw new IllegalStateException(e);
+          }
+          return at("old", 1);
+        };
+    CompletableFuture<Optional<ContentRecord>> reader =
+        CompletableFuture.supplyAsync(() -> cache.get(KEY, slowOld));
+    assertThat(reading.await(5, TimeUnit.SECONDS)).isTrue();
+    cache.changed(KEY, 2); // evicts nothing (nothing cached yet), but bumps the stamp
+    invalidated.countDown();
+    assertThat(reader.get(5, TimeUnit.SECONDS)).isEqualTo(at("old", 1));
+
+    Db db = new Db(at("new", 2));
+    assertThat(cache.get(KEY, db)).as("the old value was not kept").isEqualTo(at("new", 2));
+    assertThat(db.reads).hasValue(1);
+  }
+
+  @Test
+  void anInvalidationBetweenPutAndRecheckIsNotLost() {
+    PointerCache cache = new PointerCache(true, 100, false);
+    cache.afterPut = () -> cache.changed(KEY, 2);
+    assertThat(cache.get(KEY, new Db(at("old", 1)))).isEqualTo(at("old", 1));
+    cache.afterPut = () -> {};
+    Db db = new Db(at("new", 2));
+    assertThat(cache.get(KEY, db)).isEqualTo(at("new", 2));
+    assertThat(db.reads).hasValue(1);
+  }
+
+  @Test
+  void aNotificationOfTheCachedVersionKeepsItAndAnyOtherEvicts() {
+    PointerCache cache = new PointerCache(true, 100, false);
+    Db db = new Db(at("m5", 5));
+    cache.get(KEY, db);
+    cache.changed(KEY, 5); // the echo of the very state cached
+    cache.get(KEY, db);
+    assertThat(db.reads).hasValue(1);
+    cache.changed(KEY, 6);
+    cache.get(KEY, db);
+    assertThat(db.reads).hasValue(2);
+    // An absent pointer is evicted by any change (a create).
+    PointerCache.Key missing = new PointerCache.Key("cat", "ns", "gone");
+    Db none = new Db(Optional.empty());
+    cache.get(missing, none);
+    cache.get(missing, none);
+    assertThat(none.reads).hasValue(1);
+    cache.changed(missing, 7);
+    cache.get(missing, none);
+    assertThat(none.reads).hasValue(2);
+    cache.changedAll();
+    cache.get(KEY, db);
+    assertThat(db.reads).hasValue(3);
+  }
+
+  @Test
+  void withAFeedNothingIsServedUntilSubscribedNorWhileItIsDown() {
+    PointerCache cache = new PointerCache(true, 100, true);
+    Db db = new Db(at("m1", 1));
+    cache.get(KEY, db);
+    cache.get(KEY, db);
+    assertThat(db.reads).as("not subscribed yet: read through").hasValue(2);
+    assertThat(cache.serving()).isFalse();
+
+    cache.feedRestored();
+    cache.get(KEY, db);
+    cache.get(KEY, db);
+    assertThat(db.reads).hasValue(3);
+
+    cache.feedLost();
+    assertThat(cache.serving()).isFalse();
+    db.value = at("m2", 2); // a change whose notification this replica missed
+    assertThat(cache.get(KEY, db)).isEqualTo(at("m2", 2));
+    assertThat(cache.get(KEY, db)).isEqualTo(at("m2", 2));
+    assertThat(db.reads).hasValue(5);
+
+    db.value = at("m3", 3); // missed too, while down
+    cache.feedRestored(); // flushes: the m1 entry from before the loss is gone
+    assertThat(cache.get(KEY, db)).isEqualTo(at("m3", 3));
+    assertThat(cache.get(KEY, db)).isEqualTo(at("m3", 3));
+    assertThat(db.reads).hasValue(6);
+  }
+
+  @Test
+  void aReadInFlightWhenTheFeedIsLostAndRestoredIsNotCached() {
+    PointerCache cache = new PointerCache(true, 100, true);
+    cache.feedRestored();
+    cache.afterPut =
+        () -> {
+          cache.feedLost();
+          cache.feedRestored();
+        };
+    cache.get(KEY, new Db(at("old", 1)));
+    cache.afterPut = () -> {};
+    Db db = new Db(at("new", 2));
+    assertThat(cache.get(KEY, db)).isEqualTo(at("new", 2));
+    assertThat(db.reads).hasValue(1);
+  }
+
+  @Test
+  void aDisabledCacheAlwaysReadsTheDatabase() {
+    PointerCache cache = PointerCache.disabled();
+    Db db = new Db(at("m1", 1));
+    cache.get(KEY, db);
+    cache.get(KEY, db);
+    assertThat(db.reads).hasValue(2);
+    assertThat(cache.serving()).isFalse();
+  }
+}
