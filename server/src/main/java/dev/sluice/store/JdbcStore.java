@@ -26,6 +26,7 @@ public final class JdbcStore extends JdbcSupport implements Store {
   public static final String CATALOG_ADMIN = "catalog_admin";
 
   private final JdbcAccessStore access;
+  private final JdbcIdempotencyKeys idempotencyKeys;
   private final JdbcLocationClaims claimSql = new JdbcLocationClaims();
 
   private final StartupWait connections;
@@ -34,6 +35,7 @@ public final class JdbcStore extends JdbcSupport implements Store {
     super(dataSource, connections);
     this.connections = connections;
     this.access = new JdbcAccessStore(dataSource, connections);
+    this.idempotencyKeys = new JdbcIdempotencyKeys(dataSource, connections);
   }
 
   /** Opens a pool on the database and brings its schema up to date. */
@@ -213,6 +215,7 @@ public final class JdbcStore extends JdbcSupport implements Store {
     ensureRoots(claims);
     inTransaction(
         conn -> {
+          IdempotencyClaim.recordIn(conn); // in the change's own transaction
           JdbcLocationClaims.lockRoots(conn, claims);
           if (!path.parent().isRoot() && !lockNamespace(conn, catalog, path.parent())) {
             throw new NotFound("Namespace does not exist: " + path.parent());
@@ -285,6 +288,7 @@ public final class JdbcStore extends JdbcSupport implements Store {
   public boolean dropNamespace(String catalog, NamespacePath path) {
     return inTransaction(
         conn -> {
+          IdempotencyClaim.recordIn(conn); // in the change's own transaction
           if (!lockNamespace(conn, catalog, path)) {
             return false;
           }
@@ -332,6 +336,7 @@ public final class JdbcStore extends JdbcSupport implements Store {
     ensureRoots(claims);
     return inTransaction(
         conn -> {
+          IdempotencyClaim.recordIn(conn); // in the change's own transaction
           JdbcLocationClaims.lockRoots(conn, claims);
           Map<String, String> current;
           try (PreparedStatement ps =
@@ -421,6 +426,7 @@ public final class JdbcStore extends JdbcSupport implements Store {
     try {
       inTransaction(
           conn -> {
+            IdempotencyClaim.recordIn(conn); // in the change's own transaction
             // Roots first, then the row: the order swapMetadata locks in too.
             JdbcLocationClaims.lockRoots(conn, claims);
             try (PreparedStatement ps =
@@ -573,6 +579,7 @@ public final class JdbcStore extends JdbcSupport implements Store {
           conn.prepareStatement(
               "UPDATE contents SET metadata_location = ?, previous_metadata_location = ?, version = version + 1, updated_at = ?"
                   + " WHERE catalog_name = ? AND ns_path = ? AND name = ? AND kind = ? AND metadata_location = ?")) {
+        IdempotencyClaim.recordIn(conn); // in the commit's own transaction
         // Roots before rows, as createContent does.
         JdbcLocationClaims.lockRoots(conn, claimed);
         long now = System.currentTimeMillis();
@@ -605,6 +612,9 @@ public final class JdbcStore extends JdbcSupport implements Store {
             JdbcLocationClaims.replace(conn, catalog, swap.namespace(), swap.name(), swap.claims());
           }
         }
+      } catch (IdempotencyKeyTaken e) {
+        rollbackQuietly(conn);
+        throw e;
       } catch (SQLException e) {
         rollbackQuietly(conn);
         if (retryable(e)) {
@@ -640,6 +650,7 @@ public final class JdbcStore extends JdbcSupport implements Store {
   public boolean dropContent(String catalog, NamespacePath ns, String name, ContentKind kind) {
     return inTransaction(
         conn -> {
+          IdempotencyClaim.recordIn(conn); // in the change's own transaction
           int dropped =
               update(
                   conn,
@@ -699,6 +710,7 @@ public final class JdbcStore extends JdbcSupport implements Store {
     try {
       inTransaction(
           conn -> {
+            IdempotencyClaim.recordIn(conn); // in the change's own transaction
             int moved =
                 update(
                     conn,
@@ -748,6 +760,11 @@ public final class JdbcStore extends JdbcSupport implements Store {
   @Override
   public AccessStore access() {
     return access;
+  }
+
+  @Override
+  public IdempotencyKeys idempotencyKeys() {
+    return idempotencyKeys;
   }
 
   // ---------------------------------------------------------------- signing keys
