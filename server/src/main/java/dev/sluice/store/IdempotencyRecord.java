@@ -25,6 +25,9 @@ public record IdempotencyRecord(
     requireNonNull(operation, "operation");
     requireNonNull(requestHash, "requestHash");
     requireNonNull(attempt, "attempt");
+    if (status != null && (status < 200 || status > 599)) {
+      throw new IllegalArgumentException("Invalid stored status for " + key + ": " + status);
+    }
   }
 
   public boolean answered() {

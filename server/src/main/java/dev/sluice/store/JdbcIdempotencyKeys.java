@@ -23,7 +23,8 @@ final class JdbcIdempotencyKeys extends JdbcSupport implements IdempotencyKeys {
   }
 
   private static IdempotencyRecord row(ResultSet rs) throws SQLException {
-    int status = rs.getInt(7);
+    int code = rs.getInt(7);
+    Integer status = rs.wasNull() ? null : code; // right after the read it refers to
     return new IdempotencyRecord(
         rs.getString(1),
         rs.getString(2),
@@ -31,7 +32,7 @@ final class JdbcIdempotencyKeys extends JdbcSupport implements IdempotencyKeys {
         rs.getString(4),
         rs.getString(5),
         rs.getString(6),
-        rs.wasNull() ? null : status,
+        status,
         rs.getString(8),
         rs.getLong(9),
         rs.getLong(10));
