@@ -115,7 +115,8 @@ public final class SluiceServer implements AutoCloseable {
           .register(metrics);
       CatalogRegistry catalogs = new CatalogRegistry(store, backends, config.credentialSources());
       closeables.add(catalogs);
-      new IcebergRoutes(catalogs, authz, vending, tokens, metrics).register(routes);
+      new IcebergRoutes(catalogs, authz, vending, tokens, metrics, config.idempotencyKeyLifetime())
+          .register(routes);
       Consumer<String> catalogsChanged =
           catalog -> {
             catalogs.changed(catalog);

@@ -29,7 +29,8 @@ import java.util.regex.Pattern;
  * never silently falls back to a default.
  *
  * <pre>
- * server:   { host: 127.0.0.1, port: 8181, maxRequestBytes: 8388608 }
+ * server:   { host: 127.0.0.1, port: 8181, maxRequestBytes: 8388608,
+ *             idempotencyKeyLifetime: PT30M }   # ISO-8601, PT1M..P7D; advertised in /v1/config
  * dataDir:  ./sluice-data
  * database: { url: "jdbc:postgresql://db/sluice", user: sluice, password: "${PGPASSWORD}",
  *             maxPoolSize: 10, connectionTimeoutMs: 5000,
@@ -66,7 +67,14 @@ public record ServerConfig(
     long vendingCacheMaxEntries,
     int vendingMinDurationSeconds,
     TokenThrottle.Limits tokenThrottle,
-    Duration verifiedSecretTtl) {
+    Duration verifiedSecretTtl,
+    Duration idempotencyKeyLifetime) {
+
+  /** How long an {@code Idempotency-Key} answer is kept, and advertised in {@code /v1/config}. */
+  public static final Duration DEFAULT_IDEMPOTENCY_KEY_LIFETIME = Duration.ofMinutes(30);
+
+  private static final Duration MIN_IDEMPOTENCY_KEY_LIFETIME = Duration.ofMinutes(1);
+  private static final Duration MAX_IDEMPOTENCY_KEY_LIFETIME = Duration.ofDays(7);
 
   private static final Pattern VAR = Pattern.compile("\\$\\{([A-Za-z_][A-Za-z0-9_]*)}");
   private static final Map<String, Set<String>> KNOWN =
@@ -78,7 +86,7 @@ public record ServerConfig(
           "storage.vendingCache",
           Set.of("ttlCapSeconds", "maxEntries"),
           "server",
-          Set.of("host", "port", "maxRequestBytes"),
+          Set.of("host", "port", "maxRequestBytes", "idempotencyKeyLifetime"),
           "database",
           Set.of(
               "url",
@@ -143,6 +151,13 @@ public record ServerConfig(
               + VerifiedSecrets.MAX_TTL.toSeconds()
               + ", got "
               + verifiedSecretTtl.toSeconds());
+    }
+    Objects.requireNonNull(idempotencyKeyLifetime, "idempotencyKeyLifetime");
+    if (idempotencyKeyLifetime.compareTo(MIN_IDEMPOTENCY_KEY_LIFETIME) < 0
+        || idempotencyKeyLifetime.compareTo(MAX_IDEMPOTENCY_KEY_LIFETIME) > 0) {
+      throw new ConfigException(
+          "server.idempotencyKeyLifetime must be between PT1M and P7D, got "
+              + idempotencyKeyLifetime);
     }
   }
 
@@ -252,7 +267,25 @@ public record ServerConfig(
                 auth,
                 "verifiedSecretCacheSeconds",
                 "auth.verifiedSecretCacheSeconds",
-                (int) VerifiedSecrets.DEFAULT_TTL.toSeconds())));
+                (int) VerifiedSecrets.DEFAULT_TTL.toSeconds())),
+        duration(
+            server,
+            "idempotencyKeyLifetime",
+            "server.idempotencyKeyLifetime",
+            DEFAULT_IDEMPOTENCY_KEY_LIFETIME));
+  }
+
+  /** An ISO-8601 duration such as {@code PT30M}. */
+  private static Duration duration(JsonNode node, String field, String key, Duration fallback) {
+    String text = string(node, field, key, null);
+    if (text == null) {
+      return fallback;
+    }
+    try {
+      return Duration.parse(text.trim());
+    } catch (java.time.format.DateTimeParseException e) {
+      throw new ConfigException(key + " must be an ISO-8601 duration such as PT30M, got: " + text);
+    }
   }
 
   private static TokenThrottle.Limits tokenThrottle(JsonNode node) {

@@ -112,6 +112,16 @@ public final class Exchange {
     }
   }
 
+  /** The path parameters as sent (still percent-encoded). */
+  Map<String, String> rawPathParams() {
+    return rawPathParams;
+  }
+
+  /** The query parameters, decoded. */
+  Map<String, String> queryParams() {
+    return query;
+  }
+
   public String query(String name) {
     return query.get(name);
   }

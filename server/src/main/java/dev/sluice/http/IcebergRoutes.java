@@ -139,13 +139,16 @@ public final class IcebergRoutes {
   private final SignRoute sign;
   private final LoadTableBody loadTableBody = new LoadTableBody(64L << 20, Duration.ofMinutes(10));
   private final ConditionalLoad conditional = new ConditionalLoad(Clock.systemUTC());
+  private final IdempotentMutations idempotent;
+  private final Map<Endpoint, IdempotentMutations.Answers> mutations;
 
   public IcebergRoutes(
       CatalogRegistry catalogs,
       Authorizer authz,
       VendingService vending,
       TokenService tokens,
-      MeterRegistry metrics) {
+      MeterRegistry metrics,
+      Duration idempotencyKeyLifetime) {
     this.catalogs = requireNonNull(catalogs, "catalogs");
     this.authz = requireNonNull(authz, "authz");
     this.visibility = new CatalogVisibility(authz);
@@ -154,10 +157,44 @@ public final class IcebergRoutes {
     this.creates = new TableCreates(credentials);
     this.readableLocations = new ReadableLocationsRoute(catalogs, authz, visibility);
     this.sign = new SignRoute(catalogs, authz, visibility, vending, tokens);
+    this.idempotent =
+        new IdempotentMutations(
+            catalogs.store().idempotencyKeys(),
+            idempotencyKeyLifetime,
+            Duration.ofSeconds(10),
+            Clock.systemUTC());
+    TableReplays replays =
+        new TableReplays(catalogs, authz, visibility, credentials, loadTableBody);
+    IdempotentMutations.Answers verbatim = IdempotentMutations.VERBATIM;
+    // The spec's mutations (createView too: the spec omits it, Iceberg 1.11's client sends it).
+    this.mutations =
+        Map.ofEntries(
+            Map.entry(Endpoint.V1_CREATE_NAMESPACE, verbatim),
+            Map.entry(Endpoint.V1_UPDATE_NAMESPACE, verbatim),
+            Map.entry(Endpoint.V1_DELETE_NAMESPACE, verbatim),
+            Map.entry(Endpoint.V1_CREATE_TABLE, replays.create()),
+            Map.entry(Endpoint.V1_REGISTER_TABLE, replays.register()),
+            Map.entry(Endpoint.V1_UPDATE_TABLE, replays.commit()),
+            Map.entry(Endpoint.V1_DELETE_TABLE, verbatim),
+            Map.entry(Endpoint.V1_RENAME_TABLE, verbatim),
+            Map.entry(Endpoint.V1_COMMIT_TRANSACTION, verbatim),
+            Map.entry(Endpoint.V1_CREATE_VIEW, verbatim),
+            Map.entry(Endpoint.V1_UPDATE_VIEW, verbatim),
+            Map.entry(Endpoint.V1_DELETE_VIEW, verbatim),
+            Map.entry(Endpoint.V1_RENAME_VIEW, verbatim));
   }
 
   public void register(HttpServer.Routes routes) {
-    mount(routes, declared -> x -> declared.handler().handle(this, x));
+    mount(
+        routes,
+        declared -> {
+          RouteHandler handler = x -> declared.handler().handle(this, x);
+          IdempotentMutations.Answers answers =
+              declared.advertisedAs() == null ? null : mutations.get(declared.advertisedAs());
+          return answers == null
+              ? handler
+              : idempotent.wrap(declared.advertisedAs().toString(), handler, answers);
+        });
   }
 
   /** Adds every declared route under {@link #MOUNT}, handled by what {@code bind} makes of it. */
@@ -220,11 +257,16 @@ public final class IcebergRoutes {
       throw new ForbiddenException(
           "Principal '%s' has no privilege in catalog %s", caller.principal(), catalog.name());
     }
-    return Reply.ok(
+    ConfigResponse response =
         ConfigResponse.builder()
             .withOverride("prefix", RESTUtil.encodeString(catalog.name()))
             .withEndpoints(ENDPOINTS)
-            .build());
+            .build();
+    // Iceberg 1.10's ConfigResponse has no field for it; 1.11 clients send Idempotency-Key when
+    // it is there.
+    ObjectNode json = (ObjectNode) Json.iceberg().valueToTree(response);
+    json.put("idempotency-key-lifetime", idempotent.lifetime().toString());
+    return Reply.ok(json);
   }
 
   // ------------------------------------------------------------------ namespaces

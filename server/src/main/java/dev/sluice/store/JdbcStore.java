@@ -26,6 +26,7 @@ public final class JdbcStore extends JdbcSupport implements Store {
   public static final String CATALOG_ADMIN = "catalog_admin";
 
   private final JdbcAccessStore access;
+  private final JdbcIdempotencyKeys idempotencyKeys;
   private final JdbcLocationClaims claimSql = new JdbcLocationClaims();
 
   private final StartupWait connections;
@@ -48,6 +49,7 @@ public final class JdbcStore extends JdbcSupport implements Store {
     if (listener != null) {
       listener.start();
     }
+    this.idempotencyKeys = new JdbcIdempotencyKeys(dataSource, connections);
   }
 
   /** Opens a pool on the database and brings its schema up to date. */
@@ -243,6 +245,7 @@ public final class JdbcStore extends JdbcSupport implements Store {
     ensureRoots(claims);
     inTransaction(
         conn -> {
+          IdempotencyClaim.recordIn(conn); // in the change's own transaction
           JdbcLocationClaims.lockRoots(conn, claims);
           if (!path.parent().isRoot() && !lockNamespace(conn, catalog, path.parent())) {
             throw new NotFound("Namespace does not exist: " + path.parent());
@@ -315,6 +318,7 @@ public final class JdbcStore extends JdbcSupport implements Store {
   public boolean dropNamespace(String catalog, NamespacePath path) {
     return inTransaction(
         conn -> {
+          IdempotencyClaim.recordIn(conn); // in the change's own transaction
           if (!lockNamespace(conn, catalog, path)) {
             return false;
           }
@@ -362,6 +366,7 @@ public final class JdbcStore extends JdbcSupport implements Store {
     ensureRoots(claims);
     return inTransaction(
         conn -> {
+          IdempotencyClaim.recordIn(conn); // in the change's own transaction
           JdbcLocationClaims.lockRoots(conn, claims);
           Map<String, String> current;
           try (PreparedStatement ps =
@@ -458,6 +463,7 @@ public final class JdbcStore extends JdbcSupport implements Store {
     try {
       inTransaction(
           conn -> {
+            IdempotencyClaim.recordIn(conn); // in the change's own transaction
             // Roots first, then the row: the order swapMetadata locks in too.
             JdbcLocationClaims.lockRoots(conn, claims);
             List<Long> version;
@@ -633,6 +639,7 @@ public final class JdbcStore extends JdbcSupport implements Store {
     try {
       conn.setAutoCommit(false);
       try {
+        IdempotencyClaim.recordIn(conn); // in the commit's own transaction
         // Roots before rows, as createContent does.
         JdbcLocationClaims.lockRoots(conn, claimed);
         long now = System.currentTimeMillis();
@@ -675,6 +682,9 @@ public final class JdbcStore extends JdbcSupport implements Store {
           versions.add(version.get(0));
         }
         publish(conn, changes(keys, versions));
+      } catch (IdempotencyKeyTaken e) {
+        rollbackQuietly(conn);
+        throw e;
       } catch (SQLException e) {
         rollbackQuietly(conn);
         if (retryable(e)) {
@@ -712,6 +722,7 @@ public final class JdbcStore extends JdbcSupport implements Store {
     try {
       return inTransaction(
           conn -> {
+            IdempotencyClaim.recordIn(conn); // in the change's own transaction
             List<Long> dropped =
                 versioned(
                     conn,
@@ -783,6 +794,7 @@ public final class JdbcStore extends JdbcSupport implements Store {
     try {
       inTransaction(
           conn -> {
+            IdempotencyClaim.recordIn(conn); // in the change's own transaction
             List<Long> moved =
                 versioned(
                     conn,
@@ -838,6 +850,11 @@ public final class JdbcStore extends JdbcSupport implements Store {
   @Override
   public AccessStore access() {
     return access;
+  }
+
+  @Override
+  public IdempotencyKeys idempotencyKeys() {
+    return idempotencyKeys;
   }
 
   // ---------------------------------------------------------------- signing keys

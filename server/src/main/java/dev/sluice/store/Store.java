@@ -156,6 +156,9 @@ public interface Store extends AutoCloseable {
   // --- principals, roles, grants, audit ---
   AccessStore access();
 
+  // --- Idempotency-Key answers ---
+  IdempotencyKeys idempotencyKeys();
+
   // --- token signing keys ---
   /** Adds a key unless one with that id exists; returns all keys, newest first. */
   List<SigningKey> ensureSigningKey(SigningKey candidate);

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -72,6 +73,23 @@ class ServerConfigTest {
     assertThatThrownBy(() -> load("bootstrap:\n  quickstartCatalog: maybe\n", Map.of()))
         .hasMessageContaining("bootstrap.quickstartCatalog");
     assertThatThrownBy(() -> load("- a\n- b\n", Map.of())).isInstanceOf(ConfigException.class);
+  }
+
+  @Test
+  void idempotencyKeyLifetimeIsAnIsoDurationWithinBounds() throws Exception {
+    assertThat(load("", Map.of()).idempotencyKeyLifetime()).isEqualTo(Duration.ofMinutes(30));
+    assertThat(
+            load("server:\n  idempotencyKeyLifetime: PT24H\n", Map.of()).idempotencyKeyLifetime())
+        .isEqualTo(Duration.ofHours(24));
+    assertThatThrownBy(() -> load("server:\n  idempotencyKeyLifetime: 30m\n", Map.of()))
+        .isInstanceOf(ConfigException.class)
+        .hasMessageContaining("server.idempotencyKeyLifetime");
+    assertThatThrownBy(() -> load("server:\n  idempotencyKeyLifetime: PT10S\n", Map.of()))
+        .isInstanceOf(ConfigException.class)
+        .hasMessageContaining("between PT1M and P7D");
+    assertThatThrownBy(() -> load("server:\n  idempotencyKeyLifetime: P30D\n", Map.of()))
+        .isInstanceOf(ConfigException.class)
+        .hasMessageContaining("between PT1M and P7D");
   }
 
   @Test

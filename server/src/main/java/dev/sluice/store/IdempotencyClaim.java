@@ -1,0 +1,104 @@
+package dev.sluice.store;
+
+import static java.util.Objects.requireNonNull;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Types;
+
+/**
+ * The {@code Idempotency-Key} of the request this thread is serving, while it is served. A mutation
+ * of the store records it in the mutation's own transaction ({@link #recordIn}), so the key says
+ * "applied" exactly when the change is: a retry either finds the row or may run again. A thread
+ * serves one request at a time and Iceberg's handlers run on it, hence a thread-local rather than a
+ * parameter threaded through every {@link Store} method.
+ */
+public record IdempotencyClaim(
+    String key,
+    String principal,
+    String catalog,
+    String operation,
+    String requestHash,
+    String attempt,
+    long createdAt,
+    long expiresAt) {
+  private static final ThreadLocal<IdempotencyClaim> CURRENT = new ThreadLocal<>();
+
+  public IdempotencyClaim {
+    requireNonNull(key, "key");
+    requireNonNull(principal, "principal");
+    requireNonNull(catalog, "catalog");
+    requireNonNull(operation, "operation");
+    requireNonNull(requestHash, "requestHash");
+    requireNonNull(attempt, "attempt");
+  }
+
+  /** Makes this the claim of the current thread's request until {@link #close()}. */
+  public void open() {
+    CURRENT.set(this);
+  }
+
+  public static void close() {
+    CURRENT.remove();
+  }
+
+  /**
+   * Inside a mutation's transaction: writes the current request's key (answer still unrecorded),
+   * unless this request already did in an earlier transaction of its own. Throws {@link
+   * IdempotencyKeyTaken} when another request holds the key; the caller's transaction then rolls
+   * back, so the change is not applied twice.
+   */
+  static void recordIn(Connection conn) throws SQLException {
+    IdempotencyClaim claim = CURRENT.get();
+    if (claim == null) {
+      return;
+    }
+    try (PreparedStatement ps =
+        conn.prepareStatement("SELECT attempt FROM idempotency_keys WHERE idem_key = ?")) {
+      ps.setString(1, claim.key);
+      try (ResultSet rs = ps.executeQuery()) {
+        if (rs.next()) {
+          if (claim.attempt.equals(rs.getString(1))) {
+            return; // an earlier transaction of this same request recorded it
+          }
+          throw new IdempotencyKeyTaken(claim.key);
+        }
+      }
+    }
+    try {
+      claim.insert(conn, null, null);
+    } catch (SQLException e) {
+      if (JdbcSupport.UNIQUE_VIOLATION.equals(e.getSQLState())) {
+        // A concurrent request with the same key committed first (PostgreSQL made us wait).
+        throw new IdempotencyKeyTaken(claim.key);
+      }
+      throw e;
+    }
+  }
+
+  void insert(Connection conn, Integer status, String body) throws SQLException {
+    try (PreparedStatement ps =
+        conn.prepareStatement(
+            "INSERT INTO idempotency_keys (idem_key, principal_name, catalog_name, operation,"
+                + " request_hash, attempt, status, response_body, created_at, expires_at)"
+                + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
+      ps.setString(1, key);
+      ps.setString(2, principal);
+      ps.setString(3, catalog);
+      ps.setString(4, operation);
+      ps.setString(5, requestHash);
+      ps.setString(6, attempt);
+      if (status == null) {
+        ps.setNull(7, Types.INTEGER);
+      } else {
+        ps.setInt(7, status);
+      }
+      ps.setString(8, body);
+      ps.setLong(9, createdAt);
+      ps.setLong(10, expiresAt);
+      ps.executeUpdate();
+    }
+  }
+}
