@@ -109,7 +109,11 @@ class RemoteSigningHostileRequestsTest {
         raw("body is an array", 400, "expected a JSON object", "[{'method':'GET'}]"),
         raw("body is a string", 400, "expected a JSON object", "'GET'"),
         raw("body is JSON null", 400, "expected a JSON object", "null"),
-        raw("deeply nested JSON", 400, "nesting depth", "[".repeat(5000) + "]".repeat(5000)),
+        raw(
+            "deeply nested JSON",
+            400,
+            "nesting depth",
+            "{'properties': {'a': " + "[".repeat(5000) + "]".repeat(5000) + "}}"),
         raw("a field given twice", 400, "Duplicate field 'method'", twice()).keptAfter(TWICE),
         raw("content after the object", 400, "Trailing token", json("GET", "{U}x") + " {}"),
         field("missing region", "missing region", "region", null),

@@ -2,11 +2,6 @@ package dev.sluice.http;
 
 import static java.util.Objects.requireNonNull;
 
-import com.fasterxml.jackson.core.JsonParser;
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.DeserializationFeature;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectReader;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.sluice.auth.TokenService;
@@ -25,11 +20,7 @@ import dev.sluice.vending.SignedRequest;
 import dev.sluice.vending.StorageProfile;
 import dev.sluice.vending.StorageRequest;
 import dev.sluice.vending.VendingService;
-import java.io.IOException;
-import java.net.URI;
-import java.net.URISyntaxException;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -67,16 +58,6 @@ final class SignRoute {
 
   private record TableKey(String catalog, TableIdentifier table) {}
 
-  /**
-   * A field given twice, or more JSON after the object, would let a reader upstream (a proxy, an
-   * audit log) see another request than the one signed: both are refused.
-   */
-  private static final ObjectReader STRICT =
-      Json.plain()
-          .reader()
-          .with(JsonParser.Feature.STRICT_DUPLICATE_DETECTION)
-          .with(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
-
   private final CatalogRegistry catalogs;
   private final Authorizer authz;
   private final CatalogVisibility visibility;
@@ -107,7 +88,7 @@ final class SignRoute {
   }
 
   private Reply handle(Exchange x, String grant) {
-    StorageRequest request = request(strictJson(x.body()));
+    StorageRequest request = SignRequestReader.read(x.body());
     Caller caller = x.caller(authz);
     String name = x.path("prefix");
     visibility.require(caller, "accessCatalog", name);
@@ -164,83 +145,5 @@ final class SignRoute {
     body.put("headers", signed.headers());
     boolean read = target.needed() == AccessMode.READ;
     return Reply.okPlain(body).withHeader("Cache-Control", read ? "private" : "no-cache");
-  }
-
-  private static JsonNode strictJson(byte[] body) {
-    if (body.length == 0) {
-      throw new BadRequestException("Invalid request: empty body");
-    }
-    try {
-      return STRICT.readTree(body);
-    } catch (JsonProcessingException e) {
-      throw new BadRequestException("Invalid JSON body: %s", e.getOriginalMessage());
-    } catch (IOException e) {
-      throw new BadRequestException("Cannot read request body");
-    }
-  }
-
-  /** The spec's sign request, every field checked for its type: a 400 names the bad one. */
-  private static StorageRequest request(JsonNode json) {
-    if (json == null || !json.isObject()) {
-      throw new BadRequestException("Invalid sign request: expected a JSON object");
-    }
-    String region = text(json, "region", true);
-    String method = text(json, "method", true);
-    String uriText = text(json, "uri", true);
-    String body = text(json, "body", false);
-    String provider = text(json, "provider", false);
-    if (provider != null && !provider.equals("s3")) {
-      throw new BadRequestException("Invalid sign request: provider %s is not signed", provider);
-    }
-    JsonNode properties = json.get("properties");
-    if (properties != null && !properties.isNull() && !properties.isObject()) {
-      throw new BadRequestException("Invalid sign request: properties must be an object");
-    }
-    URI uri;
-    try {
-      uri = new URI(uriText);
-    } catch (URISyntaxException e) {
-      throw new BadRequestException("Invalid sign request: uri is not a URI (%s)", e.getReason());
-    }
-    return new StorageRequest(method, uri, region, headers(json.get("headers")), body);
-  }
-
-  private static Map<String, List<String>> headers(JsonNode node) {
-    if (node == null || !node.isObject()) {
-      throw new BadRequestException(
-          "Invalid sign request: headers must be an object of string arrays");
-    }
-    Map<String, List<String>> headers = new LinkedHashMap<>();
-    for (var it = node.fields(); it.hasNext(); ) {
-      Map.Entry<String, JsonNode> field = it.next();
-      if (!field.getValue().isArray()) {
-        throw new BadRequestException(
-            "Invalid sign request: header %s must be an array of strings", field.getKey());
-      }
-      List<String> values = new ArrayList<>();
-      for (JsonNode value : field.getValue()) {
-        if (!value.isTextual()) {
-          throw new BadRequestException(
-              "Invalid sign request: header %s must be an array of strings", field.getKey());
-        }
-        values.add(value.asText());
-      }
-      headers.put(field.getKey(), values);
-    }
-    return headers;
-  }
-
-  private static String text(JsonNode json, String field, boolean required) {
-    JsonNode node = json.get(field);
-    if (node == null || node.isNull()) {
-      if (required) {
-        throw new BadRequestException("Invalid sign request: missing %s", field);
-      }
-      return null;
-    }
-    if (!node.isTextual()) {
-      throw new BadRequestException("Invalid sign request: %s must be a string", field);
-    }
-    return node.asText();
   }
 }
