@@ -62,7 +62,7 @@ public record BenchOptions(
                                many tables in the catalog, seeded straight into the store; none:
                                skip (1000,100000,1000000)
         --scale-rounds N       runs per table count and target in the scale phase (1)
-        --client raw|jdk|loop  HTTP client of the load generator (raw): raw and jdk run a thread
+        --client raw|jdk|loop  HTTP client of the load generator (loop): raw and jdk run a thread
                                per client (plain socket / java.net.http); loop drives all clients'
                                connections from one thread, as wrk does, for scenarios whose
                                operation is one request (the others fall back to raw threads).
@@ -117,7 +117,7 @@ public record BenchOptions(
                 values
                     .getOrDefault("targets", defaultTargets(values.get("postgres-url")))
                     .split(",")),
-            values.getOrDefault("client", "raw"),
+            values.getOrDefault("client", "loop"),
             values.getOrDefault("heap", "1g"),
             flags.contains("jfr"),
             flags.contains("interleave"),
