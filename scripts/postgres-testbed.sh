@@ -15,15 +15,17 @@ pg_testbed_install() {
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq postgresql >/dev/null
 }
 
+# Below Linux's ephemeral range (32768-60999 by default): a port there can be a client socket's
+# local port, which a connect probe does not see but which makes the server's bind fail.
 pg_testbed_free_port() {
   local port
-  for port in $(seq 55432 55532); do
+  for port in $(seq "${1:-25432}" 25532); do
     if ! (echo >"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
       echo "$port"
       return 0
     fi
   done
-  echo "postgres-testbed: no free port in 55432-55532" >&2
+  echo "postgres-testbed: no free port in 25432-25532" >&2
   return 1
 }
 
@@ -31,7 +33,6 @@ pg_testbed_start() {
   pg_testbed_install
   PG_BIN=$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -n 1)
   PG_DIR=$(mktemp -d /tmp/sluice-pg.XXXXXX)
-  PG_PORT=$(pg_testbed_free_port)
   # initdb refuses to run as root: run the cluster as the postgres system user then.
   PG_RUN=()
   if [ "$(id -u)" -eq 0 ]; then
@@ -41,9 +42,20 @@ pg_testbed_start() {
   fi
   "${PG_RUN[@]}" "$PG_BIN/initdb" -D "$PG_DIR/data" -A trust -U postgres -E UTF8 --no-instructions >"$PG_DIR/initdb.log" 2>&1 \
     || { cat "$PG_DIR/initdb.log" >&2; return 1; }
-  "${PG_RUN[@]}" "$PG_BIN/pg_ctl" -D "$PG_DIR/data" -l "$PG_DIR/server.log" -w -t 60 \
-    -o "-p $PG_PORT -k $PG_DIR -c listen_addresses=127.0.0.1 -c max_connections=300 -c fsync=off" start >/dev/null \
-    || { cat "$PG_DIR/server.log" >&2; return 1; }
+  # Another process may take the port between the probe and the bind: then try the next ones.
+  local attempt next=25432
+  for attempt in 1 2 3 4 5; do
+    PG_PORT=$(pg_testbed_free_port "$next") || return 1
+    if "${PG_RUN[@]}" "$PG_BIN/pg_ctl" -D "$PG_DIR/data" -l "$PG_DIR/server.log" -w -t 60 \
+      -o "-p $PG_PORT -k $PG_DIR -c listen_addresses=127.0.0.1 -c max_connections=300 -c fsync=off" start >/dev/null; then
+      break
+    fi
+    if [ "$attempt" -eq 5 ] || ! grep -q "Address already in use" "$PG_DIR/server.log"; then
+      cat "$PG_DIR/server.log" >&2
+      return 1
+    fi
+    next=$((PG_PORT + 1))
+  done
   export PG_BIN PG_DIR PG_PORT
   export SLUICE_TEST_PG_URL="jdbc:postgresql://127.0.0.1:$PG_PORT/postgres?user=postgres"
   echo "postgres-testbed: PostgreSQL $("$PG_BIN/postgres" --version | awk '{print $3}') on 127.0.0.1:$PG_PORT ($PG_DIR)" >&2

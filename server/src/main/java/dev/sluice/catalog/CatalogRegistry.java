@@ -46,6 +46,14 @@ public final class CatalogRegistry implements AutoCloseable {
     this.sources = Map.copyOf(requireNonNull(sources, "sources"));
   }
 
+  /**
+   * The JSON of a metadata file a commit on this server has just written (for that commit's
+   * answer), or null.
+   */
+  public byte[] writtenMetadataJson(String location) {
+    return location == null ? null : metadata.writtenJson(location);
+  }
+
   public SluiceCatalog resolve(String name) {
     SluiceCatalog catalog = resolved.get(name, this::load);
     if (catalog == null) {

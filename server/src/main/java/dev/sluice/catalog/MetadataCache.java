@@ -16,6 +16,13 @@ import org.apache.iceberg.io.FileIO;
 public final class MetadataCache {
   private final Cache<String, TableMetadata> cache;
 
+  /**
+   * The JSON of metadata files this server just wrote, for the answer of the commit that wrote them
+   * (a load serializes and caches its own, in {@code LoadTableBody}): short-lived and small.
+   */
+  private final Cache<String, byte[]> writtenJson =
+      Caffeine.newBuilder().maximumSize(256).expireAfterWrite(Duration.ofMinutes(1)).build();
+
   public MetadataCache(long maxEntries, Duration idle) {
     this.cache = Caffeine.newBuilder().maximumSize(maxEntries).expireAfterAccess(idle).build();
   }
@@ -29,12 +36,21 @@ public final class MetadataCache {
    * Keeps {@code written}, the metadata this server just wrote to {@code location}, as if it had
    * been read back: the refresh after a commit then finds it instead of parsing the file again. It
    * is the same value a parse would give (Iceberg's REST client builds its table the same way: no
-   * pending changes, the file's location, the same last-updated time and metadata log).
+   * pending changes, the file's location, the same last-updated time and metadata log). {@code
+   * json}, when not null, is the file's content as written: the commit's answer embeds it.
    */
-  void remember(String location, TableMetadata written) {
+  void remember(String location, TableMetadata written, byte[] json) {
+    if (json != null) {
+      writtenJson.put(location, json);
+    }
     cache.put(
         location,
         TableMetadata.buildFrom(written).discardChanges().withMetadataLocation(location).build());
+  }
+
+  /** The JSON of a metadata file this server wrote in the last minute, or null. */
+  public byte[] writtenJson(String location) {
+    return writtenJson.getIfPresent(location);
   }
 
   /** A loader for {@code refreshFromMetadataLocation}, reading through {@code io} on a miss. */

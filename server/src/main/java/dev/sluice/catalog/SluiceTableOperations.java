@@ -34,6 +34,9 @@ final class SluiceTableOperations extends BaseMetastoreTableOperations {
   private final TableCreation creation;
   private volatile ConfinedFileIO io;
 
+  /** Set while a commit writes its metadata file: {@link #io()} then answers it. */
+  private volatile MetadataFileCapture writing;
+
   SluiceTableOperations(
       Store store,
       String catalog,
@@ -59,6 +62,10 @@ final class SluiceTableOperations extends BaseMetastoreTableOperations {
   /** Built on first use after a refresh: a plain load never needs it. */
   @Override
   public FileIO io() {
+    MetadataFileCapture capture = writing;
+    if (capture != null) {
+      return capture;
+    }
     ConfinedFileIO confined = io;
     if (confined == null) {
       TableMetadata current = current();
@@ -100,7 +107,14 @@ final class SluiceTableOperations extends BaseMetastoreTableOperations {
         creation.checked(metadata); // before anything is written: a failure leaves nothing
       }
     }
-    String newLocation = writeNewMetadataIfRequired(create, metadata);
+    MetadataFileCapture capture = new MetadataFileCapture(io);
+    String newLocation;
+    writing = capture;
+    try {
+      newLocation = writeNewMetadataIfRequired(create, metadata);
+    } finally {
+      writing = null;
+    }
     // A registered table keeps the caller's metadata file; only a file written here is ours to
     // delete.
     boolean ownsFile = !newLocation.equals(metadata.metadataFileLocation());
@@ -118,7 +132,7 @@ final class SluiceTableOperations extends BaseMetastoreTableOperations {
       throw e;
     }
     if (ownsFile) {
-      this.metadata.remember(newLocation, metadata);
+      this.metadata.remember(newLocation, metadata, capture.written(newLocation));
     }
     if (create && creation != null) {
       creation.committed(newLocation, ownsFile, next);

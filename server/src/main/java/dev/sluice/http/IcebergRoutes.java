@@ -137,7 +137,7 @@ public final class IcebergRoutes {
   private final TableCreates creates;
   private final ReadableLocationsRoute readableLocations;
   private final SignRoute sign;
-  private final LoadTableBody loadTableBody = new LoadTableBody(64L << 20, Duration.ofMinutes(10));
+  private final LoadTableBody loadTableBody;
   private final ConditionalLoad conditional = new ConditionalLoad(Clock.systemUTC());
   private final IdempotentMutations idempotent;
   private final Map<Endpoint, IdempotentMutations.Answers> mutations;
@@ -150,6 +150,8 @@ public final class IcebergRoutes {
       MeterRegistry metrics,
       Duration idempotencyKeyLifetime) {
     this.catalogs = requireNonNull(catalogs, "catalogs");
+    this.loadTableBody =
+        new LoadTableBody(64L << 20, Duration.ofMinutes(10), catalogs::writtenMetadataJson);
     this.authz = requireNonNull(authz, "authz");
     this.visibility = new CatalogVisibility(authz);
     this.objects = new ObjectVisibility(authz);

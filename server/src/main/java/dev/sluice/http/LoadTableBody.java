@@ -1,5 +1,7 @@
 package dev.sluice.http;
 
+import static java.util.Objects.requireNonNull;
+
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.io.SerializedString;
 import com.github.benmanes.caffeine.cache.Cache;
@@ -7,7 +9,9 @@ import com.github.benmanes.caffeine.cache.Caffeine;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.function.Function;
 import org.apache.iceberg.TableMetadataParser;
 import org.apache.iceberg.rest.credentials.Credential;
 import org.apache.iceberg.rest.credentials.CredentialParser;
@@ -27,7 +31,15 @@ final class LoadTableBody {
   /** One metadata file as one snapshots mode writes it. */
   private record Key(String location, SnapshotsMode mode) {}
 
+  /** The JSON of a metadata file this server has just written, by location, or null. */
+  private final Function<String, byte[]> written;
+
   LoadTableBody(long maxBytes, Duration idle) {
+    this(maxBytes, idle, location -> null);
+  }
+
+  LoadTableBody(long maxBytes, Duration idle, Function<String, byte[]> written) {
+    this.written = requireNonNull(written, "written");
     this.metadataJson =
         Caffeine.newBuilder()
             .maximumWeight(maxBytes)
@@ -51,7 +63,7 @@ final class LoadTableBody {
     SerializedString json =
         location == null
             ? serialize(response, mode)
-            : metadataJson.get(new Key(location, mode), k -> serialize(response, mode));
+            : metadataJson.get(new Key(location, mode), k -> serialize(response, mode, written));
     ByteArrayOutputStream out = new ByteArrayOutputStream(json.charLength() + 1024);
     try (JsonGenerator gen = JsonUtil.factory().createGenerator(out)) {
       gen.writeStartObject();
@@ -78,6 +90,19 @@ final class LoadTableBody {
   }
 
   private static SerializedString serialize(LoadTableResponse response, SnapshotsMode mode) {
+    return serialize(response, mode, location -> null);
+  }
+
+  /**
+   * The metadata's JSON: a commit's answer takes what the commit wrote to the file (Iceberg's own
+   * serialization of the same metadata), anything else is serialized here.
+   */
+  private static SerializedString serialize(
+      LoadTableResponse response, SnapshotsMode mode, Function<String, byte[]> written) {
+    byte[] file = mode == SnapshotsMode.ALL ? written.apply(response.metadataLocation()) : null;
+    if (file != null) {
+      return new SerializedString(new String(file, StandardCharsets.UTF_8));
+    }
     return new SerializedString(TableMetadataParser.toJson(mode.apply(response.tableMetadata())));
   }
 }

@@ -2,6 +2,8 @@ package dev.sluice.catalog;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -14,6 +16,7 @@ import org.apache.iceberg.SnapshotRef;
 import org.apache.iceberg.SortOrder;
 import org.apache.iceberg.TableMetadata;
 import org.apache.iceberg.TableMetadataParser;
+import org.apache.iceberg.inmemory.InMemoryFileIO;
 import org.apache.iceberg.types.Types;
 import org.junit.jupiter.api.Test;
 
@@ -76,7 +79,7 @@ class MetadataCacheTest {
       TableMetadata readBack =
           TableMetadataParser.fromJson(location, TableMetadataParser.toJson(written));
 
-      cache.remember(location, written);
+      cache.remember(location, written, null);
       TableMetadata remembered = cache.cached(location);
 
       assertThat(remembered.metadataFileLocation()).isEqualTo(location);
@@ -91,5 +94,44 @@ class MetadataCacheTest {
     // Expiry (commits 5 and 6) removed snapshots: the log was rewritten, and still matches.
     assertThat(current.snapshots()).hasSizeLessThan(6);
     assertThat(checked).hasSize(6);
+  }
+
+  /**
+   * The file a commit writes is kept as it was written, and it is byte for byte the JSON a load of
+   * that file would serialize: the commit's answer embeds it instead of serializing again.
+   */
+  @Test
+  void theWrittenFileIsTheJsonOfTheRememberedMetadata() throws Exception {
+    TableMetadata created =
+        TableMetadata.newTableMetadata(
+            SCHEMA, PartitionSpec.unpartitioned(), SortOrder.unsorted(), "file:/w/t", Map.of());
+    TableMetadata current =
+        TableMetadataParser.fromJson(file(0), TableMetadataParser.toJson(created));
+    try (InMemoryFileIO files = new InMemoryFileIO()) {
+      for (int i = 1; i <= 4; i++) {
+        TableMetadata written = commit(current, i, false);
+        String location = file(i);
+        MetadataFileCapture capture = new MetadataFileCapture(files);
+        TableMetadataParser.overwrite(written, capture.newOutputFile(location));
+        byte[] json = capture.written(location);
+        assertThat(json).isNotNull();
+        try (InputStream in = files.newInputFile(location).newStream()) {
+          assertThat(json).isEqualTo(in.readAllBytes());
+        }
+        assertThat(capture.written(file(99))).isNull();
+
+        cache.remember(location, written, json);
+        TableMetadata remembered = cache.cached(location);
+        assertThat(new String(cache.writtenJson(location), StandardCharsets.UTF_8))
+            .isEqualTo(TableMetadataParser.toJson(remembered));
+        current = remembered;
+      }
+      // A gzipped metadata file is not plain JSON: it is written, not kept.
+      String gz = "file:/w/t/metadata/00009-x.gz.metadata.json";
+      MetadataFileCapture capture = new MetadataFileCapture(files);
+      TableMetadataParser.overwrite(current, capture.newOutputFile(gz));
+      assertThat(files.newInputFile(gz).exists()).isTrue();
+      assertThat(capture.written(gz)).isNull();
+    }
   }
 }
