@@ -47,10 +47,11 @@ public record BenchOptions(
         --rounds N             runs per scenario and target, alternating targets (2)
         --tables M             fixture tables for loadTable-spread and listTables-paged (100)
         --page-size P          listTables page size (20)
-        --scenarios LIST       all, or a comma-separated subset of: loadTable-hot, loadTable-spread,
-                               listTables-paged, createTable, commit-distinct, commit-shared,
-                               sign-objects (all; a scenario runs only on targets that offer it:
-                               sign-objects on sluice-signing)
+        --scenarios LIST       all, or a comma-separated subset of: loadTable-hot, loadTable-304,
+                               loadTable-spread, listTables-paged, createTable, commit-distinct,
+                               commit-shared, sign-objects (all; a scenario runs only on targets
+                               that offer it: sign-objects on sluice-signing, loadTable-304 where
+                               loads carry an ETag)
         --interleave           rounds outermost: round 1 of every scenario, then round 2, … (default:
                                all rounds of a scenario, then the next scenario)
         --targets LIST         reference, sluice, sluice-rbac, sluice-vended, sluice-signing,

@@ -1,6 +1,7 @@
 package dev.sluice.bench.http;
 
 import java.io.IOException;
+import java.util.Map;
 
 /**
  * One client's keep-alive connection to a server. A load-generator thread owns one and uses it for
@@ -9,7 +10,18 @@ import java.io.IOException;
  */
 public interface HttpConnection extends AutoCloseable {
   /** Sends a request; {@code body} may be null (no body); {@code contentType} applies to it. */
-  HttpResult send(String method, String pathAndQuery, byte[] body, String contentType)
+  default HttpResult send(String method, String pathAndQuery, byte[] body, String contentType)
+      throws IOException {
+    return send(method, pathAndQuery, body, contentType, Map.of());
+  }
+
+  /** As above, with {@code headers} added to the fixed ones. */
+  HttpResult send(
+      String method,
+      String pathAndQuery,
+      byte[] body,
+      String contentType,
+      Map<String, String> headers)
       throws IOException;
 
   default HttpResult get(String pathAndQuery) throws IOException {

@@ -6,6 +6,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.Map;
 
 /**
  * java.net.http over HTTP/1.1. One {@link HttpClient} serves all connections of a run: it keeps a
@@ -29,7 +30,12 @@ final class JdkHttpClients implements HttpClients {
   public HttpConnection open() {
     return new HttpConnection() {
       @Override
-      public HttpResult send(String method, String pathAndQuery, byte[] body, String contentType)
+      public HttpResult send(
+          String method,
+          String pathAndQuery,
+          byte[] body,
+          String contentType,
+          Map<String, String> headers)
           throws IOException {
         HttpRequest.Builder request =
             HttpRequest.newBuilder(URI.create(base + pathAndQuery))
@@ -46,6 +52,7 @@ final class JdkHttpClients implements HttpClients {
         if (authorization != null) {
           request.header("Authorization", authorization);
         }
+        headers.forEach(request::header);
         try {
           HttpResponse<byte[]> response =
               client.send(request.build(), HttpResponse.BodyHandlers.ofByteArray());

@@ -9,6 +9,7 @@ import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.util.Locale;
+import java.util.Map;
 
 /**
  * A minimal HTTP/1.1 keep-alive client over one socket: writes the whole request in one write,
@@ -33,9 +34,14 @@ final class RawHttpConnection implements HttpConnection {
   }
 
   @Override
-  public HttpResult send(String method, String pathAndQuery, byte[] body, String contentType)
+  public HttpResult send(
+      String method,
+      String pathAndQuery,
+      byte[] body,
+      String contentType,
+      Map<String, String> headers)
       throws IOException {
-    byte[] request = encoder.encode(method, pathAndQuery, body, contentType);
+    byte[] request = encoder.encode(method, pathAndQuery, body, contentType, headers);
     boolean wasReused = reused;
     try {
       return exchange(method, request);

@@ -1,6 +1,7 @@
 package dev.sluice.bench.http;
 
 import java.nio.charset.StandardCharsets;
+import java.util.Map;
 
 /**
  * Encodes HTTP/1.1 requests to one server, head and body in one array, with the fixed headers every
@@ -29,6 +30,16 @@ public final class RequestEncoder {
 
   /** {@code body} may be null (no body); {@code contentType} applies to it. */
   public byte[] encode(String method, String pathAndQuery, byte[] body, String contentType) {
+    return encode(method, pathAndQuery, body, contentType, Map.of());
+  }
+
+  /** As above, with {@code headers} after the fixed ones. */
+  public byte[] encode(
+      String method,
+      String pathAndQuery,
+      byte[] body,
+      String contentType,
+      Map<String, String> headers) {
     StringBuilder head =
         new StringBuilder(256)
             .append(method)
@@ -36,6 +47,7 @@ public final class RequestEncoder {
             .append(pathAndQuery)
             .append(" HTTP/1.1\r\n")
             .append(fixedHeaders);
+    headers.forEach((name, value) -> head.append(name).append(": ").append(value).append("\r\n"));
     if (body != null) {
       head.append("Content-Type: ")
           .append(contentType)

@@ -11,6 +11,7 @@ public final class Scenarios {
   private static final List<Scenario> ALL =
       List.of(
           new LoadTableHot(),
+          new LoadTableNotModified(),
           new LoadTableSpread(),
           new ListTablesPaged(),
           new CreateTables(),
