@@ -117,7 +117,7 @@ public final class HttpServer implements AutoCloseable {
             pathKnown = true;
             if (route.method().equals(method)) {
               matched = route;
-              params = route.match(segments);
+              params = route.bind(segments);
               break;
             }
           }

@@ -33,13 +33,10 @@ record Route(
   }
 
   /**
-   * Binds raw (still percent-encoded) segments, or returns null if the path does not match. Every
-   * request tries routes in turn, so the map is made only for the one that matches.
+   * Binds raw (still percent-encoded) segments that {@link #matches} accepted. Every request tries
+   * routes in turn, so the map is made only for the one that matches.
    */
-  Map<String, String> match(List<String> rawSegments) {
-    if (!matches(rawSegments)) {
-      return null;
-    }
+  Map<String, String> bind(List<String> rawSegments) {
     Map<String, String> params = new HashMap<>();
     for (int i = 0; i < segments.size(); i++) {
       String pattern = segments.get(i);

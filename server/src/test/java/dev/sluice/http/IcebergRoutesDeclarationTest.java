@@ -76,7 +76,7 @@ class IcebergRoutesDeclarationTest {
       assertThat(route).as("%s %s", endpoint.httpMethod(), path).isNotNull();
       assertThat(route.authenticated()).as("%s", endpoint).isTrue();
       // Iceberg's placeholders bind by their own names, which the handlers read.
-      assertThat(route.match(Exchange.splitPath(path))).as("%s", endpoint).isEqualTo(values);
+      assertThat(route.bind(Exchange.splitPath(path))).as("%s", endpoint).isEqualTo(values);
       IcebergRoutes.Declared declared =
           (IcebergRoutes.Declared) route.handler().handle(null).body();
       assertThat(declared.advertisedAs()).isEqualTo(endpoint);
@@ -137,7 +137,7 @@ class IcebergRoutesDeclarationTest {
   private Route resolve(String method, String path) {
     List<String> segments = Exchange.splitPath(path);
     for (Route route : table) {
-      if (route.match(segments) != null && route.method().equals(method)) {
+      if (route.matches(segments) && route.method().equals(method)) {
         return route;
       }
     }
