@@ -63,7 +63,7 @@ final class LoadTableBody {
     SerializedString json =
         location == null
             ? serialize(response, mode)
-            : metadataJson.get(new Key(location, mode), k -> serialize(response, mode, written));
+            : metadataJson.get(new Key(location, mode), k -> serialize(response, mode));
     ByteArrayOutputStream out = new ByteArrayOutputStream(json.charLength() + 1024);
     try (JsonGenerator gen = JsonUtil.factory().createGenerator(out)) {
       gen.writeStartObject();
@@ -89,17 +89,13 @@ final class LoadTableBody {
     return out.toByteArray();
   }
 
-  private static SerializedString serialize(LoadTableResponse response, SnapshotsMode mode) {
-    return serialize(response, mode, location -> null);
-  }
-
   /**
    * The metadata's JSON: a commit's answer takes what the commit wrote to the file (Iceberg's own
    * serialization of the same metadata), anything else is serialized here.
    */
-  private static SerializedString serialize(
-      LoadTableResponse response, SnapshotsMode mode, Function<String, byte[]> written) {
-    byte[] file = mode == SnapshotsMode.ALL ? written.apply(response.metadataLocation()) : null;
+  private SerializedString serialize(LoadTableResponse response, SnapshotsMode mode) {
+    String location = response.metadataLocation();
+    byte[] file = mode == SnapshotsMode.ALL && location != null ? written.apply(location) : null;
     if (file != null) {
       return new SerializedString(new String(file, StandardCharsets.UTF_8));
     }
