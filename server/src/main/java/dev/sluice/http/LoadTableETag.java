@@ -1,13 +1,8 @@
 package dev.sluice.http;
 
 import dev.sluice.vending.Delegation;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.Arrays;
 import java.util.Base64;
-import java.util.Map;
-import java.util.TreeMap;
 import org.apache.iceberg.rest.credentials.Credential;
 import org.apache.iceberg.rest.responses.LoadTableResponse;
 
@@ -34,50 +29,19 @@ final class LoadTableETag {
 
   /** The quoted tag (as the {@code ETag} header carries it) of {@code response}. */
   static String of(LoadTableResponse response, SnapshotsMode mode, Delegation delegation) {
-    MessageDigest digest = sha256();
-    add(digest, VERSION);
-    add(digest, response.metadataLocation());
-    add(digest, mode.queryValue());
-    add(digest, delegation.isNone() ? "none" : delegation.kind().headerValue());
-    add(digest, delegation.mode().map(Enum::name).orElse("none"));
-    add(digest, response.config());
-    add(digest, Integer.toString(response.credentials().size()));
+    PartDigest digest =
+        new PartDigest()
+            .add(VERSION)
+            .add(response.metadataLocation())
+            .add(mode.queryValue())
+            .add(delegation.isNone() ? "none" : delegation.kind().headerValue())
+            .add(delegation.mode().map(Enum::name).orElse("none"))
+            .add(response.config())
+            .add(Integer.toString(response.credentials().size()));
     for (Credential credential : response.credentials()) {
-      add(digest, credential.prefix());
-      add(digest, credential.config());
+      digest.add(credential.prefix()).add(credential.config());
     }
-    byte[] hash = Arrays.copyOf(digest.digest(), TAG_BYTES);
+    byte[] hash = Arrays.copyOf(digest.finish(), TAG_BYTES);
     return '"' + BASE64URL.encodeToString(hash) + '"';
-  }
-
-  private static void add(MessageDigest digest, Map<String, String> map) {
-    // Sorted: the same entries give the same tag whatever order the map iterates in.
-    Map<String, String> sorted = new TreeMap<>(map);
-    add(digest, Integer.toString(sorted.size()));
-    sorted.forEach(
-        (key, value) -> {
-          add(digest, key);
-          add(digest, value);
-        });
-  }
-
-  /** Length-prefixed, so that no two sequences of parts digest the same bytes; null is -1. */
-  private static void add(MessageDigest digest, String part) {
-    if (part == null) {
-      digest.update(new byte[] {-1, -1, -1, -1});
-      return;
-    }
-    byte[] bytes = part.getBytes(StandardCharsets.UTF_8);
-    int n = bytes.length;
-    digest.update(new byte[] {(byte) (n >>> 24), (byte) (n >>> 16), (byte) (n >>> 8), (byte) n});
-    digest.update(bytes);
-  }
-
-  private static MessageDigest sha256() {
-    try {
-      return MessageDigest.getInstance("SHA-256");
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException("SHA-256 is required of every Java platform", e);
-    }
   }
 }
