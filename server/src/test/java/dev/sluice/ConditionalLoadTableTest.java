@@ -6,9 +6,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.sluice.testing.Admin;
 import dev.sluice.testing.TestServer;
 import java.lang.reflect.Field;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -45,7 +42,6 @@ class ConditionalLoadTableTest {
   private static Admin admin;
   private static String catalog;
   private static String base;
-  private static final HttpClient HTTP = HttpClient.newHttpClient();
   // A table with three snapshots and a tag on the first: refs mode shows the first and the third.
   private static final List<Long> HISTORY = new ArrayList<>();
 
@@ -94,14 +90,12 @@ class ConditionalLoadTableTest {
 
   private static HttpResponse<String> load(String token, String pathAndQuery, String ifNoneMatch)
       throws Exception {
-    HttpRequest.Builder request =
-        HttpRequest.newBuilder(URI.create(server.baseUrl() + base + pathAndQuery))
-            .header("Authorization", "Bearer " + token)
-            .GET();
-    if (ifNoneMatch != null) {
-      request.header("If-None-Match", ifNoneMatch);
-    }
-    return HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString());
+    return server.sendAs(
+        token,
+        "GET",
+        base + pathAndQuery,
+        null,
+        ifNoneMatch == null ? Map.of() : Map.of("If-None-Match", ifNoneMatch));
   }
 
   private static HttpResponse<String> load(String pathAndQuery, String ifNoneMatch)

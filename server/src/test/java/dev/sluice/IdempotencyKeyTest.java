@@ -9,10 +9,9 @@ import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.util.Map;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -28,7 +27,6 @@ import org.junit.jupiter.api.TestInstance;
 class IdempotencyKeyTest {
   static final String SCHEMA =
       "{\"type\":\"struct\",\"schema-id\":0,\"fields\":[{\"id\":1,\"name\":\"id\",\"required\":true,\"type\":\"long\"}]}";
-  private final HttpClient http = HttpClient.newHttpClient();
   protected TestServer server;
   protected String catalog;
 
@@ -64,21 +62,8 @@ class IdempotencyKeyTest {
   protected HttpResponse<String> send(
       TestServer to, String token, String key, String method, String path, String body)
       throws Exception {
-    HttpRequest.Builder request =
-        HttpRequest.newBuilder(URI.create(to.baseUrl() + path))
-            .header("Authorization", "Bearer " + token);
-    if (key != null) {
-      request.header("Idempotency-Key", key);
-    }
-    if (body != null) {
-      request.header("Content-Type", "application/json");
-    }
-    request.method(
-        method,
-        body == null
-            ? HttpRequest.BodyPublishers.noBody()
-            : HttpRequest.BodyPublishers.ofString(body));
-    return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+    return to.sendAs(
+        token, method, path, body, key == null ? Map.of() : Map.of("Idempotency-Key", key));
   }
 
   protected HttpResponse<String> send(String key, String method, String path, String body)

@@ -171,10 +171,18 @@ public final class TestServer implements AutoCloseable {
 
   public HttpResponse<String> sendAs(String token, String method, String path, String body)
       throws Exception {
+    return sendAs(token, method, path, body, Map.of());
+  }
+
+  /** As above, with {@code headers} added to the request. */
+  public HttpResponse<String> sendAs(
+      String token, String method, String path, String body, Map<String, String> headers)
+      throws Exception {
     HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(baseUrl() + path));
     if (token != null) {
       request.header("Authorization", "Bearer " + token);
     }
+    headers.forEach(request::header);
     if (body != null) {
       request.header("Content-Type", "application/json");
     }
