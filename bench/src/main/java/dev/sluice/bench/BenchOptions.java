@@ -20,6 +20,7 @@ public record BenchOptions(
     List<String> targets,
     String client,
     String heap,
+    Path sluiceJvmOptions,
     boolean flightRecording,
     boolean interleave,
     double settleSeconds,
@@ -68,7 +69,9 @@ public record BenchOptions(
                                connections from one thread, as wrk does, for scenarios whose
                                operation is one request (the others fall back to raw threads).
                                Figures from different clients are not comparable
-        --heap SIZE            -Xmx of every server process (1g)
+        --heap SIZE            -Xmx of the reference server (1g)
+        --sluice-jvm-options F JVM flags of the Sluice processes: the launcher's own file, so that
+                               memory and GC are what `./sluice serve` gives (server/jvm.options)
         --settle S             before each run, wait up to S seconds for other processes to use
                                < 0.1 cores (0: do not wait)
         --jfr                  record both servers with JFR and add their hottest frames to the report
@@ -120,6 +123,9 @@ public record BenchOptions(
                     .split(",")),
             values.getOrDefault("client", "loop"),
             values.getOrDefault("heap", "1g"),
+            Path.of(
+                values.getOrDefault(
+                    "sluice-jvm-options", repoRoot.resolve("server/jvm.options").toString())),
             flags.contains("jfr"),
             flags.contains("interleave"),
             Double.parseDouble(values.getOrDefault("settle", "0")),
@@ -151,6 +157,7 @@ public record BenchOptions(
             "targets",
             "client",
             "heap",
+            "sluice-jvm-options",
             "settle",
             "repo-root",
             "results-dir",

@@ -56,7 +56,11 @@ final class Targets implements AutoCloseable {
 
   private void startAll(BenchOptions options, Path workDir)
       throws IOException, InterruptedException {
-    JvmSettings jvm = new JvmSettings(options.heap(), options.flightRecording());
+    JvmSettings jvm =
+        new JvmSettings(
+            options.heap(),
+            JvmSettings.readOptionsFile(options.sluiceJvmOptions()),
+            options.flightRecording());
     List<String> wanted = options.targets();
     if (wanted.contains("reference")) {
       RunningServer reference = timed("reference", () -> ReferenceLauncher.start(jvm, workDir));

@@ -204,10 +204,8 @@ public record ServerConfig(
             : string(server, "host", "server.host", "127.0.0.1");
     int port =
         overrides.port() != null ? overrides.port() : integer(server, "port", "server.port", 8181);
-    // A 256 MB page cache (H2's default is 64 MB): every load reads a pointer at random among
-    // all tables, and with a million tables the default cache missed on most of them (bench/).
-    String defaultUrl =
-        "jdbc:h2:file:" + dataDir.resolve("catalog") + ";DB_CLOSE_ON_EXIT=FALSE;CACHE_SIZE=262144";
+    // H2's page cache is sized to the heap (DatabaseConfig.jdbcUrl).
+    String defaultUrl = "jdbc:h2:file:" + dataDir.resolve("catalog") + ";DB_CLOSE_ON_EXIT=FALSE";
     DatabaseConfig db;
     try {
       db =

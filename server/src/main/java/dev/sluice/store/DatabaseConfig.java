@@ -2,6 +2,8 @@ package dev.sluice.store;
 
 import static java.util.Objects.requireNonNull;
 
+import java.util.Locale;
+
 /**
  * Where the store lives. {@code url} is a JDBC URL (jdbc:h2:… or jdbc:postgresql:…). Requests wait
  * at most {@code connectionTimeoutMs} for a connection (short: they fail fast with 503 while the
@@ -60,6 +62,20 @@ public record DatabaseConfig(
         startupTimeoutMs,
         on,
         pointerCacheMaxEntries);
+  }
+
+  /**
+   * The URL to connect with: {@code url}, except that an H2 file store whose URL does not set
+   * {@code CACHE_SIZE} gets a page cache of an eighth of the heap, between 16 and 256 MB. A fixed
+   * 256 MB served a million tables well on a 1 GiB heap but does not fit the launcher's smaller one
+   * (server/jvm.options); H2's own default, 64 MB, is too large for that heap too.
+   */
+  public String jdbcUrl() {
+    if (!url.startsWith("jdbc:h2:file:") || url.toUpperCase(Locale.ROOT).contains(";CACHE_SIZE=")) {
+      return url;
+    }
+    long kib = Runtime.getRuntime().maxMemory() / 8 / 1024;
+    return url + ";CACHE_SIZE=" + Math.max(16 * 1024, Math.min(256 * 1024, kib));
   }
 
   /** Whether this is PostgreSQL (else H2). */

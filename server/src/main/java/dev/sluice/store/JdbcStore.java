@@ -56,7 +56,7 @@ public final class JdbcStore extends JdbcSupport implements Store {
   public static JdbcStore open(DatabaseConfig config) {
     requireNonNull(config, "config");
     HikariConfig hikari = new HikariConfig();
-    hikari.setJdbcUrl(config.url());
+    hikari.setJdbcUrl(config.jdbcUrl());
     if (config.user() != null) {
       hikari.setUsername(config.user());
     }

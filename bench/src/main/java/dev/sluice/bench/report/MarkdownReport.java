@@ -2,6 +2,7 @@ package dev.sluice.bench.report;
 
 import dev.sluice.bench.ServerStats;
 import dev.sluice.bench.load.RunResult;
+import dev.sluice.bench.target.JvmSettings;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -64,9 +65,13 @@ public final class MarkdownReport {
     line(
         "- Java: "
             + in.machine().java()
-            + "; both servers `-Xmx"
+            + "; the reference `-Xmx"
             + o.heap()
-            + "`, default GC, separate OS processes"
+            + "` and the JVM's default GC; Sluice the flags of its launcher (`"
+            + String.join(" ", JvmSettings.readOptionsFile(o.sluiceJvmOptions()))
+            + "`, from `"
+            + o.repoRoot().relativize(o.sluiceJvmOptions().toAbsolutePath())
+            + "`); separate OS processes"
             + " on the same machine as the load generator (all share the cores).");
     line(
         "- Load: "

@@ -26,7 +26,7 @@ public final class ReferenceLauncher {
     int port = FreePort.pick();
     List<String> command = new ArrayList<>();
     command.add(JvmSettings.javaBinary());
-    command.addAll(jvm.flags(jfr));
+    command.addAll(jvm.referenceFlags(jfr));
     // Per-request logging is off on both servers (Sluice: SLUICE_ACCESS_LOG_LEVEL=WARN).
     command.add("-Dorg.slf4j.simpleLogger.defaultLogLevel=warn");
     command.add("-cp");

@@ -49,6 +49,6 @@ public final class SluiceConfigs {
     // The server's default URL (ServerConfig) with AUTO_SERVER=TRUE instead of
     // DB_CLOSE_ON_EXIT=FALSE,
     // which H2 refuses together (that setting only matters for a graceful drain at shutdown).
-    return "jdbc:h2:file:" + dataDir + "/catalog;AUTO_SERVER=TRUE;CACHE_SIZE=262144";
+    return "jdbc:h2:file:" + dataDir + "/catalog;AUTO_SERVER=TRUE";
   }
 }

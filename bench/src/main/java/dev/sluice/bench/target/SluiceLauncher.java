@@ -34,7 +34,7 @@ public final class SluiceLauncher {
     Path target = repoRoot.resolve("server/target");
     List<String> command = new ArrayList<>();
     command.add(JvmSettings.javaBinary());
-    command.addAll(jvm.flags(jfr));
+    command.addAll(jvm.sluiceFlags(jfr));
     command.add("-cp");
     command.add(serverJar(target) + ":" + target.resolve("lib") + "/*");
     command.add("dev.sluice.Main");
