@@ -231,6 +231,21 @@ abstract class JdbcSupport {
     return new Page<>(rows, null);
   }
 
+  /**
+   * Makes sure the lock rows of the claims' roots exist; no database call once {@code claimSql}
+   * knows them. Here because namespaces and contents both claim, over one shared {@code claimSql}.
+   */
+  protected void ensureRoots(JdbcLocationClaims claimSql, List<LocationClaim> claims) {
+    if (claimSql.knowsRoots(claims)) {
+      return;
+    }
+    try (Connection conn = connection()) {
+      claimSql.ensureRoots(conn, claims);
+    } catch (SQLException e) {
+      throw unavailable(e);
+    }
+  }
+
   protected static void rollbackQuietly(Connection conn) {
     try {
       conn.rollback();

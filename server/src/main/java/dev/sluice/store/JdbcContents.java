@@ -1,0 +1,400 @@
+package dev.sluice.store;
+
+import static java.util.Objects.requireNonNull;
+
+import com.zaxxer.hikari.HikariDataSource;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The SQL of table and view pointers for {@link JdbcStore}: read through this replica's {@link
+ * PointerCache}, created, swapped (the metadata pointer CAS, one or several tables at once),
+ * dropped and renamed, each write in one transaction with its location claims and grants, its new
+ * versions drawn and published by {@link PointerVersions}, and the cached pointers it touched
+ * invalidated whatever the outcome.
+ */
+final class JdbcContents extends JdbcSupport {
+  private final PointerVersions versioning;
+  private final PointerCache pointers;
+  private final JdbcLocationClaims claimSql;
+
+  JdbcContents(
+      HikariDataSource dataSource,
+      StartupWait connections,
+      PointerVersions versioning,
+      JdbcLocationClaims claimSql) {
+    super(dataSource, connections);
+    this.versioning = requireNonNull(versioning, "versioning");
+    this.pointers = versioning.cache();
+    this.claimSql = requireNonNull(claimSql, "claimSql");
+  }
+
+  Optional<ContentRecord> getContent(String catalog, NamespacePath ns, String name) {
+    return pointers.get(
+        PointerCache.Key.of(catalog, ns, name), () -> readContent(catalog, ns, name));
+  }
+
+  /** The pointer as the database holds it now. */
+  Optional<ContentRecord> readContent(String catalog, NamespacePath ns, String name) {
+    return queryOne(
+        "SELECT kind, metadata_location, version FROM contents WHERE catalog_name = ? AND ns_path = ? AND name = ?",
+        rs ->
+            new ContentRecord(
+                catalog,
+                ns,
+                name,
+                ContentKind.valueOf(rs.getString(1)),
+                rs.getString(2),
+                rs.getLong(3)),
+        catalog,
+        ns.key(),
+        name);
+  }
+
+  Page<String> listContents(String catalog, NamespacePath ns, ContentKind kind, PageRequest page) {
+    return pageOf(
+        "SELECT name FROM contents WHERE catalog_name = ? AND ns_path = ? AND kind = ?",
+        "name",
+        page,
+        catalog,
+        ns.key(),
+        kind.name());
+  }
+
+  void createContent(
+      String catalog,
+      NamespacePath ns,
+      String name,
+      ContentKind kind,
+      String metadataLocation,
+      List<LocationClaim> claims) {
+    ensureRoots(claimSql, claims);
+    PointerCache.Key key = PointerCache.Key.of(catalog, ns, name);
+    try {
+      inTransaction(
+          conn -> {
+            IdempotencyClaim.recordIn(conn); // in the change's own transaction
+            // Roots first, then the row: the order swapMetadata locks in too.
+            JdbcLocationClaims.lockRoots(conn, claims);
+            List<Long> version;
+            try {
+              long now = System.currentTimeMillis();
+              version =
+                  versioning.versioned(
+                      conn,
+                      "INSERT INTO contents (catalog_name, ns_path, name, kind, metadata_location, version, created_at, updated_at)"
+                          + " VALUES (?, ?, ?, ?, ?, "
+                          + PointerVersions.VERSION
+                          + ", ?, ?)",
+                      catalog,
+                      ns.key(),
+                      name,
+                      kind.name(),
+                      metadataLocation,
+                      now,
+                      now);
+            } catch (SQLException e) {
+              if (UNIQUE_VIOLATION.equals(e.getSQLState())) {
+                throw new DuplicateName();
+              }
+              if (FK_VIOLATION.contains(e.getSQLState())) {
+                throw new NotFound("Namespace does not exist: " + ns);
+              }
+              throw e;
+            }
+            Optional<LocationConflict> conflict =
+                JdbcLocationClaims.findConflict(conn, catalog, ns, name, claims);
+            if (conflict.isPresent()) {
+              throw conflict.get();
+            }
+            JdbcLocationClaims.insert(conn, catalog, ns, name, claims);
+            versioning.publish(conn, PointerVersions.changes(List.of(key), version));
+            return null;
+          });
+    } catch (DuplicateName e) {
+      throw alreadyExists(catalog, ns, name);
+    } finally {
+      pointers.invalidate(key);
+    }
+  }
+
+  void swapMetadata(String catalog, List<MetadataSwap> swaps) {
+    // A fixed lock order keeps two concurrent multi-table commits from deadlocking.
+    List<MetadataSwap> ordered = new ArrayList<>(swaps);
+    ordered.sort(
+        Comparator.comparing((MetadataSwap s) -> s.namespace().key())
+            .thenComparing(MetadataSwap::name));
+    List<LocationClaim> claimed = new ArrayList<>();
+    ordered.stream()
+        .filter(swap -> swap.claims() != null)
+        .forEach(swap -> claimed.addAll(swap.claims()));
+    ensureRoots(claimSql, claimed);
+    List<PointerCache.Key> keys =
+        ordered.stream()
+            .map(swap -> PointerCache.Key.of(catalog, swap.namespace(), swap.name()))
+            .toList();
+    try {
+      for (int attempt = 1; ; attempt++) {
+        try {
+          swapOnce(catalog, ordered, claimed, keys);
+          return;
+        } catch (RetryableSwap e) {
+          // Rolled back before COMMIT: nothing was applied, so trying again is safe.
+          if (attempt >= MAX_ATTEMPTS) {
+            throw unavailable(e.cause);
+          }
+        }
+      }
+    } finally {
+      // Moved, or refused (a Conflict often means our cached base was stale): read it afresh.
+      keys.forEach(pointers::invalidate);
+    }
+  }
+
+  /**
+   * The name is taken; turned into {@link AlreadyExists} (naming the kind that holds it) after
+   * rollback.
+   */
+  private static final class DuplicateName extends RuntimeException {}
+
+  private static final class RetryableSwap extends RuntimeException {
+    private final SQLException cause;
+
+    RetryableSwap(SQLException cause) {
+      super(cause);
+      this.cause = cause;
+    }
+  }
+
+  private void swapOnce(
+      String catalog,
+      List<MetadataSwap> ordered,
+      List<LocationClaim> claimed,
+      List<PointerCache.Key> keys) {
+    Connection conn;
+    try {
+      conn = connection();
+    } catch (SQLException e) {
+      throw unavailable(e);
+    }
+    try {
+      conn.setAutoCommit(false);
+      try {
+        IdempotencyClaim.recordIn(conn); // in the commit's own transaction
+        // Roots before rows, as createContent does.
+        JdbcLocationClaims.lockRoots(conn, claimed);
+        long now = System.currentTimeMillis();
+        List<Long> versions = new ArrayList<>();
+        for (MetadataSwap swap : ordered) {
+          List<Long> version =
+              versioning.versioned(
+                  conn,
+                  "UPDATE contents SET metadata_location = ?, previous_metadata_location = ?, version = "
+                      + PointerVersions.VERSION
+                      + ", updated_at = ?"
+                      + " WHERE catalog_name = ? AND ns_path = ? AND name = ? AND kind = ? AND metadata_location = ?",
+                  swap.next(),
+                  swap.expected(),
+                  now,
+                  catalog,
+                  swap.namespace().key(),
+                  swap.name(),
+                  swap.kind().name(),
+                  swap.expected());
+          if (version.size() != 1) {
+            conn.rollback();
+            throw new Conflict(
+                "Cannot commit "
+                    + swap.namespace()
+                    + "."
+                    + swap.name()
+                    + ": its metadata changed concurrently");
+          }
+          if (swap.claims() != null) {
+            Optional<LocationConflict> conflict =
+                JdbcLocationClaims.findConflict(
+                    conn, catalog, swap.namespace(), swap.name(), swap.claims());
+            if (conflict.isPresent()) {
+              conn.rollback();
+              throw conflict.get();
+            }
+            JdbcLocationClaims.replace(conn, catalog, swap.namespace(), swap.name(), swap.claims());
+          }
+          versions.add(version.get(0));
+        }
+        versioning.publish(conn, PointerVersions.changes(keys, versions));
+      } catch (IdempotencyKeyTaken e) {
+        rollbackQuietly(conn);
+        throw e;
+      } catch (SQLException e) {
+        rollbackQuietly(conn);
+        if (retryable(e)) {
+          throw new RetryableSwap(e);
+        }
+        throw unavailable(e);
+      }
+      try {
+        conn.commit();
+      } catch (SQLException e) {
+        throw new CommitOutcomeUnknown(
+            "The database failed while committing; the commit may have been applied", e);
+      }
+    } catch (SQLException e) {
+      // setAutoCommit failed: nothing was sent.
+      rollbackQuietly(conn);
+      throw unavailable(e);
+    } finally {
+      // After COMMIT succeeded, a failing close() must not turn an applied commit into an error.
+      closeQuietly(conn);
+    }
+  }
+
+  private static void closeQuietly(Connection conn) {
+    try {
+      conn.close();
+    } catch (SQLException ignored) {
+      // the pool discards a broken connection
+    }
+  }
+
+  boolean dropContent(String catalog, NamespacePath ns, String name, ContentKind kind) {
+    PointerCache.Key key = PointerCache.Key.of(catalog, ns, name);
+    try {
+      return inTransaction(
+          conn -> {
+            IdempotencyClaim.recordIn(conn); // in the change's own transaction
+            List<Long> dropped =
+                versioning.versioned(
+                    conn,
+                    "DELETE FROM contents WHERE catalog_name = ? AND ns_path = ? AND name = ? AND kind = ?",
+                    catalog,
+                    ns.key(),
+                    name,
+                    kind.name());
+            dropGrants(conn, catalog, ns, name, kind);
+            versioning.publish(conn, PointerVersions.changes(List.of(key), dropped));
+            return dropped.size() == 1;
+          });
+    } finally {
+      pointers.invalidate(key);
+    }
+  }
+
+  boolean dropContentIfAt(
+      String catalog, NamespacePath ns, String name, ContentKind kind, String metadataLocation) {
+    PointerCache.Key key = PointerCache.Key.of(catalog, ns, name);
+    try {
+      return inTransaction(
+          conn -> {
+            List<Long> dropped =
+                versioning.versioned(
+                    conn,
+                    "DELETE FROM contents WHERE catalog_name = ? AND ns_path = ? AND name = ? AND kind = ?"
+                        + " AND metadata_location = ?",
+                    catalog,
+                    ns.key(),
+                    name,
+                    kind.name(),
+                    metadataLocation);
+            if (dropped.size() != 1) {
+              return false; // moved on or re-created meanwhile: it and its grants stay
+            }
+            dropGrants(conn, catalog, ns, name, kind);
+            versioning.publish(conn, PointerVersions.changes(List.of(key), dropped));
+            return true;
+          });
+    } finally {
+      pointers.invalidate(key);
+    }
+  }
+
+  private static void dropGrants(
+      Connection conn, String catalog, NamespacePath ns, String name, ContentKind kind)
+      throws SQLException {
+    update(
+        conn,
+        "DELETE FROM privilege_grants WHERE catalog_name = ? AND securable_type = ? AND securable_ns = ? AND securable_name = ?",
+        catalog,
+        kind.name(),
+        ns.key(),
+        name);
+  }
+
+  void renameContent(
+      String catalog,
+      ContentKind kind,
+      NamespacePath fromNs,
+      String fromName,
+      NamespacePath toNs,
+      String toName) {
+    PointerCache.Key from = PointerCache.Key.of(catalog, fromNs, fromName);
+    PointerCache.Key to = PointerCache.Key.of(catalog, toNs, toName);
+    try {
+      inTransaction(
+          conn -> {
+            IdempotencyClaim.recordIn(conn); // in the change's own transaction
+            List<Long> moved =
+                versioning.versioned(
+                    conn,
+                    "UPDATE contents SET ns_path = ?, name = ?, version = "
+                        + PointerVersions.VERSION
+                        + ", updated_at = ?"
+                        + " WHERE catalog_name = ? AND ns_path = ? AND name = ? AND kind = ?",
+                    toNs.key(),
+                    toName,
+                    System.currentTimeMillis(),
+                    catalog,
+                    fromNs.key(),
+                    fromName,
+                    kind.name());
+            if (moved.isEmpty()) {
+              throw new NotFound(
+                  (kind == ContentKind.TABLE ? "Table" : "View")
+                      + " does not exist: "
+                      + fromNs
+                      + "."
+                      + fromName);
+            }
+            // Grants follow the renamed table or view.
+            update(
+                conn,
+                "UPDATE privilege_grants SET securable_ns = ?, securable_name = ?"
+                    + " WHERE catalog_name = ? AND securable_type = ? AND securable_ns = ? AND securable_name = ?",
+                toNs.key(),
+                toName,
+                catalog,
+                kind.name(),
+                fromNs.key(),
+                fromName);
+            versioning.publish(
+                conn,
+                PointerVersions.changes(List.of(from, to), List.of(moved.get(0), moved.get(0))));
+            return null;
+          });
+    } catch (StoreUnavailable e) {
+      if (e.getCause() instanceof SQLException sql) {
+        if (UNIQUE_VIOLATION.equals(sql.getSQLState())) {
+          throw alreadyExists(catalog, toNs, toName);
+        }
+        if (FK_VIOLATION.contains(sql.getSQLState())) {
+          throw new NotFound("Namespace does not exist: " + toNs);
+        }
+      }
+      throw e;
+    } finally {
+      pointers.invalidate(from);
+      pointers.invalidate(to);
+    }
+  }
+
+  private AlreadyExists alreadyExists(String catalog, NamespacePath ns, String name) {
+    Optional<ContentRecord> existing = getContent(catalog, ns, name);
+    String what =
+        existing.map(c -> c.kind() == ContentKind.VIEW ? "View" : "Table").orElse("Table");
+    return new AlreadyExists(what + " with same name already exists: " + ns + "." + name);
+  }
+}
