@@ -34,7 +34,8 @@ public final class CatalogRegistry implements AutoCloseable {
   private final CatalogClients<FileIO> fileIOs =
       new CatalogClients<>(
           "catalog FileIO", FileIO::close, Duration.ofMinutes(30), Duration.ofSeconds(30));
-  private final MetadataCache metadata = new MetadataCache(2_000, Duration.ofMinutes(10));
+  private final MetadataCache metadata =
+      MetadataCache.forHeap(Runtime.getRuntime().maxMemory(), Duration.ofMinutes(10));
   // Only catalogs that exist are cached: one created on another replica is usable at once.
   private final Cache<String, SluiceCatalog> resolved =
       Caffeine.newBuilder().expireAfterWrite(Duration.ofSeconds(1)).maximumSize(10_000).build();

@@ -54,7 +54,7 @@ public final class PointerCache {
   private final LongAdder received = new LongAdder();
   private final LongAdder resubscribes = new LongAdder();
 
-  /** Test hook: runs between a read's put and its re-check. */
+  /** Test hook: runs after a read's (conditional) put. */
   volatile Runnable afterPut = () -> {};
 
   /**
@@ -95,12 +95,11 @@ public final class PointerCache {
     if (!healthy) {
       return loaded;
     }
-    cache.put(key, loaded);
+    // Check and put under the entry's lock: an invalidation bumps the stamp before it evicts under
+    // that lock, so it either stops this put or removes what it put. A put-then-recheck would let
+    // another reader see the stale value in between.
+    cache.asMap().compute(key, (k, old) -> stamps.get(stripe) == stamp && healthy ? loaded : old);
     afterPut.run();
-    if (stamps.get(stripe) != stamp || !healthy) {
-      // An invalidation (or the feed's loss) came while we read: our value may be older.
-      cache.asMap().remove(key, loaded);
-    }
     return loaded;
   }
 

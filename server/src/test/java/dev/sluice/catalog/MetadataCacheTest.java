@@ -28,7 +28,7 @@ class MetadataCacheTest {
   private static final Schema SCHEMA =
       new Schema(Types.NestedField.required(1, "id", Types.LongType.get()));
 
-  private final MetadataCache cache = new MetadataCache(100, Duration.ofMinutes(1));
+  private final MetadataCache cache = new MetadataCache(10_000, 1 << 20, Duration.ofMinutes(1));
 
   /**
    * A commit as the server makes it: from the parsed current file, with changes, not yet written.
@@ -133,5 +133,25 @@ class MetadataCacheTest {
       assertThat(files.newInputFile(gz).exists()).isTrue();
       assertThat(capture.written(gz)).isNull();
     }
+  }
+
+  @Test
+  void boundedByWeightNotByEntries() {
+    MetadataCache small = new MetadataCache(50, 100, Duration.ofMinutes(1));
+    TableMetadata current =
+        TableMetadata.newTableMetadata(
+            SCHEMA, PartitionSpec.unpartitioned(), SortOrder.unsorted(), "file:/w/t", Map.of());
+    small.remember(file(0), current, new byte[10]);
+    for (int i = 1; i <= 60; i++) {
+      current = commit(current, i, false);
+    }
+    assertThat(MetadataCache.weight(current)).isEqualTo(61);
+    small.remember(file(60), current, new byte[200]);
+
+    // One entry, but heavier than the whole bound: not kept, nor its JSON.
+    assertThat(small.cached(file(60))).isNull();
+    assertThat(small.writtenJson(file(60))).isNull();
+    assertThat(small.cached(file(0))).isNotNull();
+    assertThat(small.writtenJson(file(0))).hasSize(10);
   }
 }

@@ -8,6 +8,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
 
@@ -90,6 +91,21 @@ class PointerCacheTest {
     Db db = new Db(at("new", 2));
     assertThat(cache.get(KEY, db)).isEqualTo(at("new", 2));
     assertThat(db.reads).hasValue(1);
+  }
+
+  @Test
+  void aValueReadBeforeAnInvalidationIsNeverVisibleToOtherReaders() {
+    PointerCache cache = new PointerCache(true, 100, false);
+    // The notification of version 2 arrives while this read of version 1 is in the database.
+    Supplier<Optional<ContentRecord>> readsOldThenNotified =
+        () -> {
+          cache.changed(KEY, 2);
+          return at("old", 1);
+        };
+    AtomicReference<Optional<ContentRecord>> concurrent = new AtomicReference<>();
+    cache.afterPut = () -> concurrent.set(cache.get(KEY, new Db(at("new", 2))));
+    cache.get(KEY, readsOldThenNotified);
+    assertThat(concurrent.get()).as("a reader right after the put").isEqualTo(at("new", 2));
   }
 
   @Test
