@@ -2,6 +2,8 @@ package dev.sluice.bench;
 
 import dev.sluice.bench.load.RunResult;
 import dev.sluice.bench.report.Aggregate;
+import dev.sluice.bench.report.ChartData;
+import dev.sluice.bench.report.Charts;
 import dev.sluice.bench.report.CsvReport;
 import dev.sluice.bench.report.JfrSummary;
 import dev.sluice.bench.report.MachineInfo;
@@ -29,6 +31,10 @@ public final class BenchMain {
   private BenchMain() {}
 
   public static void main(String[] args) throws Exception {
+    if (args.length == 2 && args[0].equals("--charts-from")) {
+      chartsFrom(Path.of(args[1]));
+      return;
+    }
     BenchOptions options;
     try {
       options = BenchOptions.parse(args);
@@ -108,12 +114,28 @@ public final class BenchMain {
     Path results = Files.createDirectories(options.resultsDir());
     Path markdown = results.resolve(name + ".md");
     Path csv = results.resolve(name + ".csv");
-    MarkdownReport.write(markdown, input, aggregates);
+    Charts.Images charts = Charts.write(results, name, ChartData.of(input, aggregates));
+    MarkdownReport.write(markdown, input, aggregates, charts);
     CsvReport.write(csv, runs, aggregates);
     System.out.println("report: " + markdown);
     System.out.println("csv:    " + csv);
     System.out.println(
         "removing the servers' data (tables made by the create and commit scenarios)…");
     ServerData.remove(workDir);
+  }
+
+  /**
+   * Redraws the charts of an existing report from its CSV, beside it, and prints the Markdown that
+   * embeds them (a report written before the charts has no image links).
+   */
+  private static void chartsFrom(Path csv) throws Exception {
+    String file = csv.getFileName().toString();
+    if (!file.endsWith(".csv")) {
+      throw new IllegalArgumentException("--charts-from takes a report's .csv, not " + csv);
+    }
+    Path dir = csv.toAbsolutePath().getParent();
+    Charts.Images charts =
+        Charts.write(dir, file.substring(0, file.length() - 4), ChartData.fromCsv(csv));
+    charts.markdownBySuffix().values().forEach(System.out::println);
   }
 }

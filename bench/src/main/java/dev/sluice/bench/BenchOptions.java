@@ -83,6 +83,8 @@ public record BenchOptions(
                                (the part before /v1, e.g. http://127.0.0.1:8181/api/catalog)
         --external-token T     bearer token for it (none)
         --external-warehouse W warehouse query parameter for its /v1/config (none)
+      Or: BenchMain --charts-from DIR/NAME.csv   redraw a report's charts (DIR/NAME-*.png) from
+                               its CSV, without running anything
       """;
 
   public static BenchOptions parse(String[] args) {

@@ -23,16 +23,20 @@ public final class MarkdownReport {
 
   private final ReportInput in;
   private final List<Aggregate> aggregates;
+  private final Charts.Images charts;
   private final StringBuilder md = new StringBuilder();
 
-  private MarkdownReport(ReportInput in, List<Aggregate> aggregates) {
+  private MarkdownReport(ReportInput in, List<Aggregate> aggregates, Charts.Images charts) {
     this.in = in;
     this.aggregates = aggregates;
+    this.charts = charts;
   }
 
-  public static void write(Path file, ReportInput in, List<Aggregate> aggregates)
+  /** Writes the report, embedding {@code charts} (PNG files beside it, {@link Charts#write}). */
+  public static void write(
+      Path file, ReportInput in, List<Aggregate> aggregates, Charts.Images charts)
       throws IOException {
-    MarkdownReport report = new MarkdownReport(in, aggregates);
+    MarkdownReport report = new MarkdownReport(in, aggregates, charts);
     report.render();
     Files.writeString(file, report.md.toString());
   }
@@ -146,6 +150,7 @@ public final class MarkdownReport {
     results();
     SigningSection.render(aggregates, md);
     ScaleSection.render(in, aggregates, md);
+    md.append(charts.markdown("scale"));
     rounds();
     servers();
     noise();
@@ -200,6 +205,7 @@ public final class MarkdownReport {
               + " |");
     }
     line("");
+    md.append(charts.markdown("throughput")).append(charts.markdown("latency"));
   }
 
   private void rounds() {
