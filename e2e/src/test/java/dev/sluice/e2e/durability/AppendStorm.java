@@ -43,14 +43,27 @@ final class AppendStorm {
   record WriterSpec(String id, int replica, TableIdentifier table) {}
 
   /**
-   * One attempt: the operation, when it started and ended (nanoTime), and the replica it went to.
+   * One attempt: the operation, when it started and ended (nanoTime), the replica it went to, and
+   * for an acknowledged append the table's sequence number it produced (else -1).
    */
-  record Attempt(Operation operation, long startNanos, long endNanos, int replica) {}
+  record Attempt(Operation operation, long startNanos, long endNanos, int replica, long sequence) {
+    StaleReads.Ack ack() {
+      return new StaleReads.Ack(operation.table(), sequence, endNanos);
+    }
+  }
 
   /** What a storm did. {@code unexpected}: errors that are neither 409 nor an unknown outcome. */
   record Result(List<Attempt> attempts, double seconds, List<String> unexpected) {
     List<Operation> operations() {
       return attempts.stream().map(Attempt::operation).toList();
+    }
+
+    /** The acknowledged appends, as a stale-read check takes them. */
+    List<StaleReads.Ack> acks() {
+      return attempts.stream()
+          .filter(a -> a.operation().outcome() == Outcome.ACKED)
+          .map(Attempt::ack)
+          .toList();
     }
 
     long count(Outcome outcome) {
@@ -195,10 +208,13 @@ final class AppendStorm {
         Outcome outcome;
         String detail = null;
         long begin = System.nanoTime();
+        long sequence = -1;
         inFlight.incrementAndGet(replica);
         try {
           table.newAppend().appendFile(dataFile).commit();
           outcome = Outcome.ACKED;
+          // The committed metadata, as the commit's response carried it.
+          sequence = table.currentSnapshot().sequenceNumber();
         } catch (CommitFailedException e) {
           outcome = Outcome.REFUSED;
         } catch (RuntimeException e) {
@@ -218,7 +234,8 @@ final class AppendStorm {
                 new Operation(spec.id(), via.id(), spec.table().toString(), file, outcome, detail),
                 begin,
                 System.nanoTime(),
-                replica));
+                replica,
+                sequence));
         if (outcome == Outcome.UNKNOWN && via.killed()) {
           failOver(deadlineNanos);
         }

@@ -173,6 +173,18 @@ final class ReplicaCluster implements AutoCloseable {
     return workDir.resolve("classpath");
   }
 
+  /**
+   * The JDBC URL of the PostgreSQL server's {@code postgres} database ({@code SLUICE_TEST_PG_URL}).
+   */
+  String adminUrl() {
+    return adminUrl;
+  }
+
+  /** The name of this cluster's database. */
+  String databaseName() {
+    return databaseName;
+  }
+
   /** The JDBC URL of this cluster's database. */
   String databaseUrl() {
     return adminUrl.replaceFirst("/postgres\\?", "/" + databaseName + "?");
@@ -181,10 +193,11 @@ final class ReplicaCluster implements AutoCloseable {
   private Replica launch(int index, Path classpath) {
     try {
       Path dataDir = Files.createDirectories(workDir.resolve("r" + index + "/data"));
+      // The pointer cache is the default; stated so that these tests keep covering it.
       String yaml =
           "database: { url: \""
               + databaseUrl()
-              + "\" }\n"
+              + "\", pointerCache: true }\n"
               + "bootstrap: { quickstartCatalog: false }\n";
       Path config =
           Files.writeString(

@@ -323,13 +323,36 @@ class ReplicaDurabilityTest {
   }
 
   /**
+   * The storms above ran with every replica's pointer cache on: each served loads from it and heard
+   * the others' commits through its change feed, which is up.
+   */
+  @Test
+  @Order(5)
+  void pointerCache_servedLoadsOnEveryReplica() {
+    for (ReplicaCluster.Replica r : cluster.replicas()) {
+      ReplicaMetrics m = ReplicaMetrics.of(r);
+      System.out.printf(
+          Locale.ROOT,
+          "DURABILITY pointer-cache replica=%s hits=%d misses=%d bypasses=%d invalidations_received=%d%n",
+          r.id(),
+          m.count(ReplicaMetrics.CACHE_HITS),
+          m.count(ReplicaMetrics.CACHE_MISSES),
+          m.count(ReplicaMetrics.CACHE_BYPASSES),
+          m.count(ReplicaMetrics.INVALIDATIONS_RECEIVED));
+      assertThat(m.count(ReplicaMetrics.CACHE_HITS)).as("cache hits on %s", r.id()).isPositive();
+      assertThat(m.count(ReplicaMetrics.INVALIDATIONS_RECEIVED)).isPositive();
+      assertThat(m.value(ReplicaMetrics.LISTENER_HEALTHY)).isEqualTo(1.0);
+    }
+  }
+
+  /**
    * SIGKILL one replica while commits are in flight through it: its writers' in-flight commits
    * become UNKNOWN and they fail over; the other replicas keep committing; afterwards every table
    * loads through every survivor, its metadata pointer names a complete metadata file, every table
    * still takes a commit, and the history checks out.
    */
   @Test
-  @Order(5)
+  @Order(6)
   void killOneReplicaMidStorm_noLostCommitNoTornTable() throws Exception {
     int victim = REPLICAS - 1;
     List<TableIdentifier> tables = createTables("kill", 4);
