@@ -122,7 +122,8 @@ public final class MarkdownReport {
     }
     line(
         "- Sluice, process `sluice-pg`: the same, on the private PostgreSQL of scripts/postgres-testbed.sh (same"
-            + " machine, `fsync=off`); target `sluice-pg` = the same non-root principal and grants.");
+            + " machine, `fsync=off`), in a database created empty for this run and dropped after it; target"
+            + " `sluice-pg` = the same non-root principal and grants.");
     line(
         "- Quiet wait before each run (`--settle`): "
             + (o.settleSeconds() > 0
@@ -141,6 +142,7 @@ public final class MarkdownReport {
     results();
     SigningSection.render(aggregates, md);
     ScaleSection.render(in, aggregates, md);
+    HistorySection.render(in, aggregates, md);
     rounds();
     servers();
     noise();
