@@ -2,7 +2,7 @@
 # Builds what the benchmark needs (the Sluice server and this module), starts the test beds the
 # Sluice variants need (the private PostgreSQL and Ceph RGW of scripts/test-all.sh), and runs the
 # default suite: Iceberg's reference REST server and Sluice, each in its own process, alternating
-# per scenario, then the scale phase. Reports: bench/results/<name>.md and .csv. Extra arguments
+# per scenario, then the history and scale phases. Reports: bench/results/<name>.md and .csv. Extra arguments
 # go to BenchMain (--help lists them).
 #   SKIP_BUILD=1     reuse what server/target and bench/target hold
 #   NO_TESTBEDS=1    start neither PostgreSQL nor RGW (no sluice-pg, no sluice-vended)

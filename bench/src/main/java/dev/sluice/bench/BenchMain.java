@@ -64,6 +64,10 @@ public final class BenchMain {
     try (Targets targets = Targets.start(options, workDir)) {
       Suite suite = new Suite(options);
       runs = new ArrayList<>(suite.run(scenarios, targets.inRunOrder(options.targets())));
+      List<Target> historyTargets = HistoryPhase.targetsOf(targets.inRunOrder(options.targets()));
+      if (!options.history().isEmpty() && !historyTargets.isEmpty()) {
+        runs.addAll(new HistoryPhase(options).run(historyTargets, descriptions));
+      }
       if (!options.scale().isEmpty()) {
         List<Suite.ScaleTarget> scaleTargets = new ArrayList<>();
         try {

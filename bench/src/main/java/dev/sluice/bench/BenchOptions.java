@@ -33,7 +33,10 @@ public record BenchOptions(
     String externalWarehouse,
     String postgresUrl,
     List<Integer> scale,
-    int scaleRounds) {
+    int scaleRounds,
+    List<Integer> history,
+    int historyCommits,
+    int historyBatch) {
 
   public static final String USAGE =
       """
@@ -59,11 +62,20 @@ public record BenchOptions(
                                sluice-pg, external (reference,sluice-rbac, then sluice-vended if
                                CEPH_RGW_ENDPOINT is set, sluice-pg if --postgres-url is given;
                                bench/run.sh sets both; sluice-signing, on RGW too, only if named)
-        --postgres-url URL     JDBC URL of a PostgreSQL database for sluice-pg (none)
+        --postgres-url URL     JDBC URL of a PostgreSQL connection allowed to CREATE DATABASE:
+                               sluice-pg runs in a fresh database made there for the run and
+                               dropped after it (none)
         --scale LIST           after the suite, loadTable on sluice-rbac (and sluice-pg) with this
                                many tables in the catalog, seeded straight into the store; none:
                                skip (1000,100000,1000000)
         --scale-rounds N       runs per table count and target in the scale phase (1)
+        --history LIST         after the suite, commit latency on a table holding this many
+                               snapshots, on reference, sluice-rbac and sluice-pg (those run);
+                               none: skip (500,2000)
+        --history-commits K    commits timed per size and target; the table holds N..N+K-1
+                               snapshots during them (200)
+        --history-batch B      appends per commit request while growing a table, unmeasured
+                               (100; 1: one commit per snapshot)
         --client raw|jdk|loop  HTTP client of the load generator (loop): raw and jdk run a thread
                                per client (plain socket / java.net.http); loop drives all clients'
                                connections from one thread, as wrk does, for scenarios whose
@@ -142,8 +154,11 @@ public record BenchOptions(
             values.get("external-token"),
             values.get("external-warehouse"),
             values.get("postgres-url"),
-            scale(values.getOrDefault("scale", "1000,100000,1000000")),
-            Integer.parseInt(values.getOrDefault("scale-rounds", "1")));
+            counts("--scale", values.getOrDefault("scale", "1000,100000,1000000")),
+            Integer.parseInt(values.getOrDefault("scale-rounds", "1")),
+            counts("--history", values.getOrDefault("history", "500,2000")),
+            Integer.parseInt(values.getOrDefault("history-commits", "200")),
+            Integer.parseInt(values.getOrDefault("history-batch", "100")));
     Map<String, String> known = new LinkedHashMap<>(values);
     for (String k :
         List.of(
@@ -170,7 +185,10 @@ public record BenchOptions(
             "external-warehouse",
             "postgres-url",
             "scale",
-            "scale-rounds")) {
+            "scale-rounds",
+            "history",
+            "history-commits",
+            "history-batch")) {
       known.remove(k);
     }
     if (!known.isEmpty()) {
@@ -179,6 +197,13 @@ public record BenchOptions(
     if (!List.of("raw", "jdk", "loop").contains(options.client)) {
       throw new IllegalArgumentException(
           "--client must be raw, jdk or loop, not " + options.client);
+    }
+    if (options.historyCommits < 1 || options.historyBatch < 1) {
+      throw new IllegalArgumentException(
+          "--history-commits and --history-batch must be positive, not "
+              + options.historyCommits
+              + " and "
+              + options.historyBatch);
     }
     if (options.targets.contains("external") && options.externalUrl == null) {
       throw new IllegalArgumentException("Target external needs --external-url");
@@ -193,8 +218,8 @@ public record BenchOptions(
         + (postgresUrl == null ? "" : ",sluice-pg");
   }
 
-  /** Table counts for the scale phase, ascending; empty for {@code none}. */
-  private static List<Integer> scale(String value) {
+  /** Sizes for the scale ({@code --scale}) or history phase, ascending; empty for {@code none}. */
+  private static List<Integer> counts(String option, String value) {
     if (value.equals("none")) {
       return List.of();
     }
@@ -202,10 +227,10 @@ public record BenchOptions(
     for (String part : value.split(",")) {
       int n = Integer.parseInt(part.trim());
       if (n < 1) {
-        throw new IllegalArgumentException("--scale counts must be positive: " + part);
+        throw new IllegalArgumentException(option + " sizes must be positive: " + part);
       }
       counts.add(n);
     }
-    return counts.stream().sorted().toList();
+    return counts.stream().distinct().sorted().toList();
   }
 }

@@ -7,6 +7,7 @@ import dev.sluice.bench.http.HttpConnection;
 import dev.sluice.bench.load.QuietWait;
 import dev.sluice.bench.scenario.Fixture;
 import dev.sluice.bench.target.Endpoint;
+import dev.sluice.bench.target.FreshPostgresDatabase;
 import dev.sluice.bench.target.JvmSettings;
 import dev.sluice.bench.target.ProcStats;
 import dev.sluice.bench.target.ReferenceLauncher;
@@ -18,6 +19,7 @@ import dev.sluice.bench.target.SluiceLauncher;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Path;
+import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -41,6 +43,9 @@ final class Targets implements AutoCloseable {
   private final Map<String, Double> startupSeconds = new LinkedHashMap<>();
   private final Map<String, Long> idleRssKib = new LinkedHashMap<>();
   private final Map<String, String> scaleDatabases = new LinkedHashMap<>();
+
+  /** sluice-pg's database, made for this run on --postgres-url's server (null: no sluice-pg). */
+  private FreshPostgresDatabase postgres;
 
   static Targets start(BenchOptions options, Path workDir)
       throws IOException, InterruptedException {
@@ -106,11 +111,20 @@ final class Targets implements AutoCloseable {
         throw new IllegalArgumentException(
             "Target sluice-pg needs a PostgreSQL: --postgres-url (bench/run.sh starts one)");
       }
+      try {
+        postgres = FreshPostgresDatabase.create(options.postgresUrl());
+      } catch (SQLException e) {
+        throw new IOException(
+            "Cannot create sluice-pg's database through --postgres-url (it needs a connection"
+                + " allowed to CREATE DATABASE): "
+                + e.getMessage(),
+            e);
+      }
+      System.out.printf("sluice-pg: fresh PostgreSQL database %s%n", postgres.name());
       Sluice pg =
-          startSluice(
-              options, jvm, workDir, "sluice-pg", SluiceConfigs.postgres(options.postgresUrl()));
+          startSluice(options, jvm, workDir, "sluice-pg", SluiceConfigs.postgres(postgres.url()));
       targets.put("sluice-pg", new Target(pg.asRoot().as("sluice-pg", pg.granted()), pg.pid()));
-      scaleDatabases.put("sluice-pg", SluiceConfigs.batchInserts(options.postgresUrl()));
+      scaleDatabases.put("sluice-pg", SluiceConfigs.batchInserts(postgres.url()));
     }
     if (wanted.contains("external")) {
       URI uri = URI.create(options.externalUrl());
@@ -216,6 +230,9 @@ final class Targets implements AutoCloseable {
   @Override
   public void close() {
     servers.values().forEach(RunningServer::close);
+    if (postgres != null) {
+      postgres.close(); // after the servers: a database is dropped once nobody uses it
+    }
   }
 
   private interface Launch {

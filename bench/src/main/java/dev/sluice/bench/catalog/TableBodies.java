@@ -37,6 +37,16 @@ public final class TableBodies {
    * is still where the writer last saw it ({@code parentId}; null: no snapshot yet).
    */
   public static byte[] append(TableState base, long snapshotId, long timestampMillis) {
+    return appends(base, new long[] {snapshotId}, timestampMillis);
+  }
+
+  /**
+   * Several appends in one commit request, each as {@link #append} writes it (add-snapshot, then
+   * set-snapshot-ref of {@code main} to it, so each lands in the snapshot log as if committed
+   * alone), under one condition on {@code main}: how the history phase grows a table quickly. The
+   * REST spec lets a commit carry any number of updates, and both servers apply them in order.
+   */
+  public static byte[] appends(TableState base, long[] snapshotIds, long timestampMillis) {
     ObjectNode body = Json.MAPPER.createObjectNode();
     ObjectNode requirement =
         body.putArray("requirements")
@@ -49,6 +59,22 @@ public final class TableBodies {
       requirement.put("snapshot-id", base.currentSnapshotId());
     }
     ArrayNode updates = body.putArray("updates");
+    TableState state = base;
+    for (long snapshotId : snapshotIds) {
+      addSnapshot(updates, state, snapshotId, timestampMillis);
+      updates
+          .addObject()
+          .put("action", "set-snapshot-ref")
+          .put("ref-name", "main")
+          .put("type", "branch")
+          .put("snapshot-id", snapshotId);
+      state = state.after(snapshotId);
+    }
+    return Json.bytes(body);
+  }
+
+  private static void addSnapshot(
+      ArrayNode updates, TableState base, long snapshotId, long timestampMillis) {
     ObjectNode snapshot = updates.addObject().put("action", "add-snapshot").putObject("snapshot");
     snapshot.put("snapshot-id", snapshotId);
     if (base.currentSnapshotId() != null) {
@@ -66,12 +92,5 @@ public final class TableBodies {
         .put("added-records", "1")
         .put("total-data-files", Long.toString(base.lastSequenceNumber() + 1))
         .put("total-records", Long.toString(base.lastSequenceNumber() + 1));
-    updates
-        .addObject()
-        .put("action", "set-snapshot-ref")
-        .put("ref-name", "main")
-        .put("type", "branch")
-        .put("snapshot-id", snapshotId);
-    return Json.bytes(body);
   }
 }

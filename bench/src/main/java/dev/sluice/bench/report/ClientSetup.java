@@ -1,6 +1,7 @@
 package dev.sluice.bench.report;
 
 import dev.sluice.bench.load.RunResult;
+import dev.sluice.bench.scenario.HistoryTable;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -13,7 +14,13 @@ import java.util.Map;
 final class ClientSetup {
   private ClientSetup() {}
 
-  static String describe(String requested, List<RunResult> runs) {
+  /**
+   * The history phase is left out: it is one client on one raw connection whatever {@code --client}
+   * says, and its section says so.
+   */
+  static String describe(String requested, List<RunResult> allRuns) {
+    List<RunResult> runs =
+        allRuns.stream().filter(r -> !HistoryTable.isHistory(r.scenario())).toList();
     if (!requested.equals("loop")) {
       return "(`--client " + requested + "`, one thread per client)";
     }

@@ -131,7 +131,8 @@ public final class MarkdownReport {
     }
     line(
         "- Sluice, process `sluice-pg`: the same, on the private PostgreSQL of scripts/postgres-testbed.sh (same"
-            + " machine, `fsync=off`); target `sluice-pg` = the same non-root principal and grants.");
+            + " machine, `fsync=off`), in a database created empty for this run and dropped after it; target"
+            + " `sluice-pg` = the same non-root principal and grants.");
     line(
         "- Quiet wait before each run (`--settle`): "
             + (o.settleSeconds() > 0
@@ -151,6 +152,7 @@ public final class MarkdownReport {
     SigningSection.render(aggregates, md);
     ScaleSection.render(in, aggregates, md);
     md.append(charts.markdown("scale"));
+    HistorySection.render(in, aggregates, md);
     rounds();
     servers();
     noise();

@@ -80,6 +80,7 @@ final class TargetsSection {
           "p50 " + fmt("%.2f", p50) + "×, p99 " + fmt("%.2f", p99) + "×",
           p50 <= 1.2 && p99 <= 1.2);
     }
+    HistorySection.targetRows(in, aggregates, md);
     md.append('\n');
   }
 
