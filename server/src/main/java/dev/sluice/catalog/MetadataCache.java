@@ -1,43 +1,69 @@
 package dev.sluice.catalog;
 
+import static java.util.Objects.requireNonNull;
+
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import java.time.Duration;
 import java.util.function.Function;
 import org.apache.iceberg.TableMetadata;
 import org.apache.iceberg.TableMetadataParser;
+import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.io.FileIO;
 
 /**
- * Parsed table metadata by metadata-file location. A metadata file is immutable once written (every
- * commit writes a new, uniquely named one), so an entry can never be stale: the store still
- * decides, on every load, which file is current. Bounded by weight and idle time.
+ * Parsed table metadata. A metadata file is immutable once written (every commit writes a new,
+ * uniquely named one), so an entry can never be stale: the store still decides, on every load,
+ * which file is current.
  *
- * <p>Weight, not entry count: a table with thousands of snapshots costs thousands of times what a
- * fresh one does, and every commit adds an entry (the version it wrote). An entry weighs one unit
- * per snapshot and metadata-log entry (plus one); a unit stands for about a kilobyte of heap, which
- * overestimates versions a commit derived from a cached one (they share their snapshot objects).
+ * <p>Two caches. Files read back are kept by location. Versions this server wrote are kept by
+ * table, latest only: every commit writes a new location, which a frequency-based cache (Caffeine's
+ * TinyLFU) admits against older entries only when the new key has been seen as often. So, keyed by
+ * location, the version a commit just wrote was often refused and the next commit parsed its file
+ * again (174 of 300 at 2,000 snapshots); keyed by table, the key stays hot across commits.
+ *
+ * <p>Both are bounded by weight, not entry count: a table with thousands of snapshots costs
+ * thousands of times what a fresh one does. An entry weighs one unit per snapshot and metadata-log
+ * entry (plus one); a unit stands for about a kilobyte of heap.
  */
 public final class MetadataCache {
-  private final Cache<String, TableMetadata> cache;
+  /** A table of a catalog. */
+  public record TableKey(String catalog, TableIdentifier table) {
+    public TableKey {
+      requireNonNull(catalog, "catalog");
+      requireNonNull(table, "table");
+    }
+  }
+
+  private record Written(String location, TableMetadata metadata) {}
+
+  private final Cache<String, TableMetadata> read;
+  private final Cache<TableKey, Written> written;
 
   /**
    * The JSON of metadata files this server just wrote, for the answer of the commit that wrote them
-   * (a load serializes and caches its own, in {@code LoadTableBody}): short-lived and small.
+   * (a load serializes and caches its own, in {@code LoadTableBody}): short-lived.
    */
   private final Cache<String, byte[]> writtenJson;
 
   /**
-   * {@code maxUnits}: the bound on the parsed entries' weight (see above); {@code maxJsonBytes}: on
-   * the written JSON kept for commits' answers.
+   * {@code maxUnits}: the bound on each metadata cache's weight (see above); {@code maxJsonBytes}:
+   * on the written JSON kept for commits' answers.
    */
   public MetadataCache(long maxUnits, long maxJsonBytes, Duration idle) {
-    this.cache =
+    this.read =
         Caffeine.newBuilder()
             .maximumWeight(maxUnits)
             .weigher((String location, TableMetadata m) -> weight(m))
             .expireAfterAccess(idle)
-            // Evict on the writer's thread: the bound holds as soon as a commit has returned.
+            // Evict on the writer's thread: the bound holds as soon as a put has returned.
+            .executor(Runnable::run)
+            .build();
+    this.written =
+        Caffeine.newBuilder()
+            .maximumWeight(maxUnits)
+            .weigher((TableKey table, Written w) -> weight(w.metadata()))
+            .expireAfterAccess(idle)
             .executor(Runnable::run)
             .build();
     this.writtenJson =
@@ -49,35 +75,45 @@ public final class MetadataCache {
             .build();
   }
 
-  /** Sized to the heap: an eighth of it for parsed metadata, 1/32 for written JSON. */
+  /** Sized to the heap: a sixteenth of it for each metadata cache, 1/32 for written JSON. */
   public static MetadataCache forHeap(long maxHeapBytes, Duration idle) {
     return new MetadataCache(
-        Math.max(10_000, maxHeapBytes / 8 / 1024), Math.max(4 << 20, maxHeapBytes / 32), idle);
+        Math.max(5_000, maxHeapBytes / 16 / 1024), Math.max(4 << 20, maxHeapBytes / 32), idle);
   }
 
   static int weight(TableMetadata m) {
     return 1 + m.snapshots().size() + m.previousFiles().size();
   }
 
-  /** The metadata parsed from {@code location}, if it is cached. */
-  TableMetadata cached(String location) {
-    return cache.getIfPresent(location);
+  /** The metadata of {@code table} parsed from {@code location}, if it is cached. */
+  TableMetadata cached(TableKey table, String location) {
+    Written w = written.getIfPresent(table);
+    if (w != null && w.location().equals(location)) {
+      return w.metadata();
+    }
+    return read.getIfPresent(location);
   }
 
   /**
-   * Keeps {@code written}, the metadata this server just wrote to {@code location}, as if it had
-   * been read back: the refresh after a commit then finds it instead of parsing the file again. It
-   * is the same value a parse would give (Iceberg's REST client builds its table the same way: no
-   * pending changes, the file's location, the same last-updated time and metadata log). {@code
-   * json}, when not null, is the file's content as written: the commit's answer embeds it.
+   * Keeps {@code metadata}, which this server just wrote to {@code location} as {@code table}'s
+   * next version, as if it had been read back: the refresh after a commit, and the next commit,
+   * then find it instead of parsing the file again. It is the same value a parse would give
+   * (Iceberg's REST client builds its table the same way: no pending changes, the file's location,
+   * the same last-updated time and metadata log). {@code json}, when not null, is the file's
+   * content as written: the commit's answer embeds it.
    */
-  void remember(String location, TableMetadata written, byte[] json) {
+  void remember(TableKey table, String location, TableMetadata metadata, byte[] json) {
     if (json != null) {
       writtenJson.put(location, json);
     }
-    cache.put(
-        location,
-        TableMetadata.buildFrom(written).discardChanges().withMetadataLocation(location).build());
+    written.put(
+        table,
+        new Written(
+            location,
+            TableMetadata.buildFrom(metadata)
+                .discardChanges()
+                .withMetadataLocation(location)
+                .build()));
   }
 
   /** The JSON of a metadata file this server wrote in the last minute, or null. */
@@ -85,8 +121,17 @@ public final class MetadataCache {
     return writtenJson.getIfPresent(location);
   }
 
-  /** A loader for {@code refreshFromMetadataLocation}, reading through {@code io} on a miss. */
-  Function<String, TableMetadata> loader(FileIO io) {
-    return location -> cache.get(location, l -> TableMetadataParser.read(io, l));
+  /**
+   * A loader for {@code table}'s {@code refreshFromMetadataLocation}, reading through {@code io} on
+   * a miss.
+   */
+  Function<String, TableMetadata> loader(TableKey table, FileIO io) {
+    return location -> {
+      Written w = written.getIfPresent(table);
+      if (w != null && w.location().equals(location)) {
+        return w.metadata();
+      }
+      return read.get(location, l -> TableMetadataParser.read(io, l));
+    };
   }
 }

@@ -122,9 +122,12 @@ public final class SluiceCatalog extends BaseMetastoreViewCatalog implements Sup
    * The metadata of a table response from this catalog. {@link LoadTableResponse#tableMetadata()}
    * rebuilds the metadata on every call; the cached copy of the same (immutable) file is free.
    */
-  public TableMetadata metadataOf(LoadTableResponse response) {
+  public TableMetadata metadataOf(TableIdentifier table, LoadTableResponse response) {
     TableMetadata cached =
-        response.metadataLocation() == null ? null : metadata.cached(response.metadataLocation());
+        response.metadataLocation() == null
+            ? null
+            : metadata.cached(
+                new MetadataCache.TableKey(settings.name(), table), response.metadataLocation());
     return cached != null ? cached : response.tableMetadata();
   }
 

@@ -31,6 +31,7 @@ final class SluiceTableOperations extends BaseMetastoreTableOperations {
   private final FileIO catalogIo;
   private final LocationRules locations;
   private final MetadataCache metadata;
+  private final MetadataCache.TableKey key;
   private final TableCreation creation;
   private volatile ConfinedFileIO io;
 
@@ -50,6 +51,7 @@ final class SluiceTableOperations extends BaseMetastoreTableOperations {
     this.catalogIo = requireNonNull(io, "io");
     this.locations = requireNonNull(locations, "locations");
     this.metadata = requireNonNull(metadata, "metadata");
+    this.key = new MetadataCache.TableKey(catalog, identifier);
     this.creation = creation;
     this.io = confined(null);
   }
@@ -90,7 +92,7 @@ final class SluiceTableOperations extends BaseMetastoreTableOperations {
       return;
     }
     // The pointer is the catalog's own: its file is read through the catalog's FileIO.
-    refreshFromMetadataLocation(location.get(), null, 20, this.metadata.loader(catalogIo));
+    refreshFromMetadataLocation(location.get(), null, 20, this.metadata.loader(key, catalogIo));
     io = null;
   }
 
@@ -132,7 +134,7 @@ final class SluiceTableOperations extends BaseMetastoreTableOperations {
       throw e;
     }
     if (ownsFile) {
-      this.metadata.remember(newLocation, metadata, capture.written(newLocation));
+      this.metadata.remember(key, newLocation, metadata, capture.written(newLocation));
     }
     if (create && creation != null) {
       creation.committed(newLocation, ownsFile, next);

@@ -172,7 +172,7 @@ final class TableCredentials {
     if (delegation.kind() != Delegation.Kind.VENDED_CREDENTIALS) {
       return new Loaded(attach(delegation, caller, catalog, table, response, false), Loaded.NEVER);
     }
-    TableMetadata metadata = catalog.metadataOf(response);
+    TableMetadata metadata = catalog.metadataOf(table, response);
     List<StorageCredential> vended = credentials(delegation, caller, catalog, table, metadata);
     long expires =
         vended.stream().mapToLong(StorageCredential::expiresAtMs).min().orElse(Loaded.NEVER);
@@ -193,12 +193,13 @@ final class TableCredentials {
     if (delegation.kind() == Delegation.Kind.REMOTE_SIGNING) {
       return withSigning(
           catalog,
+          table,
           response,
           staged
-              ? stagedSignEndpoint(caller, catalog, table, catalog.metadataOf(response))
+              ? stagedSignEndpoint(caller, catalog, table, catalog.metadataOf(table, response))
               : signEndpoint(catalog, table));
     }
-    TableMetadata metadata = catalog.metadataOf(response);
+    TableMetadata metadata = catalog.metadataOf(table, response);
     return withCredentials(
         catalog,
         table,
@@ -221,18 +222,19 @@ final class TableCredentials {
       List<StorageCredential> vended,
       boolean staged) {
     if (delegation.kind() == Delegation.Kind.REMOTE_SIGNING) {
-      return withSigning(catalog, response, signEndpoint(catalog, table));
+      return withSigning(catalog, table, response, signEndpoint(catalog, table));
     }
     return vended.isEmpty()
         ? response
-        : withCredentials(catalog, table, response, catalog.metadataOf(response), vended, staged);
+        : withCredentials(
+            catalog, table, response, catalog.metadataOf(table, response), vended, staged);
   }
 
   /** {@code response} with the catalog's signing keys, signing at {@code endpoint}; no key. */
   private static LoadTableResponse withSigning(
-      SluiceCatalog catalog, LoadTableResponse response, String endpoint) {
+      SluiceCatalog catalog, TableIdentifier table, LoadTableResponse response, String endpoint) {
     return LoadTableResponse.builder()
-        .withTableMetadata(catalog.metadataOf(response))
+        .withTableMetadata(catalog.metadataOf(table, response))
         .addAllConfig(response.config())
         .addAllConfig(catalog.settings().storage().signingConfig(endpoint))
         .build();

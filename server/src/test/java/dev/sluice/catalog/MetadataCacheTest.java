@@ -16,6 +16,7 @@ import org.apache.iceberg.SnapshotRef;
 import org.apache.iceberg.SortOrder;
 import org.apache.iceberg.TableMetadata;
 import org.apache.iceberg.TableMetadataParser;
+import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.inmemory.InMemoryFileIO;
 import org.apache.iceberg.types.Types;
 import org.junit.jupiter.api.Test;
@@ -27,6 +28,9 @@ import org.junit.jupiter.api.Test;
 class MetadataCacheTest {
   private static final Schema SCHEMA =
       new Schema(Types.NestedField.required(1, "id", Types.LongType.get()));
+
+  private static final MetadataCache.TableKey TABLE =
+      new MetadataCache.TableKey("cat", TableIdentifier.of("ns", "t"));
 
   private final MetadataCache cache = new MetadataCache(10_000, 1 << 20, Duration.ofMinutes(1));
 
@@ -79,8 +83,8 @@ class MetadataCacheTest {
       TableMetadata readBack =
           TableMetadataParser.fromJson(location, TableMetadataParser.toJson(written));
 
-      cache.remember(location, written, null);
-      TableMetadata remembered = cache.cached(location);
+      cache.remember(TABLE, location, written, null);
+      TableMetadata remembered = cache.cached(TABLE, location);
 
       assertThat(remembered.metadataFileLocation()).isEqualTo(location);
       assertThat(remembered.changes()).isEmpty();
@@ -120,8 +124,8 @@ class MetadataCacheTest {
         }
         assertThat(capture.written(file(99))).isNull();
 
-        cache.remember(location, written, json);
-        TableMetadata remembered = cache.cached(location);
+        cache.remember(TABLE, location, written, json);
+        TableMetadata remembered = cache.cached(TABLE, location);
         assertThat(new String(cache.writtenJson(location), StandardCharsets.UTF_8))
             .isEqualTo(TableMetadataParser.toJson(remembered));
         current = remembered;
@@ -138,20 +142,53 @@ class MetadataCacheTest {
   @Test
   void boundedByWeightNotByEntries() {
     MetadataCache small = new MetadataCache(50, 100, Duration.ofMinutes(1));
+    MetadataCache.TableKey other = new MetadataCache.TableKey("cat", TableIdentifier.of("ns", "u"));
     TableMetadata current =
         TableMetadata.newTableMetadata(
             SCHEMA, PartitionSpec.unpartitioned(), SortOrder.unsorted(), "file:/w/t", Map.of());
-    small.remember(file(0), current, new byte[10]);
+    small.remember(other, file(0), current, new byte[10]);
     for (int i = 1; i <= 60; i++) {
       current = commit(current, i, false);
     }
     assertThat(MetadataCache.weight(current)).isEqualTo(61);
-    small.remember(file(60), current, new byte[200]);
+    small.remember(TABLE, file(60), current, new byte[200]);
 
     // One entry, but heavier than the whole bound: not kept, nor its JSON.
-    assertThat(small.cached(file(60))).isNull();
+    assertThat(small.cached(TABLE, file(60))).isNull();
     assertThat(small.writtenJson(file(60))).isNull();
-    assertThat(small.cached(file(0))).isNotNull();
+    assertThat(small.cached(other, file(0))).isNotNull();
     assertThat(small.writtenJson(file(0))).hasSize(10);
+  }
+
+  /**
+   * Every commit writes a new location. Keyed by location, a frequency-based cache refused most new
+   * versions once full (174 of 300 at 2,000 snapshots), and the next commit parsed the file.
+   */
+  @Test
+  void eachNewVersionOfAHeavyTableIsKeptOnceTheCacheIsFull() {
+    MetadataCache bounded = new MetadataCache(131_000, 64 << 20, Duration.ofMinutes(10));
+    TableMetadata current =
+        TableMetadata.newTableMetadata(
+            SCHEMA, PartitionSpec.unpartitioned(), SortOrder.unsorted(), "file:/w/t", Map.of());
+    for (int i = 1; i <= 2000; i++) {
+      current = commit(current, i, false);
+    }
+    // Other tables' heavy versions fill the cache first.
+    for (int t = 0; t < 100; t++) {
+      bounded.remember(
+          new MetadataCache.TableKey("cat", TableIdentifier.of("ns", "o" + t)),
+          "file:/w/o" + t + "/v1.metadata.json",
+          current,
+          null);
+    }
+    List<String> refused = new ArrayList<>();
+    for (int i = 2001; i <= 2300; i++) {
+      current = commit(current, i, false);
+      bounded.remember(TABLE, file(i), current, null);
+      if (bounded.cached(TABLE, file(i)) == null) {
+        refused.add(file(i));
+      }
+    }
+    assertThat(refused).isEmpty();
   }
 }
