@@ -97,8 +97,26 @@ final class LoadTableBody {
     String location = response.metadataLocation();
     byte[] file = mode == SnapshotsMode.ALL && location != null ? written.apply(location) : null;
     if (file != null) {
-      return new SerializedString(new String(file, StandardCharsets.UTF_8));
+      return new Utf8Json(file);
     }
-    return new SerializedString(TableMetadataParser.toJson(mode.apply(response.tableMetadata())));
+    ByteArrayOutputStream out = new ByteArrayOutputStream(8192);
+    try (JsonGenerator gen = JsonUtil.factory().createGenerator(out)) {
+      TableMetadataParser.toJson(mode.apply(response.tableMetadata()), gen);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return new Utf8Json(out.toByteArray());
+  }
+
+  /**
+   * JSON whose UTF-8 bytes are already known. A plain {@link SerializedString} encodes its String
+   * to UTF-8 again on first use: a second pass over a metadata document that can be megabytes (a
+   * table with thousands of snapshots), on every commit's answer.
+   */
+  private static final class Utf8Json extends SerializedString {
+    Utf8Json(byte[] utf8) {
+      super(new String(utf8, StandardCharsets.UTF_8));
+      _unquotedUTF8Ref = utf8;
+    }
   }
 }
