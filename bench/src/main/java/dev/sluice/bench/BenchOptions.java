@@ -36,7 +36,8 @@ public record BenchOptions(
     int scaleRounds,
     List<Integer> history,
     int historyCommits,
-    int historyBatch) {
+    int historyBatch,
+    int largeSnapshots) {
 
   public static final String USAGE =
       """
@@ -52,16 +53,18 @@ public record BenchOptions(
         --tables M             fixture tables for loadTable-spread and listTables-paged (100)
         --page-size P          listTables page size (20)
         --scenarios LIST       all, or a comma-separated subset of: loadTable-hot, loadTable-304,
-                               loadTable-spread, listTables-paged, createTable, commit-distinct,
-                               commit-shared, sign-objects (all; a scenario runs only on targets
-                               that offer it: sign-objects on sluice-signing, loadTable-304 where
-                               loads carry an ETag)
+                               loadTable-large, loadTable-large-304, loadTable-spread,
+                               listTables-paged, createTable, commit-distinct, commit-shared,
+                               sign-objects (all; a scenario runs only on targets that offer it:
+                               sign-objects on sluice-signing, the 304 ones where loads carry an
+                               ETag)
         --interleave           rounds outermost: round 1 of every scenario, then round 2, … (default:
                                all rounds of a scenario, then the next scenario)
         --targets LIST         reference, sluice, sluice-rbac, sluice-vended, sluice-signing,
-                               sluice-pg, external (reference,sluice-rbac, then sluice-vended if
-                               CEPH_RGW_ENDPOINT is set, sluice-pg if --postgres-url is given;
-                               bench/run.sh sets both; sluice-signing, on RGW too, only if named)
+                               sluice-pg, sluice-pg-vended, external (reference,sluice-rbac, then
+                               sluice-vended if CEPH_RGW_ENDPOINT is set, sluice-pg if
+                               --postgres-url is given, sluice-pg-vended if both are; bench/run.sh
+                               sets both; sluice-signing, on RGW too, only if named)
         --postgres-url URL     JDBC URL of a PostgreSQL connection allowed to CREATE DATABASE:
                                sluice-pg runs in a fresh database made there for the run and
                                dropped after it (none)
@@ -76,6 +79,9 @@ public record BenchOptions(
                                snapshots during them (200)
         --history-batch B      appends per commit request while growing a table, unmeasured
                                (100; 1: one commit per snapshot)
+        --large-snapshots N    snapshots of the fixture's table bench_large.large, which
+                               loadTable-large and loadTable-large-304 load; grown like the
+                               history phase's tables, --history-batch per request (500)
         --client raw|jdk|loop  HTTP client of the load generator (loop): raw and jdk run a thread
                                per client (plain socket / java.net.http); loop drives all clients'
                                connections from one thread, as wrk does, for scenarios whose
@@ -158,7 +164,8 @@ public record BenchOptions(
             Integer.parseInt(values.getOrDefault("scale-rounds", "1")),
             counts("--history", values.getOrDefault("history", "500,2000")),
             Integer.parseInt(values.getOrDefault("history-commits", "200")),
-            Integer.parseInt(values.getOrDefault("history-batch", "100")));
+            Integer.parseInt(values.getOrDefault("history-batch", "100")),
+            Integer.parseInt(values.getOrDefault("large-snapshots", "500")));
     Map<String, String> known = new LinkedHashMap<>(values);
     for (String k :
         List.of(
@@ -188,7 +195,8 @@ public record BenchOptions(
             "scale-rounds",
             "history",
             "history-commits",
-            "history-batch")) {
+            "history-batch",
+            "large-snapshots")) {
       known.remove(k);
     }
     if (!known.isEmpty()) {
@@ -205,6 +213,10 @@ public record BenchOptions(
               + " and "
               + options.historyBatch);
     }
+    if (options.largeSnapshots < 0) {
+      throw new IllegalArgumentException(
+          "--large-snapshots must not be negative, not " + options.largeSnapshots);
+    }
     if (options.targets.contains("external") && options.externalUrl == null) {
       throw new IllegalArgumentException("Target external needs --external-url");
     }
@@ -213,9 +225,11 @@ public record BenchOptions(
 
   private static String defaultTargets(String postgresUrl) {
     String rgw = System.getenv("CEPH_RGW_ENDPOINT");
+    boolean s3 = rgw != null && !rgw.isEmpty();
     return "reference,sluice-rbac"
-        + (rgw == null || rgw.isEmpty() ? "" : ",sluice-vended")
-        + (postgresUrl == null ? "" : ",sluice-pg");
+        + (s3 ? ",sluice-vended" : "")
+        + (postgresUrl == null ? "" : ",sluice-pg")
+        + (s3 && postgresUrl != null ? ",sluice-pg-vended" : "");
   }
 
   /** Sizes for the scale ({@code --scale}) or history phase, ascending; empty for {@code none}. */

@@ -14,13 +14,17 @@ public record ServerStats(
     double cpuSeconds) {
 
   /**
-   * The server that served {@code target}: the one of that name (sluice-pg), else the one whose
-   * name prefixes it (sluice for sluice-rbac and sluice-vended).
+   * The server that served {@code target}: the one of that name (sluice-pg), else the longest one
+   * whose name prefixes it (sluice for sluice-rbac and sluice-vended, sluice-pg, not sluice, for
+   * sluice-pg-vended).
    */
   public static String serverOf(String target, java.util.Collection<String> servers) {
     if (servers.contains(target)) {
       return target;
     }
-    return servers.stream().filter(s -> target.startsWith(s + "-")).findFirst().orElse(target);
+    return servers.stream()
+        .filter(s -> target.startsWith(s + "-"))
+        .max(java.util.Comparator.comparingInt(String::length))
+        .orElse(target);
   }
 }

@@ -31,12 +31,14 @@ import java.util.Map;
  * access comes only from namespace grants), {@code sluice-vended} (the same principal on an S3
  * catalog on Ceph RGW, every load vending a credential), {@code sluice-signing} (the same principal
  * on an S3 catalog on RGW that offers remote signing only), {@code sluice-pg} (a second Sluice on
- * PostgreSQL, same principal and grants), {@code external} (any endpoint).
+ * PostgreSQL, same principal and grants), {@code sluice-pg-vended} (that Sluice's own S3 catalog on
+ * RGW, vending as {@code sluice-vended} does), {@code external} (any endpoint).
  */
 final class Targets implements AutoCloseable {
   static final String SLUICE_CATALOG = "quickstart";
   static final String VENDED_CATALOG = "bench_s3";
   static final String SIGNING_CATALOG = "bench_sign";
+  static final String PG_VENDED_CATALOG = "bench_s3_pg";
 
   private final Map<String, Target> targets = new LinkedHashMap<>();
   private final Map<String, RunningServer> servers = new LinkedHashMap<>();
@@ -70,18 +72,22 @@ final class Targets implements AutoCloseable {
     if (wanted.contains("reference")) {
       RunningServer reference = timed("reference", () -> ReferenceLauncher.start(jvm, workDir));
       Endpoint endpoint = configured(reference.anonymous(), null);
-      seed(endpoint, options.tables());
+      seed(endpoint, options);
       targets.put("reference", new Target(endpoint, reference.process().pid()));
     }
     boolean vended = wanted.contains("sluice-vended");
     boolean signing = wanted.contains("sluice-signing");
+    boolean pgVended = wanted.contains("sluice-pg-vended");
+    S3TestBed s3 = vended || signing || pgVended ? S3TestBed.fromEnvironment() : null;
+    if (s3 != null) {
+      s3.createBucket(S3TestBed.BUCKET);
+    }
     if (wanted.contains("sluice")
         || wanted.contains("sluice-rbac")
         || vended
         || signing
         || !options.scale().isEmpty()) {
-      S3TestBed s3 = vended || signing ? S3TestBed.fromEnvironment() : null;
-      String config = SluiceConfigs.embedded(s3);
+      String config = SluiceConfigs.embedded(vended || signing ? s3 : null);
       Sluice sluice = startSluice(options, jvm, workDir, "sluice", config);
       scaleDatabases.put("sluice-rbac", SluiceConfigs.embeddedUrl(workDir.resolve("sluice/data")));
       if (wanted.contains("sluice")) {
@@ -90,9 +96,6 @@ final class Targets implements AutoCloseable {
       targets.put(
           "sluice-rbac",
           new Target(sluice.asRoot().as("sluice-rbac", sluice.granted()), sluice.pid()));
-      if (vended || signing) {
-        s3.createBucket(S3TestBed.BUCKET);
-      }
       if (vended) {
         addS3Target(
             sluice, "sluice-vended", VENDED_CATALOG, s3.catalogBody(VENDED_CATALOG), options);
@@ -106,10 +109,11 @@ final class Targets implements AutoCloseable {
             options);
       }
     }
-    if (wanted.contains("sluice-pg")) {
+    if (wanted.contains("sluice-pg") || pgVended) {
       if (options.postgresUrl() == null) {
         throw new IllegalArgumentException(
-            "Target sluice-pg needs a PostgreSQL: --postgres-url (bench/run.sh starts one)");
+            "Targets sluice-pg and sluice-pg-vended need a PostgreSQL: --postgres-url (bench/run.sh"
+                + " starts one)");
       }
       try {
         postgres = FreshPostgresDatabase.create(options.postgresUrl());
@@ -121,10 +125,16 @@ final class Targets implements AutoCloseable {
             e);
       }
       System.out.printf("sluice-pg: fresh PostgreSQL database %s%n", postgres.name());
-      Sluice pg =
-          startSluice(options, jvm, workDir, "sluice-pg", SluiceConfigs.postgres(postgres.url()));
+      String config = SluiceConfigs.postgres(postgres.url(), pgVended ? s3 : null);
+      Sluice pg = startSluice(options, jvm, workDir, "sluice-pg", config);
       targets.put("sluice-pg", new Target(pg.asRoot().as("sluice-pg", pg.granted()), pg.pid()));
       scaleDatabases.put("sluice-pg", SluiceConfigs.batchInserts(postgres.url()));
+      if (pgVended) {
+        // A catalog of its own name, hence its own prefix in the bucket: sluice-vended's catalog
+        // on the other process writes under s3://sluice-bench/bench_s3, this one beside it.
+        addS3Target(
+            pg, "sluice-pg-vended", PG_VENDED_CATALOG, s3.catalogBody(PG_VENDED_CATALOG), options);
+      }
     }
     if (wanted.contains("external")) {
       URI uri = URI.create(options.externalUrl());
@@ -137,7 +147,7 @@ final class Targets implements AutoCloseable {
               "",
               options.externalToken() == null ? null : "Bearer " + options.externalToken());
       Endpoint endpoint = configured(bare, options.externalWarehouse());
-      seed(endpoint, options.tables());
+      seed(endpoint, options);
       targets.put("external", new Target(endpoint, -1));
     }
   }
@@ -151,7 +161,7 @@ final class Targets implements AutoCloseable {
       throws IOException {
     sluice.access().createCatalog(sluice.root(), body);
     Endpoint asRoot = configured(sluice.asRoot().as(name, sluice.root()), catalog);
-    seed(asRoot, options.tables());
+    seed(asRoot, options);
     sluice.access().grantNamespaces(sluice.root(), catalog, Fixture.NAMESPACES);
     targets.put(name, new Target(asRoot.as(name, sluice.granted()), sluice.pid()));
   }
@@ -172,7 +182,7 @@ final class Targets implements AutoCloseable {
     SluiceAccess access = new SluiceAccess(server.anonymous());
     String root = access.rootAuthorization();
     Endpoint asRoot = configured(server.anonymous().as(name, root), SLUICE_CATALOG);
-    seed(asRoot, options.tables());
+    seed(asRoot, options);
     String granted = access.createGrantedPrincipal(root);
     access.grantNamespaces(root, SLUICE_CATALOG, Fixture.NAMESPACES);
     return new Sluice(access, server.process().pid(), root, asRoot, granted);
@@ -259,14 +269,21 @@ final class Targets implements AutoCloseable {
     }
   }
 
-  private static void seed(Endpoint endpoint, int tables) throws IOException {
+  /** The fixture: namespaces, the read tables, and the large table grown to its snapshots. */
+  private static void seed(Endpoint endpoint, BenchOptions options) throws IOException {
     long t0 = System.nanoTime();
     try (HttpClients clients = endpoint.clients("raw");
         HttpConnection http = clients.open()) {
-      Fixture.seed(new CatalogCalls(endpoint, http), tables);
+      Fixture.seed(new CatalogCalls(endpoint, http), options.tables());
     }
+    long snapshots = Fixture.growLarge(endpoint, options.largeSnapshots(), options.historyBatch());
     System.out.printf(
-        "seeded %s: %d tables in %.1f s%n",
-        endpoint.name(), tables, (System.nanoTime() - t0) / 1e9);
+        "seeded %s: %d tables and %s.%s of %,d snapshots in %.1f s%n",
+        endpoint.name(),
+        options.tables(),
+        Fixture.LARGE_NAMESPACE,
+        Fixture.LARGE_TABLE,
+        snapshots,
+        (System.nanoTime() - t0) / 1e9);
   }
 }

@@ -32,6 +32,7 @@ final class ChartStyle {
           "sluice-rbac", new Color(0x1f77b4),
           "sluice-vended", new Color(0xff7f0e),
           "sluice-pg", new Color(0x2ca02c),
+          "sluice-pg-vended", new Color(0x98df8a),
           "sluice-signing", new Color(0xd62728),
           "external", new Color(0x8c564b));
 

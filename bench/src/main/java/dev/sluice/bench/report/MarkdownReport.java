@@ -106,7 +106,12 @@ public final class MarkdownReport {
             + o.tables()
             + " one-column tables (format v2); listing page size "
             + o.pageSize()
-            + ". Create and commit runs use fresh tables in their own namespaces.");
+            + "; namespace `bench_large` with table `large` grown to "
+            + String.format(Locale.ROOT, "%,d", o.largeSnapshots())
+            + " metadata-only snapshots ("
+            + o.historyBatch()
+            + " appends per commit request). Create and commit runs use fresh tables in their own"
+            + " namespaces.");
     line(
         "- reference: Iceberg "
             + "1.10.0 `RESTCatalogServer` wiring (RESTServerCatalogAdapter + RESTCatalogServlet on"
@@ -132,7 +137,12 @@ public final class MarkdownReport {
     line(
         "- Sluice, process `sluice-pg`: the same, on the private PostgreSQL of scripts/postgres-testbed.sh (same"
             + " machine, `fsync=off`), in a database created empty for this run and dropped after it; target"
-            + " `sluice-pg` = the same non-root principal and grants.");
+            + " `sluice-pg` = the same non-root principal and grants"
+            + (o.targets().contains("sluice-pg-vended")
+                ? "; `sluice-pg-vended` = the same principal on a catalog of its own on the Ceph RGW"
+                    + " (`bench_s3_pg`, beside `sluice-vended`'s in the bucket), vending as"
+                    + " `sluice-vended` does (`vendCredentials: always`)."
+                : "."));
     line(
         "- Quiet wait before each run (`--settle`): "
             + (o.settleSeconds() > 0
@@ -241,7 +251,7 @@ public final class MarkdownReport {
         "Read from /proc/PID/status (VmRSS, VmHWM) and /proc/PID/stat (utime + stime, plus cutime + cstime: child"
             + " processes the server ran, e.g. the `chmod` that Hadoop's local file system forks for every file the"
             + " reference writes) just before the servers were stopped. CPU in windows = summed over that server process's measured"
-            + " windows (process `sluice` serves `sluice-rbac` and `sluice-vended`, and so has more windows). PostgreSQL's"
+            + " windows (process `sluice` serves `sluice-rbac` and `sluice-vended`, `sluice-pg` serves `sluice-pg` and `sluice-pg-vended`, and so have more windows). PostgreSQL's"
             + " and RGW's own CPU is not in these rows (it is in *other CPU* under Noise).");
     line("");
     line(

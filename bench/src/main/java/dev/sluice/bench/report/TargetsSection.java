@@ -3,7 +3,9 @@ package dev.sluice.bench.report;
 import static dev.sluice.bench.report.MarkdownReport.fmt;
 
 import dev.sluice.bench.ServerStats;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -15,12 +17,22 @@ import java.util.Optional;
 final class TargetsSection {
   private static final double NGINX_FLOOR = 82_000;
 
+  /**
+   * loadTable-hot's p99 bound per target (ms), in the order of the rows: the issue's target for
+   * RBAC with warm vending on PostgreSQL is tighter than the others'.
+   */
+  private static final Map<String, Double> HOT_P99_MILLIS = hotP99Millis();
+
+  /** Revalidating a table with a history must be this many times a full load's throughput. */
+  private static final double LARGE_304_RATIO = 2;
+
   private TargetsSection() {}
 
   static void render(ReportInput in, List<Aggregate> aggregates, StringBuilder md) {
     md.append("## Against the targets\n\n").append("| Target | Measured | Met |\n|---|---|---|\n");
     Optional<Aggregate> ref = find(aggregates, "loadTable-hot", "reference");
-    for (String target : List.of("sluice-vended", "sluice-rbac", "sluice-pg")) {
+    for (Map.Entry<String, Double> bound : HOT_P99_MILLIS.entrySet()) {
+      String target = bound.getKey();
       Optional<Aggregate> load = find(aggregates, "loadTable-hot", target);
       if (load.isEmpty() || ref.isEmpty()) {
         continue;
@@ -44,10 +56,15 @@ final class TargetsSection {
       double p99 = load.get().percentileMillis(99);
       row(
           md,
-          "… with p99 ≤ 5 ms at " + in.options().clients() + " connections",
+          "… with p99 ≤ "
+              + fmt("%.0f", bound.getValue())
+              + " ms at "
+              + in.options().clients()
+              + " connections",
           fmt("%.2f", p99) + " ms",
-          p99 <= 5);
+          p99 <= bound.getValue());
     }
+    largeRevalidationRows(aggregates, md);
     SigningSection.targetRows(in, aggregates, md);
     for (ServerStats s : in.servers()) {
       if (s.name().startsWith("sluice")) {
@@ -82,6 +99,46 @@ final class TargetsSection {
     }
     HistorySection.targetRows(in, aggregates, md);
     md.append('\n');
+  }
+
+  /**
+   * Per target that ran both: revalidating {@code bench_large.large} (304) against loading it in
+   * full, on the same target.
+   */
+  private static void largeRevalidationRows(List<Aggregate> aggregates, StringBuilder md) {
+    for (Aggregate notModified : aggregates) {
+      if (!notModified.scenario().equals("loadTable-large-304")) {
+        continue;
+      }
+      Optional<Aggregate> full = find(aggregates, "loadTable-large", notModified.target());
+      if (full.isEmpty()) {
+        continue;
+      }
+      double ratio = notModified.throughput() / full.get().throughput();
+      row(
+          md,
+          "loadTable-large-304 on `"
+              + notModified.target()
+              + "` ≥ "
+              + fmt("%.0f", LARGE_304_RATIO)
+              + "× its loadTable-large ops/s",
+          fmt("%.0f", notModified.throughput())
+              + " vs "
+              + fmt("%.0f", full.get().throughput())
+              + " ops/s = "
+              + fmt("%.2f", ratio)
+              + "×",
+          ratio >= LARGE_304_RATIO);
+    }
+  }
+
+  private static Map<String, Double> hotP99Millis() {
+    Map<String, Double> bounds = new LinkedHashMap<>();
+    bounds.put("sluice-vended", 5.0);
+    bounds.put("sluice-rbac", 5.0);
+    bounds.put("sluice-pg", 5.0);
+    bounds.put("sluice-pg-vended", 3.0);
+    return bounds;
   }
 
   static Optional<Aggregate> find(List<Aggregate> aggregates, String scenario, String target) {

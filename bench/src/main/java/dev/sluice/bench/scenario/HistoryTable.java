@@ -69,14 +69,18 @@ public final class HistoryTable implements AutoCloseable {
 
   /** Creates (or, if it exists, loads) table {@code name} in the commit namespace. */
   public static HistoryTable open(Endpoint endpoint, String name) throws IOException {
+    return open(endpoint, Fixture.COMMIT_NAMESPACE, name);
+  }
+
+  /** Creates (or, if it exists, loads) table {@code namespace.name}. */
+  public static HistoryTable open(Endpoint endpoint, String namespace, String name)
+      throws IOException {
     Objects.requireNonNull(endpoint, "endpoint");
     HttpClients clients = endpoint.clients("raw");
     HttpConnection http = clients.open();
     try {
-      TableState state =
-          new CatalogCalls(endpoint, http).ensureTable(Fixture.COMMIT_NAMESPACE, name);
-      return new HistoryTable(
-          endpoint, clients, http, endpoint.table(Fixture.COMMIT_NAMESPACE, name), state);
+      TableState state = new CatalogCalls(endpoint, http).ensureTable(namespace, name);
+      return new HistoryTable(endpoint, clients, http, endpoint.table(namespace, name), state);
     } catch (IOException | RuntimeException e) {
       http.close();
       clients.close();

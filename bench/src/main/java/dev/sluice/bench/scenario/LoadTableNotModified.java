@@ -15,23 +15,58 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 
 /**
- * A client revalidating the table it holds (issue 18): every client loads {@code bench.t0} with
- * {@code If-None-Match} naming the ETag of its current answer, as Iceberg Java 1.11's table cache
- * does; the answer must be {@code 304 Not Modified}. Only targets whose loads carry an ETag run it.
- * Compare with loadTable-hot, the same load answered in full.
+ * A client revalidating the table it holds (issue 18): every client loads one table with {@code
+ * If-None-Match} naming the ETag of its current answer, as Iceberg Java 1.11's table cache does;
+ * the answer must be {@code 304 Not Modified}. Only targets whose loads carry an ETag run it.
+ * {@code loadTable-304} revalidates {@code bench.t0} (compare with loadTable-hot, the same load
+ * answered in full: a small cached body, so little to save); {@code loadTable-large-304}
+ * revalidates {@code bench_large.large} (compare with loadTable-large), where a full answer is the
+ * metadata of its whole history.
  */
 public final class LoadTableNotModified implements Scenario {
+  private final String name;
+  private final String namespace;
+  private final String table;
+  private final String description;
+
+  /** {@code loadTable-304}: {@code bench.t0}. */
+  public LoadTableNotModified() {
+    this(
+        "loadTable-304",
+        Fixture.READ_NAMESPACE,
+        Fixture.readTable(0),
+        "GET bench.t0 with If-None-Match of its current ETag by every client (304, no body)");
+  }
+
+  private LoadTableNotModified(String name, String namespace, String table, String description) {
+    this.name = Objects.requireNonNull(name, "name");
+    this.namespace = Objects.requireNonNull(namespace, "namespace");
+    this.table = Objects.requireNonNull(table, "table");
+    this.description = Objects.requireNonNull(description, "description");
+  }
+
+  /** {@code loadTable-large-304}: {@code bench_large.large}, revalidated. */
+  public static LoadTableNotModified large() {
+    return new LoadTableNotModified(
+        "loadTable-large-304",
+        Fixture.LARGE_NAMESPACE,
+        Fixture.LARGE_TABLE,
+        "GET bench_large.large with If-None-Match of its current ETag by every client (304, no"
+            + " body)");
+  }
+
   @Override
   public String name() {
-    return "loadTable-304";
+    return name;
   }
 
   @Override
   public String description() {
-    return "GET bench.t0 with If-None-Match of its current ETag by every client (304, no body)";
+    return description;
   }
 
   @Override
@@ -79,12 +114,12 @@ public final class LoadTableNotModified implements Scenario {
     };
   }
 
-  private static String path(ScenarioContext context) {
-    return context.endpoint().table(Fixture.READ_NAMESPACE, Fixture.readTable(0));
+  private String path(ScenarioContext context) {
+    return context.endpoint().table(namespace, table);
   }
 
   /** The ETag of the table's current answer to this target's principal, if it sends one. */
-  private static Optional<String> etag(ScenarioContext context) throws IOException {
+  private Optional<String> etag(ScenarioContext context) throws IOException {
     var endpoint = context.endpoint();
     HttpRequest.Builder request =
         HttpRequest.newBuilder(

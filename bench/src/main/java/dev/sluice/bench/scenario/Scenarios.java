@@ -12,6 +12,8 @@ public final class Scenarios {
       List.of(
           new LoadTableHot(),
           new LoadTableNotModified(),
+          LoadTableHot.large(),
+          LoadTableNotModified.large(),
           new LoadTableSpread(),
           new ListTablesPaged(),
           new CreateTables(),

@@ -24,7 +24,7 @@ public record S3TestBed(
     String endpoint = System.getenv("CEPH_RGW_ENDPOINT");
     if (endpoint == null || endpoint.isEmpty()) {
       throw new IllegalArgumentException(
-          "Targets sluice-vended and sluice-signing need a Ceph RGW: CEPH_RGW_ENDPOINT and the other CEPH_RGW_* variables of"
+          "Targets sluice-vended, sluice-signing and sluice-pg-vended need a Ceph RGW: CEPH_RGW_ENDPOINT and the other CEPH_RGW_* variables of"
               + " scripts/ceph-rgw.sh (bench/run.sh starts one)");
     }
     return new S3TestBed(

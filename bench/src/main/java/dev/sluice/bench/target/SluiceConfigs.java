@@ -16,19 +16,7 @@ public final class SluiceConfigs {
    * opens). Plus, when {@code s3} is given, a static credential source for RGW.
    */
   public static String embedded(S3TestBed s3) {
-    String yaml = "database:\n  url: \"" + h2Url("${DATA_DIR}") + "\"\n";
-    if (s3 != null) {
-      yaml +=
-          "storage:\n  credentialSources:\n    "
-              + S3TestBed.CREDENTIAL_SOURCE
-              + ":\n      type: static\n"
-              + "      accessKeyId: \""
-              + s3.accessKey()
-              + "\"\n      secretAccessKey: \""
-              + s3.secretKey()
-              + "\"\n";
-    }
-    return yaml;
+    return "database:\n  url: \"" + h2Url("${DATA_DIR}") + "\"\n" + credentialSource(s3);
   }
 
   /** The URL another process uses to reach the embedded database under {@code dataDir}. */
@@ -41,8 +29,24 @@ public final class SluiceConfigs {
     return jdbcUrl + (jdbcUrl.contains("?") ? "&" : "?") + "reWriteBatchedInserts=true";
   }
 
-  public static String postgres(String jdbcUrl) {
-    return "database:\n  url: \"" + jdbcUrl.replace("\"", "") + "\"\n";
+  /** PostgreSQL at {@code jdbcUrl}; plus, when {@code s3} is given, the same RGW source. */
+  public static String postgres(String jdbcUrl, S3TestBed s3) {
+    return "database:\n  url: \"" + jdbcUrl.replace("\"", "") + "\"\n" + credentialSource(s3);
+  }
+
+  /** A static credential source for RGW's keys ({@code s3} null: none, an empty string). */
+  private static String credentialSource(S3TestBed s3) {
+    if (s3 == null) {
+      return "";
+    }
+    return "storage:\n  credentialSources:\n    "
+        + S3TestBed.CREDENTIAL_SOURCE
+        + ":\n      type: static\n"
+        + "      accessKeyId: \""
+        + s3.accessKey()
+        + "\"\n      secretAccessKey: \""
+        + s3.secretKey()
+        + "\"\n";
   }
 
   private static String h2Url(String dataDir) {
