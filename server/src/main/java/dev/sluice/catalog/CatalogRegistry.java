@@ -52,7 +52,7 @@ public final class CatalogRegistry implements AutoCloseable {
    * answer), or null.
    */
   public byte[] writtenMetadataJson(String location) {
-    return location == null ? null : metadata.writtenJson(location);
+    return location == null ? null : metadata.takeWrittenJson(location);
   }
 
   public SluiceCatalog resolve(String name) {

@@ -116,9 +116,13 @@ public final class MetadataCache {
                 .build()));
   }
 
-  /** The JSON of a metadata file this server wrote in the last minute, or null. */
-  public byte[] writtenJson(String location) {
-    return writtenJson.getIfPresent(location);
+  /**
+   * The JSON of a metadata file this server wrote in the last minute, or null; taken, not read: it
+   * serves the one answer of the commit that wrote it. Each commit's file is a new key, which a
+   * frequency-based cache refuses once full; taking keeps this one nearly empty, so it never is.
+   */
+  public byte[] takeWrittenJson(String location) {
+    return writtenJson.asMap().remove(location);
   }
 
   /**

@@ -126,7 +126,7 @@ class MetadataCacheTest {
 
         cache.remember(TABLE, location, written, json);
         TableMetadata remembered = cache.cached(TABLE, location);
-        assertThat(new String(cache.writtenJson(location), StandardCharsets.UTF_8))
+        assertThat(new String(cache.takeWrittenJson(location), StandardCharsets.UTF_8))
             .isEqualTo(TableMetadataParser.toJson(remembered));
         current = remembered;
       }
@@ -155,9 +155,9 @@ class MetadataCacheTest {
 
     // One entry, but heavier than the whole bound: not kept, nor its JSON.
     assertThat(small.cached(TABLE, file(60))).isNull();
-    assertThat(small.writtenJson(file(60))).isNull();
+    assertThat(small.takeWrittenJson(file(60))).isNull();
     assertThat(small.cached(other, file(0))).isNotNull();
-    assertThat(small.writtenJson(file(0))).hasSize(10);
+    assertThat(small.takeWrittenJson(file(0))).hasSize(10);
   }
 
   /**
@@ -166,7 +166,7 @@ class MetadataCacheTest {
    */
   @Test
   void eachNewVersionOfAHeavyTableIsKeptOnceTheCacheIsFull() {
-    MetadataCache bounded = new MetadataCache(131_000, 64 << 20, Duration.ofMinutes(10));
+    MetadataCache bounded = new MetadataCache(131_000, 8 << 20, Duration.ofMinutes(10));
     TableMetadata current =
         TableMetadata.newTableMetadata(
             SCHEMA, PartitionSpec.unpartitioned(), SortOrder.unsorted(), "file:/w/t", Map.of());
@@ -184,10 +184,15 @@ class MetadataCacheTest {
     List<String> refused = new ArrayList<>();
     for (int i = 2001; i <= 2300; i++) {
       current = commit(current, i, false);
-      bounded.remember(TABLE, file(i), current, null);
+      // About the size of the file at 2,000 snapshots; 8 MB holds thirteen.
+      bounded.remember(TABLE, file(i), current, new byte[600_000]);
       if (bounded.cached(TABLE, file(i)) == null) {
         refused.add(file(i));
       }
+      if (bounded.takeWrittenJson(file(i)) == null) {
+        refused.add(file(i) + " (JSON)");
+      }
+      assertThat(bounded.takeWrittenJson(file(i))).as("taken once").isNull();
     }
     assertThat(refused).isEmpty();
   }
