@@ -1,10 +1,8 @@
 package dev.sluice.bench.scenario;
 
 import dev.sluice.bench.http.HttpConnection;
-import dev.sluice.bench.http.HttpResult;
 import dev.sluice.bench.http.RequestEncoder;
 import dev.sluice.bench.load.Operation;
-import dev.sluice.bench.load.OperationFailed;
 import dev.sluice.bench.load.RequestSource;
 import dev.sluice.bench.load.Workload;
 import java.util.Objects;
@@ -62,13 +60,7 @@ public final class LoadTableHot implements Scenario {
     return new Workload() {
       @Override
       public Operation operation(int client, HttpConnection http) {
-        return () -> {
-          HttpResult result = http.get(path);
-          if (!result.ok()) {
-            throw new OperationFailed("load " + path, result);
-          }
-          return 0;
-        };
+        return TableLoad.operation(http, () -> path);
       }
 
       @Override

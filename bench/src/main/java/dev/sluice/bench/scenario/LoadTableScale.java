@@ -1,10 +1,8 @@
 package dev.sluice.bench.scenario;
 
 import dev.sluice.bench.http.HttpConnection;
-import dev.sluice.bench.http.HttpResult;
 import dev.sluice.bench.http.RequestEncoder;
 import dev.sluice.bench.load.Operation;
-import dev.sluice.bench.load.OperationFailed;
 import dev.sluice.bench.load.RequestSource;
 import dev.sluice.bench.load.Workload;
 import dev.sluice.bench.scale.TableSeeder;
@@ -47,14 +45,8 @@ public final class LoadTableScale implements Scenario {
       @Override
       public Operation operation(int client, HttpConnection http) {
         SplittableRandom random = new SplittableRandom(97L * client + context.round());
-        return () -> {
-          String path = prefix + TableSeeder.tableName(random.nextInt(tables));
-          HttpResult result = http.get(path);
-          if (!result.ok()) {
-            throw new OperationFailed("load " + path, result);
-          }
-          return 0;
-        };
+        return TableLoad.operation(
+            http, () -> prefix + TableSeeder.tableName(random.nextInt(tables)));
       }
 
       /** Encoded as it goes: up to a million distinct requests are too many to encode before. */
@@ -72,9 +64,7 @@ public final class LoadTableScale implements Scenario {
 
           @Override
           public String check(int status, byte[] body, int length) {
-            return status >= 200 && status < 300
-                ? null
-                : RequestSource.unless2xx("load " + path, status, body, length);
+            return RequestSource.unless2xx("load " + path, status, body, length);
           }
         };
       }

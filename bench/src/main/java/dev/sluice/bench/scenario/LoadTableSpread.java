@@ -1,10 +1,8 @@
 package dev.sluice.bench.scenario;
 
 import dev.sluice.bench.http.HttpConnection;
-import dev.sluice.bench.http.HttpResult;
 import dev.sluice.bench.http.RequestEncoder;
 import dev.sluice.bench.load.Operation;
-import dev.sluice.bench.load.OperationFailed;
 import dev.sluice.bench.load.RequestSource;
 import dev.sluice.bench.load.Workload;
 import java.util.SplittableRandom;
@@ -37,14 +35,7 @@ public final class LoadTableSpread implements Scenario {
       @Override
       public Operation operation(int client, HttpConnection http) {
         SplittableRandom random = new SplittableRandom(31L * client + context.round());
-        return () -> {
-          String path = paths[random.nextInt(paths.length)];
-          HttpResult result = http.get(path);
-          if (!result.ok()) {
-            throw new OperationFailed("load " + path, result);
-          }
-          return 0;
-        };
+        return TableLoad.operation(http, () -> paths[random.nextInt(paths.length)]);
       }
 
       @Override
