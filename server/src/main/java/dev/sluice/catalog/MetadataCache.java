@@ -87,11 +87,14 @@ public final class MetadataCache {
 
   /** The metadata of {@code table} parsed from {@code location}, if it is cached. */
   TableMetadata cached(TableKey table, String location) {
+    TableMetadata mine = writtenAt(table, location);
+    return mine != null ? mine : read.getIfPresent(location);
+  }
+
+  /** The version this server wrote for {@code table}, if it is the one at {@code location}. */
+  private TableMetadata writtenAt(TableKey table, String location) {
     Written w = written.getIfPresent(table);
-    if (w != null && w.location().equals(location)) {
-      return w.metadata();
-    }
-    return read.getIfPresent(location);
+    return w != null && w.location().equals(location) ? w.metadata() : null;
   }
 
   /**
@@ -131,11 +134,8 @@ public final class MetadataCache {
    */
   Function<String, TableMetadata> loader(TableKey table, FileIO io) {
     return location -> {
-      Written w = written.getIfPresent(table);
-      if (w != null && w.location().equals(location)) {
-        return w.metadata();
-      }
-      return read.get(location, l -> TableMetadataParser.read(io, l));
+      TableMetadata mine = writtenAt(table, location);
+      return mine != null ? mine : read.get(location, l -> TableMetadataParser.read(io, l));
     };
   }
 }
