@@ -10,6 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.regex.Matcher;
@@ -55,6 +56,9 @@ public record ChartData(List<Row> suite, List<ScaleRow> scale) {
   /** {@code loadTable-1k}, {@code loadTable-100k}, {@code loadTable-1M}, {@code loadTable-1500}. */
   private static final Pattern SCALE_NAME = Pattern.compile("loadTable-(\\d+)([kM]?)");
 
+  private static final Pattern WORKING_SET_NAME =
+      Pattern.compile("loadTable-\\d+[kM]?-hot\\d+[kM]?");
+
   public ChartData {
     suite = List.copyOf(suite);
     scale = List.copyOf(scale);
@@ -70,7 +74,11 @@ public record ChartData(List<Row> suite, List<ScaleRow> scale) {
           .forEach(a -> scale.add(new ScaleRow(tables, Row.of(a))));
     }
     Set<String> scaleNames =
-        scale.stream().map(s -> s.row().scenario()).collect(Collectors.toSet());
+        scale.stream().map(s -> s.row().scenario()).collect(Collectors.toCollection(HashSet::new));
+    // The working-set loads are in the Markdown's scale section only.
+    in.options().scale().stream()
+        .filter(n -> n > LoadTableScale.WORKING_SET)
+        .forEach(n -> scaleNames.add(LoadTableScale.nameFor(n, LoadTableScale.WORKING_SET)));
     List<Row> suite =
         aggregates.stream().filter(a -> !scaleNames.contains(a.scenario())).map(Row::of).toList();
     return new ChartData(suite, scale);
@@ -108,6 +116,9 @@ public record ChartData(List<Row> suite, List<ScaleRow> scale) {
               number(header, cells, "p99_ms", csv),
               number(header, cells, "p999_ms", csv));
       Matcher m = SCALE_NAME.matcher(row.scenario());
+      if (WORKING_SET_NAME.matcher(row.scenario()).matches()) {
+        continue; // in the Markdown's scale section only
+      }
       if (!suiteNames.contains(row.scenario()) && m.matches()) {
         int unit = m.group(2).equals("M") ? 1_000_000 : m.group(2).equals("k") ? 1_000 : 1;
         scale.add(new ScaleRow(Integer.parseInt(m.group(1)) * unit, row));

@@ -97,6 +97,28 @@ final class TargetsSection {
           "p50 " + fmt("%.2f", p50) + "×, p99 " + fmt("%.2f", p99) + "×",
           p50 <= 1.2 && p99 <= 1.2);
     }
+    for (String target : ScaleSection.targets(in, aggregates)) {
+      List<Aggregate> all = ScaleSection.scaleRuns(in, aggregates, target);
+      List<Aggregate> hot = ScaleSection.workingSetRuns(in, aggregates, target);
+      if (all.isEmpty() || hot.isEmpty()) {
+        continue;
+      }
+      Aggregate small = all.get(0);
+      Aggregate large = hot.get(hot.size() - 1);
+      double p50 = large.percentileMillis(50) / small.percentileMillis(50);
+      double p99 = large.percentileMillis(99) / small.percentileMillis(99);
+      row(
+          md,
+          "`"
+              + target
+              + "` loadTable latency, "
+              + small.scenario().substring(10)
+              + " tables → "
+              + large.scenario().substring(10)
+              + " (a working set), within 1.2×",
+          "p50 " + fmt("%.2f", p50) + "×, p99 " + fmt("%.2f", p99) + "×",
+          p50 <= 1.2 && p99 <= 1.2);
+    }
     HistorySection.targetRows(in, aggregates, md);
     md.append('\n');
   }
