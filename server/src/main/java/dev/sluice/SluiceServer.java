@@ -168,6 +168,11 @@ public final class SluiceServer implements AutoCloseable {
     return http.port();
   }
 
+  /** Every route this server answers, in dispatch order. */
+  public List<HttpServer.RouteInfo> routes() {
+    return http.routes();
+  }
+
   public void join() throws InterruptedException {
     http.join();
   }

@@ -1,23 +1,28 @@
 package dev.sluice;
 
+import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.sluice.store.SigningKey;
 import dev.sluice.testing.Admin;
 import dev.sluice.testing.TestServer;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
+import java.util.Base64;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * The negative matrix over every management endpoint: without the needed standing (the
  * service_admin principal role, or CATALOG_MANAGE_ACCESS on the catalog) 403 and nothing changes;
- * with it, success; after it is taken away, 403 on the very next call.
+ * with it, success; after it is taken away, 403 on the very next call. The state compared includes
+ * the token signing keys, so a refused rotateSigningKey that rotated would show.
  */
 class ManagementAuthorizationMatrixTest {
   private static final String M = "/api/management/v1";
@@ -176,7 +181,8 @@ class ManagementAuthorizationMatrixTest {
             "/principal-roles/held{n}/catalog-roles/{c}",
             null,
             200),
-        new Case("listEvents", false, "GET", "/events", null, 200));
+        new Case("listEvents", false, "GET", "/events", null, 200),
+        new Case("rotateSigningKey", true, "POST", "/signing-keys/rotate", null, 200));
   }
 
   private record Setup(String catalog, String base, int n) {}
@@ -233,7 +239,43 @@ class ManagementAuthorizationMatrixTest {
           .append(response.body())
           .append('\n');
     }
-    return sb.toString();
+    return sb.append(signingKeys()).toString();
+  }
+
+  /** The stored token signing keys, and the one a token issued now is signed with. */
+  private static String signingKeys() throws Exception {
+    return "signing keys "
+        + server.server().store().signingKeys().stream().map(SigningKey::kid).toList()
+        + ", active "
+        + kid(server.token(TestServer.CLIENT_ID, TestServer.SECRET))
+        + '\n';
+  }
+
+  /** The key id in a token's JWS header. */
+  private static String kid(String token) throws Exception {
+    String header = new String(Base64.getUrlDecoder().decode(token.split("\\.")[0]), UTF_8);
+    return TestServer.json(header).get("kid").asText();
+  }
+
+  /**
+   * Guards the snapshot above for rotateSigningKey: a rotation shows in it, the new key signs new
+   * tokens, and a token signed before still verifies.
+   */
+  @Test
+  void theStateSeesASigningKeyRotation() throws Exception {
+    Setup s = setup();
+    String before = state(s);
+    String signedBefore = server.token(TestServer.CLIENT_ID, TestServer.SECRET);
+
+    HttpResponse<String> rotated = server.send("POST", M + "/signing-keys/rotate", null);
+    assertThat(rotated.statusCode()).as(rotated.body()).isEqualTo(200);
+
+    assertThat(state(s)).isNotEqualTo(before);
+    assertThat(kid(server.token(TestServer.CLIENT_ID, TestServer.SECRET)))
+        .isEqualTo(TestServer.json(rotated.body()).get("kid").asText())
+        .isNotEqualTo(kid(signedBefore));
+    assertThat(server.sendAs(signedBefore, "GET", M + "/principals", null).statusCode())
+        .isEqualTo(200);
   }
 
   private static String fill(String text, Setup s) {

@@ -85,6 +85,19 @@ public final class HttpServer implements AutoCloseable {
     return connector.getLocalPort();
   }
 
+  /**
+   * The route table in dispatch order, as method, template and whether a bearer token is required:
+   * what tests derive their coverage of every route from.
+   */
+  public List<RouteInfo> routes() {
+    return routes.stream()
+        .map(r -> new RouteInfo(r.method(), r.template(), r.authenticated()))
+        .toList();
+  }
+
+  /** One route of {@link #routes()}. */
+  public record RouteInfo(String method, String template, boolean authenticated) {}
+
   @Override
   public void close() throws Exception {
     server.stop();
