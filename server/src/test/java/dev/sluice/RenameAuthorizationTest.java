@@ -9,6 +9,7 @@ import dev.sluice.testing.TestServer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
+import org.assertj.core.api.SoftAssertions;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.TestInstance;
@@ -83,18 +84,20 @@ class RenameAuthorizationTest {
             catalog.url("/" + kind + "/rename"),
             rename("ns", source, "empty", "moved")));
 
-    assertThat(fx.pointer(catalog.name(), from)).as("the source").isEqualTo(sourcePointer);
-    assertThat(fx.pointer(catalog.name(), to)).as("the destination").isEqualTo("status 404");
-    assertThat(
-            fx.server
-                .send(
-                    "HEAD",
-                    AuthorizationMatrixFixture.API + catalog.name() + "/namespaces/" + to,
-                    null)
-                .statusCode())
-        .as("the destination")
-        .isEqualTo(404);
-    assertThat(fx.state(catalog.name())).as("a refused rename changes nothing").isEqualTo(before);
+    String sourceAfter = fx.pointer(catalog.name(), from);
+    String destinationAfter = fx.pointer(catalog.name(), to);
+    int destinationHead =
+        fx.server
+            .send(
+                "HEAD", AuthorizationMatrixFixture.API + catalog.name() + "/namespaces/" + to, null)
+            .statusCode();
+    String after = fx.state(catalog.name());
+    SoftAssertions ends = new SoftAssertions(); // both ends reported, whichever moved
+    ends.assertThat(sourceAfter).as("the source").isEqualTo(sourcePointer);
+    ends.assertThat(destinationAfter).as("the destination").isEqualTo("status 404");
+    ends.assertThat(destinationHead).as("the destination (HEAD)").isEqualTo(404);
+    ends.assertThat(after).as("a refused rename changes nothing").isEqualTo(before);
+    ends.assertAll();
     // The grants stayed on the source: each is still there to revoke.
     for (Grant grant : grants) {
       assertThat(fx.admin.tryRevoke(catalog.name(), "cr", grant.json()))
