@@ -14,18 +14,21 @@ import org.apache.iceberg.exceptions.NotAuthorizedException;
  * Turns a bearer token into a principal on every call: Sluice's own, or an external OIDC issuer's
  * when one is configured (the token endpoint's grants are {@link TokenEndpoint}). A token of a
  * principal that no longer exists, or was issued before its credentials were rotated, is refused.
- * Principals are cached for at most one second, and cleared at once by changes made through this
- * replica.
+ * Principals are cached for at most {@link #CACHE_TTL} (documented in docs/AUTHORIZATION.md), and
+ * cleared at once by changes made through this replica.
  */
 public final class Authenticator {
   public static final String TOKEN_EXCHANGE = "urn:ietf:params:oauth:grant-type:token-exchange";
   public static final String ACCESS_TOKEN_TYPE = "urn:ietf:params:oauth:token-type:access_token";
 
+  /** How long another replica's rotation or deletion of a principal may go unseen here. */
+  public static final Duration CACHE_TTL = Duration.ofSeconds(1);
+
   private final Store store;
   private final TokenService tokens;
   private final ExternalJwtVerifier external;
   private final Cache<String, Optional<PrincipalRecord>> principals =
-      Caffeine.newBuilder().expireAfterWrite(Duration.ofSeconds(1)).maximumSize(100_000).build();
+      Caffeine.newBuilder().expireAfterWrite(CACHE_TTL).maximumSize(100_000).build();
 
   /** {@code external} is null when no OIDC issuer is configured. */
   public Authenticator(Store store, TokenService tokens, ExternalJwtVerifier external) {

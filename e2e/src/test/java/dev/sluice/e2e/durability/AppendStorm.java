@@ -14,7 +14,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.function.Consumer;
 import org.apache.iceberg.DataFile;
@@ -52,10 +57,29 @@ final class AppendStorm {
     }
   }
 
-  /** What a storm did. {@code unexpected}: errors that are neither 409 nor an unknown outcome. */
-  record Result(List<Attempt> attempts, double seconds, List<String> unexpected) {
+  /**
+   * How one writer ended: it ran to the storm's deadline (was not interrupted, did not stop early)
+   * after {@code attempts} appends, {@code acked} of them acknowledged, {@code refused} refused
+   * (409).
+   */
+  record WriterEnd(String id, long attempts, long acked, long refused, boolean ranToDeadline) {}
+
+  /**
+   * What a storm did. {@code unexpected}: errors that are neither 409 nor an unknown outcome (on a
+   * killed replica anything is an unknown outcome). Every writer ran to the end and had at least
+   * one definite answer (200 or 409), or {@link #run} threw; whether each must also have had an
+   * append acknowledged depends on the contention, so that is the caller's to check ({@code
+   * writers}).
+   */
+  record Result(
+      List<Attempt> attempts, double seconds, List<String> unexpected, List<WriterEnd> writers) {
     List<Operation> operations() {
       return attempts.stream().map(Attempt::operation).toList();
+    }
+
+    /** The attempts left without a definite answer (timeout, 5xx, transport error). */
+    List<Attempt> unknown() {
+      return attempts.stream().filter(a -> a.operation().outcome() == Outcome.UNKNOWN).toList();
     }
 
     /** The acknowledged appends, as a stale-read check takes them. */
@@ -68,6 +92,16 @@ final class AppendStorm {
 
     long count(Outcome outcome) {
       return attempts.stream().filter(a -> a.operation().outcome() == outcome).count();
+    }
+
+    /** Per writer, acknowledged/attempted appends, e.g. {@code w0=12/40 w1=9/38}. */
+    String byWriter() {
+      StringBuilder b = new StringBuilder();
+      for (WriterEnd w : writers) {
+        b.append(b.isEmpty() ? "" : " ").append(w.id()).append('=');
+        b.append(w.acked()).append('/').append(w.attempts());
+      }
+      return b.toString();
     }
 
     double ackedPerSecond() {
@@ -93,7 +127,12 @@ final class AppendStorm {
     this.duration = duration;
   }
 
-  /** Runs the storm; {@code during} runs on the calling thread while the writers write. */
+  /**
+   * Runs the storm; {@code during} runs on the calling thread while the writers write. Throws an
+   * {@link AssertionError} if a writer failed (with its exception as the cause), did not run to the
+   * deadline, or never had a definite answer (200 or 409): every writer must make progress, though
+   * under contention it may lose every race.
+   */
   Result run(Consumer<Control> during) throws InterruptedException {
     ConcurrentLinkedQueue<Attempt> attempts = new ConcurrentLinkedQueue<>();
     ConcurrentLinkedQueue<String> unexpected = new ConcurrentLinkedQueue<>();
@@ -101,66 +140,93 @@ final class AppendStorm {
     CountDownLatch ready = new CountDownLatch(writers.size());
     CountDownLatch go = new CountDownLatch(1);
     long[] start = new long[1];
-    List<Thread> threads = new ArrayList<>();
-    AtomicInteger setupFailures = new AtomicInteger();
-    for (WriterSpec spec : writers) {
-      Thread t =
-          new Thread(
-              () -> {
-                WriterLoop loop = new WriterLoop(spec, attempts, unexpected, inFlight);
-                try {
-                  loop.connect(spec.replica());
-                } catch (RuntimeException e) {
-                  setupFailures.incrementAndGet();
-                  unexpected.add(spec.id() + ": setup failed: " + e);
-                  ready.countDown();
-                  return;
-                }
-                ready.countDown();
-                try {
-                  go.await();
-                  loop.run(start[0] + duration.toNanos());
-                } catch (InterruptedException e) {
-                  Thread.currentThread().interrupt();
-                } finally {
-                  loop.close();
-                }
-              },
-              "dur-writer-" + spec.id());
-      t.setDaemon(true);
-      threads.add(t);
-      t.start();
-    }
-    ready.await();
-    if (setupFailures.get() > 0) {
-      go.countDown();
-      throw new AssertionError("writers could not start: " + unexpected);
-    }
-    start[0] = System.nanoTime();
-    go.countDown();
-    during.accept(
-        new Control() {
-          @Override
-          public int inFlight(int replica) {
-            return inFlight.get(replica);
-          }
-
-          @Override
-          public long startNanos() {
-            return start[0];
-          }
-        });
-    for (Thread t : threads) {
-      t.join(duration.toMillis() + 60_000);
-      if (t.isAlive()) {
-        throw new AssertionError(
-            "writer " + t.getName() + " still running 60 s after the storm's end");
+    ExecutorService pool =
+        Executors.newFixedThreadPool(
+            writers.size(),
+            r -> {
+              Thread t = new Thread(r);
+              t.setDaemon(true);
+              return t;
+            });
+    try {
+      List<Future<WriterEnd>> futures = new ArrayList<>();
+      for (WriterSpec spec : writers) {
+        futures.add(
+            pool.submit(
+                () -> {
+                  Thread.currentThread().setName("dur-writer-" + spec.id());
+                  WriterLoop loop = new WriterLoop(spec, attempts, unexpected, inFlight);
+                  try {
+                    try {
+                      loop.connect(spec.replica());
+                    } finally {
+                      ready.countDown();
+                    }
+                    go.await();
+                    return loop.run(start[0] + duration.toNanos());
+                  } finally {
+                    loop.close();
+                  }
+                }));
       }
+      ready.await();
+      for (int i = 0; i < futures.size(); i++) {
+        if (futures.get(i).isDone()) { // only a failed connect ends a writer before "go"
+          go.countDown();
+          outcome(writers.get(i), futures.get(i), 0);
+        }
+      }
+      start[0] = System.nanoTime();
+      go.countDown();
+      during.accept(
+          new Control() {
+            @Override
+            public int inFlight(int replica) {
+              return inFlight.get(replica);
+            }
+
+            @Override
+            public long startNanos() {
+              return start[0];
+            }
+          });
+      long joinBy = start[0] + duration.toNanos() + TimeUnit.SECONDS.toNanos(60);
+      List<WriterEnd> ends = new ArrayList<>();
+      for (int i = 0; i < futures.size(); i++) {
+        ends.add(outcome(writers.get(i), futures.get(i), joinBy - System.nanoTime()));
+      }
+      double seconds = (System.nanoTime() - start[0]) / 1e9;
+      List<Attempt> all = new ArrayList<>(attempts);
+      all.sort((a, b) -> Long.compare(a.startNanos(), b.startNanos()));
+      return new Result(
+          Collections.unmodifiableList(all), seconds, List.copyOf(unexpected), List.copyOf(ends));
+    } finally {
+      go.countDown();
+      pool.shutdownNow();
     }
-    double seconds = (System.nanoTime() - start[0]) / 1e9;
-    List<Attempt> all = new ArrayList<>(attempts);
-    all.sort((a, b) -> Long.compare(a.startNanos(), b.startNanos()));
-    return new Result(Collections.unmodifiableList(all), seconds, List.copyOf(unexpected));
+  }
+
+  /**
+   * The writer's end, waiting at most {@code waitNanos}: an {@link AssertionError} if it failed, is
+   * still running, stopped before the deadline or never had a definite answer.
+   */
+  private static WriterEnd outcome(WriterSpec spec, Future<WriterEnd> future, long waitNanos)
+      throws InterruptedException {
+    WriterEnd end;
+    try {
+      end = future.get(Math.max(0, waitNanos), TimeUnit.NANOSECONDS);
+    } catch (ExecutionException e) {
+      throw new AssertionError("writer " + spec.id() + " failed: " + e.getCause(), e.getCause());
+    } catch (TimeoutException e) {
+      throw new AssertionError("writer " + spec.id() + " still running 60 s after the storm's end");
+    }
+    if (!end.ranToDeadline()) {
+      throw new AssertionError("writer " + spec.id() + " stopped before the deadline: " + end);
+    }
+    if (end.acked() + end.refused() == 0) {
+      throw new AssertionError("writer " + spec.id() + " never had a definite answer: " + end);
+    }
+    return end;
   }
 
   Result run() throws InterruptedException {
@@ -195,8 +261,12 @@ final class AppendStorm {
       table = catalog.loadTable(spec.table());
     }
 
-    void run(long deadlineNanos) {
+    WriterEnd run(long deadlineNanos) {
+      long count = 0;
+      long acked = 0;
+      long refused = 0;
       while (System.nanoTime() < deadlineNanos && !Thread.currentThread().isInterrupted()) {
+        count++;
         String file = table.location() + "/data/" + spec.id() + "-" + (seq++) + ".parquet";
         DataFile dataFile =
             DataFiles.builder(PartitionSpec.unpartitioned())
@@ -213,10 +283,9 @@ final class AppendStorm {
         try {
           table.newAppend().appendFile(dataFile).commit();
           outcome = Outcome.ACKED;
-          // The committed metadata, as the commit's response carried it.
-          sequence = table.currentSnapshot().sequenceNumber();
         } catch (CommitFailedException e) {
           outcome = Outcome.REFUSED;
+          refused++;
         } catch (RuntimeException e) {
           // Anything else leaves the outcome open: counted at most once by the checker. Only
           // timeouts, 5xx and transport errors are expected (and, through a killed replica,
@@ -229,21 +298,29 @@ final class AppendStorm {
         } finally {
           inFlight.decrementAndGet(replica);
         }
+        long end = System.nanoTime();
+        if (outcome == Outcome.ACKED) {
+          acked++;
+          // The committed metadata, as the commit's response carried it (outside the catch: a
+          // failure here is the writer's, not the commit's, and fails the storm).
+          sequence = table.currentSnapshot().sequenceNumber();
+        }
         attempts.add(
             new Attempt(
                 new Operation(spec.id(), via.id(), spec.table().toString(), file, outcome, detail),
                 begin,
-                System.nanoTime(),
+                end,
                 replica,
                 sequence));
         if (outcome == Outcome.UNKNOWN && via.killed()) {
-          failOver(deadlineNanos);
+          failOver();
         }
       }
+      return new WriterEnd(spec.id(), count, acked, refused, System.nanoTime() >= deadlineNanos);
     }
 
     /** Moves to the next live replica; retries briefly, since a survivor may be busy. */
-    private void failOver(long deadlineNanos) {
+    private void failOver() {
       for (int step = 1; step < cluster.size(); step++) {
         int next = (replica + step) % cluster.size();
         if (cluster.replica(next).killed()) {

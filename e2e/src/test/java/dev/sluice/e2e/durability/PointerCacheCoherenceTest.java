@@ -3,7 +3,6 @@ package dev.sluice.e2e.durability;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.e2e.durability.AppendStorm.Result;
-import dev.sluice.e2e.durability.HistoryChecker.Outcome;
 import dev.sluice.e2e.durability.HistoryChecker.Report;
 import dev.sluice.e2e.durability.ListenerConnections.Listener;
 import dev.sluice.e2e.durability.StaleReads.Read;
@@ -138,7 +137,7 @@ class PointerCacheCoherenceTest {
     assertThat(figures[0].percentileMicros(99))
         .as("p99 read-after-commit staleness in µs during the storm (target 50 ms)")
         .isLessThanOrEqualTo(STALENESS_BOUND.toNanos() / 1_000);
-    assertThat(result.count(Outcome.UNKNOWN)).as("commits without a definite answer").isZero();
+    assertThat(result.unknown()).as("commits without a definite answer").isEmpty();
     assertThat(report.acked()).isPositive();
     for (int r = 0; r < REPLICAS; r++) {
       assertThat(hits[r])
@@ -230,7 +229,7 @@ class PointerCacheCoherenceTest {
     // The storm itself: nothing lost, no fork (HistoryChecker throws on either), no commit left
     // without an answer on this healthy cluster.
     Report report = checkHistory("listener-kill", result, tables);
-    assertThat(result.count(Outcome.UNKNOWN)).as("commits without a definite answer").isZero();
+    assertThat(result.unknown()).as("commits without a definite answer").isEmpty();
     assertThat(report.acked()).isPositive();
 
     // Every load of a storm table, against every acknowledged append.
@@ -335,7 +334,7 @@ class PointerCacheCoherenceTest {
     System.out.printf(
         Locale.ROOT,
         "COHERENCE scenario=%s replicas=%d writers=%d seconds=%.1f acked=%d refused=%d unknown=%d"
-            + " lost=%d snapshots=%d acked_by_replica=%s%n",
+            + " snapshots=%d acked_by_replica=%s acked/attempted_by_writer=[%s]%n",
         scenario,
         REPLICAS,
         WRITERS,
@@ -343,9 +342,9 @@ class PointerCacheCoherenceTest {
         report.acked(),
         report.refused(),
         report.unknown(),
-        report.lost(),
         report.snapshots(),
-        AppendStorm.ackedByReplica(result));
+        AppendStorm.ackedByReplica(result),
+        result.byWriter());
     assertThat(result.unexpected()).as("unexpected errors").isEmpty();
     return report;
   }

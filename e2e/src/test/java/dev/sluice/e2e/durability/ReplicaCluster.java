@@ -7,8 +7,6 @@ import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
-import java.net.URL;
-import java.net.URLClassLoader;
 import java.net.URLEncoder;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -16,16 +14,12 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.Driver;
-import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
@@ -48,12 +42,27 @@ final class ReplicaCluster implements AutoCloseable {
 
   /**
    * Optional: a directory holding another build of the server (its jar and {@code lib/}) to run
-   * instead of {@code server/target}, e.g. a deliberately broken one, to see these tests catch it.
+   * instead of {@code server/target}, e.g. an older version. (A broken server to see these tests
+   * catch it needs no other build: see {@link #start(String, int, String)}.)
    */
   static final String SERVER_DIR_ENV = "SLUICE_DURABILITY_SERVER_DIR";
 
   private static final String SERVER_JAR = "server/target/sluice-server-0.1.0-SNAPSHOT.jar";
-  private static final String SERVER_LIB = "server/target/lib";
+
+  /**
+   * TEST-ONLY server faults: the server's test sources hold the only implementation of its fault
+   * hook ({@code dev.sluice.store.TestFaults}), packaged alone as this jar next to the server jar.
+   * A replica with a fault gets it on its class path and the fault's name in the system property
+   * {@value #FAULT_PROPERTY}; the shipped server (jar and lib/ only) ignores that property.
+   */
+  private static final String TEST_FAULTS_JAR = "sluice-server-0.1.0-SNAPSHOT-test-faults.jar";
+
+  static final String FAULT_PROPERTY = "sluice.test.fault";
+
+  /** Commits overwrite metadata pointers without compare-and-set. */
+  static final String BLIND_POINTER_SWAP = "blind-pointer-swap";
+
+  static final String SERVER_LIB = "server/target/lib";
   private static final Duration STARTUP_TIMEOUT = Duration.ofSeconds(90);
   private static final Pattern ACCESS_TOKEN =
       Pattern.compile("\"access_token\"\\s*:\\s*\"([^\"]+)\"");
@@ -63,15 +72,18 @@ final class ReplicaCluster implements AutoCloseable {
   private final Path warehouse;
   private final String adminUrl;
   private final String databaseName;
+  private final String fault;
   private final String clientId = "dur-root";
   private final String clientSecret = ProcessSupport.randomHex(16);
   private final List<Replica> replicas = new ArrayList<>();
   private final HttpClient http =
       HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
-  private ReplicaCluster(String name, Path workDir, String adminUrl, String databaseName)
+  private ReplicaCluster(
+      String name, Path workDir, String adminUrl, String databaseName, String fault)
       throws IOException {
     this.name = name;
+    this.fault = fault;
     this.workDir = workDir;
     this.warehouse = Files.createDirectories(workDir.resolve("warehouse"));
     this.adminUrl = adminUrl;
@@ -95,6 +107,14 @@ final class ReplicaCluster implements AutoCloseable {
    * #CATALOG}. Fails (does not skip) without {@code SLUICE_TEST_PG_URL}.
    */
   static ReplicaCluster start(String name, int count) {
+    return start(name, count, null);
+  }
+
+  /**
+   * As {@link #start(String, int)}, every replica with the TEST-ONLY server fault {@code fault}
+   * (e.g. {@link #BLIND_POINTER_SWAP}) on, or none if null.
+   */
+  static ReplicaCluster start(String name, int count, String fault) {
     String admin = System.getenv(PG_ENV);
     if (admin == null || admin.isBlank()) {
       fail(
@@ -121,14 +141,25 @@ final class ReplicaCluster implements AutoCloseable {
               + root
               + ").");
     }
+    Path faults = null;
+    if (fault != null) {
+      faults = jar.resolveSibling(TEST_FAULTS_JAR);
+      if (!Files.isRegularFile(faults)) {
+        fail(
+            "No "
+                + faults
+                + ": the server's test-only fault hook is packaged by `mvn -pl client,server"
+                + " package -DskipTests` (test classes compiled: not -Dmaven.test.skip).");
+      }
+    }
     String database = "sluice_dur_" + ProcessSupport.randomHex(6);
-    executeAdmin(admin, "CREATE DATABASE " + database);
+    PostgresAdmin.execute(admin, "CREATE DATABASE " + database);
     ReplicaCluster cluster = null;
     try {
       cluster =
           new ReplicaCluster(
-              name, Files.createTempDirectory("sluice-dur-" + name + "-"), admin, database);
-      Path classpath = cluster.copyServer(jar, lib);
+              name, Files.createTempDirectory("sluice-dur-" + name + "-"), admin, database, fault);
+      Path classpath = cluster.copyServer(jar, lib, faults);
       List<CompletableFuture<Replica>> starting = new ArrayList<>();
       for (int i = 0; i < count; i++) {
         int index = i;
@@ -162,9 +193,12 @@ final class ReplicaCluster implements AutoCloseable {
     }
   }
 
-  private Path copyServer(Path jar, Path lib) throws IOException {
+  private Path copyServer(Path jar, Path lib, Path faults) throws IOException {
     Path dir = Files.createDirectories(workDir.resolve("classpath/lib"));
     Files.copy(jar, workDir.resolve("classpath").resolve(jar.getFileName()));
+    if (faults != null) {
+      Files.copy(faults, workDir.resolve("classpath").resolve(faults.getFileName()));
+    }
     try (Stream<Path> jars = Files.list(lib)) {
       for (Path j : (Iterable<Path>) jars::iterator) {
         Files.copy(j, dir.resolve(j.getFileName()));
@@ -206,15 +240,20 @@ final class ReplicaCluster implements AutoCloseable {
       Path logFile = logDir.resolve(name + "-r" + index + "-server.log");
       int port = ProcessSupport.freePort();
       Path javaBin = Path.of(System.getProperty("java.home"), "bin", "java");
-      List<String> command =
+      String cp =
+          classpath.resolve("sluice-server-0.1.0-SNAPSHOT.jar")
+              + File.pathSeparator
+              + classpath.resolve("lib/*");
+      List<String> command = new ArrayList<>(List.of(javaBin.toString(), "-Xmx512m"));
+      if (fault != null) {
+        command.add("-D" + FAULT_PROPERTY + "=" + fault);
+        cp += File.pathSeparator + classpath.resolve(TEST_FAULTS_JAR);
+      }
+      command.addAll(
           List.of(
-              javaBin.toString(),
-              "-Xmx512m",
               "-XX:+UseSerialGC",
               "-cp",
-              classpath.resolve("sluice-server-0.1.0-SNAPSHOT.jar")
-                  + File.pathSeparator
-                  + classpath.resolve("lib/*"),
+              cp,
               "dev.sluice.Main",
               "serve",
               "--host",
@@ -224,7 +263,7 @@ final class ReplicaCluster implements AutoCloseable {
               "--data-dir",
               dataDir.toString(),
               "--config",
-              config.toString());
+              config.toString()));
       ProcessBuilder builder =
           new ProcessBuilder(command)
               .directory(dataDir.toFile())
@@ -365,7 +404,7 @@ final class ReplicaCluster implements AutoCloseable {
       r.stop();
     }
     try {
-      executeAdmin(adminUrl, "DROP DATABASE IF EXISTS " + databaseName + " WITH (FORCE)");
+      PostgresAdmin.execute(adminUrl, "DROP DATABASE IF EXISTS " + databaseName + " WITH (FORCE)");
     } catch (RuntimeException ignored) {
       // a database left behind on the throw-away test server is harmless
     }
@@ -516,52 +555,5 @@ final class ReplicaCluster implements AutoCloseable {
         return "(could not read " + logFile + ": " + e + ")";
       }
     }
-  }
-
-  // --- PostgreSQL administration, through the PostgreSQL JDBC driver ---
-
-  private static void executeAdmin(String url, String sql) {
-    Properties props = new Properties();
-    try (Connection conn = postgresDriver().connect(url, props)) {
-      if (conn == null) {
-        throw new IllegalStateException("the PostgreSQL driver does not accept " + url);
-      }
-      try (Statement st = conn.createStatement()) {
-        st.execute(sql);
-      }
-    } catch (Exception e) {
-      throw new IllegalStateException("`" + sql + "` on " + url + " failed: " + e.getMessage(), e);
-    }
-  }
-
-  private static Driver driver;
-
-  /**
-   * The PostgreSQL JDBC driver: from the test classpath if it is there, else from the server's own
-   * {@code server/target/lib} (the e2e module does not depend on it).
-   */
-  private static synchronized Driver postgresDriver()
-      throws ReflectiveOperationException, IOException {
-    if (driver != null) {
-      return driver;
-    }
-    Class<?> type;
-    try {
-      type = Class.forName("org.postgresql.Driver");
-    } catch (ClassNotFoundException e) {
-      Path lib = repoRoot().resolve(SERVER_LIB);
-      Path jar;
-      try (Stream<Path> jars = Files.list(lib)) {
-        jar =
-            jars.filter(p -> p.getFileName().toString().matches("postgresql-[0-9.]+\\.jar"))
-                .findFirst()
-                .orElseThrow(() -> new IllegalStateException("no postgresql-*.jar in " + lib));
-      }
-      URLClassLoader loader =
-          new URLClassLoader(new URL[] {jar.toUri().toURL()}, ClassLoader.getPlatformClassLoader());
-      type = Class.forName("org.postgresql.Driver", true, loader);
-    }
-    driver = (Driver) type.getDeclaredConstructor().newInstance();
-    return driver;
   }
 }

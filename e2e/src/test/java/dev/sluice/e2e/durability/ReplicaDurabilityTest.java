@@ -12,6 +12,7 @@ import dev.sluice.e2e.durability.HistoryChecker.TableState;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
@@ -19,7 +20,11 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import org.apache.iceberg.BaseTable;
 import org.apache.iceberg.DataFiles;
 import org.apache.iceberg.PartitionSpec;
@@ -128,9 +133,9 @@ class ReplicaDurabilityTest {
             .run();
     Report report = check("B-table-per-writer", result, tables, 1);
 
-    // Nobody competes for a table: nothing may be refused.
+    // Nobody competes for a table: nothing may be refused, and every writer got appends in.
     assertThat(report.refused()).as("refused commits without contention").isZero();
-    assertThat(report.acked()).isPositive();
+    assertEveryWriterAcked(result);
   }
 
   /**
@@ -153,7 +158,9 @@ class ReplicaDurabilityTest {
       Report report =
           HistoryChecker.check(result.operations(), AppendStorm.readStates(admin, tables));
       assertThat(result.unexpected()).isEmpty();
+      assertThat(result.unknown()).as("commits without a definite answer").isEmpty();
       assertThat(report.refused()).isZero();
+      assertEveryWriterAcked(result);
       perSecond[k] = result.ackedPerSecond();
       System.out.printf(
           Locale.ROOT,
@@ -197,23 +204,26 @@ class ReplicaDurabilityTest {
     ConcurrentLinkedQueue<String> violations = new ConcurrentLinkedQueue<>();
     ConcurrentLinkedQueue<String> errors = new ConcurrentLinkedQueue<>();
     Set<Long> seen = ConcurrentHashMap.newKeySet();
-    AtomicLong reads = new AtomicLong();
-    AtomicLong noiseCommits = new AtomicLong();
     long deadline = System.nanoTime() + TRANSACTIONS.toNanos();
-    List<Thread> threads = new ArrayList<>();
+    // Readers and noise writers, each counting what it did; any exception of theirs fails the test
+    // (Future.get below), and each must have done something.
+    Map<String, Future<Long>> helpers = new LinkedHashMap<>();
+    ExecutorService pool = Executors.newFixedThreadPool(3 * (REPLICAS - 1));
     for (int r = 1; r < REPLICAS; r++) {
+      int replica = r;
       for (int k = 0; k < 2; k++) {
-        int replica = r;
         String name = "reader-r" + r + "-" + k;
-        threads.add(
-            new Thread(
+        helpers.put(
+            name,
+            pool.submit(
                 () -> {
+                  long reads = 0;
                   try (RESTCatalog catalog = cluster.client(replica, "dur-" + name)) {
                     long lastA = 0;
                     while (System.nanoTime() < deadline) {
                       long batchA = batch(catalog.loadTable(a));
                       long batchB = batch(catalog.loadTable(b));
-                      reads.incrementAndGet();
+                      reads++;
                       seen.add(batchA);
                       seen.add(batchB);
                       if (batchB < batchA) {
@@ -226,38 +236,28 @@ class ReplicaDurabilityTest {
                       }
                       lastA = batchA;
                     }
-                  } catch (Exception e) {
-                    errors.add(name + ": " + e);
                   }
-                },
-                name));
+                  return reads;
+                }));
       }
       TableIdentifier noisy = r == 1 ? a : b;
-      int replica = r;
       String name = "noise-" + noisy.name() + "-r" + r;
-      threads.add(
-          new Thread(
+      helpers.put(
+          name,
+          pool.submit(
               () -> {
+                long commits = 0;
                 try (RESTCatalog catalog = cluster.client(replica, "dur-" + name)) {
                   Table table = catalog.loadTable(noisy);
-                  for (long k = 1; System.nanoTime() < deadline; k++) {
-                    table
-                        .updateProperties()
-                        .set("noise", Long.toString(k))
-                        .commit(); // retried on 409 by the client
-                    noiseCommits.incrementAndGet();
+                  while (System.nanoTime() < deadline) {
+                    // retried on 409 by the client
+                    table.updateProperties().set("noise", Long.toString(++commits)).commit();
                   }
-                } catch (Exception e) {
-                  errors.add(name + ": " + e);
                 }
-              },
-              name));
+                return commits;
+              }));
     }
-    threads.forEach(
-        t -> {
-          t.setDaemon(true);
-          t.start();
-        });
+    pool.shutdown();
 
     long lastAcked = 0;
     long acked = 0;
@@ -287,8 +287,22 @@ class ReplicaDurabilityTest {
         }
       }
     }
-    for (Thread t : threads) {
-      t.join(30_000);
+    Map<String, Long> done = new LinkedHashMap<>();
+    for (Map.Entry<String, Future<Long>> helper : helpers.entrySet()) {
+      try {
+        done.put(helper.getKey(), helper.getValue().get(30, TimeUnit.SECONDS));
+      } catch (ExecutionException e) {
+        throw new AssertionError(helper.getKey() + " failed: " + e.getCause(), e.getCause());
+      }
+    }
+    long reads = 0;
+    long noiseCommits = 0;
+    for (Map.Entry<String, Long> e : done.entrySet()) {
+      if (e.getKey().startsWith("reader")) {
+        reads += e.getValue();
+      } else {
+        noiseCommits += e.getValue();
+      }
     }
 
     long finalA = batch(admin.loadTable(a));
@@ -303,8 +317,8 @@ class ReplicaDurabilityTest {
         acked,
         refused.size(),
         unknown.size(),
-        noiseCommits.get(),
-        reads.get(),
+        noiseCommits,
+        reads,
         violations.size(),
         lastAcked,
         finalA,
@@ -314,9 +328,10 @@ class ReplicaDurabilityTest {
     assertThat(seen)
         .as("batch values seen by readers that belong to refused transactions")
         .noneMatch(refused::contains);
-    assertThat(errors).as("errors").isEmpty();
-    assertThat(reads.get()).isPositive();
-    assertThat(noiseCommits.get()).isPositive();
+    assertThat(errors).as("transactions without a definite answer (healthy cluster)").isEmpty();
+    assertThat(done)
+        .as("loads (readers) and commits (noise writers) each did")
+        .allSatisfy((name, count) -> assertThat(count).as(name).isPositive());
     assertThat(acked).isPositive();
     assertThat(finalA).as("final batch of A").isEqualTo(lastAcked);
     assertThat(finalB).as("final batch of B").isEqualTo(lastAcked);
@@ -396,6 +411,15 @@ class ReplicaDurabilityTest {
     assertThat(viaVictimCut.stream().filter(x -> x.startNanos() > times[2]))
         .as("commits sent to the victim after its death")
         .allSatisfy(x -> assertThat(x.operation().outcome()).isEqualTo(Outcome.UNKNOWN));
+    // The kill explains an unknown outcome only through the victim, from the kill on; any other is
+    // a failure of a healthy replica (or of the victim before the kill).
+    assertThat(result.unknown())
+        .as("commits without a definite answer that the kill does not explain")
+        .allSatisfy(
+            x -> {
+              assertThat(x.operation().replica()).isEqualTo(victimId);
+              assertThat(x.endNanos()).isGreaterThanOrEqualTo(times[1]);
+            });
     long survivorAckedAfterKill =
         result.attempts().stream()
             .filter(x -> !x.operation().replica().equals(victimId) && x.startNanos() > times[2])
@@ -476,14 +500,25 @@ class ReplicaDurabilityTest {
     assertThat(result.unexpected())
         .as("unexpected errors (not 409, not an unknown outcome)")
         .isEmpty();
+    // No fault here: a timeout, 5xx or transport error is a failure of a healthy replica.
+    assertThat(result.unknown())
+        .as("commits without a definite answer (healthy cluster)")
+        .isEmpty();
     return report;
+  }
+
+  private static void assertEveryWriterAcked(Result result) {
+    assertThat(result.writers())
+        .as("writers without contention")
+        .allSatisfy(
+            w -> assertThat(w.acked()).as("appends acknowledged to %s", w.id()).isPositive());
   }
 
   private static void printScenario(String scenario, Result result, Report report) {
     System.out.printf(
         Locale.ROOT,
-        "DURABILITY scenario=%s replicas=%d writers=%d seconds=%.1f acked=%d refused=%d unknown=%d lost=%d"
-            + " commits_per_s=%.1f snapshots=%d acked_by_replica=%s%n",
+        "DURABILITY scenario=%s replicas=%d writers=%d seconds=%.1f acked=%d refused=%d unknown=%d"
+            + " commits_per_s=%.1f snapshots=%d acked_by_replica=%s acked/attempted_by_writer=[%s]%n",
         scenario,
         REPLICAS,
         WRITERS,
@@ -491,10 +526,10 @@ class ReplicaDurabilityTest {
         report.acked(),
         report.refused(),
         report.unknown(),
-        report.lost(),
         result.ackedPerSecond(),
         report.snapshots(),
-        AppendStorm.ackedByReplica(result));
+        AppendStorm.ackedByReplica(result),
+        result.byWriter());
   }
 
   private static TableIdentifier createTable(String name) {
