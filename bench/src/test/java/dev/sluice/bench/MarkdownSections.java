@@ -39,6 +39,10 @@ final class MarkdownSections {
     throw new AssertionError("The report has no section \"" + heading + "\"");
   }
 
+  List<String> lines() {
+    return lines;
+  }
+
   boolean has(String heading) {
     return lines.stream().anyMatch(l -> l.startsWith(heading));
   }
