@@ -46,6 +46,14 @@ public final class BenchMain {
       System.exit(e.getMessage().equals("help") ? 0 : 2);
       return;
     }
+    run(options);
+  }
+
+  /**
+   * One whole run: servers, suite, history and scale phases, reports. Also the smoke test's entry
+   * (BenchSmokeTest), which must not be ended by {@link System#exit}.
+   */
+  static void run(BenchOptions options) throws Exception {
     ZonedDateTime startedAt = ZonedDateTime.now();
     long t0 = System.nanoTime();
     String name =

@@ -37,7 +37,10 @@ public record BenchOptions(
     List<Integer> history,
     int historyCommits,
     int historyBatch,
-    int largeSnapshots) {
+    int largeSnapshots,
+    double startupSettleSeconds,
+    int historyWarmup,
+    double scaleWarmupSeconds) {
 
   public static final String USAGE =
       """
@@ -72,6 +75,8 @@ public record BenchOptions(
                                many tables in the catalog, seeded straight into the store; none:
                                skip (1000,100000,1000000)
         --scale-rounds N       runs per table count and target in the scale phase (1)
+        --scale-warmup S       warm-up seconds of each scale-phase run, at least --warmup: the
+                               database's pages of freshly seeded rows are read in it (4)
         --history LIST         after the suite, commit latency on a table holding this many
                                snapshots, on reference, sluice-rbac and sluice-pg (those run);
                                none: skip (500,2000)
@@ -79,6 +84,8 @@ public record BenchOptions(
                                snapshots during them (200)
         --history-batch B      appends per commit request while growing a table, unmeasured
                                (100; 1: one commit per snapshot)
+        --history-warmup N     single commits per target on a scratch table before the history
+                               phase, unmeasured (JIT warm-up; 0: none) (200)
         --large-snapshots N    snapshots of the fixture's table bench_large.large, which
                                loadTable-large and loadTable-large-304 load; grown like the
                                history phase's tables, --history-batch per request (500)
@@ -92,6 +99,8 @@ public record BenchOptions(
                                memory and GC are what `./sluice serve` gives (server/jvm.options)
         --settle S             before each run, wait up to S seconds for other processes to use
                                < 0.1 cores (0: do not wait)
+        --startup-settle S     before starting each server, the same wait: start-up time is a
+                               reported figure (15; 0: do not wait)
         --jfr                  record both servers with JFR and add their hottest frames to the report
         --repo-root DIR        the Sluice checkout, with server/target built (.)
         --results-dir DIR      where the Markdown and CSV reports go (bench/results)
@@ -165,7 +174,10 @@ public record BenchOptions(
             counts("--history", values.getOrDefault("history", "500,2000")),
             Integer.parseInt(values.getOrDefault("history-commits", "200")),
             Integer.parseInt(values.getOrDefault("history-batch", "100")),
-            Integer.parseInt(values.getOrDefault("large-snapshots", "500")));
+            Integer.parseInt(values.getOrDefault("large-snapshots", "500")),
+            Double.parseDouble(values.getOrDefault("startup-settle", "15")),
+            Integer.parseInt(values.getOrDefault("history-warmup", "200")),
+            Double.parseDouble(values.getOrDefault("scale-warmup", "4")));
     Map<String, String> known = new LinkedHashMap<>(values);
     for (String k :
         List.of(
@@ -196,7 +208,10 @@ public record BenchOptions(
             "history",
             "history-commits",
             "history-batch",
-            "large-snapshots")) {
+            "large-snapshots",
+            "startup-settle",
+            "history-warmup",
+            "scale-warmup")) {
       known.remove(k);
     }
     if (!known.isEmpty()) {
@@ -212,6 +227,10 @@ public record BenchOptions(
               + options.historyCommits
               + " and "
               + options.historyBatch);
+    }
+    if (options.historyWarmup < 0) {
+      throw new IllegalArgumentException(
+          "--history-warmup must not be negative, not " + options.historyWarmup);
     }
     if (options.largeSnapshots < 0) {
       throw new IllegalArgumentException(

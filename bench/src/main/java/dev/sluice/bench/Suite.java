@@ -33,7 +33,6 @@ import java.util.Set;
  */
 final class Suite {
   private static final int WARMUP_ROUNDS = 100;
-  private static final double SCALE_WARMUP_SECONDS = 4;
 
   private final BenchOptions options;
   private final Load load;
@@ -163,12 +162,13 @@ final class Suite {
   List<RunResult> runScale(
       List<ScaleTarget> scaleTargets, List<Integer> counts, Map<String, String> descriptions)
       throws IOException, InterruptedException, SQLException {
-    // A longer warm-up: right after a bulk insert the database's page cache holds the new rows'
-    // pages only partly; what is measured is a catalog in use, with its pages read at least once.
+    // A longer warm-up (--scale-warmup): right after a bulk insert the database's page cache holds
+    // the new rows' pages only partly; what is measured is a catalog in use, with its pages read at
+    // least once.
     Load scaleLoad =
         new Load(
             options.clients(),
-            Math.max(options.warmupSeconds(), SCALE_WARMUP_SECONDS),
+            Math.max(options.warmupSeconds(), options.scaleWarmupSeconds()),
             options.durationSeconds());
     List<RunResult> results = new ArrayList<>();
     for (int count : counts) {

@@ -70,7 +70,8 @@ final class Targets implements AutoCloseable {
             options.flightRecording());
     List<String> wanted = options.targets();
     if (wanted.contains("reference")) {
-      RunningServer reference = timed("reference", () -> ReferenceLauncher.start(jvm, workDir));
+      RunningServer reference =
+          timed("reference", options, () -> ReferenceLauncher.start(jvm, workDir));
       Endpoint endpoint = configured(reference.anonymous(), null);
       seed(endpoint, options);
       targets.put("reference", new Target(endpoint, reference.process().pid()));
@@ -178,7 +179,10 @@ final class Targets implements AutoCloseable {
       BenchOptions options, JvmSettings jvm, Path workDir, String name, String config)
       throws IOException, InterruptedException {
     RunningServer server =
-        timed(name, () -> SluiceLauncher.start(jvm, options.repoRoot(), workDir, name, config));
+        timed(
+            name,
+            options,
+            () -> SluiceLauncher.start(jvm, options.repoRoot(), workDir, name, config));
     SluiceAccess access = new SluiceAccess(server.anonymous());
     String root = access.rootAuthorization();
     Endpoint asRoot = configured(server.anonymous().as(name, root), SLUICE_CATALOG);
@@ -249,10 +253,12 @@ final class Targets implements AutoCloseable {
     RunningServer start() throws IOException, InterruptedException;
   }
 
-  private RunningServer timed(String name, Launch launch) throws IOException, InterruptedException {
+  private RunningServer timed(String name, BenchOptions options, Launch launch)
+      throws IOException, InterruptedException {
     // Start-up is a reported target: measure it on a quiet machine, not while a test bed or the
-    // previous server is still settling (up to 15 s; other processes under 0.1 cores for 1 s).
-    new QuietWait(List.of(), 15, 0.1).await();
+    // previous server is still settling (up to --startup-settle seconds, 15 by default; other
+    // processes under 0.1 cores for 1 s).
+    new QuietWait(List.of(), options.startupSettleSeconds(), 0.1).await();
     long t0 = System.nanoTime();
     RunningServer server = launch.start();
     startupSeconds.put(name, (System.nanoTime() - t0) / 1e9);

@@ -120,10 +120,13 @@ final class HistorySection {
         .append(" snapshot expires, so the metadata file each commit writes and returns grows with")
         .append(" N. At each size the targets run one after the other (")
         .append(String.join(" → ", targets))
-        .append("). Before the first size, each target got ")
-        .append(HistoryTable.JIT_WARMUP_COMMITS)
-        .append(" unmeasured single commits on a")
-        .append(" scratch table (JIT). Server CPU = the server process's CPU in the window ÷")
+        .append(
+            in.options().historyWarmup() > 0
+                ? "). Before the first size, each target got "
+                    + in.options().historyWarmup()
+                    + " unmeasured single commits on a scratch table (JIT)."
+                : "). No JIT warm-up before the first size (`--history-warmup 0`).")
+        .append(" Server CPU = the server process's CPU in the window ÷")
         .append(" commits. Ratios ÷ ref below 1 favour Sluice.\n\n");
     for (int size : sizes) {
       md.append("### ")

@@ -31,13 +31,6 @@ public final class HistoryTable implements AutoCloseable {
    */
   public static final int LAST_SINGLE_APPENDS = 20;
 
-  /**
-   * Single appends on a scratch table per target before the first size, unmeasured: the suite may
-   * not have run a commit scenario, and a commit path still being compiled would make the first
-   * size look slow and the growth ratio look better than it is.
-   */
-  public static final int JIT_WARMUP_COMMITS = 200;
-
   private static final long MAX_TRACKED_MICROS = 120_000_000L;
 
   private final Endpoint endpoint;
