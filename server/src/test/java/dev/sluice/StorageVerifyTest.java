@@ -198,6 +198,28 @@ class StorageVerifyTest {
   }
 
   @Test
+  void verifyAtCreationAnswersTheReportWithTheCatalog() throws Exception {
+    String json = "{\"verify\": true, " + bed.catalogJson("checked", rgw.endpoint()).substring(1);
+    HttpResponse<String> created = server.send("POST", "/api/management/v1/catalogs", json);
+    assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
+    JsonNode body = TestServer.json(created.body());
+    assertThat(body.get("name").asText()).isEqualTo("checked");
+    JsonNode verification = body.get("verification");
+    assertThat(verification.get("verdict").asText()).as(created.body()).isEqualTo("pass");
+    assertThat(verification.get("failed").asInt()).isZero();
+    assertThat(verification.get("cleanup").asText()).isEqualTo("done");
+
+    HttpResponse<String> bad =
+        server.send(
+            "POST",
+            "/api/management/v1/catalogs",
+            "{\"verify\": \"yes\", " + bed.catalogJson("checked2", rgw.endpoint()).substring(1));
+    assertThat(bad.statusCode()).as(bad.body()).isEqualTo(400);
+    // Refused before anything was created.
+    assertThat(server.send("GET", M + "checked2", null).statusCode()).isEqualTo(404);
+  }
+
+  @Test
   void otherLocationInTheCatalogsOwnBucketIsRefused() throws Exception {
     HttpResponse<String> response =
         verify(server.rootToken(), "healthy", "{\"otherLocation\": \"" + bed.s3("x") + "\"}");

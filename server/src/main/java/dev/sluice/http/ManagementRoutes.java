@@ -143,6 +143,11 @@ public final class ManagementRoutes {
     if (!catalog.isObject()) {
       throw new BadRequestException("Invalid request: expected {\"catalog\": {...}}");
     }
+    JsonNode verifyNode = body.get("verify");
+    if (verifyNode != null && !verifyNode.isNull() && !verifyNode.isBoolean()) {
+      throw new BadRequestException("Invalid verify: must be a boolean");
+    }
+    boolean verify = verifyNode != null && verifyNode.asBoolean();
     CatalogRecord created =
         catalogs.create(
             text(catalog, "name", true),
@@ -150,7 +155,28 @@ public final class ManagementRoutes {
             stringMap(catalog.get("properties"), "catalog.properties"),
             catalog.get("storageConfigInfo"));
     onChange.accept(created.name());
-    return Reply.status(201, render(created));
+    Map<String, Object> answer = render(created);
+    if (verify) {
+      answer.put("verification", verifyCreated(created.name(), caller(x).principal()));
+    }
+    return Reply.status(201, answer);
+  }
+
+  /**
+   * The self-check of a catalog just created ({@code "verify": true}): its report, or why it could
+   * not run. The catalog stays either way; a failed verdict is for the operator to act on.
+   */
+  private Map<String, Object> verifyCreated(String name, String principal) {
+    try {
+      return VerifyReportJson.render(
+          verification.verify(name, principal, java.util.Optional.empty()));
+    } catch (org.apache.iceberg.exceptions.UnprocessableEntityException e) {
+      Map<String, Object> unavailable = new LinkedHashMap<>();
+      unavailable.put("catalog", name);
+      unavailable.put("verdict", "unavailable");
+      unavailable.put("message", e.getMessage());
+      return unavailable;
+    }
   }
 
   /**

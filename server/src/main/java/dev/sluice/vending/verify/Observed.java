@@ -14,7 +14,7 @@ public record Observed(Kind kind, int status, String code, String detail) {
   }
 
   public static Observed allowed() {
-    return new Observed(Kind.ALLOWED, 200, null, null);
+    return new Observed(Kind.ALLOWED, 0, null, null);
   }
 
   public static Observed refused(int status, String code) {
