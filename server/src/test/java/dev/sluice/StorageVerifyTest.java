@@ -147,7 +147,7 @@ class StorageVerifyTest {
         assertThat(check.get("explanation").asText())
             .as(check.toString())
             .startsWith("MIS-SCOPED: ")
-            .contains("readPolicyTemplate / writePolicyTemplate")
+            .contains("readPolicyTemplate / writePolicyTemplate) may grant it")
             .contains(rgw.roleArn())
             .contains("Ceph RGW Pacific");
       } else {

@@ -74,24 +74,22 @@ final class S3Probes implements StoreProbes {
   @Override
   public String whereToFix(StorageProfile profile) {
     S3StorageProfile s3 = (S3StorageProfile) profile;
-    StringBuilder out =
-        new StringBuilder("Sluice asked STS for a session scoped to the probe table");
+    StringBuilder out = new StringBuilder("Where to fix: ");
     if (s3.readTemplate() != null || s3.writeTemplate() != null) {
       out.append(
-          " with this catalog's own session-policy template (storageConfigInfo"
-              + ".readPolicyTemplate / writePolicyTemplate): check that it names only"
-              + " {{.KeyPattern}} objects and lists only {{.KeyPrefix}}, or remove it to use the"
-              + " built-in policy");
+          "this catalog's own session-policy template (storageConfigInfo.readPolicyTemplate /"
+              + " writePolicyTemplate) may grant it: a template must allow objects only under"
+              + " {{.KeyPattern}} and listing only of {{.KeyPrefix}}, or be removed to use the"
+              + " built-in policy. Otherwise, ");
     }
     out.append(
-        ". The store granted more than the session policy allows, so the role's own permission"
-            + " policy ("
+        "the store did not hold the session to the session policy Sluice sent, so the role's"
+            + " own permission policy ("
             + s3.roleArn()
             + ") is the only bound left: narrow it to this catalog's allowed locations "
             + s3.allowedLocations()
-            + ". Also check the store: Ceph RGW Pacific (16.x) silently drops a session policy it"
-            + " cannot parse and grants the role's full rights; MinIO applies a user's own"
-            + " policy to its STS sessions.");
+            + ". Check the store too: Ceph RGW Pacific (16.x) silently drops a session policy"
+            + " it cannot parse and grants the role's full rights.");
     return out.toString();
   }
 }
