@@ -17,6 +17,8 @@ import picocli.CommandLine.Parameters;
         "Prove on the real store that the catalog's vended credentials are scoped to their table"
             + " (exit status 1 when a check fails).")
 final class VerifyCatalog extends AdminCommand {
+  private static final String WHERE_TO_FIX = " Where to fix: ";
+
   @Parameters(index = "0", paramLabel = "NAME", description = "Catalog name")
   String name;
 
@@ -70,16 +72,25 @@ final class VerifyCatalog extends AdminCommand {
           check.path("outcome").asText().toUpperCase(java.util.Locale.ROOT));
     }
     table.print(out);
+    // Rows share their advice on where to fix: each row says what it saw, the advice once.
+    java.util.Set<String> fixes = new java.util.LinkedHashSet<>();
     for (JsonNode check : Lists.items(report, "checks")) {
       if (!check.path("pass").asBoolean() && check.hasNonNull("explanation")) {
+        String explanation = check.path("explanation").asText();
+        int fix = explanation.indexOf(WHERE_TO_FIX);
+        if (fix >= 0) {
+          fixes.add(explanation.substring(fix + 1));
+          explanation = explanation.substring(0, fix);
+        }
         out.println(
             check.path("outcome").asText()
                 + " "
                 + check.path("name").asText()
                 + ": "
-                + check.path("explanation").asText());
+                + explanation);
       }
     }
+    fixes.forEach(out::println);
     out.println(
         "probe prefix "
             + report.path("probePrefix").asText()

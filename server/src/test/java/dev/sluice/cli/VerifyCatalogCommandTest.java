@@ -19,11 +19,12 @@ class VerifyCatalogCommandTest {
         {"name":"both: another bucket","expected":"refused","observed":"not run","outcome":"skipped","pass":false,"explanation":"not applicable: no otherLocation given"}]}""";
   private static final String FAILED =
       """
-      {"catalog":"sales","storageType":"S3","verdict":"fail","passed":1,"failed":1,"skipped":0,
+      {"catalog":"sales","storageType":"S3","verdict":"fail","passed":1,"failed":2,"skipped":0,
        "probePrefix":"s3://b/wh/sluice-verify-0a1b/","cleanup":"done",
        "checks":[
         {"name":"read-write: write in a","expected":"allowed","observed":"allowed","outcome":"pass","pass":true},
-        {"name":"read-only: write in a","expected":"refused","observed":"allowed","outcome":"fail","pass":false,"explanation":"MIS-SCOPED: it is not read-only"}]}""";
+        {"name":"read-only: write in a","expected":"refused","observed":"allowed","outcome":"fail","pass":false,"explanation":"MIS-SCOPED: it is not read-only. Where to fix: the role."},
+        {"name":"read-only: read in b","expected":"refused","observed":"allowed","outcome":"fail","pass":false,"explanation":"MIS-SCOPED: it could read b. Where to fix: the role."}]}""";
 
   private FakeServer server;
 
@@ -70,7 +71,7 @@ class VerifyCatalogCommandTest {
     assertThat(result.out())
         .contains("fail read-only: write in a: MIS-SCOPED: it is not read-only");
     assertThat(result.err())
-        .isEqualTo("error: catalog sales failed the storage self-check (1 failed)\n");
+        .isEqualTo("error: catalog sales failed the storage self-check (2 failed)\n");
     assertCall(
         server.onlyCall(), "POST", "/catalogs/sales/verify", "{\"otherLocation\":\"s3://other/\"}");
 
