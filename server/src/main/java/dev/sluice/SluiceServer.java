@@ -21,6 +21,7 @@ import dev.sluice.http.OAuthRoutes;
 import dev.sluice.http.SigningKeyRoutes;
 import dev.sluice.management.AccessAdmin;
 import dev.sluice.management.CatalogAdmin;
+import dev.sluice.management.CatalogVerification;
 import dev.sluice.store.JdbcStore;
 import dev.sluice.store.Store;
 import dev.sluice.vending.StorageBackends;
@@ -127,7 +128,9 @@ public final class SluiceServer implements AutoCloseable {
               new CatalogAdmin(
                   store, config.credentialSources(), config.vendingMinDurationSeconds()),
               authz,
-              catalogsChanged)
+              catalogsChanged,
+              new CatalogVerification(
+                  catalogs, vending, backends, config.vendingMinDurationSeconds()))
           .register(routes);
       new AccessRoutes(new AccessAdmin(store, accessChanged), authz, store.access(), audit)
           .register(routes);

@@ -100,6 +100,8 @@ class CatalogExistenceOracleTest {
         new Route("get catalog", "GET", M + "/catalogs/{c}", null),
         new Route("update catalog", "PUT", M + "/catalogs/{c}", "{\"properties\":{\"a\":\"b\"}}"),
         new Route("delete catalog", "DELETE", M + "/catalogs/{c}", null),
+        new Route("verify catalog", "POST", M + "/catalogs/{c}/verify", null),
+        new Route("verify catalog, bad body", "POST", M + "/catalogs/{c}/verify", "{not json"),
         new Route("list catalog roles", "GET", M + "/catalogs/{c}/catalog-roles", null),
         new Route(
             "create catalog role",

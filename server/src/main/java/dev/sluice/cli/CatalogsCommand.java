@@ -12,7 +12,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-/** {@code sluice catalogs create|list|get|delete}. */
+/** {@code sluice catalogs create|list|get|delete|verify}. */
 @Command(
     name = "catalogs",
     description = "Manage catalogs.",
@@ -20,7 +20,8 @@ import picocli.CommandLine.Parameters;
       CatalogsCommand.Create.class,
       CatalogsCommand.ListCatalogs.class,
       CatalogsCommand.Get.class,
-      CatalogsCommand.Delete.class
+      CatalogsCommand.Delete.class,
+      VerifyCatalog.class
     })
 public final class CatalogsCommand extends CommandGroup {
   static final String DEFAULT_BASE_LOCATION = "default-base-location";

@@ -9,9 +9,11 @@ import dev.sluice.authz.Caller;
 import dev.sluice.authz.CatalogVisibility;
 import dev.sluice.authz.Privilege;
 import dev.sluice.management.CatalogAdmin;
+import dev.sluice.management.CatalogVerification;
 import dev.sluice.store.CatalogRecord;
 import dev.sluice.store.Page;
 import dev.sluice.store.SecurableRef;
+import dev.sluice.vending.verify.VerifyReport;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -28,13 +30,22 @@ public final class ManagementRoutes {
   private final Authorizer authz;
   private final CatalogVisibility visibility;
   private final Consumer<String> onChange;
+  private final CatalogVerification verification;
 
-  /** {@code onChange} gets the name of each catalog created, changed or deleted. */
-  public ManagementRoutes(CatalogAdmin catalogs, Authorizer authz, Consumer<String> onChange) {
+  /**
+   * {@code onChange} gets the name of each catalog created, changed or deleted; {@code
+   * verification} runs the storage self-check.
+   */
+  public ManagementRoutes(
+      CatalogAdmin catalogs,
+      Authorizer authz,
+      Consumer<String> onChange,
+      CatalogVerification verification) {
     this.catalogs = requireNonNull(catalogs, "catalogs");
     this.authz = requireNonNull(authz, "authz");
     this.visibility = new CatalogVisibility(authz);
     this.onChange = requireNonNull(onChange, "onChange");
+    this.verification = requireNonNull(verification, "verification");
   }
 
   public void register(HttpServer.Routes routes) {
@@ -49,6 +60,7 @@ public final class ManagementRoutes {
               return Reply.okPlain(render(catalogs.get(x.path("name"))));
             })
         .add("PUT", BASE + "/catalogs/{name}", this::updateCatalog)
+        .add("POST", BASE + "/catalogs/{name}/verify", this::verifyCatalog)
         .add(
             "DELETE",
             BASE + "/catalogs/{name}",
@@ -98,6 +110,28 @@ public final class ManagementRoutes {
     authz.require(caller, action, name, SecurableRef.CATALOG, privilege);
   }
 
+  /**
+   * The storage self-check (service admin, or CATALOG_MANAGE_CONTENT on the catalog): an optional
+   * body {@code {"otherLocation": "s3://other-bucket/"}}. Always 200 with the report when the check
+   * ran, whatever its verdict: the verdict is the answer.
+   */
+  private Reply verifyCatalog(Exchange x) {
+    onCatalog(x, "verifyCatalog", Privilege.CATALOG_MANAGE_CONTENT);
+    String name = x.path("name");
+    catalogs.get(name); // 404 for the service admin too
+    String other = null;
+    if (x.body().length > 0) {
+      JsonNode body = x.jsonBody();
+      if (!body.isObject()) {
+        throw new BadRequestException("Invalid request: expected a JSON object");
+      }
+      other = text(body, "otherLocation", false);
+    }
+    VerifyReport report =
+        verification.verify(name, caller(x).principal(), java.util.Optional.ofNullable(other));
+    return Reply.okPlain(VerifyReportJson.render(report));
+  }
+
   private Caller caller(Exchange x) {
     return authz.caller(x.principal(), x.requestId());
   }
@@ -109,6 +143,11 @@ public final class ManagementRoutes {
     if (!catalog.isObject()) {
       throw new BadRequestException("Invalid request: expected {\"catalog\": {...}}");
     }
+    JsonNode verifyNode = body.get("verify");
+    if (verifyNode != null && !verifyNode.isNull() && !verifyNode.isBoolean()) {
+      throw new BadRequestException("Invalid verify: must be a boolean");
+    }
+    boolean verify = verifyNode != null && verifyNode.asBoolean();
     CatalogRecord created =
         catalogs.create(
             text(catalog, "name", true),
@@ -116,7 +155,28 @@ public final class ManagementRoutes {
             stringMap(catalog.get("properties"), "catalog.properties"),
             catalog.get("storageConfigInfo"));
     onChange.accept(created.name());
-    return Reply.status(201, render(created));
+    Map<String, Object> answer = render(created);
+    if (verify) {
+      answer.put("verification", verifyCreated(created.name(), caller(x).principal()));
+    }
+    return Reply.status(201, answer);
+  }
+
+  /**
+   * The self-check of a catalog just created ({@code "verify": true}): its report, or why it could
+   * not run. The catalog stays either way; a failed verdict is for the operator to act on.
+   */
+  private Map<String, Object> verifyCreated(String name, String principal) {
+    try {
+      return VerifyReportJson.render(
+          verification.verify(name, principal, java.util.Optional.empty()));
+    } catch (org.apache.iceberg.exceptions.UnprocessableEntityException e) {
+      Map<String, Object> unavailable = new LinkedHashMap<>();
+      unavailable.put("catalog", name);
+      unavailable.put("verdict", "unavailable");
+      unavailable.put("message", e.getMessage());
+      return unavailable;
+    }
   }
 
   /**

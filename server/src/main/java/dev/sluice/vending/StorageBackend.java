@@ -73,6 +73,16 @@ public interface StorageBackend<P extends StorageProfile> {
   }
 
   /**
+   * What the storage self-check ({@code vending.verify.StorageVerifier}) needs of this backend: an
+   * engine-side client from a vended credential and how to read the store's refusals. Empty (the
+   * default) when the backend has no self-check yet; the check then answers that it is not
+   * available for this storage type.
+   */
+  default Optional<dev.sluice.vending.verify.StoreProbes> probes() {
+    return Optional.empty();
+  }
+
+  /**
    * What a parse gets: the catalog, its {@code storageConfigInfo} (a copy it may read), its allowed
    * locations (already checked for scheme), the shortest credential lifetime the server allows, and
    * the credential source it names (null when none is named or the catalog is read back from the

@@ -232,6 +232,11 @@ public final class StorageBackends {
     return backend.openSigner(backend.profileType().cast(profile), source(profile, sources));
   }
 
+  /** The storage self-check's probes for {@code profile}'s backend, or empty when it has none. */
+  public Optional<dev.sluice.vending.verify.StoreProbes> probes(StorageProfile profile) {
+    return backendOf(profile).probes();
+  }
+
   /** The catalog's own FileIO for {@code profile} (not yet confined). */
   public FileIO openCatalogIO(StorageProfile profile, Map<String, CredentialSource> sources) {
     return openIO(backendOf(profile), profile, sources);

@@ -100,6 +100,77 @@ public final class VendingService implements AutoCloseable {
       AccessMode mode,
       SortedMap<String, String> attribution) {
     Meters m = meters(profile);
+    Optional<Prepared> prepared =
+        prepare(profile, policy, tableLocation, tableProperties, mode, attribution, m);
+    if (prepared.isEmpty()) {
+      return List.of();
+    }
+    CredentialVendor vendor = prepared.get().vendor();
+    VendingRequest request = prepared.get().request();
+    Key key = new Key(profile, vendor.cacheKey(request));
+    List<StorageCredential> cached = cache.getIfPresent(key);
+    if (cached != null) {
+      m.hits().increment();
+      return cached;
+    }
+    m.misses().increment();
+    try {
+      return cache.get(key, k -> call(profile, vendor, request, m));
+    } catch (VendingException e) {
+      m.errors().increment();
+      LOG.warn("{}", e.getMessage());
+      throw e;
+    }
+  }
+
+  /**
+   * Like {@link #vend}, with the same safety checks and the catalog's own vendor, but never from or
+   * into the cache: the storage self-check needs credentials the store has just issued.
+   */
+  public List<StorageCredential> vendUncached(
+      StorageProfile profile,
+      LocationPolicy policy,
+      String tableLocation,
+      AccessMode mode,
+      SortedMap<String, String> attribution) {
+    Meters m = meters(profile);
+    Optional<Prepared> prepared =
+        prepare(profile, policy, tableLocation, Map.of(), mode, attribution, m);
+    if (prepared.isEmpty()) {
+      return List.of();
+    }
+    try {
+      return call(profile, prepared.get().vendor(), prepared.get().request(), m);
+    } catch (VendingException e) {
+      m.errors().increment();
+      throw e;
+    }
+  }
+
+  /**
+   * A new vendor for {@code profile}, apart from the catalog's (the self-check's short-lived
+   * credentials use a profile of their own, which must not replace the catalog's vendor); empty
+   * when the profile never vends. The caller closes it.
+   */
+  public Optional<CredentialVendor> openVendor(StorageProfile profile) {
+    try {
+      return backends.openVendor(profile, sources, meters(profile).vendor());
+    } catch (StorageBackends.MissingCredentialSource e) {
+      throw new VendingException("Cannot vend credentials: " + e.getMessage(), 0, e);
+    }
+  }
+
+  private record Prepared(CredentialVendor vendor, VendingRequest request) {}
+
+  /** The vendor and request for a table, or empty (logged) when nothing may be vended. */
+  private Optional<Prepared> prepare(
+      StorageProfile profile,
+      LocationPolicy policy,
+      String tableLocation,
+      Map<String, String> tableProperties,
+      AccessMode mode,
+      SortedMap<String, String> attribution,
+      Meters m) {
     Optional<CredentialVendor> opened;
     try {
       opened = vendors.get(profile, p -> backends.openVendor(p, sources, m.vendor()));
@@ -113,7 +184,7 @@ public final class VendingService implements AutoCloseable {
           attribution.get("table"),
           profile.catalog(),
           profile.storageType());
-      return List.of();
+      return Optional.empty();
     }
     CredentialVendor vendor = opened.get();
     List<String> locations =
@@ -127,7 +198,7 @@ public final class VendingService implements AutoCloseable {
             attribution.get("table"),
             profile.catalog(),
             unsafe.get());
-        return List.of();
+        return Optional.empty();
       }
     }
     Optional<String> unscopable = vendor.unscopable(locations);
@@ -137,39 +208,26 @@ public final class VendingService implements AutoCloseable {
           attribution.get("table"),
           profile.catalog(),
           unscopable.get());
-      return List.of();
+      return Optional.empty();
     }
-    VendingRequest request =
-        new VendingRequest(
-            tableLocation, locations, mode, attribution.get("principal"), attribution);
-    Key key = new Key(profile, vendor.cacheKey(request));
-    List<StorageCredential> cached = cache.getIfPresent(key);
-    if (cached != null) {
-      m.hits().increment();
-      return cached;
+    return Optional.of(
+        new Prepared(
+            vendor,
+            new VendingRequest(
+                tableLocation, locations, mode, attribution.get("principal"), attribution)));
+  }
+
+  private static List<StorageCredential> call(
+      StorageProfile profile, CredentialVendor vendor, VendingRequest request, Meters m) {
+    m.calls().increment();
+    List<StorageCredential> vended = List.copyOf(vendor.vend(request));
+    if (vended.isEmpty()) {
+      throw new VendingException(
+          "Cannot vend credentials for catalog " + profile.catalog() + ": the vendor returned none",
+          0,
+          null);
     }
-    m.misses().increment();
-    try {
-      return cache.get(
-          key,
-          k -> {
-            m.calls().increment();
-            List<StorageCredential> vended = List.copyOf(vendor.vend(request));
-            if (vended.isEmpty()) {
-              throw new VendingException(
-                  "Cannot vend credentials for catalog "
-                      + profile.catalog()
-                      + ": the vendor returned none",
-                  0,
-                  null);
-            }
-            return vended;
-          });
-    } catch (VendingException e) {
-      m.errors().increment();
-      LOG.warn("{}", e.getMessage());
-      throw e;
-    }
+    return vended;
   }
 
   /**

@@ -27,6 +27,23 @@ public final class LogCapture implements AutoCloseable {
     }
   }
 
+  /** Every event's formatted message, with its throwable's class and message when it has one. */
+  public List<String> messages() {
+    synchronized (appender) {
+      return appender.list.stream()
+          .map(
+              e ->
+                  e.getFormattedMessage()
+                      + (e.getThrowableProxy() == null
+                          ? ""
+                          : " "
+                              + e.getThrowableProxy().getClassName()
+                              + ": "
+                              + e.getThrowableProxy().getMessage()))
+          .toList();
+    }
+  }
+
   @Override
   public void close() {
     root.detachAppender(appender);

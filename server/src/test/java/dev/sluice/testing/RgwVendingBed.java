@@ -122,6 +122,19 @@ public final class RgwVendingBed implements AutoCloseable {
    */
   public void createCatalog(
       String name, String base, String allowed, Map<String, String> properties) throws Exception {
+    createCatalog(name, base, allowed, properties, Map.of());
+  }
+
+  /**
+   * As above, with more {@code storageConfigInfo} keys (templates, ...) that override the bed's.
+   */
+  public void createCatalog(
+      String name,
+      String base,
+      String allowed,
+      Map<String, String> properties,
+      Map<String, Object> storageExtra)
+      throws Exception {
     Map<String, String> all = new LinkedHashMap<>(properties);
     all.put("default-base-location", s3(base));
     Map<String, Object> storage = new LinkedHashMap<>();
@@ -133,6 +146,7 @@ public final class RgwVendingBed implements AutoCloseable {
     storage.put("pathStyleAccess", true);
     storage.put("credentialSource", "rgw");
     storage.put("durationSeconds", 900);
+    storage.putAll(storageExtra);
     String json =
         JSON.writeValueAsString(
             Map.of(

@@ -9,6 +9,7 @@ import dev.sluice.vending.Delegation;
 import dev.sluice.vending.RequestSigner;
 import dev.sluice.vending.StorageBackend;
 import dev.sluice.vending.VendorMetrics;
+import dev.sluice.vending.verify.StoreProbes;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -64,6 +65,11 @@ public final class S3Backend implements StorageBackend<S3StorageProfile> {
   @Override
   public Set<String> secretKeys() {
     return Set.of("externalId");
+  }
+
+  @Override
+  public Optional<StoreProbes> probes() {
+    return Optional.of(new S3Probes());
   }
 
   @Override

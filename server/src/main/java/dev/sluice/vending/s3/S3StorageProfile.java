@@ -159,6 +159,28 @@ public record S3StorageProfile(
     return vendOnlyOnRequest;
   }
 
+  /** This profile with credentials living {@code seconds} (the self-check's expiry probe). */
+  S3StorageProfile withDuration(int seconds) {
+    return new S3StorageProfile(
+        catalog,
+        allowedLocations,
+        roleArn,
+        externalId,
+        region,
+        endpoint,
+        stsEndpoint,
+        pathStyleAccess,
+        credentialSourceName,
+        seconds,
+        readTemplate,
+        writeTemplate,
+        sessionNameFields,
+        sessionTagFields,
+        vendOnlyOnRequest,
+        stsUnavailable,
+        delegation);
+  }
+
   /**
    * Where STS is: stsEndpoint, else the S3 endpoint (S3-compatible stores), else the SDK's regional
    * default.

@@ -1,0 +1,43 @@
+package dev.sluice.vending.verify;
+
+import dev.sluice.vending.StorageCredential;
+import dev.sluice.vending.StorageProfile;
+import java.util.Optional;
+import org.apache.iceberg.io.FileIO;
+
+/**
+ * What the storage self-check needs from one backend, and only what differs between backends: an
+ * engine-side FileIO holding nothing but a vended credential, how to read the store's answer from
+ * that FileIO's exceptions, a profile with shorter sessions for the expiry check, and where an
+ * operator fixes a credential the store left too wide. One small class per backend, returned by
+ * {@link dev.sluice.vending.StorageBackend#probes()}.
+ */
+public interface StoreProbes {
+  /**
+   * A FileIO configured as an engine would configure it from {@code credential}'s Iceberg client
+   * properties (endpoint, addressing, region, the credential), with no other key. It must support
+   * prefix listing. The caller closes it.
+   */
+  FileIO open(StorageCredential credential);
+
+  /**
+   * The store's answer carried by {@code error} (one throwable of a cause chain; the caller walks
+   * the chain), or empty when it is not one (a transport failure, a client-side error).
+   */
+  Optional<StoreAnswer> answer(Throwable error);
+
+  /**
+   * {@code profile} (of this backend) with credentials living {@code seconds}, or empty when the
+   * backend cannot shorten them (then the expiry check is skipped, and says so).
+   */
+  Optional<StorageProfile> withLifetime(StorageProfile profile, int seconds);
+
+  /**
+   * Where to look when the store let a vended credential do more than its table allows, for the
+   * explanation of a failed negative check (the role's policy, templates, the store's version).
+   */
+  String whereToFix(StorageProfile profile);
+
+  /** The store's answer to one request: its HTTP status and error code (null when it sent none). */
+  record StoreAnswer(int status, String code) {}
+}
