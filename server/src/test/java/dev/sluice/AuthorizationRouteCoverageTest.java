@@ -32,7 +32,8 @@ class AuthorizationRouteCoverageTest {
 
   /**
    * Authenticated routes whose authorization is not matrix-shaped (a filtered answer, never 403; or
-   * it needs a real S3 store), with the test that holds it, as {@code Class#method}.
+   * it needs a real S3 store: signing, the storage self-check), with the test that holds it, as
+   * {@code Class#method}.
    */
   static final Map<String, String> TESTED_ELSEWHERE =
       Map.of(
@@ -43,7 +44,9 @@ class AuthorizationRouteCoverageTest {
           "POST " + TABLE + "/sign",
           "S3RemoteSigningTest#aReadersWritesAndDeletesAreRefusedBySluiceBeforeTheyReachRgw",
           "POST " + TABLE + "/sign/{grant}",
-          "S3RemoteSigningTest#aStagedTablesGrantServesOnlyItsPrincipalItsTableAndFreeLocations");
+          "S3RemoteSigningTest#aStagedTablesGrantServesOnlyItsPrincipalItsTableAndFreeLocations",
+          "POST " + M + "/catalogs/{name}/verify",
+          "StorageVerifyTest#onlyTheServiceAdminOrCatalogManageContentMayVerify");
 
   /** Authenticated routes with nothing to authorize, and why. */
   static final Map<String, String> NOTHING_TO_AUTHORIZE =
