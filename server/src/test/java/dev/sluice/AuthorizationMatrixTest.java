@@ -4,10 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.sluice.testing.Admin;
+import dev.sluice.testing.FileTreeSnapshot;
 import dev.sluice.testing.TestServer;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
@@ -32,6 +35,9 @@ class AuthorizationMatrixTest {
   private TestServer server;
   private Admin admin;
   private String bobToken;
+
+  /** Each fresh catalog's warehouse folder, whose files are part of its state. */
+  private final Map<String, Path> warehouses = new ConcurrentHashMap<>();
 
   /** One endpoint: what to grant (privilege on a securable), the call, and its success status. */
   record Case(
@@ -369,6 +375,7 @@ class AuthorizationMatrixTest {
   String freshCatalog() throws Exception {
     Path warehouse = server.dataDir().resolve("matrix-" + CATALOGS.incrementAndGet());
     String catalog = server.createCatalog("m", List.of(warehouse.toUri().toString()), warehouse);
+    warehouses.put(catalog, warehouse);
     String base = "/api/catalog/v1/" + catalog;
     for (String body :
         List.of(
@@ -411,12 +418,13 @@ class AuthorizationMatrixTest {
 
   /**
    * Everything in the catalog as root sees it: namespaces with properties, tables and views with
-   * metadata pointers.
+   * metadata pointers; and every file in its warehouse, so that a metadata file written by a call
+   * that was then refused shows too (nothing points at it).
    */
   String state(String catalog) throws Exception {
     StringBuilder sb = new StringBuilder();
     walk(catalog, null, sb);
-    return sb.toString();
+    return sb.append(FileTreeSnapshot.of(warehouses.get(catalog))).toString();
   }
 
   private void walk(String catalog, String parent, StringBuilder sb) throws Exception {
