@@ -7,10 +7,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.sluice.testing.Admin;
+import dev.sluice.testing.FileTreeSnapshot;
 import dev.sluice.testing.TestServer;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -21,6 +24,10 @@ import java.util.concurrent.atomic.AtomicInteger;
 final class AuthorizationMatrixFixture implements AutoCloseable {
   static final String API = "/api/catalog/v1/";
   private static final AtomicInteger CATALOGS = new AtomicInteger();
+
+  /** Each fresh catalog's warehouse folder, whose files are part of its state. */
+  private final Map<String, Path> warehouses = new ConcurrentHashMap<>();
+
   final TestServer server;
   final Admin admin;
   final String bobToken;
@@ -85,6 +92,7 @@ final class AuthorizationMatrixFixture implements AutoCloseable {
   Catalog freshCatalog() throws Exception {
     Path warehouse = server.dataDir().resolve("matrix-" + CATALOGS.incrementAndGet());
     String catalog = server.createCatalog("m", List.of(warehouse.toUri().toString()), warehouse);
+    warehouses.put(catalog, warehouse);
     String base = API + catalog;
     for (String body :
         List.of(
@@ -120,12 +128,13 @@ final class AuthorizationMatrixFixture implements AutoCloseable {
 
   /**
    * Everything in the catalog as root sees it: namespaces with properties, tables and views with
-   * metadata pointers.
+   * metadata pointers; and every file in its warehouse, so that a metadata file written by a call
+   * that was then refused shows too (nothing points at it).
    */
   String state(String catalog) throws Exception {
     StringBuilder sb = new StringBuilder();
     walk(catalog, null, sb);
-    return sb.toString();
+    return sb.append(FileTreeSnapshot.of(warehouses.get(catalog))).toString();
   }
 
   private void walk(String catalog, String parent, StringBuilder sb) throws Exception {

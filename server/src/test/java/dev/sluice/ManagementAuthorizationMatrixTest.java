@@ -3,6 +3,8 @@ package dev.sluice;
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.sluice.store.PageRequest;
+import dev.sluice.store.PrincipalRecord;
 import dev.sluice.store.SigningKey;
 import dev.sluice.testing.Admin;
 import dev.sluice.testing.TestServer;
@@ -185,7 +187,11 @@ class ManagementAuthorizationMatrixTest {
         new Case("rotateSigningKey", true, "POST", "/signing-keys/rotate", null, 200));
   }
 
-  private record Setup(String catalog, String base, int n) {}
+  /**
+   * {@code victimCredentials}: victim{n}'s client id and secret as created (only a rotation or a
+   * delete takes them away).
+   */
+  private record Setup(String catalog, String base, int n, String[] victimCredentials) {}
 
   /**
    * A catalog with catalog roles cr (holding one grant, granted to held{n}) and cr2; principal
@@ -195,7 +201,7 @@ class ManagementAuthorizationMatrixTest {
     int n = RUN.incrementAndGet();
     Path warehouse = server.dataDir().resolve("mgmt-" + n);
     String catalog = server.createCatalog("mc", List.of(warehouse.toUri().toString()), warehouse);
-    admin.principal("victim" + n, "held" + n);
+    String[] victim = admin.principal("victim" + n, "held" + n);
     assertThat(
             server
                 .send(
@@ -215,10 +221,14 @@ class ManagementAuthorizationMatrixTest {
         .isEqualTo(201);
     admin.grant(catalog, "cr", Admin.grantJson("catalog", null, null, "TABLE_READ_DATA"));
     admin.catalogRole(catalog, "mallory_cr", "mallory_role");
-    return new Setup(catalog, warehouse.toUri().toString(), n);
+    return new Setup(catalog, warehouse.toUri().toString(), n, victim);
   }
 
-  /** Everything the management API can change, as root sees it. */
+  /**
+   * Everything the management API can change, as root sees it; and what it does not show: each
+   * principal's credentials as the store holds them (a rotation bumps the version and replaces the
+   * hash), and whether victim{n}'s secret still obtains a token.
+   */
   private static String state(Setup s) throws Exception {
     StringBuilder sb = new StringBuilder();
     for (String path :
@@ -239,6 +249,18 @@ class ManagementAuthorizationMatrixTest {
           .append(response.body())
           .append('\n');
     }
+    for (PrincipalRecord p :
+        server.server().store().access().listPrincipals(PageRequest.all()).items()) {
+      sb.append(p.name())
+          .append(" credentials v")
+          .append(p.credentialVersion())
+          .append(' ')
+          .append(p.clientId())
+          .append(' ')
+          .append(p.secretHash())
+          .append('\n');
+    }
+    sb.append("victim's secret: ").append(obtainsToken(s.victimCredentials())).append('\n');
     return sb.append(signingKeys()).toString();
   }
 
@@ -276,6 +298,16 @@ class ManagementAuthorizationMatrixTest {
         .isNotEqualTo(kid(signedBefore));
     assertThat(server.sendAs(signedBefore, "GET", M + "/principals", null).statusCode())
         .isEqualTo(200);
+  }
+
+  /** "token" when the credentials obtain one, else "refused". */
+  private static String obtainsToken(String[] credentials) {
+    try {
+      server.token(credentials[0], credentials[1]);
+      return "token";
+    } catch (Exception refused) {
+      return "refused";
+    }
   }
 
   private static String fill(String text, Setup s) {

@@ -517,6 +517,7 @@ class S3RemoteSigningTest {
             });
     assertThat(HTTP.send(moved.build(), HttpResponse.BodyHandlers.ofString()).statusCode())
         .isEqualTo(403);
+    assertThat(CephRgw.stored(bed.bucket(), key + ".moved")).isEqualTo("absent");
   }
 
   // --- signing requests by hand

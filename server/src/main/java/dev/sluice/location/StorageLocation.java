@@ -3,13 +3,22 @@ package dev.sluice.location;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 
 /**
  * A storage location split into scheme, authority and path segments, so containment is decided
  * segment by segment: {@code file:/w/a} covers {@code file:/w/a/b} but not {@code file:/w/ab}.
- * {@code file:/p}, {@code file:///p} and {@code /p} are the same place.
+ * {@code file:/p}, {@code file:///p} and {@code /p} are the same place, and so are {@code
+ * s3a://b/p} and {@code s3://b/p}.
  */
 public record StorageLocation(String scheme, String authority, List<String> segments) {
+  /**
+   * Schemes that are another name of one storage: S3's backends take Hadoop's {@code s3a://} for
+   * {@code s3://}, and a credential for either reaches the same objects. Folded when parsing, so
+   * one place has one key however it is spelled: otherwise a table at {@code s3a://b/t} would not
+   * overlap one at {@code s3://b/t}, and each would be vended a credential for the other's files.
+   */
+  private static final Map<String, String> SAME_STORAGE = Map.of("s3a", "s3");
 
   public StorageLocation {
     segments = List.copyOf(segments);
@@ -32,6 +41,7 @@ public record StorageLocation(String scheme, String authority, List<String> segm
     int slash = location.indexOf('/');
     if (colon > 0 && (slash < 0 || colon < slash)) {
       scheme = location.substring(0, colon).toLowerCase(Locale.ROOT);
+      scheme = SAME_STORAGE.getOrDefault(scheme, scheme);
       String rest = location.substring(colon + 1);
       if (rest.startsWith("//")) {
         int end = rest.indexOf('/', 2);

@@ -18,6 +18,20 @@ class StorageLocationKeyTest {
   }
 
   @Test
+  void s3aIsAnotherNameOfS3() {
+    // One bucket, one key: an s3a:// table must overlap an s3:// one at the same place.
+    assertThat(StorageLocation.parse("s3a://bkt/x").key()).isEqualTo("s3://bkt/x/");
+    assertThat(StorageLocation.parse("S3A://bkt//x/").key()).isEqualTo("s3://bkt/x/");
+    assertThat(StorageLocation.parse("s3://bkt").covers(StorageLocation.parse("s3a://bkt/x")))
+        .isTrue();
+    assertThat(StorageLocation.parse("s3a://bkt/x").covers(StorageLocation.parse("s3://bkt/x/y")))
+        .isTrue();
+    // Other stores keep their own schemes.
+    assertThat(StorageLocation.parse("gs://bkt/x").key()).isEqualTo("gs://bkt/x/");
+    assertThat(StorageLocation.parse("s3n://bkt/x").key()).isEqualTo("s3n://bkt/x/");
+  }
+
+  @Test
   void keysCompareSegmentWise() {
     // t is not a prefix of t2 once keys end in a slash.
     assertThat(StorageLocation.parse("s3://b/t2").key())

@@ -281,14 +281,15 @@ abstract class LocationClaimsContract {
     create("c2", "x", "s3://b/w2/ns/x");
 
     List<ClaimedContent> tables = walk("c1", ContentKind.TABLE, BUCKET_B, 100);
-    // Identifier order: namespace key, then name; only locations in bucket b (either scheme);
+    // Identifier order: namespace key, then name; only locations in bucket b (either scheme, an
+    // s3a:// one keyed as s3://);
     // another bucket (even one named with b as a prefix), another scheme's b, views and other
     // catalogs are left out.
     assertThat(tables.stream().map(LocationClaimsContract::id))
         .containsExactly(
             "ns.t1=[s3://b/w/ns/t1/, s3://b/w/ns/t1_data/x/]",
             "ns.t3=[s3://b/w/ns/t3/]",
-            "ns.t4=[s3a://b/w/ns/t4/]",
+            "ns.t4=[s3://b/w/ns/t4/]",
             "ns.deep.d=[s3://b/w/d/]");
     assertThat(walk("c1", ContentKind.VIEW, BUCKET_B, 100).stream().map(LocationClaimsContract::id))
         .containsExactly("ns.v=[s3://b/w/ns/v/]");
@@ -314,7 +315,7 @@ abstract class LocationClaimsContract {
             new MetadataSwap(NS, "t2", ContentKind.TABLE, "m-t2", "m2", claims("s3://b/w/ns/t2"))));
     assertThat(walk("c1", ContentKind.TABLE, BUCKET_B, 2).stream().map(LocationClaimsContract::id))
         .containsExactly(
-            "ns.a4=[s3a://b/w/ns/t4/]",
+            "ns.a4=[s3://b/w/ns/t4/]",
             "ns.t1=[s3://b/w/ns/t1/, s3://b/w/ns/t1_data/x/]",
             "ns.t2=[s3://b/w/ns/t2/]",
             "ns.deep.d=[s3://b/w/d/]");

@@ -1,12 +1,15 @@
 package dev.sluice.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.sluice.location.StorageLocation;
 import dev.sluice.testing.PostgresTestDatabase;
 import java.nio.file.Files;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.Statement;
+import java.util.List;
 import org.flywaydb.core.Flyway;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -16,9 +19,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * catalog_admin.
  */
 class MigrationTest {
-  @ParameterizedTest
-  @ValueSource(strings = {"h2", "postgresql"})
-  void version1DataUpgrades(String database) throws Exception {
+  private static String migratedTo(String database, String version) throws Exception {
     String url =
         database.equals("h2")
             ? "jdbc:h2:file:" + Files.createTempDirectory("sluice-mig").resolve("catalog")
@@ -26,9 +27,16 @@ class MigrationTest {
     Flyway.configure()
         .dataSource(url, null, null)
         .locations("classpath:db/migration")
-        .target("1")
+        .target(version)
         .load()
         .migrate();
+    return url;
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"h2", "postgresql"})
+  void version1DataUpgrades(String database) throws Exception {
+    String url = migratedTo(database, "1");
     try (Connection conn = DriverManager.getConnection(url);
         Statement st = conn.createStatement()) {
       st.execute(
@@ -52,6 +60,70 @@ class MigrationTest {
           .containsExactlyInAnyOrder("CATALOG_MANAGE_ACCESS", "CATALOG_MANAGE_CONTENT");
       assertThat(store.access().getPrincipal("root").orElseThrow().credentialVersion())
           .isEqualTo(1);
+    }
+  }
+
+  /**
+   * Claims recorded as written before version 8 (s3a://) are keyed as s3:// after it, so an s3://
+   * spelling of the same place overlaps them.
+   */
+  @ParameterizedTest
+  @ValueSource(strings = {"h2", "postgresql"})
+  void s3aClaimsAreKeyedAsS3(String database) throws Exception {
+    String url = migratedTo(database, "7");
+    try (Connection conn = DriverManager.getConnection(url);
+        Statement st = conn.createStatement()) {
+      st.execute(
+          "INSERT INTO catalogs (name, catalog_type, properties, storage_config, entity_version, created_at, updated_at)"
+              + " VALUES ('old', 'INTERNAL', '{}', '{}', 1, 0, 0)");
+      st.execute(
+          "INSERT INTO namespaces (catalog_name, ns_path, parent_path, properties, created_at, updated_at)"
+              + " VALUES ('old', 'ns', '', '{}', 0, 0)");
+      st.execute(
+          "INSERT INTO contents (catalog_name, ns_path, name, kind, metadata_location, version, created_at, updated_at)"
+              + " VALUES ('old', 'ns', 't', 'TABLE', 's3a://b/wh/ns/t/metadata/m.json', 0, 0, 0)");
+      for (String prefix :
+          List.of("s3a://b/", "s3a://b/wh/", "s3a://b/wh/ns/", "s3a://b/wh/ns/t/")) {
+        st.execute(
+            "INSERT INTO location_claims (prefix_key, location_key, catalog_name, ns_path, name)"
+                + " VALUES ('"
+                + prefix
+                + "', 's3a://b/wh/ns/t/', 'old', 'ns', 't')");
+      }
+      // A namespace with nothing in it: only its own claim stands for its folder.
+      st.execute(
+          "INSERT INTO namespaces (catalog_name, ns_path, parent_path, properties, created_at, updated_at)"
+              + " VALUES ('old', 'empty', '', '{}', 0, 0)");
+      for (String prefix : List.of("s3a://b/", "s3a://b/wh/", "s3a://b/wh/empty/")) {
+        st.execute(
+            "INSERT INTO namespace_claims (prefix_key, location_key, catalog_name, ns_path)"
+                + " VALUES ('"
+                + prefix
+                + "', 's3a://b/wh/empty/', 'old', 'empty')");
+      }
+    }
+    try (JdbcStore store = JdbcStore.open(new DatabaseConfig(url, null, null, 2, 5000))) {
+      assertThat(store.claimedLocations("old", NamespacePath.of("ns"), "t"))
+          .containsExactly("s3://b/wh/ns/t/");
+      store.createNamespace("old", NamespacePath.of("other"), java.util.Map.of());
+      for (String spelling : List.of("s3://b/wh/ns/t/data", "s3a://b/wh/ns/t", "s3://b/wh")) {
+        assertThat(
+                store.findLocationConflict(
+                    "old",
+                    NamespacePath.of("other"),
+                    "x",
+                    List.of(new LocationClaim(StorageLocation.parse(spelling).ancestorKeys()))))
+            .as(spelling)
+            .isPresent();
+      }
+      assertThatThrownBy(
+              () ->
+                  store.createNamespace(
+                      "old",
+                      NamespacePath.of("twin"),
+                      java.util.Map.of(),
+                      new LocationClaim(StorageLocation.parse("s3://b/wh/empty").ancestorKeys())))
+          .isInstanceOf(LocationConflict.class);
     }
   }
 }

@@ -1,5 +1,8 @@
 package dev.sluice.testing;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
 import java.net.URI;
 import java.util.Locale;
 import java.util.UUID;
@@ -13,6 +16,7 @@ import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.model.HeadObjectResponse;
 import software.amazon.awssdk.services.s3.model.S3Exception;
 import software.amazon.awssdk.services.sts.StsClient;
 
@@ -226,5 +230,37 @@ public final class CephRgw {
    */
   public static int list(S3Client s3, String bucket, String prefix) {
     return s3.listObjectsV2(b -> b.bucket(bucket).prefix(prefix)).sdkHttpResponse().statusCode();
+  }
+
+  /**
+   * Asserts that PutObject of {@code key} with {@code s3} (a vended or otherwise scoped credential)
+   * is refused by RGW with a 403, and that the object is then as it was, asked with the bed's own
+   * keys: still absent (a 404 to HEAD) or the same object. A store that answered 403 and wrote
+   * anyway would pass a status check alone.
+   */
+  public static void assertPutRefused(S3Client s3, String bucket, String key, byte[] bytes) {
+    String before = stored(bucket, key);
+    assertThatThrownBy(() -> put(s3, bucket, key, bytes))
+        .isInstanceOfSatisfying(
+            S3Exception.class, e -> assertThat(e.statusCode()).as(e.getMessage()).isEqualTo(403));
+    assertThat(stored(bucket, key))
+        .as("s3://%s/%s after a refused PUT", bucket, key)
+        .isEqualTo(before);
+  }
+
+  /**
+   * What RGW holds at {@code key}, asked with the bed's own keys: {@code "absent"} (HEAD answers
+   * 404), or the object's ETag and size.
+   */
+  public static String stored(String bucket, String key) {
+    try {
+      HeadObjectResponse head = bed().admin.headObject(b -> b.bucket(bucket).key(key));
+      return head.eTag() + " " + head.contentLength() + " bytes";
+    } catch (S3Exception e) {
+      if (e.statusCode() == 404) {
+        return "absent";
+      }
+      throw e;
+    }
   }
 }

@@ -137,6 +137,7 @@ class R2GatewayTest {
       assertThat(bed.adminGet(table + "keep.bin")).as("a bulk delete is refused whole").isNotNull();
       refused(() -> CephRgw.get(s3, otherBucket, table + "x.bin"), "AccessDenied");
       refused(() -> CephRgw.put(s3, otherBucket, table + "y.bin", CONTENT), "AccessDenied");
+      assertThat(CephRgw.stored(otherBucket, table + "y.bin")).isEqualTo("absent");
       refused(() -> CephRgw.list(s3, otherBucket, table), "AccessDenied");
       refused(() -> CephRgw.delete(s3, otherBucket, table + "x.bin"), "AccessDenied");
       refused(() -> s3.getObjectAcl(b -> b.bucket(bucket).key(table + "keep.bin")), "AccessDenied");

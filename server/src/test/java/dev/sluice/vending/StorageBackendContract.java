@@ -250,6 +250,7 @@ public abstract class StorageBackendContract {
       }
       if (scopedBelowContainer()) {
         assertRefused(probe.put(area + "/evil.bin", CONTENT), "PUT beside the table");
+        assertThat(adminGet(area + "/evil.bin")).as("refused PUT beside the table").isEmpty();
         assertRefused(probe.get(area + "/x.bin"), "GET beside the table");
         assertRefused(probe.list(area), "LIST of the table's parent");
         assertRefused(probe.list(allowedLocation()), "LIST of the allowed location");
