@@ -4,12 +4,15 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * A storage location split into scheme, authority and path segments, so containment is decided
  * segment by segment: {@code file:/w/a} covers {@code file:/w/a/b} but not {@code file:/w/ab}.
  * {@code file:/p}, {@code file:///p} and {@code /p} are the same place, and so are {@code
- * s3a://b/p} and {@code s3://b/p}.
+ * s3a://b/p} and {@code s3://b/p}, and an Azure container's Blob and DFS spellings (see {@link
+ * #key()}).
  */
 public record StorageLocation(String scheme, String authority, List<String> segments) {
   /**
@@ -19,6 +22,14 @@ public record StorageLocation(String scheme, String authority, List<String> segm
    * overlap one at {@code s3://b/t}, and each would be vended a credential for the other's files.
    */
   private static final Map<String, String> SAME_STORAGE = Map.of("s3a", "s3");
+
+  /**
+   * An Azure authority, {@code container@account.(dfs|blob).suffix}: host names are
+   * case-insensitive, and the Blob endpoint ({@code wasbs://}) reaches the same container as the
+   * DFS one ({@code abfss://}), so a credential for either reaches the same files.
+   */
+  private static final Pattern AZURE_AUTHORITY =
+      Pattern.compile("([^@/]+)@([^./]+)\\.(?:dfs|blob)\\.(.+)", Pattern.CASE_INSENSITIVE);
 
   public StorageLocation {
     segments = List.copyOf(segments);
@@ -94,7 +105,7 @@ public record StorageLocation(String scheme, String authority, List<String> segm
   }
 
   private String prefixKey(int depth) {
-    StringBuilder key = new StringBuilder(scheme).append("://").append(authority).append('/');
+    StringBuilder key = new StringBuilder(storageKey());
     for (int i = 0; i < depth; i++) {
       key.append(segments.get(i)).append('/');
     }
@@ -117,10 +128,31 @@ public record StorageLocation(String scheme, String authority, List<String> segm
 
   /** True when {@code other} is this location or lies below it. */
   public boolean covers(StorageLocation other) {
-    return scheme.equals(other.scheme)
-        && authority.equals(other.authority)
+    return storageKey().equals(other.storageKey())
         && other.segments.size() >= segments.size()
         && other.segments.subList(0, segments.size()).equals(segments);
+  }
+
+  /**
+   * The storage root as one spelling, {@code scheme://authority/}: the parsed one, except that an
+   * Azure container is keyed by its DFS endpoint with the host in lower case, whichever endpoint
+   * and case the location was written with. Only keys and containment use it; the location itself
+   * (and the host Iceberg's ADLSFileIO names its credentials after) stays as written.
+   */
+  private String storageKey() {
+    if (scheme.equals("abfss") || scheme.equals("wasbs")) {
+      Matcher m = AZURE_AUTHORITY.matcher(authority);
+      if (m.matches()) {
+        return "abfss://"
+            + m.group(1)
+            + '@'
+            + m.group(2).toLowerCase(Locale.ROOT)
+            + ".dfs."
+            + m.group(3).toLowerCase(Locale.ROOT)
+            + '/';
+      }
+    }
+    return scheme + "://" + authority + '/';
   }
 
   @Override

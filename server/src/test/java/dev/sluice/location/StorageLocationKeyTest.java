@@ -2,6 +2,7 @@ package dev.sluice.location;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class StorageLocationKeyTest {
@@ -29,6 +30,37 @@ class StorageLocationKeyTest {
     // Other stores keep their own schemes.
     assertThat(StorageLocation.parse("gs://bkt/x").key()).isEqualTo("gs://bkt/x/");
     assertThat(StorageLocation.parse("s3n://bkt/x").key()).isEqualTo("s3n://bkt/x/");
+  }
+
+  @Test
+  void anAzureContainerHasOneKeyWhicheverEndpointAndCase() {
+    // wasbs:// (Blob endpoint) and abfss:// (DFS endpoint) reach the same container; host names
+    // are case-insensitive. A table under one spelling must overlap one under another.
+    String key = "abfss://c@acct.dfs.core.windows.net/w/t/";
+    for (String spelling :
+        List.of(
+            "abfss://c@acct.dfs.core.windows.net/w/t",
+            "wasbs://c@acct.blob.core.windows.net/w/t",
+            "abfss://c@ACCT.DFS.Core.Windows.Net/w/t/",
+            "WASBS://c@Acct.Blob.core.windows.net//w/t")) {
+      assertThat(StorageLocation.parse(spelling).key()).as(spelling).isEqualTo(key);
+    }
+    assertThat(
+            StorageLocation.parse("wasbs://c@acct.blob.core.windows.net/w")
+                .covers(StorageLocation.parse("abfss://c@Acct.dfs.core.windows.net/w/t")))
+        .isTrue();
+    // The location itself keeps its spelling (ADLSFileIO names credentials after its host).
+    assertThat(StorageLocation.parse("wasbs://c@acct.blob.core.windows.net/w").authority())
+        .isEqualTo("c@acct.blob.core.windows.net");
+    // Another container, account or path segment is another place; so is a segment's case.
+    for (String other :
+        List.of(
+            "abfss://d@acct.dfs.core.windows.net/w/t",
+            "abfss://c@acct2.dfs.core.windows.net/w/t",
+            "abfss://c@acct.dfs.core.windows.net/w/T",
+            "abfss://c@acct.dfs.core.windows.net/w/t2")) {
+      assertThat(StorageLocation.parse(other).key()).as(other).isNotEqualTo(key);
+    }
   }
 
   @Test

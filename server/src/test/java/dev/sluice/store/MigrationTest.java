@@ -126,4 +126,58 @@ class MigrationTest {
           .isInstanceOf(LocationConflict.class);
     }
   }
+
+  /**
+   * Azure claims recorded before version 8 in a Blob spelling or an upper-case host are keyed by
+   * the DFS spelling in lower case after it, so any spelling of the same place overlaps them.
+   */
+  @ParameterizedTest
+  @ValueSource(strings = {"h2", "postgresql"})
+  void azureClaimsAreKeyedByTheDfsEndpoint(String database) throws Exception {
+    String url = migratedTo(database, "7");
+    String blob = "wasbs://c@Acct.blob.core.windows.net/";
+    try (Connection conn = DriverManager.getConnection(url);
+        Statement st = conn.createStatement()) {
+      st.execute(
+          "INSERT INTO catalogs (name, catalog_type, properties, storage_config, entity_version, created_at, updated_at)"
+              + " VALUES ('old', 'INTERNAL', '{}', '{}', 1, 0, 0)");
+      st.execute(
+          "INSERT INTO namespaces (catalog_name, ns_path, parent_path, properties, created_at, updated_at)"
+              + " VALUES ('old', 'ns', '', '{}', 0, 0)");
+      st.execute(
+          "INSERT INTO contents (catalog_name, ns_path, name, kind, metadata_location, version, created_at, updated_at)"
+              + " VALUES ('old', 'ns', 't', 'TABLE', '"
+              + blob
+              + "wh/ns/t/metadata/m.json', 0, 0, 0)");
+      for (String prefix : List.of("", "wh/", "wh/ns/", "wh/ns/t/")) {
+        st.execute(
+            "INSERT INTO location_claims (prefix_key, location_key, catalog_name, ns_path, name)"
+                + " VALUES ('"
+                + blob
+                + prefix
+                + "', '"
+                + blob
+                + "wh/ns/t/', 'old', 'ns', 't')");
+      }
+    }
+    try (JdbcStore store = JdbcStore.open(new DatabaseConfig(url, null, null, 2, 5000))) {
+      assertThat(store.claimedLocations("old", NamespacePath.of("ns"), "t"))
+          .containsExactly("abfss://c@acct.dfs.core.windows.net/wh/ns/t/");
+      store.createNamespace("old", NamespacePath.of("other"), java.util.Map.of());
+      for (String spelling :
+          List.of(
+              "abfss://c@acct.dfs.core.windows.net/wh/ns/t/data",
+              "wasbs://c@acct.blob.core.windows.net/wh/ns/t",
+              "abfss://c@ACCT.dfs.core.windows.net/wh")) {
+        assertThat(
+                store.findLocationConflict(
+                    "old",
+                    NamespacePath.of("other"),
+                    "x",
+                    List.of(new LocationClaim(StorageLocation.parse(spelling).ancestorKeys()))))
+            .as(spelling)
+            .isPresent();
+      }
+    }
+  }
 }
