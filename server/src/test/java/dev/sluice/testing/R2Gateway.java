@@ -43,6 +43,7 @@ public final class R2Gateway implements AutoCloseable {
   private final AtomicLong parentRequests = new AtomicLong();
   private final AtomicLong refused = new AtomicLong();
   private final List<String> refusalLog = new ArrayList<>();
+  private volatile boolean scopeEnforced = true;
 
   private R2Gateway(
       String accountId, String parentKeyId, String parentSecret, RgwForwarder upstream, Clock clock)
@@ -85,6 +86,16 @@ public final class R2Gateway implements AutoCloseable {
 
   public String parentKeyId() {
     return parentKeyId;
+  }
+
+  /**
+   * While false, the gateway still verifies each token and signature but ignores the token's
+   * bucket, prefixPaths and scope claims: a deliberately mis-scoped store (an S3-compatible
+   * endpoint that takes R2 tokens without their claims), for the storage self-check's failing case.
+   * Real R2 never does this.
+   */
+  public void setScopeEnforced(boolean enforced) {
+    this.scopeEnforced = enforced;
   }
 
   /** Requests verified, allowed and forwarded upstream so far. */
@@ -152,7 +163,9 @@ public final class R2Gateway implements AutoCloseable {
     }
     R2TokenCheck.Claims claims = tokens.verify(token);
     byte[] body = signatures.verify(request, parentKeyId, claims.derivedSecret(), true);
-    R2TokenScope.authorize(request, claims, body);
+    if (scopeEnforced) {
+      R2TokenScope.authorize(request, claims, body);
+    }
     return body;
   }
 

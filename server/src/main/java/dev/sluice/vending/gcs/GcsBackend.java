@@ -8,6 +8,7 @@ import dev.sluice.vending.CredentialSourceType;
 import dev.sluice.vending.CredentialVendor;
 import dev.sluice.vending.StorageBackend;
 import dev.sluice.vending.VendorMetrics;
+import dev.sluice.vending.verify.StoreProbes;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -47,6 +48,11 @@ public final class GcsBackend implements StorageBackend<GcsStorageProfile> {
   @Override
   public List<CredentialSourceType> credentialSourceTypes() {
     return GoogleCredentialSource.TYPES;
+  }
+
+  @Override
+  public Optional<StoreProbes> probes() {
+    return Optional.of(new GcsProbes());
   }
 
   @Override

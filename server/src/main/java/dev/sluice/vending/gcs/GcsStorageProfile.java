@@ -98,6 +98,18 @@ public record GcsStorageProfile(
         ProfileFields.vendOnlyOnRequest(info));
   }
 
+  /** This profile with tokens living {@code seconds} (the self-check's expiry probe). */
+  GcsStorageProfile withDuration(int seconds) {
+    return new GcsStorageProfile(
+        catalog,
+        allowedLocations,
+        credentialSourceName,
+        serviceAccount,
+        seconds,
+        projectId,
+        vendOnlyOnRequest);
+  }
+
   @Override
   public String storageType() {
     return GcsBackend.TYPE;

@@ -10,6 +10,7 @@ import dev.sluice.vending.VendorMetrics;
 import dev.sluice.vending.s3.AwsCredentialSource;
 import dev.sluice.vending.s3.CatalogS3Client;
 import dev.sluice.vending.s3.S3Signing;
+import dev.sluice.vending.verify.StoreProbes;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -49,6 +50,11 @@ public final class R2Backend implements StorageBackend<R2StorageProfile> {
   @Override
   public List<CredentialSourceType> credentialSourceTypes() {
     return List.of(AwsCredentialSource.STATIC_TYPE);
+  }
+
+  @Override
+  public Optional<StoreProbes> probes() {
+    return Optional.of(new R2Probes());
   }
 
   @Override

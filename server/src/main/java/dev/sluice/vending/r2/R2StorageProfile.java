@@ -105,6 +105,19 @@ public record R2StorageProfile(
             Set.of(Delegation.Kind.VENDED_CREDENTIALS)));
   }
 
+  /** This profile with credentials living {@code seconds} (the self-check's expiry probe). */
+  public R2StorageProfile withDuration(int seconds) {
+    return new R2StorageProfile(
+        catalog,
+        allowedLocations,
+        endpoint,
+        accountId,
+        credentialSourceName,
+        seconds,
+        vendOnlyOnRequest,
+        delegation);
+  }
+
   @Override
   public String storageType() {
     return R2Backend.TYPE;

@@ -25,9 +25,18 @@ import software.amazon.awssdk.services.s3.S3ClientBuilder;
  * credential's Iceberg properties, as an engine builds it; refusals read from the HTTP status (Ceph
  * RGW's errors carry no SDK error code, so the status is what counts).
  */
-final class S3Probes implements StoreProbes {
+public final class S3Probes implements StoreProbes {
   @Override
   public FileIO open(StorageCredential credential) {
+    return engineFileIO(credential);
+  }
+
+  /**
+   * An S3FileIO on a client built only from {@code credential}'s Iceberg properties (endpoint, path
+   * style, region, key pair and session token), as an engine builds it; shared with the other
+   * S3-API backends (R2).
+   */
+  public static FileIO engineFileIO(StorageCredential credential) {
     Map<String, String> config = credential.config();
     S3ClientBuilder builder =
         S3Client.builder()
@@ -58,6 +67,11 @@ final class S3Probes implements StoreProbes {
 
   @Override
   public Optional<StoreAnswer> answer(Throwable error) {
+    return serviceAnswer(error);
+  }
+
+  /** The HTTP status and S3 error code of an SDK service exception; empty for anything else. */
+  public static Optional<StoreAnswer> serviceAnswer(Throwable error) {
     if (error instanceof AwsServiceException service) {
       String code =
           service.awsErrorDetails() == null ? null : service.awsErrorDetails().errorCode();

@@ -21,6 +21,16 @@ public interface StoreProbes {
   FileIO open(StorageCredential credential);
 
   /**
+   * A FileIO holding {@code credential} that sends it even past its expiry, for the expiry check:
+   * by default {@link #open}. A backend whose engine-side client refuses, on its own, to send a
+   * credential it knows expired (google-auth does) overrides it, so that the check observes the
+   * store's refusal, as anyone who kept the credential would meet it, not the client's.
+   */
+  default FileIO openPastExpiry(StorageCredential credential) {
+    return open(credential);
+  }
+
+  /**
    * The store's answer carried by {@code error} (one throwable of a cause chain; the caller walks
    * the chain), or empty when it is not one (a transport failure, a client-side error).
    */

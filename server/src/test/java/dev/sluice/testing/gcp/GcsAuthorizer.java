@@ -26,11 +26,17 @@ final class GcsAuthorizer {
   private final IssuedTokens tokens;
   private final Accounts accounts;
   private final Consumer<Refusal> refusals;
+  private volatile boolean boundariesEnforced = true;
 
   GcsAuthorizer(IssuedTokens tokens, Accounts accounts, Consumer<Refusal> refusals) {
     this.tokens = requireNonNull(tokens, "tokens");
     this.accounts = requireNonNull(accounts, "accounts");
     this.refusals = requireNonNull(refusals, "refusals");
+  }
+
+  /** See {@link GoogleCloudFake#setAccessBoundariesEnforced}. */
+  void setBoundariesEnforced(boolean enforced) {
+    this.boundariesEnforced = enforced;
   }
 
   /** True when a token with {@code scopes} may use Cloud Storage for {@code permission}. */
@@ -94,7 +100,8 @@ final class GcsAuthorizer {
           issued.account(),
           "the account holds no role on bucket " + bucket);
     }
-    if (issued.boundary().isPresent()
+    if (boundariesEnforced
+        && issued.boundary().isPresent()
         && !issued.boundary().get().grants(permission, bucket, resourceName, listPrefix)) {
       throw refuse(
           call,

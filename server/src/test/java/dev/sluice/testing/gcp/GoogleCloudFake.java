@@ -54,6 +54,7 @@ public final class GoogleCloudFake implements AutoCloseable {
   private final StsEndpoint sts;
   private final IamCredentialsEndpoint iam;
   private final GcsApi gcs;
+  private final GcsAuthorizer authorizer;
   private final AtomicBoolean closed = new AtomicBoolean();
   private volatile Duration sourceTokenLifetime = Duration.ofHours(1);
   private volatile boolean stsUnavailable;
@@ -67,7 +68,7 @@ public final class GoogleCloudFake implements AutoCloseable {
     this.oauth = new OAuthTokenEndpoint(accounts, tokens, () -> sourceTokenLifetime);
     this.sts = new StsEndpoint(tokens, this::record);
     this.iam = new IamCredentialsEndpoint(accounts, tokens);
-    GcsAuthorizer authorizer = new GcsAuthorizer(tokens, accounts, this::record);
+    this.authorizer = new GcsAuthorizer(tokens, accounts, this::record);
     this.gcs =
         new GcsApi(
             store,
@@ -121,6 +122,15 @@ public final class GoogleCloudFake implements AutoCloseable {
       throw new IllegalArgumentException("a source token lives (0, 1h], not " + lifetime);
     }
     this.sourceTokenLifetime = lifetime;
+  }
+
+  /**
+   * While false, Cloud Storage ignores downscoped tokens' access boundaries (each token still needs
+   * its account's IAM, scopes and expiry): a deliberately mis-scoped store, for the storage
+   * self-check's failing case. Google never does this.
+   */
+  public void setAccessBoundariesEnforced(boolean enforced) {
+    authorizer.setBoundariesEnforced(enforced);
   }
 
   /** While true, the STS answers 503 UNAVAILABLE, as Google does in an outage. */
