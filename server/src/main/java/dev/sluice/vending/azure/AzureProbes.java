@@ -102,20 +102,21 @@ final class AzureProbes implements StoreProbes {
   public String whereToFix(StorageProfile profile) {
     AzureStorageProfile azure = (AzureStorageProfile) profile;
     return "Where to fix: a user-delegation SAS grants at most its own scope and permissions"
-        + " (the catalog identity's role assignments only narrow it), so the store honoured more"
-        + " than the SAS Sluice signed ("
+        + " (the catalog identity's role assignments only narrow it, so they are not the cause)."
+        + " Either the SAS was wider than this catalog asks for ("
         + (azure.containerScope()
             ? "a container SAS, sr=c"
-            : "a directory SAS, sr=d, on the table's own directory")
-        + ", readers sp=rl). Check: that the storage account of "
+            : "a directory SAS, sr=d with sdd = the directory's depth, on the table's own"
+                + " directory")
+        + "; readers sp=rl): compare the sr, sdd and sp of the adls.sas-token.* a table load"
+        + " returns, a wider one is a Sluice defect to report; or the store honoured more than"
+        + " the SAS: check that the storage account of "
         + azure.allowedLocations()
         + " has the hierarchical namespace enabled (hierarchicalNamespace: "
         + azure.hierarchicalNamespace()
-        + " in this catalog; a directory SAS needs it); that the container allows no anonymous"
-        + " (public) access; that the endpoint the credential source names is Azure Storage"
-        + " itself and not a proxy or emulator that does not check SAS scope; and, for the"
-        + " delegation key, that the catalog identity holds only Storage Blob Data roles on"
-        + " these containers.";
+        + " in this catalog; a directory SAS needs it), that the container allows no anonymous"
+        + " (public) access, and that the credential source's endpoint is Azure Storage itself,"
+        + " not a proxy or emulator that does not check a SAS's scope.";
   }
 
   /**
