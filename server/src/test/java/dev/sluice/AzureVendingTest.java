@@ -373,6 +373,45 @@ class AzureVendingTest {
   }
 
   /**
+   * The storage self-check through the management API on this server's container-scoped catalog: it
+   * passes on Azurite's own refusals; the rows Azurite cannot show (List Paths) and those the
+   * container scope covers by design are skipped with their reason, never passed; no SAS in the
+   * answer.
+   */
+  @Test
+  void theSelfCheckPassesEveryApplicableRowOnAzuritesRefusals() throws Exception {
+    HttpResponse<String> response =
+        server.send(
+            "POST",
+            "/api/management/v1/catalogs/" + CATALOG + "/verify",
+            "{\"otherLocation\": \"" + bed.abfss(otherContainer, "") + "\"}");
+    assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
+    JsonNode report = TestServer.json(response.body());
+    assertThat(report.get("verdict").asText()).as(response.body()).isEqualTo("pass");
+    assertThat(report.get("failed").asInt()).isZero();
+    int refusals = 0;
+    for (JsonNode check : report.get("checks")) {
+      String outcome = check.get("outcome").asText();
+      if (outcome.equals("skipped")) {
+        assertThat(check.get("pass").asBoolean()).isFalse();
+        assertThat(check.get("explanation").asText())
+            .as(check.toString())
+            .startsWith("not applicable: ")
+            .containsAnyOf("Azurite has no List Paths", "allowContainerScope: true");
+      } else {
+        assertThat(outcome).as(check.toString()).isEqualTo("pass");
+        if (check.get("expected").asText().equals("refused")) {
+          assertThat(check.get("status").asInt()).as(check.toString()).isEqualTo(403);
+          refusals++;
+        }
+      }
+    }
+    // The reader's write and delete, the write in the other container, the expired SAS.
+    assertThat(refusals).as(response.body()).isEqualTo(4);
+    assertThat(response.body()).doesNotContain("sig=").doesNotContain("skoid");
+  }
+
+  /**
    * A hierarchical-namespace catalog vends a directory SAS on the table's own directory (Azurite
    * cannot enforce it; its fields and signature are checked offline in SasSignerTest).
    */

@@ -51,6 +51,11 @@ public final class AzureBackend implements StorageBackend<AzureStorageProfile> {
   }
 
   @Override
+  public Optional<dev.sluice.vending.verify.StoreProbes> probes() {
+    return Optional.of(new AzureProbes());
+  }
+
+  @Override
   public AzureStorageProfile parse(Input input) {
     return AzureStorageProfile.parse(input);
   }

@@ -82,6 +82,15 @@ public record Check(
                     + misScoped
                 : "the store answered 404 for an object the check had written";
       }
+      case UNSUPPORTED -> {
+        // Never a pass: the store could not show what it would do.
+        outcome = Outcome.SKIPPED;
+        explanation =
+            "not applicable: "
+                + (observed.detail() == null
+                    ? "the store does not implement this operation"
+                    : observed.detail());
+      }
       default -> {
         outcome = Outcome.FAIL;
         explanation =

@@ -10,7 +10,9 @@ public record Observed(Kind kind, int status, String code, String detail) {
     ALLOWED,
     REFUSED,
     MISSING,
-    ERROR
+    ERROR,
+    /** The store does not implement the operation (an emulator): proves nothing either way. */
+    UNSUPPORTED
   }
 
   public static Observed allowed() {
@@ -28,6 +30,11 @@ public record Observed(Kind kind, int status, String code, String detail) {
   /** A failure that is not the store's allow or refuse ({@code detail}: what failed, no secret). */
   public static Observed error(int status, String code, String detail) {
     return new Observed(Kind.ERROR, status, code, detail);
+  }
+
+  /** The store does not implement this operation ({@code why}: which, and how that is known). */
+  public static Observed unsupported(int status, String code, String why) {
+    return new Observed(Kind.UNSUPPORTED, status, code, why);
   }
 
   /** {@code allowed}, {@code refused (403 AccessDenied)}, ... for the answer's table. */

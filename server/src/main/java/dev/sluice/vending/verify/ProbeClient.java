@@ -78,6 +78,9 @@ final class ProbeClient implements AutoCloseable {
       if (answer.isPresent()) {
         int status = answer.get().status();
         String code = answer.get().code();
+        if (answer.get().unsupported() != null) {
+          return Observed.unsupported(status, code, answer.get().unsupported());
+        }
         if (status == 401 || status == 403) {
           return Observed.refused(status, code);
         }

@@ -21,13 +21,26 @@ final class ProbePlan {
   private final ProbeClient rw;
   private final ProbeClient ro;
   private final String fix;
+  private final Optional<String> widerByDesign;
   private final List<Check> checks;
 
-  ProbePlan(ProbeLayout layout, ProbeClient rw, ProbeClient ro, String fix, List<Check> checks) {
+  /**
+   * @param widerByDesign why the credentials cover the whole bucket by the operator's choice
+   *     ({@link StoreProbes#widerByDesign}): the checks inside the bucket but outside {@code a} are
+   *     then skipped with it
+   */
+  ProbePlan(
+      ProbeLayout layout,
+      ProbeClient rw,
+      ProbeClient ro,
+      String fix,
+      Optional<String> widerByDesign,
+      List<Check> checks) {
     this.layout = requireNonNull(layout, "layout");
     this.rw = requireNonNull(rw, "rw");
     this.ro = requireNonNull(ro, "ro");
     this.fix = requireNonNull(fix, "fix");
+    this.widerByDesign = requireNonNull(widerByDesign, "widerByDesign");
     this.checks = requireNonNull(checks, "checks");
   }
 
@@ -48,6 +61,15 @@ final class ProbePlan {
         ro.delete(layout.doomed(a)),
         "the read-only credential for a could delete in a: it is not read-only");
     allowed("read-write: delete in a", rw.delete(written), "delete");
+    if (widerByDesign.isPresent()) {
+      for (String name : List.of("sibling a2", "table b", "list the whole bucket")) {
+        checks.add(
+            Check.skipped(
+                "both: " + name, Expect.REFUSED, "not applicable: " + widerByDesign.get()));
+      }
+      otherBucket(otherLocation);
+      return;
+    }
     outside("sibling a2", layout.a2(), "a sibling prefix sharing a's name as its start");
     outside("table b", layout.b(), "another table of the catalog");
     String root = layout.bucketRoot();

@@ -140,7 +140,8 @@ public final class StorageVerifier {
     String fix = probes.whereToFix(target.profile());
     try (ProbeClient rw = new ProbeClient(probes.open(writer.get()), probes);
         ProbeClient ro = new ProbeClient(probes.open(reader.get()), probes)) {
-      new ProbePlan(layout, rw, ro, fix, checks).run(target.otherLocation());
+      new ProbePlan(layout, rw, ro, fix, probes.widerByDesign(target.profile()), checks)
+          .run(target.otherLocation());
     }
     refresh(target, layout, checks);
     expiry(target, layout, checks);

@@ -48,6 +48,24 @@ public interface StoreProbes {
    */
   String whereToFix(StorageProfile profile);
 
-  /** The store's answer to one request: its HTTP status and error code (null when it sent none). */
-  record StoreAnswer(int status, String code) {}
+  /**
+   * Why {@code profile}'s credentials cover their whole bucket or container by the operator's
+   * explicit choice (Azure's {@code allowContainerScope} on a flat account), or empty. The checks
+   * on other tables in that bucket and on a bucket-wide list are then skipped with this reason,
+   * never passed: nothing narrower was promised, so nothing narrower can be proven.
+   */
+  default Optional<String> widerByDesign(StorageProfile profile) {
+    return Optional.empty();
+  }
+
+  /**
+   * The store's answer to one request: its HTTP status and error code (null when it sent none);
+   * {@code unsupported} says why the answer proves neither allow nor refuse because the store does
+   * not implement the operation (an emulator), making the row skipped, or is null.
+   */
+  record StoreAnswer(int status, String code, String unsupported) {
+    public StoreAnswer(int status, String code) {
+      this(status, code, null);
+    }
+  }
 }

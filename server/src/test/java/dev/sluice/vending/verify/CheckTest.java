@@ -34,6 +34,20 @@ class CheckTest {
   }
 
   @Test
+  void anOperationTheStoreLacksIsSkippedWithItsReasonNeverPassed() {
+    for (Expect expected : Expect.values()) {
+      Check check =
+          judge(expected, Observed.unsupported(400, null, "an emulator without List Paths"));
+      assertThat(check.outcome()).isEqualTo(Outcome.SKIPPED);
+      assertThat(check.passed()).isFalse();
+      assertThat(check.status()).isEqualTo(400);
+      assertThat(check.observed())
+          .isEqualTo("unsupported (HTTP 400: an emulator without List Paths)");
+      assertThat(check.explanation()).isEqualTo("not applicable: an emulator without List Paths");
+    }
+  }
+
+  @Test
   void aNotFoundIsNoRefusal() {
     // 404: the store authorized the request and found nothing; that proves the opposite.
     Check check = judge(Expect.REFUSED, Observed.missing(404, "NoSuchKey"));
