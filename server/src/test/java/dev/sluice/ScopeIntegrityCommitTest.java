@@ -36,9 +36,10 @@ import org.junit.jupiter.params.provider.MethodSource;
  * targets): the attacker re-aims its own table at every place that is not its own, in every
  * spelling, by set-location and by each location property ({@link
  * LocationPolicy#LOCATION_PROPERTIES}), alone, mixed with harmless updates, in a multi-table
- * transaction, and in the commit that finishes a staged create. Each is refused exactly as a create
- * there is (403, a well-formed ErrorResponse), nothing changes in the store or on disk (no metadata
- * file left behind either), and root loads the table with the same metadata file as before.
+ * transaction, and in the commit that finishes a staged create; its view likewise on replace. Each
+ * is refused exactly as a create there is (403, a well-formed ErrorResponse), nothing changes in
+ * the store or on disk (no metadata file left behind either), and root loads the table with the
+ * same metadata file as before.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class ScopeIntegrityCommitTest {
@@ -127,6 +128,20 @@ class ScopeIntegrityCommitTest {
             setProperties(Map.of("write.data.path", fx.at("victim.t2") + "/data"))));
   }
 
+  static Stream<Arguments> viewUpdatesAndTargets() {
+    // Every target is someone else's place for the view attacker.ownview, attacker.own too.
+    return locationUpdates()
+        .flatMap(u -> ScopeIntegrityTest.targets().map(t -> Arguments.of(u, t)));
+  }
+
+  /** A view claims its locations as a table does: the same refusals on replace. */
+  @ParameterizedTest(name = "replace view: {0} = {1}")
+  @MethodSource("viewUpdatesAndTargets")
+  void viewCommitToAForeignLocationIsRefused(String what, Target target) throws Exception {
+    String location = target.location().apply(fx);
+    refusedCommit("views", "ownview", commitBody(update(what, location)));
+  }
+
   // ------------------------------------------------------------------ transactions
 
   /**
@@ -140,7 +155,8 @@ class ScopeIntegrityCommitTest {
     String location = target.location().apply(fx);
     Map<String, Object> harmless = tableChange("own2", setProperties(Map.of("innocent", "change")));
     Map<String, Object> evil = tableChange("own", update(what, location));
-    List<String> before = List.of(pointer("own"), pointer("own2"));
+    String tables = fx.api(fx.a) + "/namespaces/attacker/tables/";
+    List<String> before = List.of(pointer(tables + "own"), pointer(tables + "own2"));
     fx.refusedAndUnchanged(
         FORBIDDEN,
         () ->
@@ -148,7 +164,7 @@ class ScopeIntegrityCommitTest {
                 "POST",
                 fx.api(fx.a) + "/transactions/commit",
                 json(Map.of("table-changes", List.of(harmless, evil)))));
-    assertThat(List.of(pointer("own"), pointer("own2"))).isEqualTo(before);
+    assertThat(List.of(pointer(tables + "own"), pointer(tables + "own2"))).isEqualTo(before);
   }
 
   private static Map<String, Object> tableChange(String table, Map<String, Object> update) {
@@ -281,21 +297,20 @@ class ScopeIntegrityCommitTest {
    * the table with the same metadata file before and after.
    */
   private JsonNode refusedCommit(String table, String body) throws Exception {
-    String before = pointer(table);
-    JsonNode error =
-        fx.refusedAndUnchanged(
-            FORBIDDEN,
-            () ->
-                fx.asAttacker("POST", fx.api(fx.a) + "/namespaces/attacker/tables/" + table, body));
-    assertThat(pointer(table)).as("attacker.%s after a refused commit", table).isEqualTo(before);
+    return refusedCommit("tables", table, body);
+  }
+
+  /** As above, for a table or a view ({@code kind}: "tables" or "views"). */
+  private JsonNode refusedCommit(String kind, String name, String body) throws Exception {
+    String path = fx.api(fx.a) + "/namespaces/attacker/" + kind + "/" + name;
+    String before = pointer(path);
+    JsonNode error = fx.refusedAndUnchanged(FORBIDDEN, () -> fx.asAttacker("POST", path, body));
+    assertThat(pointer(path)).as("%s after a refused commit", path).isEqualTo(before);
     return error;
   }
 
-  /** attacker.{@code table}'s metadata file, as root loads it. */
-  private String pointer(String table) throws Exception {
-    return assertOk(
-            fx.server.send("GET", fx.api(fx.a) + "/namespaces/attacker/tables/" + table, null))
-        .get("metadata-location")
-        .asText();
+  /** The metadata file of the table or view at {@code path}, as root loads it. */
+  private String pointer(String path) throws Exception {
+    return assertOk(fx.server.send("GET", path, null)).get("metadata-location").asText();
   }
 }
