@@ -86,7 +86,8 @@ public final class CatalogVerification {
     }
     for (String allowed : settings.allowedLocations()) {
       StorageLocation root = StorageLocation.parse(allowed);
-      if (root.scheme().equals(parsed.scheme()) && root.authority().equals(parsed.authority())) {
+      // Storage roots compare as keys: another spelling of the catalog's bucket is not another.
+      if (root.rootKey().equals(parsed.rootKey())) {
         throw new BadRequestException(
             "Invalid otherLocation %s: it must be in another bucket than the catalog's allowed"
                 + " location %s",

@@ -33,6 +33,23 @@ class MigrationTest {
     return url;
   }
 
+  /**
+   * Catalog {@code old} with namespace {@code ns} and table {@code ns.t}, as version 7 stored them.
+   */
+  private static void oldTable(Statement st, String metadataLocation) throws Exception {
+    st.execute(
+        "INSERT INTO catalogs (name, catalog_type, properties, storage_config, entity_version, created_at, updated_at)"
+            + " VALUES ('old', 'INTERNAL', '{}', '{}', 1, 0, 0)");
+    st.execute(
+        "INSERT INTO namespaces (catalog_name, ns_path, parent_path, properties, created_at, updated_at)"
+            + " VALUES ('old', 'ns', '', '{}', 0, 0)");
+    st.execute(
+        "INSERT INTO contents (catalog_name, ns_path, name, kind, metadata_location, version, created_at, updated_at)"
+            + " VALUES ('old', 'ns', 't', 'TABLE', '"
+            + metadataLocation
+            + "', 0, 0, 0)");
+  }
+
   @ParameterizedTest
   @ValueSource(strings = {"h2", "postgresql"})
   void version1DataUpgrades(String database) throws Exception {
@@ -73,15 +90,7 @@ class MigrationTest {
     String url = migratedTo(database, "7");
     try (Connection conn = DriverManager.getConnection(url);
         Statement st = conn.createStatement()) {
-      st.execute(
-          "INSERT INTO catalogs (name, catalog_type, properties, storage_config, entity_version, created_at, updated_at)"
-              + " VALUES ('old', 'INTERNAL', '{}', '{}', 1, 0, 0)");
-      st.execute(
-          "INSERT INTO namespaces (catalog_name, ns_path, parent_path, properties, created_at, updated_at)"
-              + " VALUES ('old', 'ns', '', '{}', 0, 0)");
-      st.execute(
-          "INSERT INTO contents (catalog_name, ns_path, name, kind, metadata_location, version, created_at, updated_at)"
-              + " VALUES ('old', 'ns', 't', 'TABLE', 's3a://b/wh/ns/t/metadata/m.json', 0, 0, 0)");
+      oldTable(st, "s3a://b/wh/ns/t/metadata/m.json");
       for (String prefix :
           List.of("s3a://b/", "s3a://b/wh/", "s3a://b/wh/ns/", "s3a://b/wh/ns/t/")) {
         st.execute(
@@ -138,17 +147,7 @@ class MigrationTest {
     String blob = "wasbs://c@Acct.blob.core.windows.net/";
     try (Connection conn = DriverManager.getConnection(url);
         Statement st = conn.createStatement()) {
-      st.execute(
-          "INSERT INTO catalogs (name, catalog_type, properties, storage_config, entity_version, created_at, updated_at)"
-              + " VALUES ('old', 'INTERNAL', '{}', '{}', 1, 0, 0)");
-      st.execute(
-          "INSERT INTO namespaces (catalog_name, ns_path, parent_path, properties, created_at, updated_at)"
-              + " VALUES ('old', 'ns', '', '{}', 0, 0)");
-      st.execute(
-          "INSERT INTO contents (catalog_name, ns_path, name, kind, metadata_location, version, created_at, updated_at)"
-              + " VALUES ('old', 'ns', 't', 'TABLE', '"
-              + blob
-              + "wh/ns/t/metadata/m.json', 0, 0, 0)");
+      oldTable(st, blob + "wh/ns/t/metadata/m.json");
       for (String prefix : List.of("", "wh/", "wh/ns/", "wh/ns/t/")) {
         st.execute(
             "INSERT INTO location_claims (prefix_key, location_key, catalog_name, ns_path, name)"

@@ -18,6 +18,16 @@ record ProbeLayout(String probe, String bucketRoot) {
     }
   }
 
+  /**
+   * Where the writer tries to write in {@code other} (another bucket, named by the caller): under
+   * this probe's own random folder name, so a store that wrongly allows it can only have made, and
+   * then lose, an object of this probe, never overwrite one that was there.
+   */
+  String otherWrite(String other) {
+    String folder = probe.substring(probe.lastIndexOf('/', probe.length() - 2) + 1);
+    return (other.endsWith("/") ? other : other + "/") + folder + "write.bin";
+  }
+
   String a() {
     return probe + "a";
   }

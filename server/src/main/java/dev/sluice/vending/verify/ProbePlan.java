@@ -143,7 +143,7 @@ final class ProbePlan {
         refused(name, listed, "the " + entry.mode() + " credential for a could list " + other);
       }
     }
-    String probe = other + StorageVerifier.PROBE_PREFIX + "write.bin";
+    String probe = layout.otherWrite(other);
     Observed wrote = rw.write(probe, BYTES);
     refused(
         "read-write: write in another bucket",
