@@ -1,5 +1,6 @@
 package dev.sluice;
 
+import static dev.sluice.testing.VerifyReports.names;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -224,11 +225,5 @@ class GcsStorageVerifyTest {
     assertThat(google.names(OTHER, ""))
         .as("its write in the other bucket was taken back")
         .isEmpty();
-  }
-
-  private static List<String> names(JsonNode report) {
-    List<String> names = new ArrayList<>();
-    report.get("checks").forEach(c -> names.add(c.get("name").asText()));
-    return names;
   }
 }

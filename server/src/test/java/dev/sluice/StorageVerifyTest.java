@@ -1,5 +1,7 @@
 package dev.sluice;
 
+import static dev.sluice.testing.VerifyReports.names;
+import static dev.sluice.testing.VerifyReports.row;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -233,21 +235,6 @@ class StorageVerifyTest {
     HttpResponse<String> response = verify(server.rootToken(), file, null);
     assertThat(response.statusCode()).as(response.body()).isEqualTo(422);
     assertThat(response.body()).contains("not available for storageType FILE");
-  }
-
-  private static List<String> names(JsonNode report) {
-    List<String> names = new ArrayList<>();
-    report.get("checks").forEach(c -> names.add(c.get("name").asText()));
-    return names;
-  }
-
-  private static JsonNode row(JsonNode report, String name) {
-    for (JsonNode check : report.get("checks")) {
-      if (check.get("name").asText().equals(name)) {
-        return check;
-      }
-    }
-    throw new AssertionError("no row " + name + " in " + report);
   }
 
   private static void assertNoSecret(String body, List<String> logged) {
