@@ -19,11 +19,13 @@ import dev.sluice.http.IcebergRoutes;
 import dev.sluice.http.ManagementRoutes;
 import dev.sluice.http.OAuthRoutes;
 import dev.sluice.http.SigningKeyRoutes;
+import dev.sluice.http.Transport;
 import dev.sluice.management.AccessAdmin;
 import dev.sluice.management.CatalogAdmin;
 import dev.sluice.management.CatalogVerification;
 import dev.sluice.store.JdbcStore;
 import dev.sluice.store.Store;
+import dev.sluice.tls.ServerTls;
 import dev.sluice.vending.StorageBackends;
 import dev.sluice.vending.VendingService;
 import io.micrometer.core.instrument.FunctionCounter;
@@ -135,18 +137,25 @@ public final class SluiceServer implements AutoCloseable {
       new AccessRoutes(new AccessAdmin(store, accessChanged), authz, store.access(), audit)
           .register(routes);
       new SigningKeyRoutes(tokens, authz).register(routes);
+      ServerTls tls = config.tls() == null ? null : ServerTls.start(config.tls());
+      if (tls != null) {
+        closeables.add(tls);
+      }
       HttpServer http =
           new HttpServer(
               config.host(),
               config.port(),
               routes.build(),
               authenticator,
-              config.maxRequestBytes());
+              config.maxRequestBytes(),
+              new Transport(tls, config.trustedProxies()));
       http.start();
       LOG.info(
-          "Sluice listening on http://{}:{} (store {}; ready in {} ms)",
+          "Sluice listening on {}://{}:{}{} (store {}; ready in {} ms)",
+          tls == null ? "http" : "https",
           config.host(),
           http.port(),
+          tls == null ? "" : tls.clientAuth() ? ", management API needs client certificates" : "",
           config.database().url().replaceAll("password=[^;&]*", "password=***"),
           (System.nanoTime() - started) / 1_000_000);
       return new SluiceServer(store, tokens, http, closeables);

@@ -9,6 +9,8 @@ import dev.sluice.auth.ExternalJwtVerifier;
 import dev.sluice.auth.TokenThrottle;
 import dev.sluice.auth.VerifiedSecrets;
 import dev.sluice.store.DatabaseConfig;
+import dev.sluice.tls.TlsSettings;
+import dev.sluice.tls.TrustedProxies;
 import dev.sluice.vending.CredentialSource;
 import dev.sluice.vending.StorageBackends;
 import java.io.IOException;
@@ -30,7 +32,13 @@ import java.util.regex.Pattern;
  *
  * <pre>
  * server:   { host: 127.0.0.1, port: 8181, maxRequestBytes: 8388608,
- *             idempotencyKeyLifetime: PT30M }   # ISO-8601, PT1M..P7D; advertised in /v1/config
+ *             idempotencyKeyLifetime: PT30M,    # ISO-8601, PT1M..P7D; advertised in /v1/config
+ *             tls: { certificate: /etc/sluice/tls.crt, privateKey: /etc/sluice/tls.key,
+ *                    # or keyStore: /etc/sluice/tls.p12, keyStorePassword: "${TLS_PASSWORD}"
+ *                    reloadIntervalSeconds: 10,
+ *                    clientAuth: { caFile: /etc/sluice/admin-ca.pem } },  # mTLS for management
+ *             allowPlaintext: false,   # true: plaintext off loopback, behind a TLS proxy
+ *             trustedProxies: [10.0.0.0/8] }   # whose Forwarded / X-Forwarded-* are believed
  * dataDir:  ./sluice-data
  * database: { url: "jdbc:postgresql://db/sluice", user: sluice, password: "${PGPASSWORD}",
  *             maxPoolSize: 10, connectionTimeoutMs: 5000,
@@ -68,7 +76,10 @@ public record ServerConfig(
     int vendingMinDurationSeconds,
     TokenThrottle.Limits tokenThrottle,
     Duration verifiedSecretTtl,
-    Duration idempotencyKeyLifetime) {
+    Duration idempotencyKeyLifetime,
+    TlsSettings tls,
+    boolean allowPlaintext,
+    TrustedProxies trustedProxies) {
 
   /** How long an {@code Idempotency-Key} answer is kept, and advertised in {@code /v1/config}. */
   public static final Duration DEFAULT_IDEMPOTENCY_KEY_LIFETIME = Duration.ofMinutes(30);
@@ -78,39 +89,58 @@ public record ServerConfig(
 
   private static final Pattern VAR = Pattern.compile("\\$\\{([A-Za-z_][A-Za-z0-9_]*)}");
   private static final Map<String, Set<String>> KNOWN =
-      Map.of(
-          "",
-          Set.of("server", "dataDir", "database", "auth", "bootstrap", "storage"),
-          "storage",
-          Set.of("credentialSources", "vendingCache", "vendingMinDurationSeconds"),
-          "storage.vendingCache",
-          Set.of("ttlCapSeconds", "maxEntries"),
-          "server",
-          Set.of("host", "port", "maxRequestBytes", "idempotencyKeyLifetime"),
-          "database",
-          Set.of(
-              "url",
-              "user",
-              "password",
-              "maxPoolSize",
-              "connectionTimeoutMs",
-              "startupTimeoutMs",
-              "pointerCache",
-              "pointerCacheMaxEntries"),
-          "auth",
-          Set.of("tokenLifetimeSeconds", "oidc", "tokenThrottle", "verifiedSecretCacheSeconds"),
-          "auth.tokenThrottle",
-          Set.of(
-              "enabled",
-              "clientBurst",
-              "clientFailuresPerMinute",
-              "addressBurst",
-              "addressFailuresPerMinute",
-              "maxTrackedKeys"),
-          "auth.oidc",
-          Set.of("issuer", "audience", "jwksUrl", "principalClaim", "rolesClaim"),
-          "bootstrap",
-          Set.of("quickstartCatalog"));
+      Map.ofEntries(
+          Map.entry("", Set.of("server", "dataDir", "database", "auth", "bootstrap", "storage")),
+          Map.entry(
+              "storage", Set.of("credentialSources", "vendingCache", "vendingMinDurationSeconds")),
+          Map.entry("storage.vendingCache", Set.of("ttlCapSeconds", "maxEntries")),
+          Map.entry(
+              "server",
+              Set.of(
+                  "host",
+                  "port",
+                  "maxRequestBytes",
+                  "idempotencyKeyLifetime",
+                  "tls",
+                  "allowPlaintext",
+                  "trustedProxies")),
+          Map.entry(
+              "server.tls",
+              Set.of(
+                  "certificate",
+                  "privateKey",
+                  "keyStore",
+                  "keyStorePassword",
+                  "clientAuth",
+                  "reloadIntervalSeconds")),
+          Map.entry("server.tls.clientAuth", Set.of("caFile")),
+          Map.entry(
+              "database",
+              Set.of(
+                  "url",
+                  "user",
+                  "password",
+                  "maxPoolSize",
+                  "connectionTimeoutMs",
+                  "startupTimeoutMs",
+                  "pointerCache",
+                  "pointerCacheMaxEntries")),
+          Map.entry(
+              "auth",
+              Set.of(
+                  "tokenLifetimeSeconds", "oidc", "tokenThrottle", "verifiedSecretCacheSeconds")),
+          Map.entry(
+              "auth.tokenThrottle",
+              Set.of(
+                  "enabled",
+                  "clientBurst",
+                  "clientFailuresPerMinute",
+                  "addressBurst",
+                  "addressFailuresPerMinute",
+                  "maxTrackedKeys")),
+          Map.entry(
+              "auth.oidc", Set.of("issuer", "audience", "jwksUrl", "principalClaim", "rolesClaim")),
+          Map.entry("bootstrap", Set.of("quickstartCatalog")));
 
   public ServerConfig {
     if (host == null || host.isBlank()) {
@@ -159,6 +189,8 @@ public record ServerConfig(
           "server.idempotencyKeyLifetime must be between PT1M and P7D, got "
               + idempotencyKeyLifetime);
     }
+    Objects.requireNonNull(trustedProxies, "trustedProxies");
+    TransportSection.requireSafeBind(host, tls, allowPlaintext);
   }
 
   /**
@@ -270,7 +302,10 @@ public record ServerConfig(
             server,
             "idempotencyKeyLifetime",
             "server.idempotencyKeyLifetime",
-            DEFAULT_IDEMPOTENCY_KEY_LIFETIME));
+            DEFAULT_IDEMPOTENCY_KEY_LIFETIME),
+        TransportSection.tls(server.get("tls")),
+        bool(server, "allowPlaintext", "server.allowPlaintext", false),
+        TransportSection.trustedProxies(server.get("trustedProxies")));
   }
 
   /** An ISO-8601 duration such as {@code PT30M}. */

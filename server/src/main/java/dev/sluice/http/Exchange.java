@@ -29,6 +29,7 @@ public final class Exchange {
   private final String requestId;
   private AuthenticatedPrincipal principal;
   private InetAddress peerAddress;
+  private RequestOrigin origin;
   private Caller caller;
 
   Exchange(
@@ -66,16 +67,27 @@ public final class Exchange {
     this.principal = principal;
   }
 
-  /**
-   * The TCP peer's address (a proxy's, behind one: forwarding headers are not trusted), or null
-   * when the connection has none.
-   */
+  /** The TCP peer's address (a proxy's, behind one), or null when the connection has none. */
   public InetAddress peerAddress() {
     return peerAddress;
   }
 
-  void connectedFrom(InetAddress peerAddress) {
+  /**
+   * The scheme, host and client address as the client saw them: forwarded values only from a
+   * trusted proxy ({@code server.trustedProxies}); the connection's own otherwise.
+   */
+  public RequestOrigin origin() {
+    return origin;
+  }
+
+  /** The client's address: a trusted proxy's forwarded one, else the TCP peer's (or null). */
+  public InetAddress clientAddress() {
+    return origin == null ? peerAddress : origin.clientAddress();
+  }
+
+  void connectedFrom(InetAddress peerAddress, RequestOrigin origin) {
     this.peerAddress = peerAddress;
+    this.origin = origin;
   }
 
   /**

@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import dev.sluice.auth.Authenticator;
 import java.io.IOException;
 import java.io.InputStream;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -24,8 +25,10 @@ import org.eclipse.jetty.server.HttpConfiguration;
 import org.eclipse.jetty.server.HttpConnectionFactory;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.server.SecureRequestCustomizer;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.server.SslConnectionFactory;
 import org.eclipse.jetty.server.handler.GracefulHandler;
 import org.eclipse.jetty.util.Callback;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
@@ -46,11 +49,23 @@ public final class HttpServer implements AutoCloseable {
   private final List<Route> routes;
   private final Authenticator authenticator;
   private final int maxBodyBytes;
+  private final Transport transport;
 
   private static final byte[] NO_BODY = new byte[0];
 
   public HttpServer(
       String host, int port, List<Route> routes, Authenticator authenticator, int maxBodyBytes) {
+    this(host, port, routes, authenticator, maxBodyBytes, Transport.PLAINTEXT);
+  }
+
+  public HttpServer(
+      String host,
+      int port,
+      List<Route> routes,
+      Authenticator authenticator,
+      int maxBodyBytes,
+      Transport transport) {
+    this.transport = requireNonNull(transport, "transport");
     this.routes = List.copyOf(requireNonNull(routes, "routes"));
     this.authenticator = requireNonNull(authenticator, "authenticator");
     this.maxBodyBytes = maxBodyBytes;
@@ -65,7 +80,17 @@ public final class HttpServer implements AutoCloseable {
     // cache byte by byte; a bearer token is ~400 bytes, and the match was 10 % of the CPU of a
     // table load (JFR). Parsing the headers afresh is cheaper.
     http.setHeaderCacheSize(0);
-    this.connector = new ServerConnector(server, new HttpConnectionFactory(http));
+    if (transport.tls() == null) {
+      this.connector = new ServerConnector(server, new HttpConnectionFactory(http));
+    } else {
+      // TLS in the server: the request carries its session (scheme https, client certificate).
+      http.addCustomizer(new SecureRequestCustomizer());
+      this.connector =
+          new ServerConnector(
+              server,
+              new SslConnectionFactory(transport.tls().contextFactory(), "http/1.1"),
+              new HttpConnectionFactory(http));
+    }
     connector.setHost(host);
     connector.setPort(port);
     server.addConnector(connector);
@@ -123,6 +148,7 @@ public final class HttpServer implements AutoCloseable {
       Reply reply;
       try {
         List<String> segments = Exchange.splitPath(rawPath == null ? "/" : rawPath);
+        transport.requireClientCertificate(segments, request);
         Map<String, String> params = null;
         boolean pathKnown = false;
         for (Route route : routes) {
@@ -152,10 +178,19 @@ public final class HttpServer implements AutoCloseable {
                   request.getHeaders()::get,
                   readBody(request),
                   requestId);
-          if (request.getConnectionMetaData().getRemoteSocketAddress()
-              instanceof InetSocketAddress peer) {
-            exchange.connectedFrom(peer.getAddress());
-          }
+          InetAddress peer =
+              request.getConnectionMetaData().getRemoteSocketAddress()
+                      instanceof InetSocketAddress address
+                  ? address.getAddress()
+                  : null;
+          exchange.connectedFrom(
+              peer,
+              RequestOrigin.resolve(
+                  request.isSecure(),
+                  request.getHeaders().get(HttpHeader.HOST),
+                  peer,
+                  request.getHeaders()::get,
+                  transport.trustedProxies()));
           if (matched.authenticated()) {
             exchange.authenticatedAs(
                 authenticator.authenticate(request.getHeaders().get(HttpHeader.AUTHORIZATION)));

@@ -44,7 +44,10 @@ public final class OAuthRoutes {
                   form,
                   basic == null ? null : basic[0],
                   basic == null ? null : basic[1],
-                  TokenThrottle.addressKey(x.peerAddress()),
+                  // Per client, also behind a trusted proxy; a forwarded address from any other
+                  // peer is
+                  // ignored, so it cannot dodge the throttle.
+                  TokenThrottle.addressKey(x.clientAddress()),
                   x.requestId()));
       Map<String, Object> body = new LinkedHashMap<>();
       body.put("access_token", issued.accessToken());

@@ -35,7 +35,7 @@ class ServerConfigTest {
     Path file = dir.resolve("c.yaml");
     Files.writeString(
         file,
-        "server:\n  port: 9000\ndatabase:\n  url: jdbc:postgresql://db/${DB_NAME}\n  password: ${DB_PASSWORD}\n");
+        "server:\n  port: 9000\n  allowPlaintext: true\ndatabase:\n  url: jdbc:postgresql://db/${DB_NAME}\n  password: ${DB_PASSWORD}\n");
     ServerConfig config =
         ServerConfig.load(
             file,

@@ -17,6 +17,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
+import javax.net.ssl.SSLContext;
 
 /**
  * A real Sluice server in this JVM, on a free loopback port, over a real store (an H2 file in a
@@ -30,12 +31,16 @@ public final class TestServer implements AutoCloseable {
 
   private final SluiceServer server;
   private final Path dataDir;
-  private final HttpClient http = HttpClient.newHttpClient();
+  private final HttpClient http;
+  private final String scheme;
   private volatile String rootToken;
 
-  private TestServer(SluiceServer server, Path dataDir) {
+  private TestServer(SluiceServer server, Path dataDir, SSLContext tls) {
     this.server = server;
     this.dataDir = dataDir;
+    this.scheme = tls == null ? "http" : "https";
+    this.http =
+        tls == null ? HttpClient.newHttpClient() : HttpClient.newBuilder().sslContext(tls).build();
   }
 
   public static TestServer startH2() throws Exception {
@@ -49,6 +54,15 @@ public final class TestServer implements AutoCloseable {
 
   /** As {@link #start(String)}, with more YAML config appended (top-level sections). */
   public static TestServer start(String jdbcUrl, String extraYaml) throws Exception {
+    return start(jdbcUrl, extraYaml, null);
+  }
+
+  /**
+   * As {@link #start(String, String)} for a server with {@code server.tls} in {@code extraYaml}:
+   * {@link #baseUrl()} is https and requests go through a client with {@code clientTls}.
+   */
+  public static TestServer start(String jdbcUrl, String extraYaml, SSLContext clientTls)
+      throws Exception {
     Path dataDir = Files.createTempDirectory("sluice-test");
     Path config = dataDir.resolve("sluice.yaml");
     String yaml = "bootstrap:\n  quickstartCatalog: false\n";
@@ -62,11 +76,11 @@ public final class TestServer implements AutoCloseable {
     SluiceServer server =
         SluiceServer.start(
             cfg, CLIENT_ID + ":" + SECRET, new PrintStream(new ByteArrayOutputStream()));
-    return new TestServer(server, dataDir);
+    return new TestServer(server, dataDir, clientTls);
   }
 
   public String baseUrl() {
-    return "http://127.0.0.1:" + server.port();
+    return scheme + "://127.0.0.1:" + server.port();
   }
 
   public String catalogUri() {
