@@ -14,6 +14,9 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
@@ -30,17 +33,33 @@ class PlaintextBindTest {
   void serveOnAllInterfacesWithoutTlsExitsWithTheFixes() throws Exception {
     ByteArrayOutputStream err = new ByteArrayOutputStream();
     PrintStream saved = System.err;
-    int exit;
+    // In a thread of its own: a serve that wrongly starts blocks for good, which must fail the
+    // test rather than hang it.
+    CompletableFuture<Integer> exit = new CompletableFuture<>();
+    Thread serve =
+        new Thread(
+            () ->
+                exit.complete(
+                    new CommandLine(new Main())
+                        .execute(
+                            "serve",
+                            "--host",
+                            "0.0.0.0",
+                            "--port",
+                            "0",
+                            "--data-dir",
+                            dir.toString())));
+    serve.setDaemon(true);
     try {
       System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
-      exit =
-          new CommandLine(new Main())
-              .execute("serve", "--host", "0.0.0.0", "--port", "0", "--data-dir", dir.toString());
+      serve.start();
+      assertThat(exit.get(30, TimeUnit.SECONDS)).isEqualTo(2);
+    } catch (TimeoutException e) {
+      throw new AssertionError("serve started listening on 0.0.0.0 without TLS", e);
     } finally {
       System.setErr(saved);
     }
     String message = err.toString(StandardCharsets.UTF_8);
-    assertThat(exit).isEqualTo(2);
     assertThat(message)
         .contains("server.host is 0.0.0.0")
         .contains("not a loopback address")
