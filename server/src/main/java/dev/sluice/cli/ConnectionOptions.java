@@ -1,7 +1,10 @@
 package dev.sluice.cli;
 
+import dev.sluice.tls.ClientTls;
 import java.net.URI;
 import java.net.URISyntaxException;
+import java.nio.file.Path;
+import javax.net.ssl.SSLContext;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -36,6 +39,31 @@ final class ConnectionOptions {
   String clientSecret;
 
   @Option(
+      names = "--ca-file",
+      paramLabel = "PEM",
+      defaultValue = "${env:SLUICE_CA_FILE}",
+      description =
+          "CA certificate(s) to trust for an https:// server, instead of the JVM's trust store"
+              + " (default: env SLUICE_CA_FILE)")
+  Path caFile;
+
+  @Option(
+      names = "--client-cert",
+      paramLabel = "PEM",
+      defaultValue = "${env:SLUICE_CLIENT_CERT}",
+      description =
+          "Client certificate for a server whose management API requires mTLS (default: env"
+              + " SLUICE_CLIENT_CERT)")
+  Path clientCert;
+
+  @Option(
+      names = "--client-key",
+      paramLabel = "PEM",
+      defaultValue = "${env:SLUICE_CLIENT_KEY}",
+      description = "The client certificate's private key, PKCS#8 (default: env SLUICE_CLIENT_KEY)")
+  Path clientKey;
+
+  @Option(
       names = "--output",
       paramLabel = "FORMAT",
       defaultValue = "text",
@@ -54,7 +82,21 @@ final class ConnectionOptions {
           spec.commandLine(),
           "Missing client secret: pass --client-secret or set SLUICE_CLIENT_SECRET");
     }
-    return new ManagementClient(baseUri(spec), clientId, clientSecret);
+    URI base = baseUri(spec);
+    SSLContext tls = null;
+    if (caFile != null || clientCert != null || clientKey != null) {
+      if (!"https".equals(base.getScheme())) {
+        throw new ParameterException(
+            spec.commandLine(),
+            "--ca-file, --client-cert and --client-key need an https:// --base-url, got " + base);
+      }
+      try {
+        tls = ClientTls.context(caFile, clientCert, clientKey);
+      } catch (IllegalArgumentException e) {
+        throw new ParameterException(spec.commandLine(), e.getMessage());
+      }
+    }
+    return new ManagementClient(base, clientId, clientSecret, new HttpTransport(tls));
   }
 
   private URI baseUri(CommandSpec spec) {

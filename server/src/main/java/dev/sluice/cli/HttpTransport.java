@@ -7,6 +7,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import javax.net.ssl.SSLContext;
 
 /**
  * Sends one request and turns transport failures into messages a user can act on. HTTP/1.1 only: an
@@ -16,12 +17,24 @@ final class HttpTransport {
   private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(10);
   static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(60);
 
-  private final HttpClient http =
-      HttpClient.newBuilder()
-          .version(HttpClient.Version.HTTP_1_1)
-          .connectTimeout(CONNECT_TIMEOUT)
-          .followRedirects(HttpClient.Redirect.NEVER)
-          .build();
+  private final HttpClient http;
+
+  HttpTransport() {
+    this(null);
+  }
+
+  /** With {@code tls} (null: the JVM's default trust) for https:// servers. */
+  HttpTransport(SSLContext tls) {
+    HttpClient.Builder builder =
+        HttpClient.newBuilder()
+            .version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(CONNECT_TIMEOUT)
+            .followRedirects(HttpClient.Redirect.NEVER);
+    if (tls != null) {
+      builder.sslContext(tls);
+    }
+    this.http = builder.build();
+  }
 
   HttpResponse<String> send(HttpRequest request) {
     try {

@@ -25,10 +25,15 @@ final class ManagementClient {
   private final String clientId;
   private final String clientSecret;
   private final ObjectMapper mapper = new ObjectMapper();
-  private final HttpTransport transport = new HttpTransport();
+  private final HttpTransport transport;
   private String token;
 
   ManagementClient(URI base, String clientId, String clientSecret) {
+    this(base, clientId, clientSecret, new HttpTransport());
+  }
+
+  ManagementClient(URI base, String clientId, String clientSecret, HttpTransport transport) {
+    this.transport = transport;
     this.base = base;
     this.clientId = clientId;
     this.clientSecret = clientSecret;

@@ -70,10 +70,15 @@ public final class KeyMaterial {
   }
 
   static KeyMaterial fromPem(byte[] certificatePem, byte[] keyPem) {
-    List<X509Certificate> chain = Pem.certificates(certificatePem, "server.tls.certificate");
-    PrivateKey key = Pem.privateKey(keyPem, "server.tls.privateKey");
-    requireMatch(
-        key, chain.get(0), "server.tls.privateKey does not belong to server.tls.certificate");
+    return fromPem(certificatePem, keyPem, "server.tls.certificate", "server.tls.privateKey");
+  }
+
+  /** As above; {@code certificateName} and {@code keyName} are what error messages call them. */
+  static KeyMaterial fromPem(
+      byte[] certificatePem, byte[] keyPem, String certificateName, String keyName) {
+    List<X509Certificate> chain = Pem.certificates(certificatePem, certificateName);
+    PrivateKey key = Pem.privateKey(keyPem, keyName);
+    requireMatch(key, chain.get(0), keyName + " does not belong to " + certificateName);
     String password = randomPassword();
     try {
       KeyStore store = KeyStore.getInstance("PKCS12");
@@ -82,7 +87,7 @@ public final class KeyMaterial {
       return new KeyMaterial(store, password, chain.get(0), List.of(certificatePem, keyPem));
     } catch (GeneralSecurityException | IOException e) {
       throw new IllegalArgumentException(
-          "server.tls.certificate and server.tls.privateKey cannot be used together: " + e, e);
+          certificateName + " and " + keyName + " cannot be used together: " + e, e);
     }
   }
 
@@ -170,7 +175,7 @@ public final class KeyMaterial {
     return Base64.getEncoder().encodeToString(bytes);
   }
 
-  private static byte[] read(Path file, String key) {
+  static byte[] read(Path file, String key) {
     try {
       return Files.readAllBytes(file);
     } catch (IOException e) {
