@@ -23,6 +23,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
+import javax.net.ssl.SSLContext;
 
 /**
  * A Sluice server started as a separate OS process from (a copy of) the jars that {@code mvn -pl
@@ -49,8 +50,8 @@ final class SluiceServerProcess implements AutoCloseable {
   private final int port;
   private final String clientId;
   private final String clientSecret;
-  private final HttpClient http =
-      HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+  private final HttpClient http;
+  private final String scheme;
   private final Thread shutdownHook;
 
   private SluiceServerProcess(
@@ -60,7 +61,14 @@ final class SluiceServerProcess implements AutoCloseable {
       Path logFile,
       int port,
       String clientId,
-      String clientSecret) {
+      String clientSecret,
+      SSLContext tls) {
+    HttpClient.Builder client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5));
+    if (tls != null) {
+      client.sslContext(tls);
+    }
+    this.http = client.build();
+    this.scheme = tls == null ? "http" : "https";
     this.process = process;
     this.workDir = workDir;
     this.dataDir = dataDir;
@@ -94,6 +102,15 @@ final class SluiceServerProcess implements AutoCloseable {
    * (which otherwise is this JVM's, plus {@code SLUICE_BOOTSTRAP_CREDENTIALS}).
    */
   static SluiceServerProcess start(String name, String configYaml, Map<String, String> extraEnv) {
+    return start(name, configYaml, extraEnv, null);
+  }
+
+  /**
+   * Like {@link #start(String, String, Map)} for a server whose {@code configYaml} sets {@code
+   * server.tls}: its URLs are https, and this helper's own requests trust {@code tls}.
+   */
+  static SluiceServerProcess start(
+      String name, String configYaml, Map<String, String> extraEnv, SSLContext tls) {
     Path root = repoRoot();
     Path jar = root.resolve(SERVER_JAR);
     Path lib = root.resolve(SERVER_LIB);
@@ -155,7 +172,8 @@ final class SluiceServerProcess implements AutoCloseable {
       builder.environment().put("SLUICE_BOOTSTRAP_CREDENTIALS", clientId + ":" + clientSecret);
       Process process = builder.start();
       SluiceServerProcess server =
-          new SluiceServerProcess(process, workDir, dataDir, logFile, port, clientId, clientSecret);
+          new SluiceServerProcess(
+              process, workDir, dataDir, logFile, port, clientId, clientSecret, tls);
       server.awaitHealthy();
       return server;
     } catch (IOException e) {
@@ -200,7 +218,7 @@ final class SluiceServerProcess implements AutoCloseable {
   }
 
   String rootUrl() {
-    return "http://127.0.0.1:" + port;
+    return scheme + "://127.0.0.1:" + port;
   }
 
   /** The Iceberg REST catalog base URI, as clients are configured with it. */
