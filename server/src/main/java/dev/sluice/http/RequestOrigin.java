@@ -17,8 +17,6 @@ import java.util.regex.Pattern;
  * other peer these headers are ignored.
  */
 public record RequestOrigin(String scheme, String host, InetAddress clientAddress) {
-  private static final Pattern IPV4 = Pattern.compile("\\d{1,3}(\\.\\d{1,3}){3}");
-  private static final Pattern IPV6 = Pattern.compile("[0-9A-Fa-f:.]+");
   private static final Pattern HOST = Pattern.compile("[A-Za-z0-9.\\-\\[\\]:]{1,255}");
 
   /** {@code scheme://host}: the base of absolute URLs given back to this client. */
@@ -152,13 +150,6 @@ public record RequestOrigin(String scheme, String host, InetAddress clientAddres
       text = text.substring(0, text.indexOf(':')); // IPv4 with a port
     }
     // Literals only, never a name: resolving one would make trust depend on DNS.
-    if (!IPV4.matcher(text).matches() && !(text.contains(":") && IPV6.matcher(text).matches())) {
-      return null; // "unknown", "_hidden": obfuscated identifiers (RFC 7239 6.3)
-    }
-    try {
-      return InetAddress.getByName(text);
-    } catch (java.net.UnknownHostException e) {
-      return null;
-    }
+    return TrustedProxies.literal(text);
   }
 }

@@ -49,16 +49,12 @@ public final class TrustedProxies {
       String text = entry == null ? "" : entry.trim();
       int slash = text.indexOf('/');
       String address = slash < 0 ? text : text.substring(0, slash);
-      if (!IPV4.matcher(address).matches() && !IPV6.matcher(address).matches()) {
+      InetAddress parsed = literal(address);
+      if (parsed == null) {
         throw new IllegalArgumentException(
             key + " entries must be IP addresses or CIDR blocks (10.0.0.0/8), got: " + entry);
       }
-      byte[] network;
-      try {
-        network = InetAddress.getByName(address).getAddress();
-      } catch (UnknownHostException e) {
-        throw new IllegalArgumentException(key + ": not an IP address: " + entry, e);
-      }
+      byte[] network = parsed.getAddress();
       int bits = network.length * 8;
       if (slash >= 0) {
         try {
@@ -73,6 +69,32 @@ public final class TrustedProxies {
       blocks.add(new Block(network, bits));
     }
     return new TrustedProxies(blocks);
+  }
+
+  /**
+   * An IPv4 or IPv6 literal, or null: never looked up as a name (an IPv6 candidate is parsed in
+   * brackets, where the JDK does not fall back to DNS; an IPv4 one only with octets up to 255).
+   */
+  public static InetAddress literal(String text) {
+    if (text == null) {
+      return null;
+    }
+    try {
+      if (IPV4.matcher(text).matches()) {
+        for (String octet : text.split("\\.")) {
+          if (Integer.parseInt(octet) > 255) {
+            return null;
+          }
+        }
+        return InetAddress.getByName(text);
+      }
+      if (text.contains(":") && IPV6.matcher(text).matches()) {
+        return InetAddress.getByName("[" + text + "]");
+      }
+    } catch (UnknownHostException e) {
+      return null;
+    }
+    return null;
   }
 
   public boolean isEmpty() {
