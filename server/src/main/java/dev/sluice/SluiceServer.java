@@ -13,6 +13,7 @@ import dev.sluice.authz.Authorizer;
 import dev.sluice.catalog.CatalogRegistry;
 import dev.sluice.config.ServerConfig;
 import dev.sluice.http.AccessRoutes;
+import dev.sluice.http.ConsoleRoutes;
 import dev.sluice.http.HealthRoutes;
 import dev.sluice.http.HttpServer;
 import dev.sluice.http.IcebergRoutes;
@@ -101,6 +102,7 @@ public final class SluiceServer implements AutoCloseable {
               metrics);
       closeables.add(vending);
       new HealthRoutes(store, metrics).register(routes);
+      new ConsoleRoutes().register(routes);
       TokenEndpoint tokenEndpoint =
           new TokenEndpoint(
               store,
