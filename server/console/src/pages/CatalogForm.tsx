@@ -154,8 +154,8 @@ export function requestOf(draft: CatalogDraft): { properties: Json; storageConfi
 }
 
 /**
- * The field an error message is about: the longest field key the message names (the server's
- * messages name the key they refuse, e.g. "storageConfigInfo.region is required …").
+ * The field an error message is about: the key it names first (the server's messages name the key
+ * they refuse first, e.g. "storageConfigInfo.region is required for storageType S3").
  */
 export function fieldOf(message: string, keys: string[]): string | undefined {
   // "name" also occurs in prose ("sessionName must name …"): only these messages are about it.
@@ -163,10 +163,13 @@ export function fieldOf(message: string, keys: string[]): string | undefined {
     return "name";
   }
   let best: string | undefined;
+  let bestAt = Infinity;
   for (const key of keys.filter((k) => k !== "name")) {
     const pattern = new RegExp(`(^|[^A-Za-z0-9-])${key.replace(/[.]/g, "\\.")}($|[^A-Za-z0-9-])`);
-    if (pattern.test(message) && (!best || key.length > best.length)) {
+    const found = pattern.exec(message);
+    if (found && found.index < bestAt) {
       best = key;
+      bestAt = found.index;
     }
   }
   return best;
