@@ -22,7 +22,8 @@ async function call(method, path, body) {
   const res = await fetch(`${base}/api/catalog/v1${path}`, {
     method,
     headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" },
-    body: body === undefined ? undefined : JSON.stringify(body),
+    // Snapshot ids are 64-bit: written as strings here, sent as JSON numbers.
+    body: body === undefined ? undefined : JSON.stringify(body).replace(/"(-?\d{16,})"/g, "$1"),
   });
   const text = await res.text();
   if (!res.ok) {
@@ -111,6 +112,8 @@ const created = await call("POST", `${p}/namespaces/${nsEu}/tables`, {
 const location = created.metadata.location;
 const tablePath = `${p}/namespaces/${nsEu}/tables/${t}`;
 
+// Real snapshot ids are random 63-bit numbers, beyond what a JS number holds exactly.
+const S = ["6339155436447254421", "8744736658442914487", "2917563457290394118", "7199920035811183002", "4611686018427387913"];
 let seq = 0;
 let parent = null;
 const day = 5_000; // seconds apart: Iceberg refuses times before the last change (1 minute slack)
@@ -135,17 +138,17 @@ async function snapshot(id, operation, summary, refs, at) {
   await call("POST", tablePath, { requirements: [], updates });
   parent = id;
 }
-await snapshot(1001, "append", { "added-records": "1200", "added-data-files": "4", "total-records": "1200", "total-data-files": "4" }, [["main", "branch"]], start);
-await snapshot(1002, "append", { "added-records": "800", "added-data-files": "2", "total-records": "2000", "total-data-files": "6" }, [["main", "branch"]], start + day);
+await snapshot(S[0], "append", { "added-records": "1200", "added-data-files": "4", "total-records": "1200", "total-data-files": "4" }, [["main", "branch"]], start);
+await snapshot(S[1], "append", { "added-records": "800", "added-data-files": "2", "total-records": "2000", "total-data-files": "6" }, [["main", "branch"]], start + day);
 await call("POST", tablePath, {
   requirements: [],
-  updates: [{ action: "set-snapshot-ref", "ref-name": "v1.0", type: "tag", "snapshot-id": 1002, "max-ref-age-ms": 30 * 86_400_000 }],
+  updates: [{ action: "set-snapshot-ref", "ref-name": "v1.0", type: "tag", "snapshot-id": S[1], "max-ref-age-ms": 30 * 86_400_000 }],
 });
-await snapshot(1003, "overwrite", { "added-records": "50", "deleted-records": "40", "added-data-files": "1", "deleted-data-files": "1", "total-records": "2010" }, [["main", "branch"]], start + 2 * day);
-// A branch forked from 1003 with its own snapshot, then main moves on.
-await snapshot(1004, "append", { "added-records": "10", "added-data-files": "1", "total-records": "2020" }, [["audit", "branch"]], start + 3 * day);
-parent = 1003;
-await snapshot(1005, "delete", { "deleted-records": "5", "removed-delete-files": "0", "total-records": "2005" }, [["main", "branch"]], start + 4 * day);
+await snapshot(S[2], "overwrite", { "added-records": "50", "deleted-records": "40", "added-data-files": "1", "deleted-data-files": "1", "total-records": "2010" }, [["main", "branch"]], start + 2 * day);
+// A branch forked from the third snapshot with its own snapshot, then main moves on.
+await snapshot(S[3], "append", { "added-records": "10", "added-data-files": "1", "total-records": "2020" }, [["audit", "branch"]], start + 3 * day);
+parent = S[2];
+await snapshot(S[4], "delete", { "deleted-records": "5", "removed-delete-files": "0", "total-records": "2005" }, [["main", "branch"]], start + 4 * day);
 // The server assigned fresh field ids at create; evolve that schema, not the request's.
 const fresh = created.metadata.schemas[0];
 // Schema and spec evolution: a new column, then a spec that adds an identity partition.

@@ -9,7 +9,9 @@ export function TopLevelPanel({ catalog, prefix }: { catalog: string; prefix: st
     <section aria-labelledby="top-namespaces">
       <h2 id="top-namespaces">Top-level namespaces</h2>
       <Async loaded={namespaces}>
-        {(list: string[][]) => <NamespaceList catalog={catalog} list={list} caption="Top-level namespaces" />}
+        {(list: string[][]) => (
+          <NamespaceList catalog={catalog} list={list} caption="Top-level namespaces" />
+        )}
       </Async>
     </section>
   );

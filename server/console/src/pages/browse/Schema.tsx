@@ -12,7 +12,7 @@ interface Row {
   doc: string;
 }
 
-/** A type in one line: primitives as is, nested ones by their shape (struct, list<…>, map<…>). */
+/** A type in one line: primitives as is, nested ones by shape (struct, list<…>, map<…>). */
 export function typeText(type: Json): string {
   if (typeof type === "string") {
     return type;

@@ -25,8 +25,18 @@ interface Ref {
 
 function refsOf(metadata: Json): Ref[] {
   return Object.entries((metadata.refs ?? {}) as Record<string, Json>)
-    .map(([name, r]) => ({ name, type: String(r.type), snapshot: String(r["snapshot-id"]), raw: r }))
-    .sort((a, b) => (a.type === b.type ? a.name.localeCompare(b.name) : a.type === "branch" ? -1 : 1));
+    .map(([name, r]) => ({
+      name,
+      type: String(r.type),
+      snapshot: String(r["snapshot-id"]),
+      raw: r,
+    }))
+    .sort((a, b) => rank(a) - rank(b) || a.name.localeCompare(b.name));
+}
+
+/** main first, then the other branches, then tags. */
+function rank(ref: Ref): number {
+  return ref.name === "main" ? 0 : ref.type === "branch" ? 1 : 2;
 }
 
 /** Snapshot id → the branches whose history (the parent chain from their head) holds it. */
@@ -34,7 +44,8 @@ function branchHistory(snapshots: Json[], refs: Ref[]): Map<string, string[]> {
   const parents = new Map<string, string | null>();
   for (const s of snapshots) {
     const parent = s["parent-snapshot-id"];
-    parents.set(String(s["snapshot-id"]), parent === undefined || parent === null ? null : String(parent));
+    const id = String(s["snapshot-id"]);
+    parents.set(id, parent === undefined || parent === null ? null : String(parent));
   }
   const onBranches = new Map<string, string[]>();
   for (const ref of refs.filter((r) => r.type === "branch")) {
@@ -119,7 +130,9 @@ export function Snapshots({ metadata }: { metadata: Json }) {
                 </div>
                 <details>
                   <summary>Summary and manifest list of {id}</summary>
-                  <Properties values={{ ...summary, "manifest-list": String(s["manifest-list"] ?? "") }} />
+                  <Properties
+                    values={{ ...summary, "manifest-list": String(s["manifest-list"] ?? "") }}
+                  />
                 </details>
               </li>
             );

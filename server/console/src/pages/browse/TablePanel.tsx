@@ -16,7 +16,9 @@ interface Props {
 export function TablePanel({ prefix, levels, name }: Props) {
   const table = useLoad(() => loadTable(prefix, levels, name), [prefix, nsKey(levels), name]);
   return (
-    <Async loaded={table}>{(t: Json) => <TableDetails location={t["metadata-location"]} metadata={t.metadata} />}</Async>
+    <Async loaded={table}>
+      {(t: Json) => <TableDetails location={t["metadata-location"]} metadata={t.metadata} />}
+    </Async>
   );
 }
 
@@ -75,8 +77,9 @@ function TableDetails({ location, metadata }: { location: string; metadata: Json
   );
 }
 
-function sourceName(names: Map<number, string>, id: unknown): string {
-  return names.get(Number(id)) ?? `field ${String(id)}`;
+/** A partition or sort field's source column, by name (its id when no schema has it). */
+function Source({ names, id }: { names: Map<number, string>; id: unknown }) {
+  return <code>{names.get(Number(id)) ?? `field ${String(id)}`}</code>;
 }
 
 /** The default spec first, then the older ones, newest first. */
@@ -91,7 +94,8 @@ function Specs({ metadata, names }: { metadata: Json; names: Map<number, string>
   return (
     <>
       {specs.map((spec) => {
-        const label = `Partition spec ${spec["spec-id"]}${spec["spec-id"] === defaultId ? " (default)" : ""}`;
+        const isDefault = spec["spec-id"] === defaultId;
+        const label = `Partition spec ${spec["spec-id"]}${isDefault ? " (default)" : ""}`;
         return (spec.fields ?? []).length === 0 ? (
           <p class="muted">{label}: unpartitioned.</p>
         ) : (
@@ -99,7 +103,10 @@ function Specs({ metadata, names }: { metadata: Json; names: Map<number, string>
             caption={label}
             rows={spec.fields}
             columns={[
-              { title: "Source field", cell: (f: Json) => <code>{sourceName(names, f["source-id"])}</code> },
+              {
+                title: "Source field",
+                cell: (f: Json) => <Source names={names} id={f["source-id"]} />,
+              },
               { title: "Transform", cell: (f: Json) => <code>{f.transform}</code> },
               { title: "Name", cell: (f: Json) => f.name },
               { title: "Field id", cell: (f: Json) => f["field-id"] },
@@ -113,7 +120,8 @@ function Specs({ metadata, names }: { metadata: Json; names: Map<number, string>
 
 function SortOrders({ metadata, names }: { metadata: Json; names: Map<number, string> }) {
   const defaultId = metadata["default-sort-order-id"];
-  const order: Json = (metadata["sort-orders"] ?? []).find((o: Json) => o["order-id"] === defaultId);
+  const orders: Json[] = metadata["sort-orders"] ?? [];
+  const order = orders.find((o) => o["order-id"] === defaultId);
   if (!order || (order.fields ?? []).length === 0) {
     return <p class="muted">Unsorted.</p>;
   }
@@ -122,7 +130,7 @@ function SortOrders({ metadata, names }: { metadata: Json; names: Map<number, st
       caption={`Sort order ${order["order-id"]} (default)`}
       rows={order.fields}
       columns={[
-        { title: "Source field", cell: (f: Json) => <code>{sourceName(names, f["source-id"])}</code> },
+        { title: "Source field", cell: (f: Json) => <Source names={names} id={f["source-id"]} /> },
         { title: "Transform", cell: (f: Json) => <code>{f.transform}</code> },
         { title: "Direction", cell: (f: Json) => f.direction },
         { title: "Nulls", cell: (f: Json) => f["null-order"] },
@@ -136,7 +144,11 @@ function MetadataLog({ metadata, location }: { metadata: Json; location: string 
   const log: Json[] = [...(metadata["metadata-log"] ?? [])].reverse();
   const rows = [
     { time: Number(metadata["last-updated-ms"]), file: location, current: true },
-    ...log.map((e) => ({ time: Number(e["timestamp-ms"]), file: String(e["metadata-file"]), current: false })),
+    ...log.map((e) => ({
+      time: Number(e["timestamp-ms"]),
+      file: String(e["metadata-file"]),
+      current: false,
+    })),
   ];
   return (
     <DataTable

@@ -13,7 +13,9 @@ interface Props {
 export function ViewPanel({ prefix, levels, name }: Props) {
   const view = useLoad(() => loadView(prefix, levels, name), [prefix, nsKey(levels), name]);
   return (
-    <Async loaded={view}>{(v: Json) => <ViewDetails location={v["metadata-location"]} metadata={v.metadata} />}</Async>
+    <Async loaded={view}>
+      {(v: Json) => <ViewDetails location={v["metadata-location"]} metadata={v.metadata} />}
+    </Async>
   );
 }
 
