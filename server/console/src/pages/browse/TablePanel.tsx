@@ -48,10 +48,11 @@ function TableDetails({ location, metadata }: { location: string; metadata: Json
       </section>
       <section aria-labelledby="table-schema">
         <h2 id="table-schema">Schema</h2>
-        <SchemaTable
-          schema={schema}
-          caption={`Schema ${schema?.["schema-id"] ?? ""} (current of ${schemas.length})`}
-        />
+        <SchemaTable schema={schema} caption="Current schema" />
+        <p class="muted small">
+          Schema id {String(schema?.["schema-id"] ?? "")}; the table has {schemas.length} schema
+          {schemas.length === 1 ? "" : "s"}.
+        </p>
       </section>
       <section aria-labelledby="table-partitioning">
         <h2 id="table-partitioning">Partitioning</h2>

@@ -38,11 +38,11 @@ function ViewDetails({ location, metadata }: { location: string; metadata: Json 
         {sql.length === 0 ? (
           <p class="muted">No SQL representation.</p>
         ) : (
-          sql.map((r) => (
-            <>
-              <h3>Dialect {r.dialect}</h3>
-              <pre aria-label={`SQL for ${r.dialect}`}>{r.sql}</pre>
-            </>
+          sql.map((r, i) => (
+            <figure class="sql" aria-labelledby={`view-sql-${i}`}>
+              <h3 id={`view-sql-${i}`}>Dialect {r.dialect}</h3>
+              <pre>{r.sql}</pre>
+            </figure>
           ))
         )}
       </section>
@@ -61,7 +61,7 @@ function ViewDetails({ location, metadata }: { location: string; metadata: Json 
       </section>
       <section aria-labelledby="view-schema">
         <h2 id="view-schema">Schema</h2>
-        <SchemaTable schema={schema} caption={`Schema ${schema?.["schema-id"] ?? ""} (current)`} />
+        <SchemaTable schema={schema} caption="Current schema" />
       </section>
       <section aria-labelledby="view-versions">
         <h2 id="view-versions">Versions</h2>
