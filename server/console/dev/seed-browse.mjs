@@ -175,6 +175,35 @@ await call("POST", `${p}/namespaces/${ns(["sales", "eu", "daily"])}/tables`, {
   schema: { type: "struct", fields: [{ id: 1, name: "day", required: true, type: "date" }, { id: 2, name: "total", required: false, type: "double" }] },
 });
 
+// A busy table: more snapshots than the timeline shows at first.
+const nsUs = ns(["sales", "us"]);
+const busy = await call("POST", `${p}/namespaces/${nsUs}/tables`, {
+  name: "events",
+  schema: { type: "struct", fields: [{ id: 1, name: "id", required: true, type: "long" }] },
+});
+let busyParent = null;
+for (let i = 1; i <= 60; i++) {
+  const id = String(9_000_000_000_000_000_000n + BigInt(i) * 7_919n);
+  await call("POST", `${p}/namespaces/${nsUs}/tables/events`, {
+    requirements: [],
+    updates: [
+      {
+        action: "add-snapshot",
+        snapshot: {
+          "snapshot-id": id,
+          ...(busyParent === null ? {} : { "parent-snapshot-id": busyParent }),
+          "sequence-number": i,
+          "timestamp-ms": Date.now(),
+          "manifest-list": `${busy.metadata.location}/metadata/snap-${id}.avro`,
+          summary: { operation: "append", "added-records": String(i * 10) },
+        },
+      },
+      { action: "set-snapshot-ref", "ref-name": "main", type: "branch", "snapshot-id": id },
+    ],
+  });
+  busyParent = id;
+}
+
 const viewSchema = {
   type: "struct",
   "schema-id": 0,
@@ -218,4 +247,4 @@ await call("POST", `${p}/namespaces/${nsEu}/views/daily_revenue`, {
     { action: "set-current-view-version", "view-version-id": -1 },
   ],
 });
-console.log(`seeded ${catalog}: namespaces sales, sales.eu, sales.eu.daily, sales.us, staging; table sales.eu.orders (5 snapshots, branch audit, tag v1.0); view sales.eu.daily_revenue`);
+console.log(`seeded ${catalog}: namespaces sales, sales.eu, sales.eu.daily, sales.us, staging; table sales.eu.orders (5 snapshots, branch audit, tag v1.0); view sales.eu.daily_revenue; table sales.us.events (60 snapshots)`);

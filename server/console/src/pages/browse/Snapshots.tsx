@@ -1,7 +1,11 @@
 // A table's snapshots as a timeline, newest first: what each did (summary highlights), which refs
 // point at it, its parent, and which branches have it in their history.
+import { useState } from "preact/hooks";
 import type { Json } from "../../api";
 import { DataTable, Properties, formatTime } from "../../ui";
+
+/** Snapshots shown before "Show all": a busy table has thousands. */
+const FIRST = 50;
 
 const HIGHLIGHTS = [
   "added-records",
@@ -69,6 +73,8 @@ export function Snapshots({ metadata }: { metadata: Json }) {
   const refs = refsOf(metadata);
   const history = branchHistory(snapshots, refs);
   const current = String(metadata["current-snapshot-id"] ?? "");
+  const [showAll, setShowAll] = useState(false);
+  const shown = showAll ? snapshots : snapshots.slice(0, FIRST);
   return (
     <>
       {refs.length === 0 ? (
@@ -89,7 +95,7 @@ export function Snapshots({ metadata }: { metadata: Json }) {
         <p class="muted">No snapshots.</p>
       ) : (
         <ol class="timeline" aria-label="Snapshots, newest first">
-          {snapshots.map((s) => {
+          {shown.map((s) => {
             const id = String(s["snapshot-id"]);
             const pointing = refs.filter((r) => r.snapshot === id);
             const branches = history.get(id) ?? [];
@@ -139,6 +145,16 @@ export function Snapshots({ metadata }: { metadata: Json }) {
           })}
         </ol>
       )}
+      {shown.length < snapshots.length ? (
+        <p>
+          <span class="muted">
+            The {shown.length} newest of {snapshots.length} snapshots.
+          </span>{" "}
+          <button type="button" class="secondary" onClick={() => setShowAll(true)}>
+            Show all {snapshots.length} snapshots
+          </button>
+        </p>
+      ) : null}
     </>
   );
 }
