@@ -165,3 +165,71 @@ export async function metricsText(): Promise<string> {
   }
   return res.text();
 }
+
+/**
+ * GET on the catalog API with 64-bit integers kept exact: Iceberg's snapshot ids do not fit a JS
+ * number, so integers beyond 2^53 arrive as strings (JSON.parse would round them).
+ */
+export async function catalogGetExact(path: string): Promise<Json> {
+  const headers: Record<string, string> = { Accept: "application/json" };
+  if (token) {
+    headers.Authorization = `Bearer ${token}`;
+  }
+  let res: Response;
+  try {
+    res = await fetch(CATALOG + path, { headers });
+  } catch (e) {
+    throw new ApiError(0, "NetworkError", `The server did not answer: ${String(e)}`);
+  }
+  const text = await res.text();
+  let parsed: Json = null;
+  try {
+    parsed = text ? JSON.parse(quoteBigIntegers(text)) : null;
+  } catch {
+    parsed = text;
+  }
+  if (!res.ok) {
+    if (res.status === 401) {
+      token = null;
+      onExpired();
+    }
+    const error = parsed?.error;
+    throw new ApiError(
+      res.status,
+      error?.type ?? "HttpError",
+      error?.message ?? `HTTP ${res.status} from GET ${CATALOG + path}`,
+    );
+  }
+  return parsed;
+}
+
+/** JSON text with every integer literal beyond Number.MAX_SAFE_INTEGER turned into a string. */
+export function quoteBigIntegers(text: string): string {
+  let out = "";
+  let i = 0;
+  while (i < text.length) {
+    const c = text[i];
+    if (c === '"') {
+      // Copy a string literal as is, escapes included.
+      let j = i + 1;
+      while (j < text.length && text[j] !== '"') {
+        j += text[j] === "\\" ? 2 : 1;
+      }
+      out += text.slice(i, j + 1);
+      i = j + 1;
+    } else if (c === "-" || (c >= "0" && c <= "9")) {
+      let j = i + 1;
+      while (j < text.length && /[0-9.eE+-]/.test(text[j])) {
+        j++;
+      }
+      const literal = text.slice(i, j);
+      const unsafe = /^-?\d+$/.test(literal) && !Number.isSafeInteger(Number(literal));
+      out += unsafe ? `"${literal}"` : literal;
+      i = j;
+    } else {
+      out += c;
+      i++;
+    }
+  }
+  return out;
+}
