@@ -96,7 +96,11 @@ function parseValue(text: string): number | null {
 }
 
 /** Samples named `name` whose labels include every pair of `match`. */
-export function select(samples: Sample[], name: string, match: Record<string, string> = {}): Sample[] {
+export function select(
+  samples: Sample[],
+  name: string,
+  match: Record<string, string> = {},
+): Sample[] {
   return samples.filter(
     (s) => s.name === name && Object.entries(match).every(([k, v]) => s.labels[k] === v),
   );

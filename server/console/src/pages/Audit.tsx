@@ -1,32 +1,41 @@
-// Audit events: the server's decision log, filtered and paged by the API itself. The filter lives in
-// the URL fragment (`#/audit/?principal=alice&decision=DENY`) so a filtered view can be linked and
-// back/forward move between filters; the page tokens are kept in memory (they only mean something
-// for the filter they came from).
+// Audit events: the server's decision log, filtered and paged by the API itself. The filter lives
+// in the URL fragment (`#/audit/?principal=alice&decision=DENY`) so a filtered view can be linked
+// and back/forward move between filters; the page tokens are kept in memory (they only mean
+// something for the filter they came from).
 import { useEffect, useState } from "preact/hooks";
 import { management, type Json } from "../api";
-import { Async, DataTable, Field, Select, formatTime, useLoad } from "../ui";
+import { DataTable, ErrorBox, Field, Select, formatTime, useLoad, type Column } from "../ui";
 
 /** The API's own query parameter names; the fragment uses the same ones. */
 const KEYS = ["principal", "catalog", "securable", "decision", "from", "to", "pageSize"] as const;
 type Key = (typeof KEYS)[number];
 type Filter = Partial<Record<Key, string>>;
 
+/** The page being shown (its token; null for the first) and the tokens of the pages before it. */
+interface Paging {
+  query: string;
+  stack: (string | null)[];
+  token: string | null;
+}
+
 export function Audit() {
   const filter = useFragmentFilter();
   const query = queryOf(filter);
   // Paging belongs to one filter: a new filter starts again at the first page.
-  const [paging, setPaging] = useState<{ query: string; stack: (string | null)[]; token: string | null }>(
-    { query, stack: [], token: null },
-  );
+  const [paging, setPaging] = useState<Paging>({ query, stack: [], token: null });
   const current = paging.query === query ? paging : { query, stack: [], token: null };
-  const events = useLoad(() => {
+  // The answer carries the filter and page it is for: rows of another filter never show under
+  // this one's caption (the effect that starts a load runs after the render that changed it).
+  const key = `${query}#${current.token ?? ""}`;
+  const events = useLoad(async () => {
     const params = new URLSearchParams(query);
     if (current.token) {
       params.set("pageToken", current.token);
     }
     const q = params.toString();
-    return management.get(q ? `/events?${q}` : "/events");
-  }, [query, current.token]);
+    return { key, answer: (await management.get(q ? `/events?${q}` : "/events")) as Json };
+  }, [key]);
+  const answer = !events.loading && events.data?.key === key ? events.data.answer : undefined;
 
   const page = current.stack.length + 1;
   return (
@@ -36,86 +45,106 @@ export function Audit() {
         Every authorization decision the server recorded, newest first. The service admin sees all;
         others see the catalogs whose access they manage.
       </p>
-      <FilterForm filter={filter} />
-      <Async loaded={events}>
-        {(answer: Json) => (
-          <>
-            <DataTable
-              caption={`Audit events, page ${page}`}
-              rows={(answer.events ?? []) as Json[]}
-              empty="no events match these filters."
-              rowClass={(e) => (e.decision === "DENY" ? "denied" : undefined)}
-              columns={[
-                { title: "Time", cell: (e) => formatTime(e.timestamp) },
-                {
-                  title: "Principal",
-                  cell: (e) => <a href={hrefOf({ ...filter, principal: e.principal })}>{e.principal}</a>,
-                },
-                { title: "Activated roles", cell: (e) => (e.activatedRoles ?? []).join(", ") },
-                { title: "Action", cell: (e) => <code>{e.action}</code> },
-                {
-                  title: "Catalog",
-                  cell: (e) =>
-                    e.catalog ? <a href={hrefOf({ ...filter, catalog: e.catalog })}>{e.catalog}</a> : "",
-                },
-                { title: "Securable", cell: (e) => e.securable ?? "" },
-                {
-                  title: "Decision",
-                  cell: (e) => (
-                    <span class={e.decision === "ALLOW" ? "badge ok" : "badge bad"}>{e.decision}</span>
-                  ),
-                },
-                { title: "Count", cell: (e) => <Count event={e} /> },
-                { title: "Request id", cell: (e) => <code class="small">{e.requestId ?? ""}</code> },
-                { title: "Detail", cell: (e) => e.detail ?? "" },
-              ]}
-            />
-            <nav aria-label="Audit event pages" class="buttons">
-              <button
-                type="button"
-                class="secondary"
-                disabled={page === 1}
-                onClick={() => setPaging({ query, stack: [], token: null })}
-              >
-                First page
-              </button>
-              <button
-                type="button"
-                class="secondary"
-                disabled={page === 1}
-                onClick={() =>
-                  setPaging({
-                    query,
-                    stack: current.stack.slice(0, -1),
-                    token: current.stack[current.stack.length - 1] ?? null,
-                  })
-                }
-              >
-                Previous page
-              </button>
-              <button
-                type="button"
-                disabled={!answer.nextPageToken}
-                onClick={() =>
-                  setPaging({
-                    query,
-                    stack: [...current.stack, current.token],
-                    token: answer.nextPageToken,
-                  })
-                }
-              >
-                Next page
-              </button>
-              <span class="muted small" role="status">
-                Page {page}
-                {answer.nextPageToken ? "" : " (last)"}
-              </span>
-            </nav>
-          </>
-        )}
-      </Async>
+      <FilterForm
+        filter={filter}
+        onApply={(next) => {
+          if (queryOf(next) === query) {
+            // The same filter again: read the newest events from the first page.
+            setPaging({ query, stack: [], token: null });
+            events.reload();
+          } else {
+            location.hash = hrefOf(next); // a history entry: back returns to this filter
+          }
+        }}
+      />
+      {events.error && !events.loading ? (
+        <ErrorBox error={events.error} />
+      ) : answer === undefined ? (
+        <p class="muted" aria-busy="true">
+          Loading…
+        </p>
+      ) : (
+        <>
+          <DataTable
+            caption={`Audit events, page ${page}`}
+            rows={(answer.events ?? []) as Json[]}
+            empty="no events match these filters."
+            rowClass={(e) => (e.decision === "DENY" ? "denied" : undefined)}
+            columns={columns(filter)}
+          />
+          <nav aria-label="Audit event pages" class="buttons">
+            <button
+              type="button"
+              class="secondary"
+              disabled={page === 1}
+              onClick={() => setPaging({ query, stack: [], token: null })}
+            >
+              First page
+            </button>
+            <button
+              type="button"
+              class="secondary"
+              disabled={page === 1}
+              onClick={() =>
+                setPaging({
+                  query,
+                  stack: current.stack.slice(0, -1),
+                  token: current.stack[current.stack.length - 1] ?? null,
+                })
+              }
+            >
+              Previous page
+            </button>
+            <button
+              type="button"
+              disabled={!answer.nextPageToken}
+              onClick={() =>
+                setPaging({
+                  query,
+                  stack: [...current.stack, current.token],
+                  token: answer.nextPageToken,
+                })
+              }
+            >
+              Next page
+            </button>
+            <span class="muted small" role="status">
+              Page {page}
+              {answer.nextPageToken ? "" : " (last)"}
+            </span>
+          </nav>
+        </>
+      )}
     </section>
   );
+}
+
+/** The table's columns; principal and catalog link to the same filter narrowed to them. */
+function columns(filter: Filter): Column<Json>[] {
+  return [
+    { title: "Time", cell: (e) => formatTime(e.timestamp) },
+    {
+      title: "Principal",
+      cell: (e) => <a href={hrefOf({ ...filter, principal: e.principal })}>{e.principal}</a>,
+    },
+    { title: "Activated roles", cell: (e) => (e.activatedRoles ?? []).join(", ") },
+    { title: "Action", cell: (e) => <code>{e.action}</code> },
+    {
+      title: "Catalog",
+      cell: (e) =>
+        e.catalog ? <a href={hrefOf({ ...filter, catalog: e.catalog })}>{e.catalog}</a> : "",
+    },
+    { title: "Securable", cell: (e) => e.securable ?? "" },
+    {
+      title: "Decision",
+      cell: (e) => (
+        <span class={e.decision === "ALLOW" ? "badge ok" : "badge bad"}>{e.decision}</span>
+      ),
+    },
+    { title: "Count", cell: (e) => <Count event={e} /> },
+    { title: "Request id", cell: (e) => <code class="small">{e.requestId ?? ""}</code> },
+    { title: "Detail", cell: (e) => e.detail ?? "" },
+  ];
 }
 
 /** Repeated decisions are stored once with a count and the time of the last one. */
@@ -132,7 +161,13 @@ function Count({ event }: { event: Json }) {
   );
 }
 
-function FilterForm({ filter }: { filter: Filter }) {
+function FilterForm({
+  filter,
+  onApply,
+}: {
+  filter: Filter;
+  onApply: (filter: Filter) => void;
+}) {
   const [draft, setDraft] = useState(() => draftOf(filter));
   const query = queryOf(filter);
   // Back/forward (or a followed link) changes the filter: the form shows it.
@@ -144,10 +179,15 @@ function FilterForm({ filter }: { filter: Filter }) {
       class="filters"
       onSubmit={(e) => {
         e.preventDefault();
-        location.hash = hrefOf(filterOf(draft));
+        onApply(filterOf(draft));
       }}
     >
-      <Field label="Principal" name="principal" value={draft.principal} onInput={set("principal")} />
+      <Field
+        label="Principal"
+        name="principal"
+        value={draft.principal}
+        onInput={set("principal")}
+      />
       <Field label="Catalog" name="catalog" value={draft.catalog} onInput={set("catalog")} />
       <Field
         label="Securable"
@@ -166,8 +206,22 @@ function FilterForm({ filter }: { filter: Filter }) {
           { value: "DENY", label: "Denied" },
         ]}
       />
-      <Field label="From" name="from" type="datetime-local" value={draft.from} onInput={set("from")} hint="your local time, inclusive" />
-      <Field label="To" name="to" type="datetime-local" value={draft.to} onInput={set("to")} hint="your local time, inclusive" />
+      <Field
+        label="From"
+        name="from"
+        type="datetime-local"
+        value={draft.from}
+        onInput={set("from")}
+        hint="your local time, inclusive"
+      />
+      <Field
+        label="To"
+        name="to"
+        type="datetime-local"
+        value={draft.to}
+        onInput={set("to")}
+        hint="your local time, inclusive"
+      />
       <Field
         label="Page size"
         name="pageSize"
@@ -294,6 +348,7 @@ function localOf(millis: string | undefined, isEnd: boolean): string {
   }
   const d = new Date(start);
   const pad = (v: number) => String(v).padStart(2, "0");
-  const minutes = `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
-  return d.getSeconds() === 0 && d.getMilliseconds() === 0 ? minutes : `${minutes}:${pad(d.getSeconds())}`;
+  const date = `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
+  const minutes = `${date}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
+  return d.getSeconds() === 0 ? minutes : `${minutes}:${pad(d.getSeconds())}`;
 }

@@ -4,20 +4,22 @@
 import { useEffect, useState } from "preact/hooks";
 import { ApiError, metricsText } from "../api";
 import { labelValues, parseMetrics, value, type Sample } from "../metrics";
-import { Checkbox, DataTable, ErrorBox, asApiError } from "../ui";
+import { Checkbox, DataTable, ErrorBox, asApiError, formatTime } from "../ui";
 
 interface Snapshot {
   samples: Sample[];
   at: number; // Date.now() when read
 }
 
+interface Readings {
+  current: Snapshot | null;
+  previous: Snapshot | null;
+}
+
 const AUTO_REFRESH_MS = 10_000;
 
 export function Health() {
-  const [readings, setReadings] = useState<{ current: Snapshot | null; previous: Snapshot | null }>({
-    current: null,
-    previous: null,
-  });
+  const [readings, setReadings] = useState<Readings>({ current: null, previous: null });
   const { current, previous } = readings;
   const [error, setError] = useState<ApiError | undefined>();
   const [busy, setBusy] = useState(false);
@@ -53,8 +55,8 @@ export function Health() {
     <section aria-labelledby="health-title">
       <h1 id="health-title">Vending health</h1>
       <p class="muted">
-        From the server's <code>/metrics</code>, counted since it started. Rates compare the last two
-        readings.
+        From the server's <code>/metrics</code>, counted since it started. A rate (per second) shows
+        what changed between the last two readings.
       </p>
       <div class="buttons refresh-bar">
         <button type="button" onClick={refresh} disabled={busy}>
@@ -62,7 +64,7 @@ export function Health() {
         </button>
         <Checkbox label="Refresh every 10 seconds" checked={auto} onChange={setAuto} />
         <span class="muted small" role="status">
-          {current ? `Read at ${new Date(current.at).toLocaleTimeString()}` : "Reading…"}
+          {current ? `Read at ${formatTime(current.at)}` : "Reading…"}
           {delta.seconds ? `, ${delta.seconds.toFixed(1)} s after the reading before` : ""}
         </span>
       </div>
@@ -113,6 +115,11 @@ class Delta {
 // ------------------------------------------------------------------ sections
 
 const VENDING = "sluice_vending_";
+// Counted by VendingService per backend; the timer is VendorMetrics' (one per provider call).
+const HITS = "sluice_vending_cache_hits_total";
+const MISSES = "sluice_vending_cache_misses_total";
+const MINTS = "sluice_vending_provider_calls_total";
+const ERRORS = "sluice_vending_errors_total";
 const LATENCY = "sluice_vending_provider_latency_seconds";
 
 interface BackendRow {
@@ -141,18 +148,24 @@ function Vending({ delta }: { delta: Delta }) {
               { title: "Backend", cell: (r) => <strong>{r.backend}</strong> },
               {
                 title: "Credential requests",
-                cell: (r) => countAndRate(delta, "sluice_vending_cache_hits_total", "sluice_vending_cache_misses_total", r.tag),
+                cell: (r) => countAndRate(delta, HITS, MISSES, r.tag),
               },
-              { title: "Cache hits", cell: (r) => counter(delta, "sluice_vending_cache_hits_total", r.tag) },
-              { title: "Cache misses", cell: (r) => counter(delta, "sluice_vending_cache_misses_total", r.tag) },
+              { title: "Cache hits", cell: (r) => counter(delta, HITS, r.tag) },
+              { title: "Cache misses", cell: (r) => counter(delta, MISSES, r.tag) },
               { title: "Cache hit rate", cell: (r) => hitRate(delta, r.tag) },
               {
                 title: "Credentials minted",
-                cell: (r) => counter(delta, "sluice_vending_provider_calls_total", r.tag),
+                cell: (r) => counter(delta, MINTS, r.tag),
               },
-              { title: "Provider calls (STS, token exchange)", cell: (r) => counter(delta, `${LATENCY}_count`, r.tag) },
+              {
+                title: "Provider calls (STS, token exchange)",
+                cell: (r) => counter(delta, `${LATENCY}_count`, r.tag),
+              },
               { title: "Mean provider latency", cell: (r) => meanLatency(delta, r.tag) },
-              { title: "Slowest recent provider call", cell: (r) => seconds(delta.now(`${LATENCY}_max`, r.tag)) },
+              {
+                title: "Slowest recent provider call",
+                cell: (r) => seconds(delta.now(`${LATENCY}_max`, r.tag)),
+              },
               { title: "Failed vends", cell: (r) => errors(delta, r.tag) },
             ]}
           />
@@ -196,36 +209,57 @@ interface Measure {
   title: string;
   name: string;
   gauge?: boolean;
+  /** Any count above zero means data was lost: the row is marked. */
+  loss?: boolean;
 }
 
 function AuditWriter({ delta }: { delta: Delta }) {
   const measures: Measure[] = [
-    { title: "Events waiting to be written (queue depth)", name: "sluice_audit_queue_depth", gauge: true },
-    { title: "Dropped because the queue was full", name: "sluice_audit_dropped_total" },
+    {
+      title: "Events waiting to be written (queue depth)",
+      name: "sluice_audit_queue_depth",
+      gauge: true,
+    },
+    { title: "Dropped because the queue was full", name: "sluice_audit_dropped_total", loss: true },
     { title: "Refused by the database, stored in a safe form", name: "sluice_audit_refused_total" },
-    { title: "Lost: refused even in the safe form", name: "sluice_audit_lost_total" },
+    { title: "Lost: refused even in the safe form", name: "sluice_audit_lost_total", loss: true },
   ];
   return (
     <section aria-labelledby="audit-writer-title">
       <h2 id="audit-writer-title">Audit log writer</h2>
-      <MeasureTable caption="Audit log writer" measures={measures} delta={delta} />
+      <MeasureTable
+        caption="Audit events queued, dropped and refused"
+        measures={measures}
+        delta={delta}
+      />
     </section>
   );
 }
 
 function TokenThrottling({ delta }: { delta: Delta }) {
   const measures: Measure[] = [
-    { title: "Token requests refused (429) after too many failed attempts", name: "sluice_auth_token_throttled_total" },
+    {
+      title: "Token requests refused (429) after too many failed attempts",
+      name: "sluice_auth_token_throttled_total",
+    },
   ];
   return (
     <section aria-labelledby="tokens-title">
       <h2 id="tokens-title">Token throttling</h2>
-      <MeasureTable caption="Token throttling" measures={measures} delta={delta} />
+      <MeasureTable caption="Token requests refused" measures={measures} delta={delta} />
     </section>
   );
 }
 
-function MeasureTable({ caption, measures, delta }: { caption: string; measures: Measure[]; delta: Delta }) {
+function MeasureTable({
+  caption,
+  measures,
+  delta,
+}: {
+  caption: string;
+  measures: Measure[];
+  delta: Delta;
+}) {
   return (
     <DataTable
       caption={caption}
@@ -237,7 +271,7 @@ function MeasureTable({ caption, measures, delta }: { caption: string; measures:
           cell: (m) => (m.gauge ? whole(delta.now(m.name)) : counter(delta, m.name)),
         },
       ]}
-      rowClass={(m) => (!m.gauge && (delta.now(m.name) ?? 0) > 0 && m.name !== "sluice_audit_refused_total" ? "failed" : undefined)}
+      rowClass={(m) => (m.loss && (delta.now(m.name) ?? 0) > 0 ? "failed" : undefined)}
     />
   );
 }
@@ -273,16 +307,18 @@ function countAndRate(delta: Delta, a: string, b: string, labels: Record<string,
   );
 }
 
+/** Only when something changed between the two readings: a column of "0/s" says nothing. */
 function Rate({ perSecond }: { perSecond: number | undefined }) {
-  if (perSecond === undefined) {
+  if (perSecond === undefined || perSecond === 0) {
     return null;
   }
-  return <span class="muted small rate"> ({perSecond < 10 ? perSecond.toFixed(2) : perSecond.toFixed(0)}/s)</span>;
+  const shown = perSecond < 10 ? perSecond.toFixed(2) : perSecond.toFixed(0);
+  return <span class="muted small rate"> ({shown}/s)</span>;
 }
 
 function hitRate(delta: Delta, tag: Record<string, string>) {
-  const hits = delta.now("sluice_vending_cache_hits_total", tag) ?? 0;
-  const misses = delta.now("sluice_vending_cache_misses_total", tag) ?? 0;
+  const hits = delta.now(HITS, tag) ?? 0;
+  const misses = delta.now(MISSES, tag) ?? 0;
   if (hits + misses === 0) {
     return <span class="muted">no vends yet</span>;
   }
@@ -299,8 +335,8 @@ function meanLatency(delta: Delta, tag: Record<string, string>) {
 }
 
 function errors(delta: Delta, tag: Record<string, string>) {
-  const now = delta.now("sluice_vending_errors_total", tag);
-  return now ? <span class="badge bad">{counter(delta, "sluice_vending_errors_total", tag)}</span> : counter(delta, "sluice_vending_errors_total", tag);
+  const cell = counter(delta, ERRORS, tag);
+  return delta.now(ERRORS, tag) ? <span class="badge bad">{cell}</span> : cell;
 }
 
 function whole(n: number | undefined): string {
