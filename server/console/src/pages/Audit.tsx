@@ -147,14 +147,14 @@ function columns(filter: Filter): Column<Json>[] {
   ];
 }
 
-/** Repeated decisions are stored once with a count and the time of the last one. */
+/** Allowed decisions repeated within one write are stored once, with a count and the last time. */
 function Count({ event }: { event: Json }) {
   if (!event.count || event.count <= 1) {
     return null;
   }
   return (
-    <span title={`last at ${formatTime(event.lastTimestamp)}`}>
-      ×{event.count}
+    <span>
+      ×{event.count}{" "}
       <br />
       <span class="muted small">last {formatTime(event.lastTimestamp)}</span>
     </span>
