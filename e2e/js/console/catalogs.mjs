@@ -15,6 +15,7 @@ export const steps = [
       const alert = ui.page.getByRole("alert");
       await alert.waitFor();
       assert.match(await alert.innerText(), /wrong secret/);
+      await ui.assertReadable("the sign-in page with its error");
       await ui.screenshot("login-refused.png");
       await ui.signIn(c.root.id, c.root.secret);
       assert.match(await ui.page.locator("header").innerText(), /\(service admin\)/);
@@ -58,6 +59,7 @@ export const steps = [
       // No region: the server refuses, and the form shows it at the Region field.
       await page.locator(".field-error").waitFor();
       assert.match(await ui.fieldError("Region"), /region is required for storageType S3/);
+      await ui.assertReadable("the catalog form with a field error");
       await ui.screenshot("catalog-validation-error.png");
 
       await page.getByLabel("Region").fill(c.env("SLUICE_TEST_RGW_REGION"));
@@ -75,6 +77,7 @@ export const steps = [
         refused.every((r) => r[3] === "pass" && /^403/.test(r[4])),
         `every refusal was the store's: ${JSON.stringify(refused)}`,
       );
+      await ui.assertReadable("the self-check results");
       await ui.screenshot("catalog-created-verify.png");
     },
   ],

@@ -37,6 +37,7 @@ export const steps = [
       assert.equal((timeline.match(/Snapshot \d+/g) ?? []).length, 2, timeline);
       const log = await ui.rows("Metadata files, newest first");
       assert.ok(log.length >= 3, `metadata log rows: ${log.length}`);
+      await ui.assertReadable("browse-table");
       await ui.screenshot("browse-table.png");
     },
   ],
@@ -52,6 +53,7 @@ export const steps = [
       const sql = await page.getByRole("figure", { name: "Dialect spark" }).innerText();
       assert.match(sql, /SELECT id, amount FROM orders WHERE amount > 1000/);
       assert.equal((await ui.rows("Versions, newest first")).length, 1);
+      await ui.assertReadable("browse-view");
       await ui.screenshot("browse-view.png");
     },
   ],
@@ -72,6 +74,7 @@ export const steps = [
       assert.equal(rows.length, 10);
       assert.ok(rows.every((r) => r[1] === me), `only ${me}'s events`);
       assert.ok(rows.every((r) => /allow/i.test(r[6])), "only allowed decisions");
+      await ui.assertReadable("audit");
       await ui.screenshot("audit.png");
       await page.getByRole("button", { name: "Next page" }).click();
       assert.equal((await ui.rows("Audit events, page 2")).length, 10);
@@ -87,6 +90,7 @@ export const steps = [
       const rows = await ui.rows("Credential vending by storage backend");
       assert.ok(rows.some((r) => /s3/i.test(r[0])), `an s3 row: ${JSON.stringify(rows)}`);
       await page.getByRole("button", { name: "Refresh" }).click();
+      await ui.assertReadable("health");
       await ui.screenshot("health.png");
     },
   ],

@@ -74,6 +74,11 @@ export class Ui {
     return texts.join(" ");
   }
 
+  /** Every text on the page as it is now meets WCAG AA contrast. */
+  async assertReadable(where) {
+    assert.deepEqual(await lowContrastTexts(this.page), [], `low-contrast text on ${where}`);
+  }
+
   async cspViolations() {
     return this.page.evaluate(() => window.__cspViolations);
   }
@@ -90,4 +95,52 @@ export class Ui {
       trs.map((tr) => Array.from(tr.querySelectorAll("td")).map((td) => td.innerText.trim())),
     );
   }
+}
+
+/**
+ * WCAG AA contrast of every visible text on the page: 4.5:1, or 3:1 for large text (24 px, or
+ * 18.66 px bold). The background is the nearest opaque one among the element and its ancestors;
+ * disabled controls are exempt, as WCAG says.
+ */
+export async function lowContrastTexts(page) {
+  return page.evaluate(() => {
+    const parse = (c) => {
+      const m = c.match(/rgba?\(([^)]+)\)/);
+      if (!m) return null;
+      const [r, g, b, a = 1] = m[1].split(/[ ,/]+/).filter(Boolean).map(Number);
+      return { r, g, b, a };
+    };
+    const lum = ({ r, g, b }) => {
+      const f = (v) => {
+        v /= 255;
+        return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4;
+      };
+      return 0.2126 * f(r) + 0.7152 * f(g) + 0.0722 * f(b);
+    };
+    const background = (el) => {
+      for (let e = el; e; e = e.parentElement) {
+        const c = parse(getComputedStyle(e).backgroundColor);
+        if (c && c.a >= 1) return c;
+      }
+      return { r: 255, g: 255, b: 255, a: 1 };
+    };
+    const bad = [];
+    for (const el of document.querySelectorAll("body *")) {
+      const own = Array.from(el.childNodes).some((n) => n.nodeType === 3 && n.textContent.trim());
+      if (!own || el.closest(":disabled") || el.closest("noscript")) continue;
+      const style = getComputedStyle(el);
+      const box = el.getBoundingClientRect();
+      if (style.visibility === "hidden" || box.width === 0 || box.height === 0) continue;
+      const fg = parse(style.color);
+      const bg = background(el);
+      const [hi, lo] = [lum(fg), lum(bg)].sort((a, b) => b - a);
+      const ratio = (hi + 0.05) / (lo + 0.05);
+      const size = parseFloat(style.fontSize);
+      const large = size >= 24 || (size >= 18.66 && Number(style.fontWeight) >= 700);
+      if (ratio < (large ? 3 : 4.5)) {
+        bad.push(`${ratio.toFixed(2)}:1 "${el.textContent.trim().slice(0, 40)}" (${style.color} on rgb(${bg.r}, ${bg.g}, ${bg.b}))`);
+      }
+    }
+    return bad;
+  });
 }
