@@ -39,15 +39,6 @@ import org.junit.jupiter.api.Test;
  */
 class ConsoleBrowserTest {
   private static final long NODE_TIMEOUT_SECONDS = 420;
-  private static final String SERVER_CONFIG =
-      """
-      storage:
-        credentialSources:
-          rgw:
-            type: static
-            accessKeyId: ${SLUICE_TEST_RGW_ACCESS_KEY}
-            secretAccessKey: ${SLUICE_TEST_RGW_SECRET_KEY}
-      """;
 
   private static Map<String, String> rgw;
   private static RgwTestBucket bucket;
@@ -57,7 +48,7 @@ class ConsoleBrowserTest {
   static void start() throws Exception {
     rgw = RgwTestBucket.environment("ConsoleBrowserTest");
     bucket = RgwTestBucket.create(rgw, "sluice-e2e-console");
-    server = SluiceServerProcess.start("console", SERVER_CONFIG, rgw);
+    server = SluiceServerProcess.start("console", RgwTestBucket.SERVER_CONFIG, rgw);
     seed();
   }
 
