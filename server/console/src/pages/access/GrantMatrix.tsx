@@ -27,11 +27,14 @@ export function GrantMatrix({ catalog, role }: { catalog: string; role: string }
   const [added, setAdded] = useState<Securable[]>([]);
   const [error, setError] = useState<ApiError | undefined>();
   const [busy, setBusy] = useState<string | null>(null);
+  // What this page set, shown at once (before the list reloads); dropped again if refused.
+  const [shown, setShown] = useState<Map<string, boolean>>(new Map());
 
   async function toggle(s: Securable, privilege: string, grant: boolean) {
     const cell = `${securableKey(s)}|${privilege}`;
     setBusy(cell);
     setError(undefined);
+    setShown((m) => new Map(m).set(cell, grant));
     try {
       if (grant) {
         await management.put(path, grantBody(s, privilege));
@@ -41,6 +44,11 @@ export function GrantMatrix({ catalog, role }: { catalog: string; role: string }
       grants.reload();
     } catch (e) {
       setError(asApiError(e));
+      setShown((m) => {
+        const next = new Map(m);
+        next.delete(cell);
+        return next;
+      });
     } finally {
       setBusy(null);
     }
@@ -61,6 +69,7 @@ export function GrantMatrix({ catalog, role }: { catalog: string; role: string }
       <Async loaded={grants}>
         {(rows: Json[]) => {
           const held = new Set(rows.map((g) => `${securableKey(securableOfGrant(g))}|${g.privilege}`));
+          shown.forEach((on, cell) => (on ? held.add(cell) : held.delete(cell)));
           const securables = new Map<string, Securable>();
           securables.set(securableKey({ type: "catalog", namespace: [], name: "" }), {
             type: "catalog",
