@@ -139,11 +139,15 @@ function Principal({ name, own, shown, onSecret }: { name: string; own: boolean 
           confirmText={`Rotate the credentials of ${name}? Its current secret and tokens stop working.`}
           action={async () => {
             const answer = await management.post(`/principals/${seg(name)}/rotate`);
-            onSecret({ what: `New credentials of ${name}`, credentials: answer.credentials });
+            onSecret({
+              what: own
+                ? `Your new credentials (this session ends at its next request: sign in again with them)`
+                : `New credentials of ${name}`,
+              credentials: answer.credentials,
+            });
           }}
         />
       </div>
-      <h3>Principal roles of {name}</h3>
       <Async loaded={roles}>
         {(rows: Json[]) => (
           <DataTable
@@ -152,10 +156,10 @@ function Principal({ name, own, shown, onSecret }: { name: string; own: boolean 
             empty="none."
             columns={[
               { title: "Role", cell: (r) => r.name },
-              {
+              ...(session.serviceAdmin ? [{
                 title: "Actions",
-                cell: (r) =>
-                  session.serviceAdmin ? (
+                cell: (r: Json) =>
+                  (
                     <ActionButton
                       label={`Unassign ${r.name}`}
                       danger
@@ -165,8 +169,8 @@ function Principal({ name, own, shown, onSecret }: { name: string; own: boolean 
                         roles.reload();
                       }}
                     />
-                  ) : null,
-              },
+                  ),
+              }] : []),
             ]}
           />
         )}
