@@ -1,6 +1,6 @@
 // Principals: the service admin lists, creates (the secret shown once), rotates, deletes and
 // assigns principal roles; anyone else sees its own principal and roles.
-import { useState } from "preact/hooks";
+import { useEffect, useRef, useState } from "preact/hooks";
 import { all, management, seg, type Json } from "../../api";
 import { useSession } from "../../session";
 import { Async, DataTable, ErrorBox, asApiError, formatTime, useLoad } from "../../ui";
@@ -8,8 +8,11 @@ import { ActionButton, CreateForm } from "./common";
 
 /** Credentials as the API answered them once; shown until the user leaves the tab. */
 function SecretBox({ credentials, what, onDone }: { credentials: Json; what: string; onDone: () => void }) {
+  // Moved to (and scrolled into view) when it appears: the button that caused it may be far below.
+  const box = useRef<HTMLDivElement>(null);
+  useEffect(() => box.current?.focus(), [credentials]);
   return (
-    <div class="secret" role="status" aria-labelledby="secret-title">
+    <div class="secret" role="status" aria-labelledby="secret-title" tabIndex={-1} ref={box}>
       <h3 id="secret-title">{what}</h3>
       <p>
         <strong>Copy it now, it will not be shown again.</strong>
