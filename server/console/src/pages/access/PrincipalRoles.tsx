@@ -2,24 +2,28 @@
 // in each catalog, with assign and revoke (CATALOG_MANAGE_ACCESS on that catalog).
 import { useState } from "preact/hooks";
 import { all, management, seg, type Json } from "../../api";
+import { useSession } from "../../session";
 import { Async, DataTable, ErrorBox, asApiError, formatTime, useLoad } from "../../ui";
 import { ActionButton, CreateForm } from "./common";
 
 export function PrincipalRoles() {
+  const session = useSession();
   const roles = useLoad(() => all(management.get, "/principal-roles", "roles"), []);
   const [open, setOpen] = useState<string | null>(null);
   return (
     <section aria-labelledby="principal-roles-title">
       <h2 id="principal-roles-title">Principal roles</h2>
-      <CreateForm
-        title="New principal role"
-        label="Principal role name"
-        submitLabel="Create principal role"
-        create={async (name) => {
-          await management.post("/principal-roles", { principalRole: { name } });
-          roles.reload();
-        }}
-      />
+      {session.serviceAdmin ? (
+        <CreateForm
+          title="New principal role"
+          label="Principal role name"
+          submitLabel="Create principal role"
+          create={async (name) => {
+            await management.post("/principal-roles", { principalRole: { name } });
+            roles.reload();
+          }}
+        />
+      ) : null}
       <Async loaded={roles}>
         {(rows: Json[]) => (
           <DataTable
