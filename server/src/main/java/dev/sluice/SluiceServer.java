@@ -10,6 +10,7 @@ import dev.sluice.auth.TokenService;
 import dev.sluice.auth.TokenThrottle;
 import dev.sluice.auth.VerifiedSecrets;
 import dev.sluice.authz.Authorizer;
+import dev.sluice.authz.PrivilegeExplanation;
 import dev.sluice.catalog.CatalogRegistry;
 import dev.sluice.config.ServerConfig;
 import dev.sluice.http.AccessRoutes;
@@ -19,6 +20,7 @@ import dev.sluice.http.HttpServer;
 import dev.sluice.http.IcebergRoutes;
 import dev.sluice.http.ManagementRoutes;
 import dev.sluice.http.OAuthRoutes;
+import dev.sluice.http.PrivilegeRoutes;
 import dev.sluice.http.SigningKeyRoutes;
 import dev.sluice.management.AccessAdmin;
 import dev.sluice.management.CatalogAdmin;
@@ -134,7 +136,9 @@ public final class SluiceServer implements AutoCloseable {
               new CatalogVerification(
                   catalogs, vending, backends, config.vendingMinDurationSeconds()))
           .register(routes);
-      new AccessRoutes(new AccessAdmin(store, accessChanged), authz, store.access(), audit)
+      AccessAdmin accessAdmin = new AccessAdmin(store, accessChanged);
+      new AccessRoutes(accessAdmin, authz, store.access(), audit).register(routes);
+      new PrivilegeRoutes(accessAdmin, authz, new PrivilegeExplanation(store.access()))
           .register(routes);
       new SigningKeyRoutes(tokens, authz).register(routes);
       HttpServer http =
