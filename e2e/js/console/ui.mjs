@@ -25,6 +25,8 @@ export class Ui {
         ui.problems.push(`console error: ${m.text()}`);
       }
     });
+    // Confirmations (delete, rotate) are accepted, as a user going ahead would.
+    page.on("dialog", (d) => d.accept());
     page.setDefaultTimeout(20_000);
     return ui;
   }
@@ -87,12 +89,12 @@ export class Ui {
     await this.page.screenshot({ path: this.context.shot(name), fullPage: true });
   }
 
-  /** Rows of the table captioned `caption`, as arrays of cell texts. */
+  /** Rows of the table captioned `caption`, as arrays of cell texts (row headers included). */
   async rows(caption) {
     const table = this.page.locator("table", { has: this.page.locator("caption", { hasText: caption }) });
     await table.waitFor();
     return table.locator("tbody tr").evaluateAll((trs) =>
-      trs.map((tr) => Array.from(tr.querySelectorAll("td")).map((td) => td.innerText.trim())),
+      trs.map((tr) => Array.from(tr.querySelectorAll("th, td")).map((td) => td.innerText.trim())),
     );
   }
 }
