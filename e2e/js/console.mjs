@@ -74,6 +74,7 @@ try {
   // Every page of every session: no script error, no Content-Security-Policy violation.
   for (const ui of uis) {
     assert.deepEqual(ui.problems, [], `browser problems in the session of ${ui.who}`);
+    assert.deepEqual(await ui.cspViolations(), [], `CSP violations in the session of ${ui.who}`);
   }
 } catch (e) {
   console.log(`console: FAILED: ${e.stack ?? e}`);
