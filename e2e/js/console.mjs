@@ -7,7 +7,7 @@
 // S3 catalog on the Ceph RGW test bed: SLUICE_S3_BUCKET, SLUICE_TEST_RGW_ENDPOINT,
 // SLUICE_TEST_RGW_REGION, SLUICE_TEST_RGW_ROLE_ARN.
 import assert from "node:assert/strict";
-import { mkdirSync } from "node:fs";
+import { mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { chromium } from "playwright-core";
 import { steps as accessSteps } from "./console/access.mjs";
@@ -22,6 +22,7 @@ const env = (name) => {
 };
 
 const shots = env("SLUICE_SCREENSHOTS");
+rmSync(shots, { recursive: true, force: true });
 mkdirSync(shots, { recursive: true });
 const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium",
