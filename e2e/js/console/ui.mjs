@@ -25,6 +25,17 @@ export class Ui {
         ui.problems.push(`console error: ${m.text()}`);
       }
     });
+    // Every catalog API call of the console declines storage credentials.
+    page.on("request", (r) => {
+      const url = new URL(r.url());
+      if (
+        url.pathname.startsWith("/api/catalog/v1/") &&
+        !url.pathname.endsWith("/oauth/tokens") &&
+        r.headers()["x-iceberg-access-delegation"] !== "none"
+      ) {
+        ui.problems.push(`catalog call without X-Iceberg-Access-Delegation: none: ${url.pathname}`);
+      }
+    });
     // Confirmations (delete, rotate) are accepted, as a user going ahead would.
     page.on("dialog", (d) => d.accept());
     page.setDefaultTimeout(20_000);

@@ -72,10 +72,20 @@ export function whenExpired(callback: () => void): void {
   onExpired = callback;
 }
 
-async function call(method: string, path: string, body?: unknown): Promise<Json> {
+async function call(
+  method: string,
+  path: string,
+  body?: unknown,
+  exact = false,
+): Promise<Json> {
   const headers: Record<string, string> = { Accept: "application/json" };
   if (token) {
     headers.Authorization = `Bearer ${token}`;
+  }
+  if (path.startsWith(CATALOG + "/")) {
+    // Sluice's extension: no storage credentials for the console, even from a catalog that
+    // vends unasked. Browsing mints nothing and no key reaches the browser.
+    headers["X-Iceberg-Access-Delegation"] = "none";
   }
   if (body !== undefined) {
     headers["Content-Type"] = "application/json";
@@ -96,7 +106,7 @@ async function call(method: string, path: string, body?: unknown): Promise<Json>
   const text = await res.text();
   let parsed: Json = null;
   try {
-    parsed = text ? JSON.parse(text) : null;
+    parsed = text ? JSON.parse(exact ? quoteBigIntegers(text) : text) : null;
   } catch {
     parsed = text;
   }
@@ -170,37 +180,8 @@ export async function metricsText(): Promise<string> {
  * GET on the catalog API with 64-bit integers kept exact: Iceberg's snapshot ids do not fit a JS
  * number, so integers beyond 2^53 arrive as strings (JSON.parse would round them).
  */
-export async function catalogGetExact(path: string): Promise<Json> {
-  const headers: Record<string, string> = { Accept: "application/json" };
-  if (token) {
-    headers.Authorization = `Bearer ${token}`;
-  }
-  let res: Response;
-  try {
-    res = await fetch(CATALOG + path, { headers });
-  } catch (e) {
-    throw new ApiError(0, "NetworkError", `The server did not answer: ${String(e)}`);
-  }
-  const text = await res.text();
-  let parsed: Json = null;
-  try {
-    parsed = text ? JSON.parse(quoteBigIntegers(text)) : null;
-  } catch {
-    parsed = text;
-  }
-  if (!res.ok) {
-    if (res.status === 401) {
-      token = null;
-      onExpired();
-    }
-    const error = parsed?.error;
-    throw new ApiError(
-      res.status,
-      error?.type ?? "HttpError",
-      error?.message ?? `HTTP ${res.status} from GET ${CATALOG + path}`,
-    );
-  }
-  return parsed;
+export function catalogGetExact(path: string): Promise<Json> {
+  return call("GET", CATALOG + path, undefined, true);
 }
 
 /** JSON text with every integer literal beyond Number.MAX_SAFE_INTEGER turned into a string. */
