@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The one command that runs every test on a fresh machine: it installs and starts what the
 # tests need (a private PostgreSQL, a private Ceph radosgw with STS, an Azurite blob emulator,
-# a single-node Trino, the npm packages of the end-to-end tests), then runs the Maven build
-# with all tests. Exit status is the build's.
+# a single-node Trino, Debian's Chromium and the npm packages of the end-to-end tests), then runs
+# the Maven build with all tests. Exit status is the build's.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
@@ -15,6 +15,7 @@ testbeds_trino_begin   # in the background, while the other beds start
 testbeds_start
 testbeds_trino_wait
 
+scripts/chromium.sh install   # the console's browser test
 if [ -f e2e/js/package.json ]; then
   npm ci --prefix e2e/js --no-audit --no-fund --loglevel=error
 fi

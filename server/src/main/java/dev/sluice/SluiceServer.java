@@ -10,14 +10,17 @@ import dev.sluice.auth.TokenService;
 import dev.sluice.auth.TokenThrottle;
 import dev.sluice.auth.VerifiedSecrets;
 import dev.sluice.authz.Authorizer;
+import dev.sluice.authz.PrivilegeExplanation;
 import dev.sluice.catalog.CatalogRegistry;
 import dev.sluice.config.ServerConfig;
 import dev.sluice.http.AccessRoutes;
+import dev.sluice.http.ConsoleRoutes;
 import dev.sluice.http.HealthRoutes;
 import dev.sluice.http.HttpServer;
 import dev.sluice.http.IcebergRoutes;
 import dev.sluice.http.ManagementRoutes;
 import dev.sluice.http.OAuthRoutes;
+import dev.sluice.http.PrivilegeRoutes;
 import dev.sluice.http.SigningKeyRoutes;
 import dev.sluice.http.Transport;
 import dev.sluice.management.AccessAdmin;
@@ -103,6 +106,7 @@ public final class SluiceServer implements AutoCloseable {
               metrics);
       closeables.add(vending);
       new HealthRoutes(store, metrics).register(routes);
+      new ConsoleRoutes().register(routes);
       TokenEndpoint tokenEndpoint =
           new TokenEndpoint(
               store,
@@ -134,7 +138,9 @@ public final class SluiceServer implements AutoCloseable {
               new CatalogVerification(
                   catalogs, vending, backends, config.vendingMinDurationSeconds()))
           .register(routes);
-      new AccessRoutes(new AccessAdmin(store, accessChanged), authz, store.access(), audit)
+      AccessAdmin accessAdmin = new AccessAdmin(store, accessChanged);
+      new AccessRoutes(accessAdmin, authz, store.access(), audit).register(routes);
+      new PrivilegeRoutes(accessAdmin, authz, new PrivilegeExplanation(store.access()))
           .register(routes);
       new SigningKeyRoutes(tokens, authz).register(routes);
       ServerTls tls = config.tls() == null ? null : ServerTls.start(config.tls());

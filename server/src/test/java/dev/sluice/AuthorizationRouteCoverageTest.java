@@ -62,7 +62,10 @@ class AuthorizationRouteCoverageTest {
           "GET /healthz", "liveness; says nothing about the catalog",
           "GET /readyz", "readiness: whether the database answers",
           "GET /metrics", "counters and timings, no names of tables or principals",
-          "POST /api/catalog/v1/oauth/tokens", "where a token is had: the client's credentials");
+          "POST /api/catalog/v1/oauth/tokens", "where a token is had: the client's credentials",
+          "GET /", "a redirect to the console",
+          "GET /ui", "the console's page: static, the same for everyone",
+          "GET /ui/{asset}", "the console's script, stylesheet and icon: static");
 
   private static TestServer server;
   private static List<RouteInfo> routes;

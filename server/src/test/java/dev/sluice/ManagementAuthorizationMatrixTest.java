@@ -184,6 +184,13 @@ class ManagementAuthorizationMatrixTest {
             null,
             200),
         new Case("listEvents", false, "GET", "/events", null, 200),
+        new Case(
+            "explainPrivileges",
+            false,
+            "GET",
+            "/catalogs/{c}/principals/victim{n}/effective-privileges?type=table&namespace=ns&name=t",
+            null,
+            200),
         new Case("rotateSigningKey", true, "POST", "/signing-keys/rotate", null, 200));
   }
 

@@ -217,6 +217,26 @@ class S3VendingTest {
   }
 
   @Test
+  void aLoadThatDeclinesDelegationGetsNoCredentialsFromAnAlwaysCatalog() throws Exception {
+    try (RESTCatalog client = client(writer)) {
+      client.createTable(TableIdentifier.of("sales", "declined"), SCHEMA);
+    }
+    String token = server.token(writer[0], writer[1]);
+    String path = "/api/catalog/v1/" + catalog + "/namespaces/sales/tables/declined";
+    HttpResponse<String> plain = server.sendAs(token, "GET", path, null);
+    assertThat(TestServer.json(plain.body()).path("storage-credentials").size())
+        .as("this catalog vends unasked")
+        .isEqualTo(1);
+    HttpResponse<String> declined =
+        server.sendAs(token, "GET", path, null, Map.of("X-Iceberg-Access-Delegation", "none"));
+    assertThat(declined.statusCode()).isEqualTo(200);
+    JsonNode body = TestServer.json(declined.body());
+    assertThat(body.path("storage-credentials").size()).isZero();
+    assertThat(declined.body()).doesNotContain("s3.access-key-id", "s3.session-token");
+    assertThat(body.path("metadata").path("location").asText()).isNotEmpty();
+  }
+
+  @Test
   void withoutReadDataAskingIsRefusedAndNotAskingGetsNoCredentials() throws Exception {
     try (RESTCatalog client = client(writer)) {
       client.createTable(TableIdentifier.of("sales", "props"), SCHEMA);

@@ -25,6 +25,22 @@ import software.amazon.awssdk.services.s3.model.S3Object;
  * there, and no ambient AWS credentials could stand in for vended ones.
  */
 final class RgwTestBucket implements AutoCloseable {
+  /**
+   * The server config of the tests that run Sluice on the RGW bed: its own RGW identity as the
+   * credential source {@code rgw}. Block style on purpose: YAML reads an unquoted {@code ${VAR}}
+   * inside a flow mapping ({@code { accessKeyId: ${VAR} }}) as a nested mapping and the file fails
+   * to parse, because the server expands variables after parsing.
+   */
+  static final String SERVER_CONFIG =
+      """
+      storage:
+        credentialSources:
+          rgw:
+            type: static
+            accessKeyId: ${SLUICE_TEST_RGW_ACCESS_KEY}
+            secretAccessKey: ${SLUICE_TEST_RGW_SECRET_KEY}
+      """;
+
   static final List<String> RGW_ENV =
       List.of(
           "SLUICE_TEST_RGW_ENDPOINT",

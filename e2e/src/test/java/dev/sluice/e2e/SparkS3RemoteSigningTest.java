@@ -52,17 +52,6 @@ import org.junit.jupiter.api.extension.TestWatcher;
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class SparkS3RemoteSigningTest {
 
-  /** The server's own RGW identity (block style: see {@link SparkS3VendingTest}). */
-  private static final String SERVER_CONFIG =
-      """
-      storage:
-        credentialSources:
-          rgw:
-            type: static
-            accessKeyId: ${SLUICE_TEST_RGW_ACCESS_KEY}
-            secretAccessKey: ${SLUICE_TEST_RGW_SECRET_KEY}
-      """;
-
   private static final String WAREHOUSE = "signed";
   private static final String CATALOG = "signed";
   private static final String READER_CATALOG = "signed_reader";
@@ -104,7 +93,7 @@ class SparkS3RemoteSigningTest {
     rgwBucket = RgwTestBucket.create(rgw, "sluice-e2e-sign");
     bucket = rgwBucket.name();
 
-    server = SluiceServerProcess.start("spark-sign", SERVER_CONFIG, rgw);
+    server = SluiceServerProcess.start("spark-sign", RgwTestBucket.SERVER_CONFIG, rgw);
     createSigningCatalog();
 
     Path sparkDir = SluiceServerProcess.repoRoot().resolve("e2e/target/spark-sign");

@@ -47,21 +47,6 @@ import org.junit.jupiter.api.extension.TestWatcher;
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class SparkS3VendingTest {
 
-  /**
-   * The server's own RGW identity. Block style on purpose: YAML reads an unquoted {@code ${VAR}}
-   * inside a flow mapping ({@code { accessKeyId: ${VAR} }}) as a nested mapping and the file fails
-   * to parse, because the server expands variables after parsing.
-   */
-  private static final String SERVER_CONFIG =
-      """
-      storage:
-        credentialSources:
-          rgw:
-            type: static
-            accessKeyId: ${SLUICE_TEST_RGW_ACCESS_KEY}
-            secretAccessKey: ${SLUICE_TEST_RGW_SECRET_KEY}
-      """;
-
   private static final String WAREHOUSE = "lake";
   private static final String CATALOG = "lake";
   private static final String NOBODY_CATALOG = "lake_nobody";
@@ -97,7 +82,7 @@ class SparkS3VendingTest {
     rgwBucket = RgwTestBucket.create(rgw, "sluice-e2e-spark");
     bucket = rgwBucket.name();
 
-    server = SluiceServerProcess.start("spark-s3", SERVER_CONFIG, rgw);
+    server = SluiceServerProcess.start("spark-s3", RgwTestBucket.SERVER_CONFIG, rgw);
     createS3Catalog();
 
     Path sparkDir = SluiceServerProcess.repoRoot().resolve("e2e/target/spark-s3");

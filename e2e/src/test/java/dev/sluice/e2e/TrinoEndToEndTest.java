@@ -38,16 +38,6 @@ import org.junit.jupiter.api.extension.TestWatcher;
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class TrinoEndToEndTest {
-  /** The server's own RGW identity (block style: see SparkS3VendingTest). */
-  private static final String SERVER_CONFIG =
-      """
-      storage:
-        credentialSources:
-          rgw:
-            type: static
-            accessKeyId: ${SLUICE_TEST_RGW_ACCESS_KEY}
-            secretAccessKey: ${SLUICE_TEST_RGW_SECRET_KEY}
-      """;
 
   private static final String WAREHOUSE = "lake";
   private static final String SCHEMA = "sales";
@@ -84,7 +74,7 @@ class TrinoEndToEndTest {
     rgw = RgwTestBucket.environment("TrinoEndToEndTest");
     trino = TrinoSql.connect("TrinoEndToEndTest");
     rgwBucket = RgwTestBucket.create(rgw, "sluice-e2e-trino");
-    server = SluiceServerProcess.start("trino", SERVER_CONFIG, rgw);
+    server = SluiceServerProcess.start("trino", RgwTestBucket.SERVER_CONFIG, rgw);
     createS3Catalog();
 
     String suffix = ProcessSupport.randomHex(3);

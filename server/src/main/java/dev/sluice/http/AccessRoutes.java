@@ -483,7 +483,7 @@ public final class AccessRoutes {
     return out;
   }
 
-  private static Map<String, Object> grant(GrantRecord g) {
+  static Map<String, Object> grant(GrantRecord g) {
     Map<String, Object> out = new LinkedHashMap<>();
     out.put("type", g.securable().type().name().toLowerCase(java.util.Locale.ROOT));
     if (g.securable().type() != SecurableRef.Type.CATALOG) {

@@ -319,13 +319,15 @@ public final class HttpServer implements AutoCloseable {
         response.write(true, null, callback);
         return;
       }
-      response
-          .getHeaders()
-          .put(
-              HttpHeader.CONTENT_TYPE,
-              reply.body() instanceof String
-                  ? "text/plain; version=0.0.4; charset=utf-8"
-                  : "application/json");
+      if (!reply.headers().containsKey("Content-Type")) {
+        response
+            .getHeaders()
+            .put(
+                HttpHeader.CONTENT_TYPE,
+                reply.body() instanceof String
+                    ? "text/plain; version=0.0.4; charset=utf-8"
+                    : "application/json");
+      }
       response.getHeaders().put(HttpHeader.CONTENT_LENGTH, bytes.length);
       response.write(true, ByteBuffer.wrap(bytes), callback);
     }

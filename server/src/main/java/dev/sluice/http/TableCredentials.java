@@ -73,8 +73,12 @@ final class TableCredentials {
   /** The delegation for a table response to this request (load, create, register, commit). */
   Delegation decide(Exchange x, Caller caller, SluiceCatalog catalog, TableIdentifier table) {
     StorageProfile profile = catalog.settings().storage();
-    Set<Delegation.Kind> requested =
-        Delegation.requested(x.header(ClientProperties.ACCESS_DELEGATION_HEADER));
+    String header = x.header(ClientProperties.ACCESS_DELEGATION_HEADER);
+    if (Delegation.declined(header)) {
+      requestedNone.increment();
+      return Delegation.NONE;
+    }
+    Set<Delegation.Kind> requested = Delegation.requested(header);
     count(requested);
     Optional<Delegation.Kind> kind =
         Delegation.choose(requested, profile.offered(), profile.delegateOnlyOnRequest());

@@ -71,6 +71,15 @@ public record Delegation(Kind kind, Optional<AccessMode> mode) {
   }
 
   /**
+   * True when the client declined delegation outright ({@code X-Iceberg-Access-Delegation: none}, a
+   * Sluice extension): it gets no credentials even from a catalog that delegates unasked. The web
+   * console sends it, so browsing never mints a credential nor puts one in a browser.
+   */
+  public static boolean declined(String header) {
+    return header != null && header.trim().equalsIgnoreCase("none");
+  }
+
+  /**
    * The kind to use for a client that asked for {@code requested} on a catalog that offers {@code
    * offered}: the first offered kind the client asked for; without one, none when the catalog
    * delegates only on request, else the first it offers.

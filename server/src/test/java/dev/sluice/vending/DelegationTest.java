@@ -21,6 +21,16 @@ class DelegationTest {
   }
 
   @Test
+  void onlyAnExplicitNoneDeclines() {
+    assertThat(Delegation.declined("none")).isTrue();
+    assertThat(Delegation.declined(" None ")).isTrue();
+    assertThat(Delegation.declined(null)).isFalse();
+    assertThat(Delegation.declined("")).isFalse();
+    assertThat(Delegation.declined("none, vended-credentials")).isFalse();
+    assertThat(Delegation.declined("nonesuch")).isFalse();
+  }
+
+  @Test
   void theClientsChoiceWinsAmongWhatTheCatalogOffers() {
     Set<Delegation.Kind> both = Set.of(VENDED_CREDENTIALS, REMOTE_SIGNING);
     assertThat(Delegation.choose(Set.of(REMOTE_SIGNING), both, true)).contains(REMOTE_SIGNING);

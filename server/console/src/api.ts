@@ -1,0 +1,216 @@
+// The console's only way to the server: the same REST APIs every client uses, with the bearer
+// token held in memory (never in storage), so the console can do exactly what the API allows.
+
+/** An Iceberg ErrorResponse (or a transport failure) as the console shows it. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly type: string,
+    message: string,
+  ) {
+    super(message);
+  }
+
+  get forbidden(): boolean {
+    return this.status === 403;
+  }
+}
+
+export type Json = any; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+const MANAGEMENT = "/api/management/v1";
+const CATALOG = "/api/catalog/v1";
+
+let token: string | null = null;
+let onExpired: () => void = () => {};
+
+export interface Identity {
+  principal: string;
+  clientId: string;
+}
+
+/** Exchanges a client id and secret for a token (OAuth2 client credentials); keeps it in memory. */
+export async function login(clientId: string, clientSecret: string): Promise<Identity> {
+  const form = new URLSearchParams({
+    grant_type: "client_credentials",
+    client_id: clientId,
+    client_secret: clientSecret,
+    scope: "PRINCIPAL_ROLE:ALL",
+  });
+  const res = await fetch(`${CATALOG}/oauth/tokens`, {
+    method: "POST",
+    headers: { "Content-Type": "application/x-www-form-urlencoded" },
+    body: form,
+  });
+  const body = await res.json().catch(() => ({}));
+  if (!res.ok) {
+    const message =
+      body.error_description ?? body.error?.message ?? `sign-in failed (HTTP ${res.status})`;
+    throw new ApiError(res.status, body.error ?? "LoginFailed", message);
+  }
+  token = body.access_token as string;
+  return identityOf(token, clientId);
+}
+
+/** The principal a token names: its subject claim (Sluice's tokens are JWTs). */
+function identityOf(jwt: string, clientId: string): Identity {
+  const payload = jwt.split(".")[1] ?? "";
+  const json = JSON.parse(atob(payload.replace(/-/g, "+").replace(/_/g, "/")));
+  return { principal: String(json.sub), clientId };
+}
+
+export function logout(): void {
+  token = null;
+}
+
+export function signedIn(): boolean {
+  return token !== null;
+}
+
+/** Called when the server answers 401: the token expired or was revoked. */
+export function whenExpired(callback: () => void): void {
+  onExpired = callback;
+}
+
+async function call(
+  method: string,
+  path: string,
+  body?: unknown,
+  exact = false,
+): Promise<Json> {
+  const headers: Record<string, string> = { Accept: "application/json" };
+  if (token) {
+    headers.Authorization = `Bearer ${token}`;
+  }
+  if (path.startsWith(CATALOG + "/")) {
+    // Sluice's extension: no storage credentials for the console, even from a catalog that
+    // vends unasked. Browsing mints nothing and no key reaches the browser.
+    headers["X-Iceberg-Access-Delegation"] = "none";
+  }
+  if (body !== undefined) {
+    headers["Content-Type"] = "application/json";
+  }
+  let res: Response;
+  try {
+    res = await fetch(path, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  } catch (e) {
+    throw new ApiError(0, "NetworkError", `The server did not answer: ${String(e)}`);
+  }
+  if (res.status === 204) {
+    return null;
+  }
+  const text = await res.text();
+  let parsed: Json = null;
+  try {
+    parsed = text ? JSON.parse(exact ? quoteBigIntegers(text) : text) : null;
+  } catch {
+    parsed = text;
+  }
+  if (!res.ok) {
+    const error = parsed?.error;
+    if (res.status === 401) {
+      token = null;
+      onExpired();
+    }
+    throw new ApiError(
+      res.status,
+      error?.type ?? "HttpError",
+      error?.message ?? `HTTP ${res.status} from ${method} ${path}`,
+    );
+  }
+  return parsed;
+}
+
+export const management = {
+  get: (path: string) => call("GET", MANAGEMENT + path),
+  post: (path: string, body?: unknown) => call("POST", MANAGEMENT + path, body ?? {}),
+  put: (path: string, body?: unknown) => call("PUT", MANAGEMENT + path, body ?? {}),
+  delete: (path: string) => call("DELETE", MANAGEMENT + path),
+};
+
+export const catalogApi = {
+  get: (path: string) => call("GET", CATALOG + path),
+};
+
+/** Every page of a paged list (`next-page-token`), up to `limit` items. */
+export async function all(
+  get: (path: string) => Promise<Json>,
+  path: string,
+  field: string,
+  limit = 5000,
+): Promise<Json[]> {
+  const items: Json[] = [];
+  let pageToken: string | null = null;
+  do {
+    const sep = path.includes("?") ? "&" : "?";
+    const page: Json = await get(
+      pageToken ? `${path}${sep}pageToken=${encodeURIComponent(pageToken)}` : path,
+    );
+    items.push(...(page[field] ?? []));
+    // The management API says nextPageToken, Iceberg's catalog API next-page-token.
+    pageToken = page.nextPageToken ?? page["next-page-token"] ?? null;
+  } while (pageToken && items.length < limit);
+  return items;
+}
+
+/** A path segment, percent-encoded. */
+export function seg(value: string): string {
+  return encodeURIComponent(value);
+}
+
+/** A namespace in a catalog API path: levels joined by the unit separator, encoded. */
+export function nsPath(levels: string[]): string {
+  return encodeURIComponent(levels.join("\u001f"));
+}
+
+/** The Prometheus text of /metrics (public). */
+export async function metricsText(): Promise<string> {
+  const res = await fetch("/metrics");
+  if (!res.ok) {
+    throw new ApiError(res.status, "HttpError", `HTTP ${res.status} from /metrics`);
+  }
+  return res.text();
+}
+
+/**
+ * GET on the catalog API with 64-bit integers kept exact: Iceberg's snapshot ids do not fit a JS
+ * number, so integers beyond 2^53 arrive as strings (JSON.parse would round them).
+ */
+export function catalogGetExact(path: string): Promise<Json> {
+  return call("GET", CATALOG + path, undefined, true);
+}
+
+/** JSON text with every integer literal beyond Number.MAX_SAFE_INTEGER turned into a string. */
+export function quoteBigIntegers(text: string): string {
+  let out = "";
+  let i = 0;
+  while (i < text.length) {
+    const c = text[i];
+    if (c === '"') {
+      // Copy a string literal as is, escapes included.
+      let j = i + 1;
+      while (j < text.length && text[j] !== '"') {
+        j += text[j] === "\\" ? 2 : 1;
+      }
+      out += text.slice(i, j + 1);
+      i = j + 1;
+    } else if (c === "-" || (c >= "0" && c <= "9")) {
+      let j = i + 1;
+      while (j < text.length && /[0-9.eE+-]/.test(text[j])) {
+        j++;
+      }
+      const literal = text.slice(i, j);
+      const unsafe = /^-?\d+$/.test(literal) && !Number.isSafeInteger(Number(literal));
+      out += unsafe ? `"${literal}"` : literal;
+      i = j;
+    } else {
+      out += c;
+      i++;
+    }
+  }
+  return out;
+}

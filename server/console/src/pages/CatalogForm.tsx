@@ -1,0 +1,329 @@
+// The catalog form: the fields common to every catalog, then the storage type's own keys
+// (docs/S3-VENDING.md, R2-VENDING.md, GCS-VENDING.md, AZURE-VENDING.md). The server validates;
+// its message names the key it refused, and the form shows it next to that field.
+import { useState } from "preact/hooks";
+import { ApiError, type Json } from "../api";
+import { Checkbox, ErrorBox, Field, Select } from "../ui";
+
+interface StorageKey {
+  key: string;
+  label: string;
+  hint?: string;
+  kind?: "text" | "number" | "boolean" | "list";
+}
+
+const STORAGE_KEYS: Record<string, StorageKey[]> = {
+  FILE: [],
+  S3: [
+    { key: "region", label: "Region", hint: "e.g. us-east-1" },
+    { key: "roleArn", label: "Role ARN", hint: "the role STS AssumeRole takes for each table" },
+    { key: "endpoint", label: "S3 endpoint", hint: "for S3-compatible stores (Ceph RGW, MinIO)" },
+    { key: "stsEndpoint", label: "STS endpoint" },
+    { key: "externalId", label: "External id" },
+    { key: "pathStyleAccess", label: "Path-style access", kind: "boolean" },
+    { key: "durationSeconds", label: "Credential lifetime (s)", kind: "number" },
+    {
+      key: "delegation",
+      label: "Delegation",
+      kind: "list",
+      hint: "comma-separated: vended-credentials, remote-signing",
+    },
+  ],
+  R2: [
+    { key: "accountId", label: "Cloudflare account id" },
+    { key: "endpoint", label: "R2 endpoint" },
+    { key: "durationSeconds", label: "Credential lifetime (s)", kind: "number" },
+  ],
+  GCS: [
+    { key: "projectId", label: "Project id" },
+    { key: "gcsServiceAccount", label: "Service account to impersonate" },
+    { key: "durationSeconds", label: "Credential lifetime (s)", kind: "number" },
+  ],
+  AZURE: [
+    { key: "tenantId", label: "Entra tenant id" },
+    { key: "hierarchicalNamespace", label: "Hierarchical namespace (ADLS Gen2)", kind: "boolean" },
+    { key: "allowContainerScope", label: "Allow container-wide SAS", kind: "boolean" },
+    { key: "durationSeconds", label: "Credential lifetime (s)", kind: "number" },
+  ],
+};
+
+export const STORAGE_TYPES = Object.keys(STORAGE_KEYS);
+const BASE_LOCATION = "default-base-location";
+
+/** What the form edits, as strings (the inputs' own values). */
+export interface CatalogDraft {
+  name: string;
+  storageType: string;
+  baseLocation: string;
+  allowedLocations: string;
+  credentialSource: string;
+  storage: Record<string, string>;
+  properties: string;
+}
+
+export function emptyDraft(): CatalogDraft {
+  return {
+    name: "",
+    storageType: "FILE",
+    baseLocation: "",
+    allowedLocations: "",
+    credentialSource: "",
+    storage: {},
+    properties: "",
+  };
+}
+
+/** A catalog as the management API answers it, as a draft to edit. */
+export function draftOf(catalog: Json): CatalogDraft {
+  const info = catalog.storageConfigInfo ?? {};
+  const storage: Record<string, string> = {};
+  for (const k of STORAGE_KEYS[info.storageType] ?? []) {
+    const v = info[k.key];
+    if (v !== undefined && v !== null) {
+      storage[k.key] = Array.isArray(v) ? v.join(", ") : String(v);
+    }
+  }
+  const props = { ...(catalog.properties ?? {}) };
+  const base = props[BASE_LOCATION] ?? "";
+  delete props[BASE_LOCATION];
+  return {
+    name: catalog.name,
+    storageType: info.storageType ?? "FILE",
+    baseLocation: base,
+    allowedLocations: (info.allowedLocations ?? []).join("\n"),
+    credentialSource: info.credentialSource ?? "",
+    storage,
+    properties: Object.entries(props)
+      .map(([k, v]) => `${k}=${v}`)
+      .join("\n"),
+  };
+}
+
+export function parseProperties(text: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const line of text.split("\n")) {
+    const trimmed = line.trim();
+    if (!trimmed) {
+      continue;
+    }
+    const eq = trimmed.indexOf("=");
+    if (eq <= 0) {
+      throw new ApiError(400, "BadProperty", `Invalid property line: ${trimmed} (key=value)`);
+    }
+    out[trimmed.slice(0, eq).trim()] = trimmed.slice(eq + 1).trim();
+  }
+  return out;
+}
+
+/** The draft as the management API's catalog properties and storageConfigInfo. */
+export function requestOf(draft: CatalogDraft): { properties: Json; storageConfigInfo: Json } {
+  const properties = parseProperties(draft.properties);
+  if (draft.baseLocation.trim()) {
+    properties[BASE_LOCATION] = draft.baseLocation.trim();
+  }
+  const info: Json = { storageType: draft.storageType };
+  const allowed = draft.allowedLocations
+    .split("\n")
+    .map((s) => s.trim())
+    .filter(Boolean);
+  if (allowed.length) {
+    info.allowedLocations = allowed;
+  }
+  if (draft.credentialSource.trim()) {
+    info.credentialSource = draft.credentialSource.trim();
+  }
+  for (const k of STORAGE_KEYS[draft.storageType] ?? []) {
+    const raw = (draft.storage[k.key] ?? "").trim();
+    if (!raw) {
+      continue;
+    }
+    if (k.kind === "boolean") {
+      info[k.key] = raw === "true";
+    } else if (k.kind === "number") {
+      info[k.key] = Number.isFinite(Number(raw)) ? Number(raw) : raw;
+    } else if (k.kind === "list") {
+      info[k.key] = raw
+        .split(",")
+        .map((s) => s.trim())
+        .filter(Boolean);
+    } else {
+      info[k.key] = raw;
+    }
+  }
+  return { properties, storageConfigInfo: info };
+}
+
+/**
+ * The field an error message is about: the key it names first (the server's messages name the key
+ * they refuse first, e.g. "storageConfigInfo.region is required for storageType S3").
+ */
+export function fieldOf(message: string, keys: string[]): string | undefined {
+  // "name" also occurs in prose ("sessionName must name …"): only these messages are about it.
+  if (keys.includes("name") && /field: name\b|catalog name|Catalog already exists/.test(message)) {
+    return "name";
+  }
+  let best: string | undefined;
+  let bestAt = Infinity;
+  for (const key of keys.filter((k) => k !== "name")) {
+    const pattern = new RegExp(`(^|[^A-Za-z0-9-])${key.replace(/[.]/g, "\\.")}($|[^A-Za-z0-9-])`);
+    const found = pattern.exec(message);
+    if (found && found.index < bestAt) {
+      best = key;
+      bestAt = found.index;
+    }
+  }
+  return best;
+}
+
+function errorKeys(draft: CatalogDraft): string[] {
+  return [
+    "name",
+    BASE_LOCATION,
+    "storageType",
+    "allowedLocations",
+    "credentialSource",
+    ...(STORAGE_KEYS[draft.storageType] ?? []).map((k) => k.key),
+  ];
+}
+
+/**
+ * The form. `submit` sends the draft; an ApiError it throws is shown next to the field its
+ * message names, or above the buttons when it names none.
+ */
+export function CatalogForm({
+  initial,
+  creating,
+  storageEditable,
+  submitLabel,
+  submit,
+  onCancel,
+}: {
+  initial: CatalogDraft;
+  creating: boolean;
+  storageEditable: boolean;
+  submitLabel: string;
+  submit: (draft: CatalogDraft, verify: boolean) => Promise<void>;
+  onCancel?: () => void;
+}) {
+  const [draft, setDraft] = useState(initial);
+  const [verify, setVerify] = useState(false);
+  const [error, setError] = useState<ApiError | undefined>();
+  const [busy, setBusy] = useState(false);
+  const errorField = error ? fieldOf(error.message, errorKeys(draft)) : undefined;
+  const fieldError = (key: string) => (errorField === key ? error?.message : undefined);
+  const set = (change: Partial<CatalogDraft>) => setDraft({ ...draft, ...change });
+
+  async function onSubmit(e: Event) {
+    e.preventDefault();
+    setBusy(true);
+    setError(undefined);
+    try {
+      await submit(draft, verify);
+    } catch (err) {
+      setError(err instanceof ApiError ? err : new ApiError(0, "Error", String(err)));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <form onSubmit={onSubmit} aria-label={creating ? "New catalog" : `Edit catalog ${draft.name}`}>
+      {creating ? (
+        <Field
+          label="Name"
+          name="name"
+          value={draft.name}
+          onInput={(v) => set({ name: v })}
+          required
+          error={fieldError("name")}
+        />
+      ) : null}
+      <Field
+        label="Default base location"
+        name={BASE_LOCATION}
+        value={draft.baseLocation}
+        onInput={(v) => set({ baseLocation: v })}
+        hint="where new namespaces and tables go, e.g. s3://bucket/warehouse/ or file:///data/wh"
+        error={fieldError(BASE_LOCATION)}
+      />
+      <fieldset disabled={!storageEditable}>
+        <legend>Storage{storageEditable ? "" : " (only the service admin may change it)"}</legend>
+        <Select
+          label="Storage type"
+          value={draft.storageType}
+          options={STORAGE_TYPES.map((t) => ({ value: t, label: t }))}
+          onChange={(v) => set({ storageType: v, storage: {} })}
+        />
+        {fieldError("storageType") ? (
+          <small class="field-error" role="alert">
+            {fieldError("storageType")}
+          </small>
+        ) : null}
+        <Field
+          label="Allowed locations"
+          name="allowedLocations"
+          multiline
+          value={draft.allowedLocations}
+          onInput={(v) => set({ allowedLocations: v })}
+          hint="one per line; empty: the base location"
+          error={fieldError("allowedLocations")}
+        />
+        {draft.storageType !== "FILE" ? (
+          <Field
+            label="Credential source"
+            name="credentialSource"
+            value={draft.credentialSource}
+            onInput={(v) => set({ credentialSource: v })}
+            hint="a name under storage.credentialSources in the server's YAML"
+            error={fieldError("credentialSource")}
+          />
+        ) : null}
+        {(STORAGE_KEYS[draft.storageType] ?? []).map((k) =>
+          k.kind === "boolean" ? (
+            <Checkbox
+              label={k.label}
+              checked={draft.storage[k.key] === "true"}
+              onChange={(c) => set({ storage: { ...draft.storage, [k.key]: String(c) } })}
+            />
+          ) : (
+            <Field
+              label={k.label}
+              name={k.key}
+              value={draft.storage[k.key] ?? ""}
+              hint={k.hint}
+              type={k.kind === "number" ? "number" : "text"}
+              onInput={(v) => set({ storage: { ...draft.storage, [k.key]: v } })}
+              error={fieldError(k.key)}
+            />
+          ),
+        )}
+      </fieldset>
+      <Field
+        label="Other properties"
+        name="properties"
+        multiline
+        value={draft.properties}
+        onInput={(v) => set({ properties: v })}
+        hint="one key=value per line"
+      />
+      {creating && draft.storageType !== "FILE" ? (
+        <Checkbox
+          label="Run the storage self-check after creating"
+          checked={verify}
+          onChange={setVerify}
+        />
+      ) : null}
+      {error && !errorField ? <ErrorBox error={error} /> : null}
+      <div class="buttons">
+        <button type="submit" disabled={busy}>
+          {busy ? "Saving…" : submitLabel}
+        </button>
+        {onCancel ? (
+          <button type="button" class="secondary" onClick={onCancel}>
+            Cancel
+          </button>
+        ) : null}
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,102 @@
+// Catalog roles of one catalog: list, create, delete; and one role's grants as a matrix
+// (GrantMatrix). Needs CATALOG_MANAGE_ACCESS on the catalog (or service admin).
+import { useState } from "preact/hooks";
+import { all, management, seg, type Json } from "../../api";
+import { Async, DataTable, formatTime, go, useLoad } from "../../ui";
+import { ActionButton, CreateForm } from "./common";
+import { GrantMatrix } from "./GrantMatrix";
+
+export function CatalogRoles({ catalog }: { catalog: string | undefined }) {
+  const catalogs = useLoad(() => all(management.get, "/catalogs", "catalogs"), []);
+  return (
+    <section aria-labelledby="catalog-roles-title">
+      <h2 id="catalog-roles-title">Catalog roles</h2>
+      <Async loaded={catalogs}>
+        {(rows: Json[]) => (
+          <div class="field">
+            <label for="catalog-roles-catalog">Catalog</label>
+            <select
+              id="catalog-roles-catalog"
+              value={catalog ?? ""}
+              onChange={(e) => go("access", "catalog-roles", (e.target as HTMLSelectElement).value)}
+            >
+              <option value="">(choose a catalog)</option>
+              {rows.map((c) => (
+                <option value={c.name}>{c.name}</option>
+              ))}
+            </select>
+          </div>
+        )}
+      </Async>
+      {catalog ? <RolesOf catalog={catalog} key={catalog} /> : null}
+    </section>
+  );
+}
+
+function RolesOf({ catalog }: { catalog: string }) {
+  const roles = useLoad(
+    () => all(management.get, `/catalogs/${seg(catalog)}/catalog-roles`, "roles"),
+    [catalog],
+  );
+  const [open, setOpen] = useState<string | null>(null);
+  return (
+    <>
+      <Async loaded={roles}>
+        {(rows: Json[]) => (
+          <>
+            <CreateForm
+              title={`New catalog role in ${catalog}`}
+              label="Catalog role name"
+              submitLabel="Create catalog role"
+              create={async (name) => {
+                await management.post(`/catalogs/${seg(catalog)}/catalog-roles`, {
+                  catalogRole: { name },
+                });
+                roles.reload();
+              }}
+            />
+            <DataTable
+              caption={`Catalog roles of ${catalog}`}
+              rows={rows}
+              empty="none yet."
+              columns={[
+                { title: "Name", cell: (r) => r.name },
+                { title: "Created", cell: (r) => formatTime(r.createTimestamp) },
+                {
+                  title: "Actions",
+                  cell: (r) => (
+                    <div class="buttons">
+                      <button
+                        type="button"
+                        class="secondary"
+                        aria-expanded={open === r.name}
+                        onClick={() => setOpen(open === r.name ? null : r.name)}
+                      >
+                        {open === r.name ? `Close grants of ${r.name}` : `Grants of ${r.name}`}
+                      </button>
+                      <ActionButton
+                        label={`Delete ${r.name}`}
+                        danger
+                        confirmText={`Delete catalog role ${r.name} of ${catalog} with its grants?`}
+                        action={async () => {
+                          await management.delete(
+                            `/catalogs/${seg(catalog)}/catalog-roles/${seg(r.name)}`,
+                          );
+                          if (open === r.name) {
+                            setOpen(null);
+                          }
+                          roles.reload();
+                        }}
+                      />
+                    </div>
+                  ),
+                },
+              ]}
+            />
+          </>
+        )}
+      </Async>
+      {open ? <GrantMatrix catalog={catalog} role={open} key={`${catalog}/${open}`} /> : null}
+    </>
+  );
+}
