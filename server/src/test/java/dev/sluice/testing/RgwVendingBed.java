@@ -13,6 +13,7 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import javax.net.ssl.SSLContext;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DataFiles;
 import org.apache.iceberg.FileFormat;
@@ -56,6 +57,15 @@ public final class RgwVendingBed implements AutoCloseable {
    * bucketPrefix-…}.
    */
   public static RgwVendingBed start(String bucketPrefix) throws Exception {
+    return start(bucketPrefix, "", null);
+  }
+
+  /**
+   * As {@link #start(String)}, with more YAML for the server ({@code server.tls}, …) and, for a
+   * server on https, the TLS context its test client trusts it with.
+   */
+  public static RgwVendingBed start(String bucketPrefix, String extraYaml, SSLContext clientTls)
+      throws Exception {
     CephRgw rgw = CephRgw.bed();
     String bucket = rgw.newBucket(bucketPrefix);
     TestServer server =
@@ -64,7 +74,9 @@ public final class RgwVendingBed implements AutoCloseable {
             "storage:\n  credentialSources:\n    rgw:\n      type: static\n"
                 + "      accessKeyId: ${SLUICE_TEST_RGW_ACCESS_KEY}\n      secretAccessKey: ${SLUICE_TEST_RGW_SECRET_KEY}\n"
                 // The bed's STS allows 1-second sessions, so expiry and refresh are testable.
-                + "  vendingMinDurationSeconds: 1\n");
+                + "  vendingMinDurationSeconds: 1\n"
+                + extraYaml,
+            clientTls);
     return new RgwVendingBed(rgw, server, bucket);
   }
 
@@ -179,16 +191,17 @@ public final class RgwVendingBed implements AutoCloseable {
    * The real client, configured with no storage keys at all; {credentials} = {clientId, secret}.
    */
   public RESTCatalog client(String catalog, String[] credentials) {
+    return client(catalog, credentials, Map.of());
+  }
+
+  /** As above, with more client properties (a TLS configurer for a server on https). */
+  public RESTCatalog client(String catalog, String[] credentials, Map<String, String> more) {
+    Map<String, String> properties = new LinkedHashMap<>(more);
+    properties.put("uri", server.catalogUri());
+    properties.put("warehouse", catalog);
+    properties.put("credential", credentials[0] + ":" + credentials[1]);
     RESTCatalog client = new RESTCatalog();
-    client.initialize(
-        "sluice",
-        Map.of(
-            "uri",
-            server.catalogUri(),
-            "warehouse",
-            catalog,
-            "credential",
-            credentials[0] + ":" + credentials[1]));
+    client.initialize("sluice", properties);
     return client;
   }
 
