@@ -58,6 +58,11 @@ export interface CatalogDraft {
   allowedLocations: string;
   credentialSource: string;
   storage: Record<string, string>;
+  /**
+   * The catalog's other storageConfigInfo keys (policy templates, session tags, vendCredentials,
+   * …), which the form does not edit: sent back as they were, so an edit never drops them.
+   */
+  kept: Record<string, unknown>;
   properties: string;
 }
 
@@ -69,6 +74,7 @@ export function emptyDraft(): CatalogDraft {
     allowedLocations: "",
     credentialSource: "",
     storage: {},
+    kept: {},
     properties: "",
   };
 }
@@ -83,6 +89,13 @@ export function draftOf(catalog: Json): CatalogDraft {
       storage[k.key] = Array.isArray(v) ? v.join(", ") : String(v);
     }
   }
+  const edited = new Set([
+    "storageType",
+    "allowedLocations",
+    "credentialSource",
+    ...(STORAGE_KEYS[info.storageType] ?? []).map((k) => k.key),
+  ]);
+  const kept = Object.fromEntries(Object.entries(info).filter(([k]) => !edited.has(k)));
   const props = { ...(catalog.properties ?? {}) };
   const base = props[BASE_LOCATION] ?? "";
   delete props[BASE_LOCATION];
@@ -93,6 +106,7 @@ export function draftOf(catalog: Json): CatalogDraft {
     allowedLocations: (info.allowedLocations ?? []).join("\n"),
     credentialSource: info.credentialSource ?? "",
     storage,
+    kept,
     properties: Object.entries(props)
       .map(([k, v]) => `${k}=${v}`)
       .join("\n"),
@@ -121,7 +135,7 @@ export function requestOf(draft: CatalogDraft): { properties: Json; storageConfi
   if (draft.baseLocation.trim()) {
     properties[BASE_LOCATION] = draft.baseLocation.trim();
   }
-  const info: Json = { storageType: draft.storageType };
+  const info: Json = { ...draft.kept, storageType: draft.storageType };
   const allowed = draft.allowedLocations
     .split("\n")
     .map((s) => s.trim())
@@ -252,7 +266,7 @@ export function CatalogForm({
           label="Storage type"
           value={draft.storageType}
           options={STORAGE_TYPES.map((t) => ({ value: t, label: t }))}
-          onChange={(v) => set({ storageType: v, storage: {} })}
+          onChange={(v) => set({ storageType: v, storage: {}, kept: {} })}
         />
         {fieldError("storageType") ? (
           <small class="field-error" role="alert">
@@ -297,6 +311,12 @@ export function CatalogForm({
             />
           ),
         )}
+        {Object.keys(draft.kept).length > 0 ? (
+          <p class="muted small">
+            Also kept as they are (change them through the API or the CLI):{" "}
+            {Object.keys(draft.kept).join(", ")}.
+          </p>
+        ) : null}
       </fieldset>
       <Field
         label="Other properties"
