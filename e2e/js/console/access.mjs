@@ -110,6 +110,14 @@ export const steps = [
       await page.getByRole("table", { name: "Catalog roles of quickstart" }).waitFor();
       await page.getByRole("button", { name: "Grants of readers", exact: true }).click();
       await ui.heading("Grants of readers in quickstart", 3).waitFor();
+      // Who holds the role, revoked and granted again from here (as an access manager would).
+      assert.deepEqual((await ui.rows("Principal roles holding readers")).map((r) => r[0]), ["analysts"]);
+      await page.getByRole("button", { name: "Revoke readers from analysts" }).click();
+      await page.getByText("Principal roles holding readers: none yet.").waitFor();
+      const grantTo = page.getByRole("form", { name: "Grant readers to a principal role" });
+      await grantTo.getByLabel("Principal role to grant it to").fill("analysts");
+      await grantTo.getByRole("button", { name: "Grant to principal role" }).click();
+      await page.getByRole("button", { name: "Revoke readers from analysts" }).waitFor();
       const add = page.getByRole("form", { name: "Add a securable row" });
       await add.getByLabel("Securable type").selectOption("table");
       await add.getByLabel("Namespace (a.b)").fill("sales");

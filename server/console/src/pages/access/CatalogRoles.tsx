@@ -1,10 +1,11 @@
-// Catalog roles of one catalog: list, create, delete; and one role's grants as a matrix
-// (GrantMatrix). Needs CATALOG_MANAGE_ACCESS on the catalog (or service admin).
+// Catalog roles of one catalog: list, create, delete; and for one role, the principal roles that
+// hold it (Holders) and its grants as a matrix (GrantMatrix). Needs CATALOG_MANAGE_ACCESS on the catalog (or service admin).
 import { useState } from "preact/hooks";
 import { all, management, seg, type Json } from "../../api";
 import { Async, DataTable, formatTime, go, useLoad } from "../../ui";
 import { ActionButton, CreateForm } from "./common";
 import { GrantMatrix } from "./GrantMatrix";
+import { Holders } from "./Holders";
 
 export function CatalogRoles({ catalog }: { catalog: string | undefined }) {
   const catalogs = useLoad(() => all(management.get, "/catalogs", "catalogs"), []);
@@ -96,7 +97,12 @@ function RolesOf({ catalog }: { catalog: string }) {
           </>
         )}
       </Async>
-      {open ? <GrantMatrix catalog={catalog} role={open} key={`${catalog}/${open}`} /> : null}
+      {open ? (
+        <>
+          <Holders catalog={catalog} role={open} key={`holders ${catalog}/${open}`} />
+          <GrantMatrix catalog={catalog} role={open} key={`${catalog}/${open}`} />
+        </>
+      ) : null}
     </>
   );
 }
