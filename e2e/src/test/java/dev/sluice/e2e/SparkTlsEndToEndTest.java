@@ -3,6 +3,8 @@ package dev.sluice.e2e;
 import static dev.sluice.e2e.SparkSql.row;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.sluice.testing.CaFileTlsConfigurer;
+import dev.sluice.testing.TestPki;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
