@@ -38,15 +38,7 @@ class ManagementMtlsTest {
     // The test server's own client (catalog creation) holds the admin certificate.
     server =
         TestServer.start(
-            null,
-            "server:\n  tls:\n    certificate: \""
-                + certificate.certificatePem()
-                + "\"\n    privateKey: \""
-                + certificate.privateKeyPem()
-                + "\"\n    clientAuth:\n      caFile: \""
-                + adminPki.caPem()
-                + "\"\n",
-            serverPki.clientContext(admin));
+            null, certificate.serverTlsYaml(adminPki.caPem()), serverPki.clientContext(admin));
     catalog = server.createCatalog("mtls");
   }
 

@@ -49,15 +49,7 @@ class TlsServerTest {
   static void start() throws Exception {
     pki = TestPki.create(dir.resolve("pki"), "Sluice Test CA");
     certificate = pki.server("localhost");
-    server =
-        TestServer.start(
-            null,
-            "server:\n  tls:\n    certificate: \""
-                + certificate.certificatePem()
-                + "\"\n    privateKey: \""
-                + certificate.privateKeyPem()
-                + "\"\n",
-            pki.clientContext());
+    server = TestServer.start(null, certificate.serverTlsYaml(), pki.clientContext());
   }
 
   @AfterAll

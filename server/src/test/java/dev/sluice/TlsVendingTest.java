@@ -39,15 +39,7 @@ class TlsVendingTest {
   static void start() throws Exception {
     pki = TestPki.create(dir.resolve("pki"), "Sluice Test CA");
     TestPki.Issued certificate = pki.server("localhost");
-    bed =
-        RgwVendingBed.start(
-            "tlsvend",
-            "server:\n  tls:\n    certificate: \""
-                + certificate.certificatePem()
-                + "\"\n    privateKey: \""
-                + certificate.privateKeyPem()
-                + "\"\n",
-            pki.clientContext());
+    bed = RgwVendingBed.start("tlsvend", certificate.serverTlsYaml(), pki.clientContext());
     server = bed.server();
     HttpResponse<String> created =
         server.send(

@@ -32,12 +32,7 @@ class SparkTlsEndToEndTest {
     Path pkiDir = Files.createTempDirectory("sluice-e2e-tls");
     TestPki pki = TestPki.create(pkiDir, "Sluice E2E CA");
     TestPki.Issued certificate = pki.server("localhost");
-    String yaml =
-        "server:\n  tls:\n    certificate: \""
-            + certificate.certificatePem()
-            + "\"\n    privateKey: \""
-            + certificate.privateKeyPem()
-            + "\"\n";
+    String yaml = certificate.serverTlsYaml();
     server = SluiceServerProcess.start("spark-tls", yaml, Map.of(), pki.clientContext());
     assertThat(server.catalogUri()).startsWith("https://");
     Path sparkDir = SluiceServerProcess.repoRoot().resolve("e2e/target/spark-tls");

@@ -31,15 +31,7 @@ class CliTlsTest {
     admin = adminPki.client("admin");
     server =
         TestServer.start(
-            null,
-            "server:\n  tls:\n    certificate: \""
-                + certificate.certificatePem()
-                + "\"\n    privateKey: \""
-                + certificate.privateKeyPem()
-                + "\"\n    clientAuth:\n      caFile: \""
-                + adminPki.caPem()
-                + "\"\n",
-            serverPki.clientContext(admin));
+            null, certificate.serverTlsYaml(adminPki.caPem()), serverPki.clientContext(admin));
     catalog = server.createCatalog("cli_tls");
   }
 

@@ -81,6 +81,20 @@ public final class TestPki {
     public BigInteger serial() {
       return certificate.getSerialNumber();
     }
+
+    /** The {@code server.tls} YAML that serves this certificate from its PEM files. */
+    public String serverTlsYaml() {
+      return "server:\n  tls:\n    certificate: \""
+          + certificatePem
+          + "\"\n    privateKey: \""
+          + privateKeyPem
+          + "\"\n";
+    }
+
+    /** As {@link #serverTlsYaml()}, with client certificates of {@code clientCa} asked for. */
+    public String serverTlsYaml(Path clientCa) {
+      return serverTlsYaml() + "    clientAuth:\n      caFile: \"" + clientCa + "\"\n";
+    }
   }
 
   public X509Certificate ca() {
