@@ -253,7 +253,7 @@ class RemoteSigningHostileRequestsTest {
         hdr("Host with another port", "does not name the URI's host", "host", "{H}:{P+1}"),
         hdrs("65 headers", "Too many headers: 65", many(65)),
         hdr("a value over 8 KB", "is too long", "x-amz-meta-a", "a".repeat(8193)),
-        hdrs("values over 8 KB", "is too long", "{'m':['" + half + "','" + half + "']}"),
+        hdrs("values over 8 KB", "is too long", "{'x-amz-meta-m':['" + half + "','" + half + "']}"),
         // Bodies.
         bad("a body on a PUT", "A request body is", "PUT", "{U}data/x")
             .with("'body':'payload'")

@@ -419,8 +419,40 @@ class S3RemoteSigningTest {
   }
 
   @Test
-  void withoutStsSluiceSignsWithItsCredentialSourceAndRgwAcceptsThePlainSignedRequest()
-      throws Exception {
+  void withoutStsSigningNeedsTheOperatorToAcceptThatOnlyTheParserConfinesIt() throws Exception {
+    Map<String, Object> storage = new LinkedHashMap<>();
+    storage.put("storageType", "S3");
+    storage.put("allowedLocations", List.of(bed.s3("refused")));
+    storage.put("region", bed.rgw().region());
+    storage.put("endpoint", bed.rgw().endpoint());
+    storage.put("credentialSource", "rgw");
+    storage.put("stsUnavailable", true);
+    storage.put("delegation", List.of("remote-signing"));
+    HttpResponse<String> created =
+        server.send(
+            "POST",
+            "/api/management/v1/catalogs",
+            JSON.writeValueAsString(
+                Map.of(
+                    "catalog",
+                    Map.of(
+                        "name",
+                        "parser_only",
+                        "type",
+                        "INTERNAL",
+                        "properties",
+                        Map.of("default-base-location", bed.s3("refused")),
+                        "storageConfigInfo",
+                        storage))));
+    assertThat(created.statusCode()).as(created.body()).isEqualTo(400);
+    assertThat(TestServer.json(created.body()).at("/error/message").asText())
+        .contains("storageConfigInfo.unscopedSigning", "no roleArn with STS");
+    assertThat(server.send("GET", "/api/management/v1/catalogs/parser_only", null).statusCode())
+        .isEqualTo(404);
+  }
+
+  @Test
+  void withoutStsAndWithTheOperatorsConsentSluiceSignsWithItsCredentialSource() throws Exception {
     Map<String, Object> storage = new LinkedHashMap<>();
     storage.put("storageType", "S3");
     storage.put("allowedLocations", List.of(bed.s3("keys")));
@@ -430,6 +462,7 @@ class S3RemoteSigningTest {
     storage.put("credentialSource", "rgw");
     storage.put("stsUnavailable", true);
     storage.put("delegation", List.of("remote-signing"));
+    storage.put("unscopedSigning", true);
     HttpResponse<String> created =
         server.send(
             "POST",
@@ -480,7 +513,7 @@ class S3RemoteSigningTest {
                 .build(),
             HttpResponse.BodyHandlers.ofString());
     assertThat(signed.statusCode()).as(signed.body()).isEqualTo(200);
-    assertThat(signed.headers().firstValue("Cache-Control")).hasValue("no-cache");
+    assertThat(signed.headers().firstValue("Cache-Control")).hasValue("no-store");
     JsonNode answer = TestServer.json(signed.body());
     assertThat(answer.get("headers").get("Authorization").get(0).asText())
         .startsWith("AWS4-HMAC-SHA256 Credential=" + bed.rgw().accessKey() + "/");

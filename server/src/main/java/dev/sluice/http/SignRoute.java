@@ -24,6 +24,8 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.SortedMap;
+import java.util.TreeMap;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.exceptions.BadRequestException;
 import org.apache.iceberg.exceptions.ForbiddenException;
@@ -41,12 +43,14 @@ import org.apache.iceberg.exceptions.ForbiddenException;
  *   <li>the privilege the access needs on the table (GET, HEAD, a listing: TABLE_READ_DATA; PUT,
  *       POST, DELETE: TABLE_WRITE_DATA), a 403, audited like every decision;
  *   <li>that every path lies inside the table's own locations, segment by segment (a 403, audited);
- *   <li>the signature, by the backend's signer with the catalog's identity.
+ *   <li>the signature, by the backend's signer with a credential the store confines to the table's
+ *       locations and the caller's access mode ({@link VendingService#sign}), dated so the store
+ *       refuses it once its short lifetime is over.
  * </ol>
  *
- * Reads may be cached by the client ({@code Cache-Control: private}, which Iceberg's signer client
- * keeps for 30 s); writes never are. The table's locations are cached here for one second, the same
- * bound as the authorization cache, so a revoked grant refuses the next request.
+ * No signature may be cached by the client ({@code Cache-Control: no-store}). The table's locations
+ * are cached here for one second, the same bound as the authorization cache, so a revoked grant
+ * refuses the next request.
  */
 final class SignRoute {
   static final String PATH = "/v1/{prefix}/namespaces/{namespace}/tables/{table}/sign";
@@ -139,11 +143,35 @@ final class SignRoute {
           target.operation(), target.paths(), table);
     }
 
-    SignedRequest signed = signer.sign(request);
+    SortedMap<String, String> attribution = new TreeMap<>();
+    attribution.put("principal", caller.principal());
+    attribution.put("catalog", catalog.name());
+    attribution.put("namespace", table.namespace().toString());
+    attribution.put("table", table.toString());
+    SignedRequest signed;
+    try {
+      signed =
+          vending.sign(
+              profile,
+              catalog.settings().locationPolicy(),
+              owned.stream().map(SignRoute::location).toList(),
+              target.needed(),
+              attribution,
+              request);
+    } catch (IllegalArgumentException e) {
+      authz.record(caller, ACTION, catalog.name(), ref.toString(), false, e.getMessage());
+      throw new ForbiddenException("Cannot sign for table %s: %s", table, e.getMessage());
+    }
     Map<String, Object> body = new LinkedHashMap<>();
     body.put("uri", signed.uri().toString());
     body.put("headers", signed.headers());
-    boolean read = target.needed() == AccessMode.READ;
-    return Reply.okPlain(body).withHeader("Cache-Control", read ? "private" : "no-cache");
+    // Never cached: Iceberg's signer client keeps cacheable signatures in one JVM-wide cache keyed
+    // by method, region and URI, not by principal, so a cached read would reach other principals.
+    return Reply.okPlain(body).withHeader("Cache-Control", "no-store");
+  }
+
+  /** A claimed location key ({@code s3://b/wh/t/}) as the location it names. */
+  private static String location(String key) {
+    return key.endsWith("/") ? key.substring(0, key.length() - 1) : key;
   }
 }

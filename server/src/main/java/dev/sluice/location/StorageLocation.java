@@ -69,9 +69,16 @@ public record StorageLocation(String scheme, String authority, List<String> segm
       throw new IllegalArgumentException("Invalid location (not absolute): " + location);
     }
     List<String> segments = new ArrayList<>();
-    for (String segment : path.split("/")) {
+    String[] parts = path.split("/", -1);
+    for (int i = 0; i < parts.length; i++) {
+      String segment = parts[i];
       if (segment.isEmpty()) {
-        continue;
+        // Only the slash a path starts or ends with: an inner empty segment ("ns//t") would be
+        // folded away in a prefix, so a credential for it would miss the location's own files.
+        if (i == 0 || i == parts.length - 1) {
+          continue;
+        }
+        throw new IllegalArgumentException("Invalid location (empty segment): " + location);
       }
       if (segment.equals(".") || segment.equals("..")) {
         throw new IllegalArgumentException("Invalid location (relative segment): " + location);

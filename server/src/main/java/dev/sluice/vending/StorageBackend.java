@@ -65,10 +65,13 @@ public interface StorageBackend<P extends StorageProfile> {
 
   /**
    * The remote signer for {@code profile}, or empty when the profile does not offer {@link
-   * Delegation.Kind#REMOTE_SIGNING} (or the backend cannot sign). Opened once per profile and
-   * closed when the catalog's storage changes.
+   * Delegation.Kind#REMOTE_SIGNING} (or the backend cannot sign). Its {@link
+   * RequestSigner#scopedIdentity()} mints the store-confined credentials it signs with ({@code
+   * metrics} time the provider). Opened once per profile and closed when the catalog's storage
+   * changes.
    */
-  default Optional<RequestSigner> openSigner(P profile, CredentialSource source) {
+  default Optional<RequestSigner> openSigner(
+      P profile, CredentialSource source, VendorMetrics metrics) {
     return Optional.empty();
   }
 

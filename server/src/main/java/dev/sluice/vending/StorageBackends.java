@@ -223,13 +223,17 @@ public final class StorageBackends {
 
   /** The remote signer for {@code profile}, or empty when it offers no signing. */
   public Optional<RequestSigner> openSigner(
-      StorageProfile profile, Map<String, CredentialSource> sources) {
-    return openSigner(backendOf(profile), profile, sources);
+      StorageProfile profile, Map<String, CredentialSource> sources, VendorMetrics metrics) {
+    return openSigner(backendOf(profile), profile, sources, metrics);
   }
 
   private static <P extends StorageProfile> Optional<RequestSigner> openSigner(
-      StorageBackend<P> backend, StorageProfile profile, Map<String, CredentialSource> sources) {
-    return backend.openSigner(backend.profileType().cast(profile), source(profile, sources));
+      StorageBackend<P> backend,
+      StorageProfile profile,
+      Map<String, CredentialSource> sources,
+      VendorMetrics metrics) {
+    return backend.openSigner(
+        backend.profileType().cast(profile), source(profile, sources), metrics);
   }
 
   /** The storage self-check's probes for {@code profile}'s backend, or empty when it has none. */

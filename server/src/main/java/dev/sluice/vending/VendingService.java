@@ -44,7 +44,13 @@ public final class VendingService implements AutoCloseable {
   private final Map<String, Meters> meters = new ConcurrentHashMap<>(); // by storage type
 
   private record Meters(
-      VendorMetrics vendor, Counter hits, Counter misses, Counter calls, Counter errors) {}
+      VendorMetrics vendor,
+      Counter hits,
+      Counter misses,
+      Counter calls,
+      Counter errors,
+      Counter signingHits,
+      Counter signingMisses) {}
 
   public VendingService(
       StorageBackends backends,
@@ -189,25 +195,13 @@ public final class VendingService implements AutoCloseable {
     CredentialVendor vendor = opened.get();
     List<String> locations =
         LocationPolicy.locationsOf(tableLocation, tableProperties).stream().sorted().toList();
-    for (String location : locations) {
-      Optional<String> unsafe =
-          LocationSafety.unsafe(location, policy).or(() -> vendor.unsafe(location));
-      if (unsafe.isPresent()) {
-        LOG.warn(
-            "Not vending credentials for {} in catalog {}: a location is unsafe ({})",
-            attribution.get("table"),
-            profile.catalog(),
-            unsafe.get());
-        return Optional.empty();
-      }
-    }
-    Optional<String> unscopable = vendor.unscopable(locations);
-    if (unscopable.isPresent()) {
+    Optional<String> unsafe = unscopable(vendor, policy, locations);
+    if (unsafe.isPresent()) {
       LOG.warn(
           "Not vending credentials for {} in catalog {}: {}",
           attribution.get("table"),
           profile.catalog(),
-          unscopable.get());
+          unsafe.get());
       return Optional.empty();
     }
     return Optional.of(
@@ -215,6 +209,22 @@ public final class VendingService implements AutoCloseable {
             vendor,
             new VendingRequest(
                 tableLocation, locations, mode, attribution.get("principal"), attribution)));
+  }
+
+  /**
+   * Why {@code vendor} cannot confine one credential to {@code locations} (one unsafe, outside
+   * {@code policy}, or a set the backend cannot scope together), or empty.
+   */
+  private static Optional<String> unscopable(
+      CredentialVendor vendor, LocationPolicy policy, List<String> locations) {
+    for (String location : locations) {
+      Optional<String> unsafe =
+          LocationSafety.unsafe(location, policy).or(() -> vendor.unsafe(location));
+      if (unsafe.isPresent()) {
+        return Optional.of("a location is unsafe (" + unsafe.get() + ")");
+      }
+    }
+    return vendor.unscopable(locations);
   }
 
   private static List<StorageCredential> call(
@@ -238,7 +248,7 @@ public final class VendingService implements AutoCloseable {
   public RequestSigner signer(StorageProfile profile) {
     Optional<RequestSigner> signer;
     try {
-      signer = signers.get(profile, p -> backends.openSigner(p, sources));
+      signer = signers.get(profile, p -> backends.openSigner(p, sources, meters(p).vendor()));
     } catch (StorageBackends.MissingCredentialSource e) {
       throw new VendingException("Cannot sign: " + e.getMessage(), 0, e);
     }
@@ -247,6 +257,58 @@ public final class VendingService implements AutoCloseable {
             new VendingException(
                 "Catalog " + profile.catalog() + " does not offer remote signing", 0, null));
   }
+
+  /**
+   * Signs {@code request} for one table ({@code locations}, its claimed locations; {@code mode},
+   * what the caller may do there) with a credential the store confines to exactly that: the
+   * signer's {@link RequestSigner#scopedIdentity()}, cached and single-flighted like a vended
+   * credential (an entry lives half the credential's remaining lifetime, at most the cap), so a
+   * header added after signing can do at most what a vended credential could. Without a scoped
+   * identity (the operator accepted signing as the catalog) it signs with none. Throws {@link
+   * IllegalArgumentException} when the table's locations cannot be scoped (nothing is signed), and
+   * {@link VendingException} when the provider fails.
+   */
+  public SignedRequest sign(
+      StorageProfile profile,
+      LocationPolicy policy,
+      List<String> locations,
+      AccessMode mode,
+      SortedMap<String, String> attribution,
+      StorageRequest request) {
+    RequestSigner signer = signer(profile);
+    Optional<CredentialVendor> scoped = signer.scopedIdentity();
+    if (scoped.isEmpty()) {
+      return signer.sign(request, Optional.empty());
+    }
+    CredentialVendor vendor = scoped.get();
+    List<String> sorted = locations.stream().sorted().toList();
+    Optional<String> why = unscopable(vendor, policy, sorted);
+    if (why.isPresent()) {
+      throw new IllegalArgumentException(
+          "the table's locations cannot be scoped in a signing credential: " + why.get());
+    }
+    VendingRequest vendingRequest =
+        new VendingRequest(sorted.get(0), sorted, mode, attribution.get("principal"), attribution);
+    Key key = new Key(profile, new SigningKey(vendor.cacheKey(vendingRequest)));
+    Meters m = meters(profile);
+    List<StorageCredential> identity = cache.getIfPresent(key);
+    if (identity != null) {
+      m.signingHits().increment();
+    } else {
+      m.signingMisses().increment();
+      try {
+        identity = cache.get(key, k -> call(profile, vendor, vendingRequest, m));
+      } catch (VendingException e) {
+        m.errors().increment();
+        LOG.warn("{}", e.getMessage());
+        throw e;
+      }
+    }
+    return signer.sign(request, Optional.of(identity.get(0)));
+  }
+
+  /** A signing identity's cache key: apart from vended credentials, which leave the server. */
+  private record SigningKey(Object vendorKey) {}
 
   /**
    * Retires the vendor of a catalog that changed or was dropped on this replica (closed after a
@@ -268,7 +330,13 @@ public final class VendingService implements AutoCloseable {
               counter("cache.hits", "Vends answered from the cache", vendor),
               counter("cache.misses", "Vends not in the cache", vendor),
               counter("provider.calls", "Calls to the credential provider", vendor),
-              counter("errors", "Vends that failed", vendor));
+              counter("errors", "Vends that failed", vendor),
+              counter(
+                  "signing.cache.hits", "Signatures made with a cached scoped identity", vendor),
+              counter(
+                  "signing.cache.misses",
+                  "Signatures that first minted their scoped identity",
+                  vendor));
         });
   }
 

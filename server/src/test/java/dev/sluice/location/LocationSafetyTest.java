@@ -42,6 +42,9 @@ class LocationSafetyTest {
         "file:/bucket/wh/ns/t", // local path
         "s3://bucket/wh/../secrets", // relative segment
         "s3://bucket/wh/./t", // current-dir segment
+        "s3://bucket/wh/ns//t", // empty segment, folded away in a prefix
+        "s3://bucket/wh/ns/t//", // empty segment at the end
+        "s3://bucket//wh/ns/t", // empty segment after the bucket
         "s3://bucket/wh/%2e%2e/secrets", // encoded ..
         "s3://bucket/wh/%2E%2E/secrets", // encoded .. upper-case
         "s3://bucket/wh/.%2e/secrets", // half-encoded ..

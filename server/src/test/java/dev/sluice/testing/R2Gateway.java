@@ -161,7 +161,10 @@ public final class R2Gateway implements AutoCloseable {
       parentRequests.incrementAndGet();
       return body;
     }
-    R2TokenCheck.Claims claims = tokens.verify(token);
+    String host = request.header("host").orElse("");
+    int colon = host.lastIndexOf(':');
+    R2TokenCheck.Claims claims =
+        tokens.verify(token, (colon < 0 ? host : host.substring(0, colon)).toLowerCase());
     byte[] body = signatures.verify(request, parentKeyId, claims.derivedSecret(), true);
     if (scopeEnforced) {
       R2TokenScope.authorize(request, claims, body);

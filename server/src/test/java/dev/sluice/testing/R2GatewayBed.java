@@ -87,6 +87,9 @@ public final class R2GatewayBed implements AutoCloseable {
     return HexFormat.of().formatHex(b);
   }
 
+  /** The audience of a token used at the gateway: its endpoint's host, as R2 reads it. */
+  public static final String AUDIENCE = "127.0.0.1";
+
   public static long nowSeconds() {
     return System.currentTimeMillis() / 1000;
   }
@@ -94,7 +97,8 @@ public final class R2GatewayBed implements AutoCloseable {
   /** Claims for this bed's bucket and parent key, issued now, living 900 seconds. */
   public Claims claims(String scope, List<String> prefixPaths) {
     long now = nowSeconds();
-    return Claims.of(ACCOUNT, parentKeyId, bucket, scope, prefixPaths, now, now + 900);
+    return Claims.of(ACCOUNT, parentKeyId, bucket, scope, prefixPaths, now, now + 900)
+        .withAudience(AUDIENCE);
   }
 
   /** A credential minted test-side under the real parent secret. */

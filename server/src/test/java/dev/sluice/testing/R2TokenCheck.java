@@ -55,8 +55,12 @@ final class R2TokenCheck {
     this.clock = requireNonNull(clock, "clock");
   }
 
-  /** The claims of {@code sessionToken} (the {@code x-amz-security-token} header) once verified. */
-  Claims verify(String sessionToken) throws R2Refusal {
+  /**
+   * The claims of {@code sessionToken} (the {@code x-amz-security-token} header) once verified, for
+   * a request sent to {@code host}: the audience must be the endpoint's host the request reached
+   * (R2's account host, or a jurisdiction's), not one derived from the account.
+   */
+  Claims verify(String sessionToken, String host) throws R2Refusal {
     if (sessionToken == null || sessionToken.isEmpty()) {
       throw R2Refusal.accessDenied("no x-amz-security-token");
     }
@@ -85,7 +89,7 @@ final class R2TokenCheck {
     JsonNode claims = json(parts[1], "claims");
     requireClaim(claims, "iss", parentKeyId);
     requireClaim(claims, "sub", accountId);
-    requireClaim(claims, "aud", accountId + ".r2.cloudflarestorage.com");
+    requireClaim(claims, "aud", host);
     long now = clock.instant().getEpochSecond();
     long iat = number(claims, "iat");
     long exp = number(claims, "exp");

@@ -17,7 +17,9 @@ import java.util.regex.Pattern;
 public record AzureLocation(String container, String host, String account, List<String> segments) {
   private static final Pattern HOST =
       Pattern.compile("([a-z0-9]{3,24})\\.(dfs|blob)\\.([a-z0-9.-]+)");
-  private static final Pattern CONTAINER = Pattern.compile("[a-z0-9](?:-?[a-z0-9]){2,62}");
+
+  /** Azure's rule: 3 to 63 characters, lower-case letters, digits and single inner hyphens. */
+  private static final Pattern CONTAINER = Pattern.compile("(?=.{3,63}$)[a-z0-9](?:-?[a-z0-9])+");
 
   public AzureLocation {
     requireNonNull(container, "container");

@@ -76,15 +76,26 @@ public final class R2Backend implements StorageBackend<R2StorageProfile> {
             metrics::providerCall));
   }
 
-  /** Signed with the parent key pair, as the catalog's own I/O is. */
+  /**
+   * Signed with an R2 temporary credential minted for the request's table (its prefixes, read-only
+   * or read-write), never with the parent key pair: R2 itself then refuses what a client adds.
+   */
   @Override
-  public Optional<RequestSigner> openSigner(R2StorageProfile profile, CredentialSource source) {
+  public Optional<RequestSigner> openSigner(
+      R2StorageProfile profile, CredentialSource source, VendorMetrics metrics) {
     if (!profile.offered().contains(Delegation.Kind.REMOTE_SIGNING)) {
       return Optional.empty();
     }
     return Optional.of(
-        S3Signing.withKeys(
-            REGION, profile.endpoint(), true, ((AwsCredentialSource) source).provider()));
+        S3Signing.scoped(
+            REGION,
+            profile.endpoint(),
+            true,
+            new R2CredentialVendor(
+                profile,
+                (AwsCredentialSource) source,
+                System::currentTimeMillis,
+                metrics::providerCall)));
   }
 
   @Override

@@ -71,6 +71,7 @@ public final class R2CredentialVendor implements CredentialVendor {
             parent.accessKeyId(),
             parent.secretAccessKey(),
             profile.accountId(),
+            R2TokenMinter.audience(profile.endpoint()),
             scope.bucket(),
             request.mode() == AccessMode.READ_WRITE
                 ? R2TokenMinter.Scope.READ_WRITE

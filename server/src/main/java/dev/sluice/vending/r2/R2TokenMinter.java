@@ -19,10 +19,11 @@ import javax.crypto.spec.SecretKeySpec;
 /**
  * Cloudflare R2's temporary credential, minted locally from the parent API key with no network
  * call: an HS256 JWT whose claims are, compactly and in exactly this order, {@code bucket}, {@code
- * scope}, {@code paths}, {@code sub} (account), {@code iss} (parent key id), {@code aud} ({@code
- * <account>.r2.cloudflarestorage.com}), {@code iat}, {@code exp}. The secret access key is the hex
- * SHA-256 of the JWT string, so the serialization is part of the contract; the session token is
- * base64 of {@code "jwt/" + JWT}; the access key id is the parent's.
+ * scope}, {@code paths}, {@code sub} (account), {@code iss} (parent key id), {@code aud} (the host
+ * of the configured endpoint: {@code <account>.r2.cloudflarestorage.com}, or a jurisdiction's
+ * {@code <account>.eu.r2.cloudflarestorage.com}), {@code iat}, {@code exp}. The secret access key
+ * is the hex SHA-256 of the JWT string, so the serialization is part of the contract; the session
+ * token is base64 of {@code "jwt/" + JWT}; the access key id is the parent's.
  */
 public final class R2TokenMinter {
   private static final JsonFactory JSON = new JsonFactory();
@@ -57,15 +58,23 @@ public final class R2TokenMinter {
 
   private R2TokenMinter() {}
 
-  /** The audience R2 expects for an account. */
-  public static String audience(String accountId) {
-    return accountId + ".r2.cloudflarestorage.com";
+  /**
+   * The audience R2 expects: the host of the S3 endpoint the credential is used at (a jurisdiction
+   * endpoint has a host of its own), in lower case, without a port.
+   */
+  public static String audience(String endpoint) {
+    String host = java.net.URI.create(endpoint).getHost();
+    if (host == null) {
+      throw new IllegalArgumentException("An R2 endpoint names a host: " + endpoint);
+    }
+    return host.toLowerCase(java.util.Locale.ROOT);
   }
 
   public static Minted mint(
       String parentKeyId,
       String parentSecret,
       String accountId,
+      String audience,
       String bucket,
       Scope scope,
       List<String> prefixPaths,
@@ -74,7 +83,14 @@ public final class R2TokenMinter {
     requireNonNull(parentSecret, "parentSecret");
     String claims =
         claims(
-            parentKeyId, accountId, bucket, scope, prefixPaths, issuedAtSeconds, expiresAtSeconds);
+            parentKeyId,
+            accountId,
+            audience,
+            bucket,
+            scope,
+            prefixPaths,
+            issuedAtSeconds,
+            expiresAtSeconds);
     String signingInput =
         HEADER + "." + URL.encodeToString(claims.getBytes(StandardCharsets.UTF_8));
     String jwt = signingInput + "." + URL.encodeToString(hmac(parentSecret, signingInput));
@@ -89,6 +105,7 @@ public final class R2TokenMinter {
   static String claims(
       String parentKeyId,
       String accountId,
+      String audience,
       String bucket,
       Scope scope,
       List<String> prefixPaths,
@@ -110,7 +127,7 @@ public final class R2TokenMinter {
       json.writeEndObject();
       json.writeStringField("sub", requireNonNull(accountId, "accountId"));
       json.writeStringField("iss", requireNonNull(parentKeyId, "parentKeyId"));
-      json.writeStringField("aud", audience(accountId));
+      json.writeStringField("aud", requireNonNull(audience, "audience"));
       json.writeNumberField("iat", issuedAtSeconds);
       json.writeNumberField("exp", expiresAtSeconds);
       json.writeEndObject();

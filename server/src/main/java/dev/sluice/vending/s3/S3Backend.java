@@ -10,6 +10,7 @@ import dev.sluice.vending.RequestSigner;
 import dev.sluice.vending.StorageBackend;
 import dev.sluice.vending.VendorMetrics;
 import dev.sluice.vending.verify.StoreProbes;
+import java.time.Clock;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -88,12 +89,42 @@ public final class S3Backend implements StorageBackend<S3StorageProfile> {
         new StsCredentialVendor(profile, stsClients.apply(profile, aws), metrics::providerCall));
   }
 
+  /**
+   * Signs with an STS session of the role under the request's table's session policy (the vended
+   * credential's scope), minted by a vendor of the signer's own; without a role or STS, as the
+   * credential source where the operator accepted it ({@code unscopedSigning}), else not at all.
+   */
   @Override
-  public Optional<RequestSigner> openSigner(S3StorageProfile profile, CredentialSource source) {
+  public Optional<RequestSigner> openSigner(
+      S3StorageProfile profile, CredentialSource source, VendorMetrics metrics) {
     if (!profile.offered().contains(Delegation.Kind.REMOTE_SIGNING)) {
       return Optional.empty();
     }
-    return Optional.of(S3RequestSigner.open(profile, (AwsCredentialSource) source));
+    AwsCredentialSource aws = (AwsCredentialSource) source;
+    S3RequestParser parser =
+        new S3RequestParser(profile.region(), profile.endpoint(), profile.pathStyleAccess());
+    if (profile.scopesSigning()) {
+      return Optional.of(
+          S3RequestSigner.scoped(
+              parser,
+              profile.region(),
+              profile.signatureWindow(),
+              new StsCredentialVendor(
+                  profile, stsClients.apply(profile, aws), metrics::providerCall),
+              Clock.systemUTC()));
+    }
+    if (profile.unscopedSigning()) {
+      return Optional.of(
+          S3RequestSigner.asCatalog(
+              parser,
+              profile.region(),
+              profile.signatureWindow(),
+              aws.provider(),
+              Clock.systemUTC()));
+    }
+    return Optional.of(
+        S3RequestSigner.refusing(
+            parser, profile.region(), S3StorageProfile.unscopedSigningRefusal(profile.catalog())));
   }
 
   @Override

@@ -34,18 +34,12 @@ import java.util.regex.Pattern;
  *       a multipart upload) and DELETE (object, or abort an upload) (write); on a bucket only a GET
  *       listing with a non-empty {@code prefix}; a multi-object delete and every other bucket-level
  *       request are refused;
- *   <li>no header that makes S3 read or name another object ({@code x-amz-copy-source*}), that
- *       carries a credential, that opens the object to others ({@code x-amz-grant-*}, a canned ACL
- *       but {@code private} or {@code bucket-owner-*}) or locks it ({@code x-amz-object-lock-*}),
- *       or whose name or value holds a control character; a {@code Host} header must name the URI's
- *       host; no body (only a multi-object delete has one);
+ *   <li>only the headers the engines' S3 clients send, read as the store reads their names ({@link
+ *       SignableHeaders}); no body (only a multi-object delete has one);
  *   <li>no raw {@code +} in the query, which S3 reads as a space (the SDK sends {@code %2B}).
  * </ul>
  */
 final class S3RequestParser {
-  static final int MAX_HEADERS = 64;
-  static final int MAX_HEADER_BYTES = 8192;
-
   private static final Set<String> OBJECT_READ_PARAMS = Set.of("versionId", "partNumber", "x-id");
   private static final Set<String> LIST_PARAMS =
       Set.of(
@@ -59,24 +53,6 @@ final class S3RequestParser {
           "encoding-type",
           "fetch-owner",
           "x-id");
-  private static final Set<String> REFUSED_HEADER_PREFIXES =
-      Set.of(
-          "x-amz-copy-source",
-          "authorization",
-          "x-amz-security-token",
-          "x-amz-grant-",
-          "x-amz-object-lock-",
-          // A redirect stored on an object would send a bucket website's visitors elsewhere;
-          // Iceberg never sets one.
-          "x-amz-website-redirect-location");
-
-  /**
-   * Canned ACLs that open nothing beyond the bucket's owner (Iceberg's {@code s3.acl} may send
-   * them); any other would let a table's writer publish its objects past Sluice's grants.
-   */
-  private static final Set<String> OWNER_ONLY_ACLS =
-      Set.of("private", "bucket-owner-read", "bucket-owner-full-control");
-
   private static final Set<String> SIGNED_METHODS = Set.of("GET", "HEAD", "PUT", "POST", "DELETE");
   // Compiled once: String.matches compiles its regex on every call, and headers are checked on
   // every sign request (two thirds of the parse's time in a profile of the sign route).
@@ -112,7 +88,7 @@ final class S3RequestParser {
     }
     URI uri = request.uri();
     String bucketFromHost = checkAuthority(uri);
-    checkHeaders(request.headers(), uri);
+    SignableHeaders.check(request.headers(), uri);
     if (request.body() != null && !request.body().isEmpty()) {
       throw new IllegalArgumentException(
           "A request body is signed only for a multi-object delete, which is not signed");
@@ -220,8 +196,19 @@ final class S3RequestParser {
     if (uriHost.equals(host)) {
       return null;
     }
-    if (!pathStyleOnly && uriHost.endsWith("." + host)) {
-      return uriHost.substring(0, uriHost.length() - host.length() - 1);
+    if (uriHost.endsWith("." + host)) {
+      String bucket = uriHost.substring(0, uriHost.length() - host.length() - 1);
+      if (!pathStyleOnly) {
+        return bucket;
+      }
+      // A store that reads paths path-style would serve the path's first segment as the bucket,
+      // not the one the host names: the signed bucket and the served bucket would differ.
+      throw new IllegalArgumentException(
+          "A virtual-hosted request (bucket "
+              + printable(bucket)
+              + " in the host) is not signed: the catalog uses path-style addressing, and signs"
+              + " virtual-hosted requests only when storageConfigInfo.pathStyleAccess is false,"
+              + " declaring that its endpoint serves buckets by host");
     }
     throw new IllegalArgumentException(
         "The URI's host "
@@ -322,62 +309,6 @@ final class S3RequestParser {
       }
     }
     return true;
-  }
-
-  private static void checkHeaders(Map<String, List<String>> headers, URI uri) {
-    if (headers.size() > MAX_HEADERS) {
-      throw new IllegalArgumentException(
-          "Too many headers: " + headers.size() + " (at most " + MAX_HEADERS + ")");
-    }
-    for (Map.Entry<String, List<String>> header : headers.entrySet()) {
-      String name = header.getKey();
-      if (!isToken(name)) {
-        throw new IllegalArgumentException("Invalid header name: " + printable(name));
-      }
-      String lower = name.toLowerCase(Locale.ROOT);
-      for (String refused : REFUSED_HEADER_PREFIXES) {
-        if (lower.startsWith(refused)) {
-          throw new IllegalArgumentException("Header " + name + " is not signed");
-        }
-      }
-      int bytes = 0;
-      for (String value : header.getValue()) {
-        if (value == null) {
-          throw new IllegalArgumentException("Header " + name + " has a null value");
-        }
-        bytes += value.length();
-        for (int i = 0; i < value.length(); i++) {
-          char c = value.charAt(i);
-          if (c != '\t' && (c < 0x20 || c == 0x7f)) {
-            throw new IllegalArgumentException(
-                "Header " + name + " holds a control character (header injection)");
-          }
-        }
-      }
-      if (lower.equals("x-amz-acl")) {
-        for (String value : header.getValue()) {
-          if (!OWNER_ONLY_ACLS.contains(value.trim())) {
-            throw new IllegalArgumentException(
-                "Header " + name + " " + printable(value) + " is not signed: it opens the object");
-          }
-        }
-      }
-      if (bytes > MAX_HEADER_BYTES) {
-        throw new IllegalArgumentException(
-            "Header " + name + " is too long (" + bytes + " > " + MAX_HEADER_BYTES + ")");
-      }
-      if (lower.equals("host")) {
-        String expected = uri.getRawAuthority().toLowerCase(Locale.ROOT);
-        String hostOnly = uri.getHost().toLowerCase(Locale.ROOT);
-        for (String value : header.getValue()) {
-          String v = value.trim().toLowerCase(Locale.ROOT);
-          if (!v.equals(expected) && !v.equals(hostOnly)) {
-            throw new IllegalArgumentException(
-                "Header Host " + printable(value) + " does not name the URI's host");
-          }
-        }
-      }
-    }
   }
 
   /** Percent-decodes once, strictly (UTF-8; '+' stays '+'); no control characters. */

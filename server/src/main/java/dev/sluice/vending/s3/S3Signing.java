@@ -1,14 +1,15 @@
 package dev.sluice.vending.s3;
 
 import dev.sluice.vending.ClientProperties;
+import dev.sluice.vending.CredentialVendor;
 import dev.sluice.vending.RequestSigner;
+import java.time.Clock;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
 
 /**
  * Remote signing for every backend that speaks the S3 API (S3 and S3-compatible stores, R2): the
- * config keys that turn it on in Iceberg's S3FileIO, and a signer holding a key pair.
+ * config keys that turn it on in Iceberg's S3FileIO, and a signer whose identity the store scopes.
  */
 public final class S3Signing {
   private S3Signing() {}
@@ -32,9 +33,18 @@ public final class S3Signing {
     return config;
   }
 
-  /** A signer for the S3 API at {@code endpoint} in {@code region}, signing with {@code keys}. */
-  public static RequestSigner withKeys(
-      String region, String endpoint, boolean pathStyleOnly, AwsCredentialsProvider keys) {
-    return new S3RequestSigner(new S3RequestParser(region, endpoint, pathStyleOnly), region, keys);
+  /**
+   * A signer for the S3 API at {@code endpoint} in {@code region}, signing each request with a
+   * credential of {@code vendor} for the request's table, dated so that the store refuses it 30 s
+   * after it is made (a 15-minute store window). Closes {@code vendor} when closed.
+   */
+  public static RequestSigner scoped(
+      String region, String endpoint, boolean pathStyleOnly, CredentialVendor vendor) {
+    return S3RequestSigner.scoped(
+        new S3RequestParser(region, endpoint, pathStyleOnly),
+        region,
+        SignatureWindow.DEFAULT,
+        vendor,
+        Clock.systemUTC());
   }
 }

@@ -31,13 +31,16 @@ import java.util.Set;
  *  "readPolicyTemplate": "…", "writePolicyTemplate": "…",
  *  "sessionName": ["principal"], "sessionTags": ["principal", "catalog", "namespace", "table"],
  *  "vendCredentials": "always" | "on-request", "stsUnavailable": false,
- *  "delegation": ["vended-credentials", "remote-signing"]}
+ *  "delegation": ["vended-credentials", "remote-signing"], "unscopedSigning": false,
+ *  "signatureLifetimeSeconds": 30, "storeClockSkewSeconds": 900}
  * </pre>
  *
  * <p>{@code delegation} says what engines are offered: vended credentials (STS, needs {@code
- * roleArn}), remote signing (each request signed by Sluice with the role, or with the credential
- * source when there is no role or no STS), or both. It defaults to vended credentials, or to
- * nothing when {@code stsUnavailable} is set.
+ * roleArn}), remote signing (each request signed by Sluice with an STS session scoped to the
+ * request's table, like a vended credential; without a role or STS only with {@code
+ * unscopedSigning}, as the credential source), or both. It defaults to vended credentials, or to
+ * nothing when {@code stsUnavailable} is set. {@code pathStyleAccess} defaults to true with an
+ * {@code endpoint} (S3-compatible stores), false on AWS.
  */
 public record S3StorageProfile(
     String catalog,
@@ -56,7 +59,9 @@ public record S3StorageProfile(
     List<String> sessionTagFields,
     boolean vendOnlyOnRequest,
     boolean stsUnavailable,
-    Set<Delegation.Kind> delegation)
+    Set<Delegation.Kind> delegation,
+    boolean unscopedSigning,
+    SignatureWindow signatureWindow)
     implements StorageProfile {
   public static final int MIN_DURATION = 900;
   public static final int MAX_DURATION = 43_200;
@@ -70,6 +75,7 @@ public record S3StorageProfile(
     sessionNameFields = List.copyOf(sessionNameFields);
     sessionTagFields = List.copyOf(sessionTagFields);
     delegation = Set.copyOf(delegation);
+    requireNonNull(signatureWindow, "signatureWindow");
   }
 
   /**
@@ -109,6 +115,27 @@ public record S3StorageProfile(
     }
     int duration = ProfileFields.duration(info, minDuration, MAX_DURATION, 3600);
     String endpoint = url(info, "endpoint");
+    boolean scopesSigning = roleArn != null && !stsUnavailable;
+    boolean unscopedSigning = bool(info, "unscopedSigning", false);
+    if (delegation.contains(Delegation.Kind.REMOTE_SIGNING)
+        && !scopesSigning
+        && !unscopedSigning
+        && input.source() != null) {
+      // Checked when a catalog is defined (its source is then resolved); one read back from the
+      // store refuses each sign request instead, with the same message.
+      throw new IllegalArgumentException(unscopedSigningRefusal(catalog));
+    }
+    SignatureWindow window;
+    try {
+      window =
+          new SignatureWindow(
+              ProfileFields.integer(
+                  info, "signatureLifetimeSeconds", SignatureWindow.DEFAULT_LIFETIME),
+              ProfileFields.integer(
+                  info, "storeClockSkewSeconds", SignatureWindow.DEFAULT_STORE_SKEW));
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(KEY + e.getMessage());
+    }
     return new S3StorageProfile(
         catalog,
         allowed,
@@ -117,7 +144,9 @@ public record S3StorageProfile(
         region,
         endpoint,
         url(info, "stsEndpoint"),
-        bool(info, "pathStyleAccess", false),
+        // A store at an endpoint of its own reads paths path-style unless the operator declares
+        // that it serves buckets by host; AWS's own endpoints do.
+        bool(info, "pathStyleAccess", endpoint != null),
         source,
         duration,
         template(info, "readPolicyTemplate"),
@@ -126,7 +155,31 @@ public record S3StorageProfile(
         fields(info, "sessionTags", List.of()),
         ProfileFields.vendOnlyOnRequest(info),
         stsUnavailable,
-        delegation);
+        delegation,
+        unscopedSigning,
+        window);
+  }
+
+  /**
+   * True when remote signing can use an identity the store confines to one table: an STS session of
+   * the role under the table's session policy. Otherwise Sluice could sign only as its credential
+   * source.
+   */
+  public boolean scopesSigning() {
+    return roleArn != null && !stsUnavailable;
+  }
+
+  /** Why a profile that cannot scope its signatures signs nothing until its operator accepts it. */
+  static String unscopedSigningRefusal(String catalog) {
+    return KEY
+        + "delegation offers remote-signing, but catalog "
+        + catalog
+        + " has no roleArn with STS to sign with a session the store confines to each table:"
+        + " Sluice would sign as its credential source, and only its request parser would stand"
+        + " between an engine and the whole of what that source may do (headers added after"
+        + " signing included). Give it a roleArn, or have a service admin set"
+        + " storageConfigInfo.unscopedSigning to true to accept that (see docs/S3-VENDING.md,"
+        + " Remote signing)";
   }
 
   @Override
@@ -178,7 +231,9 @@ public record S3StorageProfile(
         sessionTagFields,
         vendOnlyOnRequest,
         stsUnavailable,
-        delegation);
+        delegation,
+        unscopedSigning,
+        signatureWindow);
   }
 
   /**

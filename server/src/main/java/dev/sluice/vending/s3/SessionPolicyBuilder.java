@@ -16,9 +16,9 @@ import java.util.Optional;
 /**
  * The inline session policy for one table: the least an Iceberg client needs, on exactly the
  * table's locations. Readers get s3:GetObject on the objects and s3:ListBucket with an {@code
- * s3:prefix} condition; writers also s3:PutObject, s3:DeleteObject and s3:AbortMultipartUpload.
- * Nested locations are folded into their parent. Rendered as minified JSON, because Ceph RGW
- * rejects a policy with whitespace.
+ * s3:prefix} condition; writers also s3:PutObject (with no ACL that opens the object),
+ * s3:DeleteObject and s3:AbortMultipartUpload. Nested locations are folded into their parent.
+ * Rendered as minified JSON, because Ceph RGW rejects a policy with whitespace.
  */
 public final class SessionPolicyBuilder {
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -119,9 +119,10 @@ public final class SessionPolicyBuilder {
     scopes.forEach(s -> objects.add(s.objectArn()));
     statements.add(statement(List.of("s3:GetObject"), objects));
     if (mode == AccessMode.READ_WRITE) {
-      statements.add(
-          statement(
-              List.of("s3:PutObject", "s3:DeleteObject", "s3:AbortMultipartUpload"), objects));
+      ObjectNode put = statement(List.of("s3:PutObject"), objects);
+      put.set("Condition", ownerOnlyAcl());
+      statements.add(put);
+      statements.add(statement(List.of("s3:DeleteObject", "s3:AbortMultipartUpload"), objects));
     }
     Map<String, ArrayNode> prefixesByBucket = new LinkedHashMap<>();
     for (Scope s : scopes) {
@@ -136,6 +137,25 @@ public final class SessionPolicyBuilder {
           statements.add(list);
         });
     return policy.toString();
+  }
+
+  /**
+   * A PUT may carry no ACL that opens the object: a canned ACL only of the owner's ({@code ""} is
+   * Ceph RGW's value when none is sent, which AWS never has) and no {@code x-amz-grant-*}. AWS
+   * refuses ACL headers without s3:PutObjectAcl anyway; Ceph RGW 16 checks only s3:PutObject, so
+   * without this a writer, or a header added after Sluice signed, could publish the object.
+   */
+  private static ObjectNode ownerOnlyAcl() {
+    ObjectNode condition = JSON.createObjectNode();
+    ArrayNode acls = condition.putObject("StringEqualsIfExists").putArray("s3:x-amz-acl");
+    for (String acl : List.of("", "private", "bucket-owner-read", "bucket-owner-full-control")) {
+      acls.add(acl);
+    }
+    ObjectNode none = condition.putObject("Null");
+    for (String grant : List.of("read", "write", "read-acp", "write-acp", "full-control")) {
+      none.put("s3:x-amz-grant-" + grant, "true");
+    }
+    return condition;
   }
 
   private static ObjectNode statement(List<String> actions, ArrayNode resources) {

@@ -141,6 +141,8 @@ class R2BackendContractTest extends StorageBackendContract {
               id,
               secret,
               R2GatewayBed.ACCOUNT,
+              R2TokenMinter.audience(
+                  "https://" + R2GatewayBed.ACCOUNT + ".r2.cloudflarestorage.com"),
               "b-" + i,
               i % 2 == 0 ? R2TokenMinter.Scope.READ_ONLY : R2TokenMinter.Scope.READ_WRITE,
               prefixes,

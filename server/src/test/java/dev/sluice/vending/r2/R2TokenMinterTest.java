@@ -20,6 +20,7 @@ class R2TokenMinterTest {
         PARENT_ID,
         PARENT_SECRET,
         ACCOUNT,
+        ACCOUNT + ".r2.cloudflarestorage.com",
         "warehouse",
         R2TokenMinter.Scope.READ_ONLY,
         List.of("db/t/"),
@@ -75,6 +76,7 @@ class R2TokenMinterTest {
             PARENT_ID,
             PARENT_SECRET,
             ACCOUNT,
+            ACCOUNT + ".r2.cloudflarestorage.com",
             "warehouse",
             R2TokenMinter.Scope.READ_WRITE,
             List.of("db/t/"),
@@ -82,6 +84,14 @@ class R2TokenMinterTest {
             1767226500L);
     assertThat(writer.secretAccessKey()).isNotEqualTo(golden(1767225600L).secretAccessKey());
     assertThat(writer.jwt()).isNotEqualTo(golden(1767225600L).jwt());
+  }
+
+  @Test
+  void theAudienceIsTheConfiguredEndpointsHostAJurisdictionsToo() {
+    assertThat(R2TokenMinter.audience("https://" + ACCOUNT + ".r2.cloudflarestorage.com"))
+        .isEqualTo(ACCOUNT + ".r2.cloudflarestorage.com");
+    assertThat(R2TokenMinter.audience("https://" + ACCOUNT + ".EU.r2.cloudflarestorage.com:443/"))
+        .isEqualTo(ACCOUNT + ".eu.r2.cloudflarestorage.com");
   }
 
   @Test

@@ -82,11 +82,19 @@ class SessionPolicyBuilderTest {
             null,
             null);
     JsonNode statements = JSON.readTree(policy).get("Statement");
-    assertThat(statements.get(1).get("Action").toString())
-        .isEqualTo("[\"s3:PutObject\",\"s3:DeleteObject\",\"s3:AbortMultipartUpload\"]");
+    assertThat(statements.get(1).get("Action").toString()).isEqualTo("[\"s3:PutObject\"]");
     assertThat(statements.get(1).get("Resource").toString())
         .isEqualTo("[\"arn:aws:s3:::b/data/t/*\",\"arn:aws:s3:::b/wh/ns/t/*\"]");
-    assertThat(statements.get(2).at("/Condition/StringLike/s3:prefix").toString())
+    assertThat(statements.get(1).get("Condition").toString())
+        .isEqualTo(
+            "{\"StringEqualsIfExists\":{\"s3:x-amz-acl\":[\"\",\"private\",\"bucket-owner-read\","
+                + "\"bucket-owner-full-control\"]},\"Null\":{\"s3:x-amz-grant-read\":\"true\","
+                + "\"s3:x-amz-grant-write\":\"true\",\"s3:x-amz-grant-read-acp\":\"true\","
+                + "\"s3:x-amz-grant-write-acp\":\"true\",\"s3:x-amz-grant-full-control\":\"true\"}}");
+    assertThat(statements.get(2).get("Action").toString())
+        .isEqualTo("[\"s3:DeleteObject\",\"s3:AbortMultipartUpload\"]");
+    assertThat(statements.get(2).get("Resource")).isEqualTo(statements.get(1).get("Resource"));
+    assertThat(statements.get(3).at("/Condition/StringLike/s3:prefix").toString())
         .isEqualTo("[\"data/t/*\",\"wh/ns/t/*\"]");
   }
 
