@@ -245,6 +245,26 @@ class RemoteSigningHostileRequestsTest {
             "redirect-location is not",
             "x-amz-website-redirect-location",
             "https://evil.example/"),
+        // Spellings the store reads as the names above (RGW reads header names CGI-style), and
+        // headers no engine's S3 client sends.
+        hdr("x_amz_copy_source", "stores read '_'", "x_amz_copy_source", "/{B}/" + VICTIM),
+        hdr("x-amz_copy-source", "stores read '_'", "x-amz_copy-source", "/{B}/" + VICTIM),
+        hdr("X_AMZ_ACL public-read", "stores read '_'", "X_AMZ_ACL", "public-read"),
+        hdr("x_amz_grant_read", "stores read '_'", "x_amz_grant_read", ALL_USERS),
+        hdr("copy source, trailing space", "is not signed", "x-amz-copy-source ", "/{B}/" + VICTIM),
+        hdrs(
+            "x-amz-acl in two cases",
+            "x-amz-acl is given twice",
+            "{'x-amz-acl':['private'],'X-Amz-Acl':['public-read']}"),
+        hdrs(
+            "content-type in two spellings",
+            "content-type is given twice",
+            "{'Content-Type':['a/b'],' content-type':['c/d']}"),
+        hdr("x-amz-tagging", "not a header", "x-amz-tagging", "a=b"),
+        hdr("x-amz-metadata-directive", "not a header", "x-amz-metadata-directive", "REPLACE"),
+        hdr("x-amz-bypass-governance", "not a header", "x-amz-bypass-governance-retention", "true"),
+        hdr("x-rgw-object-type", "not a header", "x-rgw-object-type", "Appendable"),
+        hdr("an unknown header", "not a header", "x-forwarded-host", "evil.example"),
         hdr("CR/LF in a value", "header injection", "x-amz-meta-a", "v\\r\\nx-amz-acl: a"),
         hdr("LF in a name", "Invalid header name", "x-a\\nb", "v"),
         hdr("colon in a name", "Invalid header name", "Host: evil", "v"),

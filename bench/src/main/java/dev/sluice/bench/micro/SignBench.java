@@ -2,6 +2,8 @@ package dev.sluice.bench.micro;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.sluice.bench.catalog.SignRequests;
+import dev.sluice.location.LocationPolicy;
+import dev.sluice.vending.AccessMode;
 import dev.sluice.vending.CredentialSource;
 import dev.sluice.vending.RequestSigner;
 import dev.sluice.vending.RequestTarget;
@@ -9,10 +11,15 @@ import dev.sluice.vending.SignedRequest;
 import dev.sluice.vending.StorageBackends;
 import dev.sluice.vending.StorageProfile;
 import dev.sluice.vending.StorageRequest;
+import dev.sluice.vending.VendingService;
 import dev.sluice.vending.s3.AwsCredentialSource;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.net.URI;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.SortedMap;
+import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -30,20 +37,23 @@ import software.amazon.awssdk.http.auth.aws.signer.AwsV4HttpSigner;
 import software.amazon.awssdk.identity.spi.AwsCredentialsIdentity;
 
 /**
- * Remote signing of one S3 request (issue 17), static credentials, no network: what Sluice adds to
- * the AWS SDK's own SigV4 signer. The requests are what Iceberg's S3FileIO sends to a signer
- * (path-style, {@code @Param request}; headers from {@link SignRequests}, as the load scenario
- * sends them): a ranged GET of a data file, and a PUT of one.
+ * Remote signing of one S3 request (issues 17 and 31), no network: what Sluice adds to the AWS
+ * SDK's own SigV4 signer, including the scoped identity every signature is made with (an STS
+ * session under the table's session policy, from the vending cache; STS is {@link StubSts}, so a
+ * miss would not touch the network either, but after the first call every one is a hit). The
+ * requests are what Iceberg's S3FileIO sends to a signer (path-style, {@code @Param request};
+ * headers from {@link SignRequests}, as the load scenario sends them): a ranged GET of a data file,
+ * and a PUT of one.
  *
  * <ul>
  *   <li>{@code sign_sdk} (baseline): the SDK's {@link AwsV4HttpSigner} alone, on an {@link
  *       SdkHttpRequest} built once (what an SDK client hands its signer), with the properties
  *       Sluice sets (service s3, no double encoding, no normalisation, unsigned payload).
- *   <li>{@code sign_sluice}: Sluice's {@link RequestSigner} for an S3 catalog with {@code
- *       "delegation": ["remote-signing"]}, opened through {@link StorageBackends#openSigner}:
- *       {@code target} (S3RequestParser: endpoint, path, query, headers) then {@code sign} (the SDK
- *       request built from the engine's, unsigned headers set aside, the same signer): what the
- *       sign route does per request besides JSON, RBAC and the locations check.
+ *   <li>{@code sign_sluice}: Sluice's {@link RequestSigner} for an S3 catalog with a role and
+ *       {@code "delegation": ["remote-signing"]}: {@code target} (S3RequestParser: endpoint, path,
+ *       query, headers) then {@link VendingService#sign} (the table's scoped session from the
+ *       cache, the SDK request built from the engine's, unsigned headers set aside, the same
+ *       signer): what the sign route does per request besides JSON, RBAC and the locations check.
  *   <li>{@code sign_sluiceSignOnly} and {@code sign_sluiceParseOnly}: the two halves of {@code
  *       sign_sluice} alone.
  * </ul>
@@ -62,12 +72,19 @@ public class SignBench {
           + "00000-0-5f1d3a4e-8c2b-4e7a-9d61-2b7f0c9e4a13-0-00001.parquet";
   private static final String ACCESS_KEY = "AKIDBENCHEXAMPLE0001";
   private static final String SECRET_KEY = "not-a-secret-not-a-secret-not-a-secret0";
+  private static final List<String> TABLE_LOCATIONS = List.of(WAREHOUSE + "/bench/t0");
+  private static final Map<String, AccessMode> MODES =
+      Map.of("GET", AccessMode.READ, "PUT", AccessMode.READ_WRITE);
 
   /** GET (a ranged read of a data file) or PUT (an upload of one). */
   @Param({"GET", "PUT"})
   public String request;
 
   private RequestSigner sluice;
+  private VendingService vending;
+  private StorageProfile profile;
+  private LocationPolicy policy;
+  private final SortedMap<String, String> attribution = new TreeMap<>();
   private StorageRequest storageRequest;
   private SdkHttpRequest sdkRequest;
   private AwsV4HttpSigner sdk;
@@ -83,19 +100,25 @@ public class SignBench {
             + "\",\"endpoint\":\""
             + ENDPOINT
             + "\",\"pathStyleAccess\":true,\"credentialSource\":\"bench\","
-            + "\"stsUnavailable\":true,\"delegation\":[\"remote-signing\"]}";
+            + "\"roleArn\":\"arn:aws:iam::123456789012:role/TableAccess\","
+            + "\"delegation\":[\"remote-signing\"]}";
     Map<String, CredentialSource> sources =
         Map.of("bench", AwsCredentialSource.staticKeys("bench", ACCESS_KEY, SECRET_KEY));
-    // Parsed and opened as the server does for a stored catalog: no STS (stsUnavailable).
-    StorageBackends backends = StorageBackends.standard();
-    StorageProfile profile =
+    // Parsed and opened as the server does for a stored catalog, with STS stubbed.
+    StorageBackends backends = StorageBackends.standard().with(StubSts.backend());
+    profile =
         backends
             .parse(CATALOG, new ObjectMapper().readTree(storage), WAREHOUSE, sources, 900)
             .profile();
-    sluice =
-        backends
-            .openSigner(profile, sources)
-            .orElseThrow(() -> new IllegalStateException("The profile offers no signing"));
+    policy = new LocationPolicy(CATALOG, List.of(WAREHOUSE));
+    vending =
+        new VendingService(
+            backends, sources, Duration.ofSeconds(1800), 10_000, new SimpleMeterRegistry());
+    sluice = vending.signer(profile);
+    attribution.put("principal", "analyst");
+    attribution.put("catalog", CATALOG);
+    attribution.put("namespace", "bench");
+    attribution.put("table", "bench.t0");
     storageRequest =
         new StorageRequest(request, URI.create(OBJECT), REGION, engineHeaders(request), null);
 
@@ -128,7 +151,7 @@ public class SignBench {
 
   @TearDown(Level.Trial)
   public void tearDown() {
-    sluice.close();
+    vending.close();
   }
 
   @Benchmark
@@ -148,13 +171,15 @@ public class SignBench {
 
   @Benchmark
   public SignedRequest sign_sluice() {
-    sluice.target(storageRequest);
-    return sluice.sign(storageRequest);
+    RequestTarget target = sluice.target(storageRequest);
+    return vending.sign(
+        profile, policy, TABLE_LOCATIONS, target.needed(), attribution, storageRequest);
   }
 
   @Benchmark
   public SignedRequest sign_sluiceSignOnly() {
-    return sluice.sign(storageRequest);
+    return vending.sign(
+        profile, policy, TABLE_LOCATIONS, MODES.get(request), attribution, storageRequest);
   }
 
   @Benchmark

@@ -129,8 +129,9 @@ public final class MarkdownReport {
     if (o.targets().contains("sluice-signing")) {
       line(
           "- `sluice-signing` (process `sluice`): the same non-root principal on a catalog on the Ceph RGW that"
-              + " offers remote signing only (`delegation: [remote-signing]`, `stsUnavailable`, the RGW's static keys"
-              + " as credential source: no STS, no network per signature); its "
+              + " offers remote signing only (`delegation: [remote-signing]`, with the role: each signature made with"
+              + " an STS session under its table's session policy, from the vending cache after the first AssumeRole"
+              + " per table, principal and access mode); its "
               + o.tables()
               + " tables are seeded like the others'.");
     }

@@ -68,12 +68,16 @@ public record S3TestBed(
 
   /**
    * A management-API body for an S3 catalog in {@link #BUCKET} that offers remote signing only,
-   * signed with the static keys of {@link #CREDENTIAL_SOURCE}: no role and {@code stsUnavailable},
-   * so nothing it does calls STS (signing needs no network).
+   * each request signed with an STS session of the role under its table's session policy: one
+   * AssumeRole per table, principal and access mode, then a cache hit per signature.
    */
   public ObjectNode signingCatalogBody(String name) {
     ObjectNode body = Json.MAPPER.createObjectNode();
-    storage(body, name).put("stsUnavailable", true).putArray("delegation").add("remote-signing");
+    storage(body, name)
+        .put("roleArn", roleArn)
+        .put("durationSeconds", 3600)
+        .putArray("delegation")
+        .add("remote-signing");
     return body;
   }
 

@@ -131,6 +131,11 @@ final class SignableHeaders {
         throw new IllegalArgumentException(
             "Header " + canonical + " is given twice (as " + before + " and " + name + ")");
       }
+    }
+    // Names first, so that a header given twice is named as such whatever the order.
+    for (Map.Entry<String, List<String>> header : headers.entrySet()) {
+      String name = header.getKey();
+      String canonical = canonical(name);
       if (!allowed(canonical)) {
         throw new IllegalArgumentException(
             "Header "

@@ -65,6 +65,60 @@ class S3RequestParserTest {
         .isFalse();
   }
 
+  @Test
+  void theHeadersIcebergsS3FileIoSendsAreSigned() {
+    Map<String, List<String>> put =
+        Map.of(
+            "Content-Type", List.of("application/octet-stream"),
+            "Content-Length", List.of("42"),
+            "x-amz-content-sha256", List.of("UNSIGNED-PAYLOAD"),
+            "amz-sdk-invocation-id", List.of("1"),
+            "amz-sdk-request", List.of("attempt=1; max=3"),
+            "User-Agent", List.of("aws-sdk-java/2.31"),
+            "x-amz-acl", List.of("bucket-owner-full-control"),
+            "x-amz-server-side-encryption", List.of("AES256"),
+            "x-amz-checksum-crc32", List.of("AAAAAA=="),
+            "x-amz-meta-iceberg", List.of("1"));
+    RequestTarget target =
+        AWS.parse(
+            new StorageRequest(
+                "PUT",
+                URI.create("https://lake.s3.eu-west-1.amazonaws.com/wh/t/data/x.parquet"),
+                "eu-west-1",
+                put,
+                null));
+    assertThat(target.needed()).isEqualTo(AccessMode.READ_WRITE);
+  }
+
+  @Test
+  void headerNamesAreReadAsTheStoreReadsThem() {
+    assertThat(SignableHeaders.canonical(" X_Amz-ACL ")).isEqualTo("x-amz-acl");
+    assertThatThrownBy(() -> headers(Map.of("X_AMZ_ACL", List.of("private"))))
+        .hasMessageContaining("stores read '_'")
+        .hasMessageContaining("x-amz-acl");
+    assertThatThrownBy(
+            () ->
+                headers(
+                    Map.of("x-amz-acl", List.of("private"), "X-AMZ-ACL", List.of("public-read"))))
+        .hasMessageContaining("x-amz-acl is given twice");
+    assertThatThrownBy(() -> headers(Map.of("x-amz-copy-source ", List.of("/b/k"))))
+        .hasMessageContaining("is not signed");
+    assertThatThrownBy(() -> headers(Map.of("x-amz-tagging", List.of("a=b"))))
+        .hasMessageContaining("not a header Iceberg's or the engines' S3 clients send");
+    assertThatThrownBy(() -> headers(Map.of("x-amz-meta-", List.of("v"))))
+        .hasMessageContaining("not a header");
+  }
+
+  private static RequestTarget headers(Map<String, List<String>> headers) {
+    return AWS.parse(
+        new StorageRequest(
+            "PUT",
+            URI.create("https://lake.s3.eu-west-1.amazonaws.com/wh/t/data/x.parquet"),
+            "eu-west-1",
+            headers,
+            null));
+  }
+
   private static RequestTarget target(String... paths) {
     return new RequestTarget(List.of(paths), false, AccessMode.READ, "get");
   }

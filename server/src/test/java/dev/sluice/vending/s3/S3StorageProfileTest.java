@@ -102,11 +102,12 @@ class S3StorageProfileTest {
         .containsExactlyInAnyOrder(
             Delegation.Kind.VENDED_CREDENTIALS, Delegation.Kind.REMOTE_SIGNING);
     assertThat(parse("{" + role + ",\"delegation\":[]}").offered()).isEmpty();
-    // Signing needs neither a role nor STS: it can sign with the credential source itself.
+    // Without a role or STS it signs with the credential source, where the operator accepted it.
     S3StorageProfile keysOnly =
         parse(
             "{\"region\":\"r\",\"credentialSource\":\"rgw\",\"stsUnavailable\":true,"
-                + "\"delegation\":[\"remote-signing\"]}");
+                + "\"delegation\":[\"remote-signing\"],\"unscopedSigning\":true}");
+    assertThat(keysOnly.scopesSigning()).isFalse();
     assertThat(keysOnly.offered()).containsExactly(Delegation.Kind.REMOTE_SIGNING);
     assertThat(keysOnly.signingConfig("v1/cat/namespaces/ns/tables/t/sign"))
         .containsEntry("s3.remote-signing-enabled", "true")
@@ -143,6 +144,58 @@ class S3StorageProfileTest {
                     "{\"region\":\"r\",\"credentialSource\":\"rgw\","
                         + "\"delegation\":[\"vended-credentials\",\"remote-signing\"]}"))
         .hasMessageContaining("storageConfigInfo.roleArn");
+  }
+
+  @Test
+  void signingThatTheStoreCannotScopeNeedsTheOperatorsConsent() throws Exception {
+    for (String unscoped :
+        List.of(
+            "{\"region\":\"r\",\"credentialSource\":\"rgw\",\"stsUnavailable\":true,"
+                + "\"delegation\":[\"remote-signing\"]}",
+            "{\"region\":\"r\",\"credentialSource\":\"rgw\",\"delegation\":[\"remote-signing\"]}")) {
+      assertThatThrownBy(() -> parse(unscoped))
+          .as(unscoped)
+          .hasMessageContaining("storageConfigInfo.unscopedSigning")
+          .hasMessageContaining("no roleArn with STS");
+    }
+    S3StorageProfile scoped =
+        parse(
+            "{\"roleArn\":\"arn:aws:iam:::role/x\",\"region\":\"r\",\"credentialSource\":\"rgw\","
+                + "\"delegation\":[\"remote-signing\"]}");
+    assertThat(scoped.scopesSigning()).isTrue();
+    assertThat(scoped.signatureWindow()).isEqualTo(new SignatureWindow(30, 900));
+  }
+
+  @Test
+  void theSignatureWindowIsBoundedByTheStoresSkewWindow() throws Exception {
+    String role =
+        "\"roleArn\":\"arn:aws:iam:::role/x\",\"region\":\"r\",\"credentialSource\":\"rgw\"";
+    S3StorageProfile p =
+        parse("{" + role + ",\"signatureLifetimeSeconds\":5,\"storeClockSkewSeconds\":300}");
+    assertThat(p.signatureWindow().signingTime(java.time.Instant.ofEpochSecond(1000)))
+        .isEqualTo(java.time.Instant.ofEpochSecond(1000 - 295));
+    for (String bad :
+        List.of(
+            "\"signatureLifetimeSeconds\":0",
+            "\"signatureLifetimeSeconds\":901",
+            "\"storeClockSkewSeconds\":30",
+            "\"signatureLifetimeSeconds\":\"30\"")) {
+      assertThatThrownBy(() -> parse("{" + role + "," + bad + "}"))
+          .as(bad)
+          .hasMessageContaining("storageConfigInfo.");
+    }
+  }
+
+  @Test
+  void aStoreAtAnEndpointOfItsOwnIsPathStyleUnlessDeclaredOtherwise() throws Exception {
+    String role =
+        "\"roleArn\":\"arn:aws:iam:::role/x\",\"region\":\"r\",\"credentialSource\":\"rgw\"";
+    assertThat(parse("{" + role + "}").pathStyleAccess()).as("AWS").isFalse();
+    assertThat(parse("{" + role + ",\"endpoint\":\"http://rgw:7480\"}").pathStyleAccess()).isTrue();
+    assertThat(
+            parse("{" + role + ",\"endpoint\":\"http://rgw:7480\",\"pathStyleAccess\":false}")
+                .pathStyleAccess())
+        .isFalse();
   }
 
   @Test
