@@ -56,6 +56,26 @@ class StorageVerifyTest {
         "wide",
         Map.of(),
         Map.of("readPolicyTemplate", WIDE_TEMPLATE, "writePolicyTemplate", WIDE_TEMPLATE));
+    bed.createCatalog(
+        "signing", "signing", "signing", Map.of(), Map.of("delegation", List.of("remote-signing")));
+    bed.createCatalog(
+        "both",
+        "both",
+        "both",
+        Map.of(),
+        Map.of("delegation", List.of("remote-signing", "vended-credentials")));
+    bed.createCatalog(
+        "parser_only",
+        "parser",
+        "parser",
+        Map.of(),
+        Map.of(
+            "delegation",
+            List.of("remote-signing"),
+            "stsUnavailable",
+            true,
+            "unscopedSigning",
+            true));
     Admin admin = bed.admin();
     manager = admin.principal("manager", "managers");
     stranger = admin.principal("stranger", "strangers");
@@ -227,6 +247,53 @@ class StorageVerifyTest {
         verify(server.rootToken(), "healthy", "{\"otherLocation\": \"" + bed.s3("x") + "\"}");
     assertThat(response.statusCode()).as(response.body()).isEqualTo(400);
     assertThat(response.body()).contains("another bucket");
+  }
+
+  @Test
+  void aCatalogThatOnlySignsIsProvenThroughTheIdentityItSignsWith() throws Exception {
+    HttpResponse<String> response = verify(server.rootToken(), "signing", otherBody());
+    assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
+    JsonNode report = TestServer.json(response.body());
+    assertThat(report.get("verdict").asText()).as(response.body()).isEqualTo("pass");
+    assertThat(names(report))
+        .contains(
+            "read-only: write in a",
+            "read-write: write in table b",
+            "read-write: write in another bucket");
+    for (JsonNode check : report.get("checks")) {
+      if (check.get("expected").asText().equals("refused") && check.get("pass").asBoolean()) {
+        assertThat(check.get("status").asInt()).as(check.toString()).isEqualTo(403);
+      }
+    }
+    assertThat(report.get("cleanup").asText()).isEqualTo("done");
+  }
+
+  @Test
+  void aCatalogThatVendsAndSignsProvesBothIdentities() throws Exception {
+    HttpResponse<String> response = verify(server.rootToken(), "both", otherBody());
+    JsonNode report = TestServer.json(response.body());
+    assertThat(report.get("verdict").asText()).as(response.body()).isEqualTo("pass");
+    assertThat(names(report))
+        .contains(
+            "remote signing: the signing identity for a reads in a",
+            "remote signing: the signing identity for a reads in b",
+            "read-only: write in a",
+            "refresh: new read-only credential reads in a");
+  }
+
+  @Test
+  void signingTheStoreCannotConfineIsReportedAndNeverPasses() throws Exception {
+    HttpResponse<String> response = verify(server.rootToken(), "parser_only", null);
+    assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
+    JsonNode report = TestServer.json(response.body());
+    assertThat(report.get("verdict").asText()).as(response.body()).isEqualTo("fail");
+    assertThat(report.get("passed").asInt()).isZero();
+    JsonNode row = report.get("checks").get(0);
+    assertThat(row.get("name").asText())
+        .isEqualTo("remote signing: signed with an identity the store confines to the table");
+    assertThat(row.get("outcome").asText()).isEqualTo("skipped");
+    assertThat(row.get("explanation").asText())
+        .contains("UNSCOPED", "storageConfigInfo.unscopedSigning");
   }
 
   @Test

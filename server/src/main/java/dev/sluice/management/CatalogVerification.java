@@ -6,7 +6,6 @@ import dev.sluice.catalog.CatalogRegistry;
 import dev.sluice.catalog.CatalogSettings;
 import dev.sluice.catalog.SluiceCatalog;
 import dev.sluice.location.StorageLocation;
-import dev.sluice.vending.Delegation;
 import dev.sluice.vending.StorageBackends;
 import dev.sluice.vending.VendingService;
 import dev.sluice.vending.verify.StorageVerifier;
@@ -18,8 +17,9 @@ import org.apache.iceberg.exceptions.UnprocessableEntityException;
 
 /**
  * Runs the storage self-check on a catalog: its profile, base location and own FileIO from the
- * registry, its vendor from the vending service. Refuses (422) a catalog whose backend has no
- * self-check yet or that does not vend credentials, since there is nothing the check could prove.
+ * registry, its vendor (or its signer's scoped identity) from the vending service. Refuses (422) a
+ * catalog whose backend has no self-check yet or that neither vends nor signs, since there is
+ * nothing the check could prove.
  */
 public final class CatalogVerification {
   private final CatalogRegistry catalogs;
@@ -54,10 +54,11 @@ public final class CatalogVerification {
                     new UnprocessableEntityException(
                         "The storage self-check is not available for storageType %s (catalog %s)",
                         settings.storageType(), name));
-    if (!settings.storage().offered().contains(Delegation.Kind.VENDED_CREDENTIALS)) {
+    if (settings.storage().offered().isEmpty()) {
       throw new UnprocessableEntityException(
-          "Catalog %s does not vend credentials (storageConfigInfo.delegation): the storage"
-              + " self-check proves vended credentials",
+          "Catalog %s neither vends credentials nor signs requests"
+              + " (storageConfigInfo.delegation): the storage self-check proves what the store"
+              + " lets those do",
           name);
     }
     otherLocation.ifPresent(location -> checkOther(settings, location));

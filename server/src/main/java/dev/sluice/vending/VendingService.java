@@ -307,6 +307,32 @@ public final class VendingService implements AutoCloseable {
     return signer.sign(request, Optional.of(identity.get(0)));
   }
 
+  /**
+   * The identity remote signing would sign with for {@code tableLocation} in {@code mode}, minted
+   * now by the signer's scoped vendor and never cached: the storage self-check proves with it that
+   * the store confines signatures. Empty when the profile signs as the catalog (unscoped).
+   */
+  public Optional<List<StorageCredential>> signingIdentityUncached(
+      StorageProfile profile,
+      LocationPolicy policy,
+      String tableLocation,
+      AccessMode mode,
+      SortedMap<String, String> attribution) {
+    Optional<CredentialVendor> scoped = signer(profile).scopedIdentity();
+    if (scoped.isEmpty()) {
+      return Optional.empty();
+    }
+    List<String> locations = List.of(tableLocation);
+    Optional<String> why = unscopable(scoped.get(), policy, locations);
+    if (why.isPresent()) {
+      throw new VendingException("Cannot scope a signing identity: " + why.get(), 0, null);
+    }
+    VendingRequest request =
+        new VendingRequest(
+            tableLocation, locations, mode, attribution.get("principal"), attribution);
+    return Optional.of(call(profile, scoped.get(), request, meters(profile)));
+  }
+
   /** A signing identity's cache key: apart from vended credentials, which leave the server. */
   private record SigningKey(Object vendorKey) {}
 

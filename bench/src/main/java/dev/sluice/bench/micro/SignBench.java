@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.sluice.bench.catalog.SignRequests;
 import dev.sluice.location.LocationPolicy;
 import dev.sluice.vending.AccessMode;
+import dev.sluice.vending.ClientProperties;
 import dev.sluice.vending.CredentialSource;
 import dev.sluice.vending.RequestSigner;
 import dev.sluice.vending.RequestTarget;
@@ -35,6 +36,7 @@ import software.amazon.awssdk.http.SdkHttpMethod;
 import software.amazon.awssdk.http.SdkHttpRequest;
 import software.amazon.awssdk.http.auth.aws.signer.AwsV4HttpSigner;
 import software.amazon.awssdk.identity.spi.AwsCredentialsIdentity;
+import software.amazon.awssdk.identity.spi.AwsSessionCredentialsIdentity;
 
 /**
  * Remote signing of one S3 request (issues 17 and 31), no network: what Sluice adds to the AWS
@@ -134,7 +136,19 @@ public class SignBench {
             });
     sdkRequest = http.build();
     sdk = AwsV4HttpSigner.create();
-    identity = AwsCredentialsIdentity.create(ACCESS_KEY, SECRET_KEY);
+    // The baseline signs with the same kind of identity: the table's (stubbed) STS session.
+    Map<String, String> session =
+        vending
+            .signingIdentityUncached(
+                profile, policy, TABLE_LOCATIONS.get(0), AccessMode.READ, attribution)
+            .orElseThrow()
+            .get(0)
+            .config();
+    identity =
+        AwsSessionCredentialsIdentity.create(
+            session.get(ClientProperties.S3_ACCESS_KEY_ID),
+            session.get(ClientProperties.S3_SECRET_ACCESS_KEY),
+            session.get(ClientProperties.S3_SESSION_TOKEN));
 
     RequestTarget target = sign_sluiceParseOnly();
     if (!target.paths().get(0).startsWith("sluice-bench/bench_sign/bench/t0/data/")) {

@@ -6,6 +6,7 @@ import dev.sluice.location.LocationPolicy;
 import dev.sluice.location.StorageLocation;
 import dev.sluice.vending.AccessMode;
 import dev.sluice.vending.CredentialVendor;
+import dev.sluice.vending.Delegation;
 import dev.sluice.vending.StorageCredential;
 import dev.sluice.vending.StorageProfile;
 import dev.sluice.vending.VendingException;
@@ -19,6 +20,7 @@ import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.SortedMap;
 import java.util.TreeMap;
 import org.apache.iceberg.io.FileIO;
@@ -130,10 +132,19 @@ public final class StorageVerifier {
         return;
       }
     }
+    Set<Delegation.Kind> offered = target.profile().offered();
+    boolean signs = offered.contains(Delegation.Kind.REMOTE_SIGNING);
+    boolean signingOnly = signs && !offered.contains(Delegation.Kind.VENDED_CREDENTIALS);
+    if (signs && !signingScoped(target, layout, checks, signingOnly)) {
+      return;
+    }
+    // A catalog that only signs is proven through the identity it signs with: credentials of the
+    // same shape as vended ones, which never leave the server.
+    String what = signingOnly ? "signing identity" : "vend";
     Optional<StorageCredential> writer =
-        vend(target, layout.a(), AccessMode.READ_WRITE, "vend read-write for a", checks);
+        credential(target, layout.a(), AccessMode.READ_WRITE, what + " read-write for a", checks);
     Optional<StorageCredential> reader =
-        vend(target, layout.a(), AccessMode.READ, "vend read-only for a", checks);
+        credential(target, layout.a(), AccessMode.READ, what + " read-only for a", checks);
     if (writer.isEmpty() || reader.isEmpty()) {
       return;
     }
@@ -143,8 +154,91 @@ public final class StorageVerifier {
       new ProbePlan(layout, rw, ro, fix, probes.widerByDesign(target.profile()), checks)
           .run(target.otherLocation());
     }
+    if (signingOnly) {
+      checks.add(
+          Check.skipped(
+              "refresh and expiry of vended credentials",
+              Expect.REFUSED,
+              "not applicable: the catalog only signs; its identities never leave the server, and"
+                  + " each signature lives signatureLifetimeSeconds"));
+      return;
+    }
     refresh(target, layout, checks);
     expiry(target, layout, checks);
+  }
+
+  /**
+   * For a catalog that signs: whether its signatures are made with an identity the store confines.
+   * An unscoped signer (the operator's {@code unscopedSigning}) is a skipped row, never a pass, and
+   * a catalog that only signs that way has nothing else to prove. A scoped one that also vends is
+   * checked here on two reads; one that only signs is checked by the whole plan.
+   */
+  private boolean signingScoped(
+      Target target, ProbeLayout layout, List<Check> checks, boolean signingOnly) {
+    String name = "remote signing: signed with an identity the store confines to the table";
+    Optional<List<StorageCredential>> identity;
+    try {
+      identity =
+          vending.signingIdentityUncached(
+              target.profile(),
+              target.policy(),
+              layout.a(),
+              AccessMode.READ,
+              attribution(target, layout.a()));
+    } catch (VendingException e) {
+      checks.add(Check.failed(name, Expect.REFUSED, "refused", e.getMessage()));
+      return !signingOnly;
+    }
+    if (identity.isEmpty()) {
+      checks.add(
+          Check.skipped(
+              name,
+              Expect.REFUSED,
+              "UNSCOPED: the catalog has no identity the store could confine signatures to (S3"
+                  + " without a role or STS); it signs as its credential source only where a"
+                  + " service admin accepted that (storageConfigInfo.unscopedSigning), and then"
+                  + " the store refuses nothing a client adds after signing: only Sluice's request"
+                  + " parser confines signatures (see docs/S3-VENDING.md, Remote signing)"));
+      return !signingOnly;
+    }
+    if (signingOnly) {
+      return true;
+    }
+    try (ProbeClient signer = new ProbeClient(probes.open(identity.get().get(0)), probes)) {
+      checks.add(
+          Check.judge(
+              "remote signing: the signing identity for a reads in a",
+              Expect.ALLOWED,
+              signer.read(layout.seed(layout.a())),
+              "",
+              "the identity signatures are made with cannot read its own table"));
+      checks.add(
+          Check.judge(
+              "remote signing: the signing identity for a reads in b",
+              Expect.REFUSED,
+              signer.read(layout.seed(layout.b())),
+              "a request signed for table a, with any header added after signing, can reach table"
+                  + " b: "
+                  + probes.whereToFix(target.profile()),
+              ""));
+    }
+    return true;
+  }
+
+  private Optional<StorageCredential> credential(
+      Target target, String table, AccessMode mode, String name, List<Check> checks) {
+    if (target.profile().offered().contains(Delegation.Kind.VENDED_CREDENTIALS)) {
+      return vend(target, table, mode, name, checks);
+    }
+    try {
+      return vending
+          .signingIdentityUncached(
+              target.profile(), target.policy(), table, mode, attribution(target, table))
+          .flatMap(c -> c.stream().filter(one -> covers(one.prefix(), table)).findFirst());
+    } catch (VendingException e) {
+      checks.add(Check.failed(name, Expect.ALLOWED, "refused", e.getMessage()));
+      return Optional.empty();
+    }
   }
 
   /** Vends again (the refresh an engine makes) and reads with the new credential. */
