@@ -63,9 +63,6 @@ class SparkS3RemoteSigningTest {
   private static final Map<String, String> SIGNING_HEADER =
       Map.of("X-Iceberg-Access-Delegation", "remote-signing");
 
-  /** How long Iceberg's signer client reuses a signature Sluice marked cacheable (a read). */
-  private static final long SIGNED_READ_CACHE_MILLIS = 30_000;
-
   private static final ObjectMapper JSON = new ObjectMapper();
 
   private static Map<String, String> rgw;
@@ -271,9 +268,8 @@ class SparkS3RemoteSigningTest {
     spark.conf().set(c + ".credential", reader[0] + ":" + reader[1]);
     spark.conf().set(c + ".header.X-Iceberg-Access-Delegation", "remote-signing");
 
-    // The signer client's cache of signed reads is static and not per principal: let the writer's
-    // lapse, so the reader's reads below are signed for the reader.
-    Thread.sleep(SIGNED_READ_CACHE_MILLIS + 2_000);
+    // Iceberg's signer cache is static and not per principal, but Sluice marks no signature
+    // cacheable: the reader's reads, right after the writer's, are signed for the reader.
     assertThat(sql("SELECT id, name, qty FROM " + READER_TABLE + " ORDER BY id"))
         .containsExactly(row(1L, "apple", 10), row(3L, "plum", 30));
     assertThat(signDecisions("reader", "ALLOW"))
@@ -331,10 +327,9 @@ class SparkS3RemoteSigningTest {
     List<String> before = objectKeys(prefix);
     assertThat(before).anyMatch(k -> k.endsWith(".parquet"));
 
-    // Iceberg 1.10 drops first, then deletes client-side. Whether Spark reports an error depends
-    // on its signer cache: a metadata GET signed in the last 30 s is reused, and the dropped
-    // table's deletes are multi-object deletes, which Sluice refuses and Iceberg only logs; a GET
-    // not cached is refused (404, the table is gone) and fails the statement. Either way:
+    // Iceberg 1.10 drops first, then deletes client-side: a GET for the dropped table is refused
+    // (404, the table is gone) and fails the statement, and its deletes are multi-object deletes,
+    // which Sluice refuses and Iceberg only logs. Either way:
     try {
       spark.sql("DROP TABLE " + scratch + " PURGE");
     } catch (RuntimeException e) {

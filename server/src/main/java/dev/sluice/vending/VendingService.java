@@ -281,12 +281,7 @@ public final class VendingService implements AutoCloseable {
       return signer.sign(request, Optional.empty());
     }
     CredentialVendor vendor = scoped.get();
-    List<String> sorted = locations.stream().sorted().toList();
-    Optional<String> why = unscopable(vendor, policy, sorted);
-    if (why.isPresent()) {
-      throw new IllegalArgumentException(
-          "the table's locations cannot be scoped in a signing credential: " + why.get());
-    }
+    List<String> sorted = locations.size() == 1 ? locations : locations.stream().sorted().toList();
     VendingRequest vendingRequest =
         new VendingRequest(sorted.get(0), sorted, mode, attribution.get("principal"), attribution);
     Key key = new Key(profile, new SigningKey(vendor.cacheKey(vendingRequest)));
@@ -297,7 +292,20 @@ public final class VendingService implements AutoCloseable {
     } else {
       m.signingMisses().increment();
       try {
-        identity = cache.get(key, k -> call(profile, vendor, vendingRequest, m));
+        // The locations are checked on a miss only: the key holds them and the profile (its
+        // allowedLocations), so a hit is for locations already found scopable.
+        identity =
+            cache.get(
+                key,
+                k -> {
+                  Optional<String> why = unscopable(vendor, policy, sorted);
+                  if (why.isPresent()) {
+                    throw new IllegalArgumentException(
+                        "the table's locations cannot be scoped in a signing credential: "
+                            + why.get());
+                  }
+                  return call(profile, vendor, vendingRequest, m);
+                });
       } catch (VendingException e) {
         m.errors().increment();
         LOG.warn("{}", e.getMessage());
