@@ -1,6 +1,7 @@
 package dev.sluice.location;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -16,6 +17,20 @@ class StorageLocationKeyTest {
     assertThat(StorageLocation.parse("s3://bkt/x/y").ancestorKeys())
         .containsExactly("s3://bkt/", "s3://bkt/x/", "s3://bkt/x/y/");
     assertThat(StorageLocation.parse("s3://bkt/x/y").rootKey()).isEqualTo("s3://bkt/");
+  }
+
+  @Test
+  void anEmptySegmentInsideAPathIsRefusedNotFoldedAway() {
+    // Folded, "gs://b/wh/ns//t" would be keyed and scoped as gs://b/wh/ns/t/, missing its files.
+    for (String location :
+        new String[] {"gs://b/wh/ns//t", "s3://b//wh", "s3://b/wh//", "file:///w//a"}) {
+      assertThatThrownBy(() -> StorageLocation.parse(location))
+          .as(location)
+          .hasMessageContaining("empty segment");
+    }
+    assertThat(StorageLocation.parse("gs://b/wh/ns/t/").key()).isEqualTo("gs://b/wh/ns/t/");
+    assertThat(StorageLocation.parse("s3://b").key()).isEqualTo("s3://b/");
+    assertThat(StorageLocation.parse("s3://b/").segments()).isEmpty();
   }
 
   @Test
