@@ -63,7 +63,12 @@ class ReplicaLocationRaceTest {
         CountDownLatch go = new CountDownLatch(1);
         List<Future<HttpResponse<String>>> results = new ArrayList<>();
         for (int i = 0; i < RACERS; i++) {
-          String location = warehouse.resolve("ns").toUri() + "/r" + round + "/a" + "/a".repeat(i);
+          String location =
+              warehouse.resolve("ns").toUri().toString().replaceAll("/$", "")
+                  + "/r"
+                  + round
+                  + "/a"
+                  + "/a".repeat(i);
           String body =
               "{\"name\": \"r"
                   + round

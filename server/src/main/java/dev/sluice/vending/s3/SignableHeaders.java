@@ -136,6 +136,14 @@ final class SignableHeaders {
     for (Map.Entry<String, List<String>> header : headers.entrySet()) {
       String name = header.getKey();
       String canonical = canonical(name);
+      if (!name.equals(name.trim())) {
+        throw new IllegalArgumentException(
+            "Header '"
+                + name
+                + "' is not signed: a header name has no surrounding whitespace ("
+                + canonical
+                + ")");
+      }
       if (!allowed(canonical)) {
         throw new IllegalArgumentException(
             "Header "

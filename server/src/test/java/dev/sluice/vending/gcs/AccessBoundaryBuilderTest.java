@@ -48,7 +48,7 @@ class AccessBoundaryBuilderTest {
         List.of(
             "gs://wh/db/t",
             "gs://wh/db/t/data",
-            "gs://wh//db/t/metadata/",
+            "gs://wh/db/t/metadata/",
             "gs://other/x/t-data",
             "gs://wh/db/t2");
     assertThat(render(AccessBoundaryBuilder.build(locations, AccessMode.READ)))
@@ -66,6 +66,13 @@ class AccessBoundaryBuilderTest {
                 + ".startsWith('db/t/') || "
                 + LIST
                 + ".startsWith('db/t2/')");
+  }
+
+  @Test
+  void anEmptySegmentIsRefusedRatherThanFoldedIntoAnotherPrefix() {
+    // Folded, gs://wh/db//t would be scoped as db/t/, which holds none of its objects.
+    assertThatThrownBy(() -> AccessBoundaryBuilder.build(List.of("gs://wh/db//t"), AccessMode.READ))
+        .hasMessageContaining("empty segment");
   }
 
   @Test

@@ -44,8 +44,10 @@ class S3RequestParserTest {
     S3RequestParser rgw = new S3RequestParser("eu-west-1", "http://rgw.local:7480", true);
     assertThat(parse(rgw, "GET", "http://rgw.local:7480/lake/wh/t/x").paths())
         .containsExactly("lake/wh/t/x");
+    // A store that reads paths path-style would serve bucket "wh", not "lake": never signed.
     assertThatThrownBy(() -> parse(rgw, "GET", "http://lake.rgw.local:7480/wh/t/x"))
-        .hasMessageContaining("path-style");
+        .hasMessageContaining("path-style")
+        .hasMessageContaining("storageConfigInfo.pathStyleAccess is false");
     assertThatThrownBy(() -> parse(rgw, "GET", "http://evil.example:7480/lake/wh/t/x"))
         .hasMessageContaining("not the catalog's S3 endpoint");
     assertThatThrownBy(() -> parse(AWS, "GET", "https://lake.s3.us-east-1.amazonaws.com/wh/t/x"))
