@@ -20,7 +20,11 @@ const STORAGE_KEYS: Record<string, StorageKey[]> = {
     { key: "endpoint", label: "S3 endpoint", hint: "for S3-compatible stores (Ceph RGW, MinIO)" },
     { key: "stsEndpoint", label: "STS endpoint" },
     { key: "externalId", label: "External id" },
-    { key: "pathStyleAccess", label: "Path-style access", kind: "boolean" },
+    {
+      key: "pathStyleAccess",
+      label: "Path-style access (untouched: on with an endpoint, off on AWS)",
+      kind: "boolean",
+    },
     { key: "durationSeconds", label: "Credential lifetime (s)", kind: "number" },
     {
       key: "delegation",
