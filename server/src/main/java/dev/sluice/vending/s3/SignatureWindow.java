@@ -6,11 +6,11 @@ import java.time.Instant;
 /**
  * How long a request Sluice signed stays usable. SigV4 gives a header-signed request no expiry of
  * its own: the store accepts it while its {@code x-amz-date} lies within the store's clock-skew
- * window of the store's clock (15 minutes on AWS S3, Ceph RGW, MinIO and R2). So Sluice dates each
- * signature {@code storeSkewSeconds - lifetimeSeconds} in the past, and the store itself refuses it
- * {@code lifetimeSeconds} after it was made. The bound holds as long as Sluice's clock and the
- * store's agree to within a few seconds: a store clock ahead by d leaves {@code lifetimeSeconds -
- * d}, one behind by d gives {@code lifetimeSeconds + d}.
+ * window of the store's clock (AWS S3 documents 15 minutes; Ceph RGW applies the same, measured).
+ * So Sluice dates each signature {@code storeSkewSeconds - lifetimeSeconds} in the past, and the
+ * store itself refuses it {@code lifetimeSeconds} after it was made. The bound holds as long as
+ * Sluice's clock and the store's agree to within a few seconds: a store clock ahead by d leaves
+ * {@code lifetimeSeconds - d}, one behind by d gives {@code lifetimeSeconds + d}.
  *
  * @param lifetimeSeconds how long a signature is accepted after it is made
  * @param storeSkewSeconds the store's clock-skew window
