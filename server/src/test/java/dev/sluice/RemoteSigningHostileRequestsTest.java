@@ -9,7 +9,6 @@ import dev.sluice.testing.Admin;
 import dev.sluice.testing.CephRgw;
 import dev.sluice.testing.ErrorShape;
 import dev.sluice.testing.RgwVendingBed;
-import dev.sluice.testing.TestServer;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -294,16 +293,7 @@ class RemoteSigningHostileRequestsTest {
     createSigningCatalog();
     bed.createNamespace(CATALOG, NS);
     for (String table : List.of("t", "t2", "other")) {
-      HttpResponse<String> created =
-          bed.server()
-              .send(
-                  "POST",
-                  "/api/catalog/v1/" + CATALOG + "/namespaces/" + NS + "/tables",
-                  "{\"name\": \""
-                      + table
-                      + "\", \"schema\": {\"type\": \"struct\", \"fields\":"
-                      + " [{\"id\": 1, \"name\": \"id\", \"required\": true, \"type\": \"long\"}]}}");
-      assertThat(created.statusCode()).as(created.body()).isEqualTo(200);
+      bed.createTable(CATALOG, NS, table);
     }
     Admin admin = bed.admin();
     String[] signer = admin.principal(SIGNER, "signers");
@@ -313,7 +303,7 @@ class RemoteSigningHostileRequestsTest {
     token = bed.server().token(signer[0], signer[1]);
 
     URI endpoint = URI.create(bed.rgw().endpoint());
-    String t = tableKey("t");
+    String t = bed.tableKey(CATALOG, NS, "t");
     VARS.put("{U}", "{EP}/{B}/{T}");
     VARS.put("{L}", "{EP}/{B}?list-type=2&prefix=");
     VARS.put("{EP}", bed.rgw().endpoint());
@@ -323,8 +313,8 @@ class RemoteSigningHostileRequestsTest {
     VARS.put("{B}", bed.bucket());
     VARS.put("{T-}", t.substring(0, t.length() - 1));
     VARS.put("{T}", t);
-    VARS.put("{S}", tableKey("t2"));
-    VARS.put("{O}", tableKey("other"));
+    VARS.put("{S}", bed.tableKey(CATALOG, NS, "t2"));
+    VARS.put("{O}", bed.tableKey(CATALOG, NS, "other"));
     VARS.put("{R}", bed.rgw().region());
     // Objects that hostile DELETEs name, which must survive them.
     for (String key : List.of(KEPT, VICTIM, TWICE)) {
@@ -520,14 +510,5 @@ class RemoteSigningHostileRequestsTest {
     HttpResponse<String> created =
         bed.server().send("POST", "/api/management/v1/catalogs", catalog.toString());
     assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
-  }
-
-  /** The table's key in the bucket, ending in '/', from its metadata location. */
-  private static String tableKey(String table) throws Exception {
-    String path = "/api/catalog/v1/" + CATALOG + "/namespaces/" + NS + "/tables/" + table;
-    HttpResponse<String> load = bed.server().send("GET", path, null);
-    assertThat(load.statusCode()).as(load.body()).isEqualTo(200);
-    String location = TestServer.json(load.body()).at("/metadata/location").asText();
-    return bed.key(location, "/");
   }
 }

@@ -420,30 +420,7 @@ class S3RemoteSigningTest {
 
   @Test
   void withoutStsSigningNeedsTheOperatorToAcceptThatOnlyTheParserConfinesIt() throws Exception {
-    Map<String, Object> storage = new LinkedHashMap<>();
-    storage.put("storageType", "S3");
-    storage.put("allowedLocations", List.of(bed.s3("refused")));
-    storage.put("region", bed.rgw().region());
-    storage.put("endpoint", bed.rgw().endpoint());
-    storage.put("credentialSource", "rgw");
-    storage.put("stsUnavailable", true);
-    storage.put("delegation", List.of("remote-signing"));
-    HttpResponse<String> created =
-        server.send(
-            "POST",
-            "/api/management/v1/catalogs",
-            JSON.writeValueAsString(
-                Map.of(
-                    "catalog",
-                    Map.of(
-                        "name",
-                        "parser_only",
-                        "type",
-                        "INTERNAL",
-                        "properties",
-                        Map.of("default-base-location", bed.s3("refused")),
-                        "storageConfigInfo",
-                        storage))));
+    HttpResponse<String> created = createWithoutSts("parser_only", "refused", Map.of());
     assertThat(created.statusCode()).as(created.body()).isEqualTo(400);
     assertThat(TestServer.json(created.body()).at("/error/message").asText())
         .contains("storageConfigInfo.unscopedSigning", "no roleArn with STS");
@@ -453,32 +430,8 @@ class S3RemoteSigningTest {
 
   @Test
   void withoutStsAndWithTheOperatorsConsentSluiceSignsWithItsCredentialSource() throws Exception {
-    Map<String, Object> storage = new LinkedHashMap<>();
-    storage.put("storageType", "S3");
-    storage.put("allowedLocations", List.of(bed.s3("keys")));
-    storage.put("region", bed.rgw().region());
-    storage.put("endpoint", bed.rgw().endpoint());
-    storage.put("pathStyleAccess", true);
-    storage.put("credentialSource", "rgw");
-    storage.put("stsUnavailable", true);
-    storage.put("delegation", List.of("remote-signing"));
-    storage.put("unscopedSigning", true);
     HttpResponse<String> created =
-        server.send(
-            "POST",
-            "/api/management/v1/catalogs",
-            JSON.writeValueAsString(
-                Map.of(
-                    "catalog",
-                    Map.of(
-                        "name",
-                        "keys_only",
-                        "type",
-                        "INTERNAL",
-                        "properties",
-                        Map.of("default-base-location", bed.s3("keys")),
-                        "storageConfigInfo",
-                        storage))));
+        createWithoutSts("keys_only", "keys", Map.of("unscopedSigning", true));
     assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
     server.send(
         "POST", "/api/catalog/v1/keys_only/namespaces", "{\"namespace\": [\"" + NS + "\"]}");
@@ -619,5 +572,23 @@ class S3RemoteSigningTest {
             .POST(HttpRequest.BodyPublishers.ofString(body))
             .build(),
         HttpResponse.BodyHandlers.ofString());
+  }
+
+  /**
+   * Creates catalog {@code name} at {@code s3://bucket/path} that offers remote signing without a
+   * role or STS, with {@code more} storage keys; the management API's answer.
+   */
+  private static HttpResponse<String> createWithoutSts(
+      String name, String path, Map<String, Object> more) throws Exception {
+    Map<String, Object> storage = new LinkedHashMap<>();
+    storage.put("storageType", "S3");
+    storage.put("allowedLocations", List.of(bed.s3(path)));
+    storage.put("region", bed.rgw().region());
+    storage.put("endpoint", bed.rgw().endpoint());
+    storage.put("credentialSource", "rgw");
+    storage.put("stsUnavailable", true);
+    storage.put("delegation", List.of("remote-signing"));
+    storage.putAll(more);
+    return server.postCatalog(name, bed.s3(path), storage);
   }
 }

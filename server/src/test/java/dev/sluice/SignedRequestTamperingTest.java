@@ -7,7 +7,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.sluice.testing.Admin;
 import dev.sluice.testing.CephRgw;
 import dev.sluice.testing.RgwVendingBed;
-import dev.sluice.testing.TestServer;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -80,12 +79,12 @@ class SignedRequestTamperingTest {
         Map.of("delegation", List.of("remote-signing"), "signatureLifetimeSeconds", 3));
     for (String catalog : List.of(CATALOG, LAPSING)) {
       bed.createNamespace(catalog, "sales");
-      createTable(catalog, "sales", "t");
+      bed.createTable(catalog, "sales", "t");
     }
     bed.createNamespace(CATALOG, "hr");
-    createTable(CATALOG, "sales", "other");
-    createTable(CATALOG, "hr", "secret");
-    table = tableKey(CATALOG, "sales", "t");
+    bed.createTable(CATALOG, "sales", "other");
+    bed.createTable(CATALOG, "hr", "secret");
+    table = bed.tableKey(CATALOG, "sales", "t");
 
     Admin access = bed.admin();
     String[] writer = access.principal("writer", "writers");
@@ -96,8 +95,8 @@ class SignedRequestTamperingTest {
     token = bed.server().token(writer[0], writer[1]);
 
     otherBucket = bed.rgw().newBucket("sluice-tamper-other");
-    VICTIMS.put("the sibling table", bed.bucket() + "/" + tableKey(CATALOG, "sales", "other"));
-    VICTIMS.put("another namespace", bed.bucket() + "/" + tableKey(CATALOG, "hr", "secret"));
+    VICTIMS.put("the sibling table", bed.bucket() + "/" + bed.tableKey(CATALOG, "sales", "other"));
+    VICTIMS.put("another namespace", bed.bucket() + "/" + bed.tableKey(CATALOG, "hr", "secret"));
     VICTIMS.put("another bucket", otherBucket + "/wh/sales/t/");
     VICTIMS.forEach(
         (what, prefix) -> {
@@ -260,7 +259,7 @@ class SignedRequestTamperingTest {
 
   @Test
   void aRequestSignedBeforeARevokeIsRefusedByRgwOnceItsLifetimeHasPassed() throws Exception {
-    String key = tableKey(LAPSING, "sales", "t") + "data/kept.bin";
+    String key = bed.tableKey(LAPSING, "sales", "t") + "data/kept.bin";
     CephRgw.put(admin, bed.bucket(), key, OWN);
     String uri = objectUri(bed.bucket(), key);
     JsonNode early = sign(LAPSING, "GET", uri, Map.of());
@@ -280,26 +279,6 @@ class SignedRequestTamperingTest {
 
   private static String tableGrant() {
     return Admin.grantJson("table", List.of("sales"), "t", "TABLE_WRITE_DATA");
-  }
-
-  private static void createTable(String catalog, String namespace, String name) throws Exception {
-    HttpResponse<String> created =
-        bed.server()
-            .send(
-                "POST",
-                "/api/catalog/v1/" + catalog + "/namespaces/" + namespace + "/tables",
-                "{\"name\": \""
-                    + name
-                    + "\", \"schema\": {\"type\": \"struct\", \"fields\":"
-                    + " [{\"id\": 1, \"name\": \"id\", \"required\": true, \"type\": \"long\"}]}}");
-    assertThat(created.statusCode()).as(created.body()).isEqualTo(200);
-  }
-
-  private static String tableKey(String catalog, String namespace, String name) throws Exception {
-    String path = "/api/catalog/v1/" + catalog + "/namespaces/" + namespace + "/tables/" + name;
-    HttpResponse<String> load = bed.server().send("GET", path, null);
-    assertThat(load.statusCode()).as(load.body()).isEqualTo(200);
-    return bed.key(TestServer.json(load.body()).at("/metadata/location").asText(), "/");
   }
 
   private static String objectUri(String bucket, String key) {

@@ -177,6 +177,27 @@ public final class RgwVendingBed implements AutoCloseable {
     assertThat(created.body()).doesNotContain(rgw.secretKey());
   }
 
+  /** Creates table {@code name} (one long column) as root, asserting 200. */
+  public void createTable(String catalog, String namespace, String name) throws Exception {
+    HttpResponse<String> created =
+        server.send(
+            "POST",
+            "/api/catalog/v1/" + catalog + "/namespaces/" + namespace + "/tables",
+            "{\"name\": \""
+                + name
+                + "\", \"schema\": {\"type\": \"struct\", \"fields\":"
+                + " [{\"id\": 1, \"name\": \"id\", \"required\": true, \"type\": \"long\"}]}}");
+    assertThat(created.statusCode()).as(created.body()).isEqualTo(200);
+  }
+
+  /** The key of a table in this bed's bucket, ending in '/', from its metadata location. */
+  public String tableKey(String catalog, String namespace, String name) throws Exception {
+    String path = "/api/catalog/v1/" + catalog + "/namespaces/" + namespace + "/tables/" + name;
+    HttpResponse<String> load = server.send("GET", path, null);
+    assertThat(load.statusCode()).as(load.body()).isEqualTo(200);
+    return key(TestServer.json(load.body()).at("/metadata/location").asText(), "/");
+  }
+
   /** Creates a namespace as root, asserting 200. */
   public void createNamespace(String catalog, String namespace) throws Exception {
     HttpResponse<String> created =

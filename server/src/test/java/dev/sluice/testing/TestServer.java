@@ -95,6 +95,27 @@ public final class TestServer implements AutoCloseable {
     return dataDir;
   }
 
+  /**
+   * Posts catalog {@code name} (INTERNAL, base location {@code base}, {@code storage} as its
+   * storageConfigInfo) to the management API as root; its answer, whatever the status.
+   */
+  public HttpResponse<String> postCatalog(String name, String base, Map<String, Object> storage)
+      throws Exception {
+    Map<String, Object> body =
+        Map.of(
+            "catalog",
+            Map.of(
+                "name",
+                name,
+                "type",
+                "INTERNAL",
+                "properties",
+                Map.of("default-base-location", base),
+                "storageConfigInfo",
+                storage));
+    return send("POST", "/api/management/v1/catalogs", JSON.writeValueAsString(body));
+  }
+
   /** Creates a FILE catalog with a fresh warehouse folder; returns its name. */
   public String createCatalog(String prefix, List<String> allowedLocations, Path warehouse)
       throws Exception {
