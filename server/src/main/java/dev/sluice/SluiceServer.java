@@ -154,7 +154,8 @@ public final class SluiceServer implements AutoCloseable {
               routes.build(),
               authenticator,
               config.maxRequestBytes(),
-              new Transport(tls, config.trustedProxies()));
+              new Transport(tls, config.trustedProxies()),
+              config.limits());
       http.start();
       LOG.info(
           "Sluice listening on {}://{}:{}{} (store {}; ready in {} ms)",

@@ -111,6 +111,16 @@ final class SluiceServerProcess implements AutoCloseable {
    */
   static SluiceServerProcess start(
       String name, String configYaml, Map<String, String> extraEnv, SSLContext tls) {
+    return start(name, configYaml, extraEnv, tls, List.of("-Xmx512m", "-XX:+UseSerialGC"));
+  }
+
+  /** As above, with the server JVM's own options (heap, GC, out-of-memory behaviour). */
+  static SluiceServerProcess start(
+      String name,
+      String configYaml,
+      Map<String, String> extraEnv,
+      SSLContext tls,
+      List<String> jvmOptions) {
     Path root = repoRoot();
     Path jar = root.resolve(SERVER_JAR);
     Path lib = root.resolve(SERVER_LIB);
@@ -141,22 +151,20 @@ final class SluiceServerProcess implements AutoCloseable {
       String clientSecret = ProcessSupport.randomHex(16);
 
       Path javaBin = Path.of(System.getProperty("java.home"), "bin", "java");
-      List<String> command =
-          new ArrayList<>(
-              List.of(
-                  javaBin.toString(),
-                  "-Xmx512m",
-                  "-XX:+UseSerialGC",
-                  "-cp",
-                  jarCopy + File.pathSeparator + classpathDir.resolve("*"),
-                  "dev.sluice.Main",
-                  "serve",
-                  "--host",
-                  "127.0.0.1",
-                  "--port",
-                  Integer.toString(port),
-                  "--data-dir",
-                  dataDir.toString()));
+      List<String> command = new ArrayList<>(List.of(javaBin.toString()));
+      command.addAll(jvmOptions);
+      command.addAll(
+          List.of(
+              "-cp",
+              jarCopy + File.pathSeparator + classpathDir.resolve("*"),
+              "dev.sluice.Main",
+              "serve",
+              "--host",
+              "127.0.0.1",
+              "--port",
+              Integer.toString(port),
+              "--data-dir",
+              dataDir.toString()));
       if (configYaml != null) {
         Path configFile =
             Files.writeString(workDir.resolve("sluice.yaml"), configYaml, StandardCharsets.UTF_8);
@@ -241,6 +249,25 @@ final class SluiceServerProcess implements AutoCloseable {
 
   Path dataDir() {
     return dataDir;
+  }
+
+  /** Whether the server process still runs. */
+  boolean alive() {
+    return process.isAlive();
+  }
+
+  /** The server process's resident set size in KiB (Linux {@code /proc}), or -1 once it is gone. */
+  long rssKib() {
+    try {
+      for (String line : Files.readAllLines(Path.of("/proc/" + process.pid() + "/status"))) {
+        if (line.startsWith("VmRSS:")) {
+          return Long.parseLong(line.replaceAll("[^0-9]", ""));
+        }
+      }
+    } catch (IOException e) {
+      return -1;
+    }
+    return -1;
   }
 
   Path logFile() {

@@ -38,7 +38,10 @@ import java.util.regex.Pattern;
  *                    reloadIntervalSeconds: 10,
  *                    clientAuth: { caFile: /etc/sluice/admin-ca.pem } },  # mTLS for management
  *             allowPlaintext: false,   # true: plaintext off loopback, behind a TLS proxy
- *             trustedProxies: [10.0.0.0/8] }   # whose Forwarded / X-Forwarded-* are believed
+ *             trustedProxies: [10.0.0.0/8],    # whose Forwarded / X-Forwarded-* are believed
+ *             limits: { maxConnections: 1000, maxConcurrentRequests: 128,   # see ServerLimits
+ *                       maxConcurrentRequestsPerPrincipal: 32, inFlightBodyBytes: 67108864,
+ *                       idleTimeoutSeconds: 30, minRequestDataRate: 1024 } }
  * dataDir:  ./sluice-data
  * database: { url: "jdbc:postgresql://db/sluice", user: sluice, password: "${PGPASSWORD}",
  *             maxPoolSize: 10, connectionTimeoutMs: 5000,
@@ -79,7 +82,8 @@ public record ServerConfig(
     Duration idempotencyKeyLifetime,
     TlsSettings tls,
     boolean allowPlaintext,
-    TrustedProxies trustedProxies) {
+    TrustedProxies trustedProxies,
+    ServerLimits limits) {
 
   /** How long an {@code Idempotency-Key} answer is kept, and advertised in {@code /v1/config}. */
   public static final Duration DEFAULT_IDEMPOTENCY_KEY_LIFETIME = Duration.ofMinutes(30);
@@ -103,7 +107,9 @@ public record ServerConfig(
                   "idempotencyKeyLifetime",
                   "tls",
                   "allowPlaintext",
-                  "trustedProxies")),
+                  "trustedProxies",
+                  "limits")),
+          Map.entry("server.limits", ServerLimits.KEYS),
           Map.entry(
               "server.tls",
               Set.of(
@@ -190,6 +196,7 @@ public record ServerConfig(
               + idempotencyKeyLifetime);
     }
     Objects.requireNonNull(trustedProxies, "trustedProxies");
+    Objects.requireNonNull(limits, "limits");
     TransportSection.requireSafeBind(host, tls, allowPlaintext);
   }
 
@@ -305,7 +312,10 @@ public record ServerConfig(
             DEFAULT_IDEMPOTENCY_KEY_LIFETIME),
         TransportSection.tls(server.get("tls")),
         bool(server, "allowPlaintext", "server.allowPlaintext", false),
-        TransportSection.trustedProxies(server.get("trustedProxies")));
+        TransportSection.trustedProxies(server.get("trustedProxies")),
+        ServerLimits.parse(
+            server.get("limits"),
+            integer(server, "maxRequestBytes", "server.maxRequestBytes", 8 * 1024 * 1024)));
   }
 
   /** An ISO-8601 duration such as {@code PT30M}. */

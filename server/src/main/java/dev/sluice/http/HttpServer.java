@@ -2,15 +2,14 @@ package dev.sluice.http;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.sluice.auth.AuthenticatedPrincipal;
 import dev.sluice.auth.Authenticator;
-import java.io.IOException;
-import java.io.InputStream;
+import dev.sluice.config.ServerLimits;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -19,10 +18,10 @@ import org.apache.iceberg.rest.responses.ErrorResponse;
 import org.apache.iceberg.rest.responses.ErrorResponseParser;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.http.UriCompliance;
-import org.eclipse.jetty.io.Content;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.HttpConfiguration;
 import org.eclipse.jetty.server.HttpConnectionFactory;
+import org.eclipse.jetty.server.NetworkConnectionLimit;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.server.SecureRequestCustomizer;
@@ -50,12 +49,13 @@ public final class HttpServer implements AutoCloseable {
   private final Authenticator authenticator;
   private final int maxBodyBytes;
   private final Transport transport;
-
-  private static final byte[] NO_BODY = new byte[0];
+  private final BodyReader.Budget bodies;
+  private final RequestLimiter limiter;
 
   public HttpServer(
       String host, int port, List<Route> routes, Authenticator authenticator, int maxBodyBytes) {
-    this(host, port, routes, authenticator, maxBodyBytes, Transport.PLAINTEXT);
+    this(
+        host, port, routes, authenticator, maxBodyBytes, Transport.PLAINTEXT, ServerLimits.DEFAULT);
   }
 
   public HttpServer(
@@ -64,11 +64,17 @@ public final class HttpServer implements AutoCloseable {
       List<Route> routes,
       Authenticator authenticator,
       int maxBodyBytes,
-      Transport transport) {
+      Transport transport,
+      ServerLimits limits) {
     this.transport = requireNonNull(transport, "transport");
     this.routes = List.copyOf(requireNonNull(routes, "routes"));
     this.authenticator = requireNonNull(authenticator, "authenticator");
     this.maxBodyBytes = maxBodyBytes;
+    requireNonNull(limits, "limits");
+    this.bodies = new BodyReader.Budget(limits.inFlightBodyBytes());
+    this.limiter =
+        new RequestLimiter(
+            limits.maxConcurrentRequests(), limits.maxConcurrentRequestsPerPrincipal());
     QueuedThreadPool pool = new QueuedThreadPool(200, 8);
     pool.setName("sluice-http");
     this.server = new Server(pool);
@@ -80,6 +86,9 @@ public final class HttpServer implements AutoCloseable {
     // cache byte by byte; a bearer token is ~400 bytes, and the match was 10 % of the CPU of a
     // table load (JFR). Parsing the headers afresh is cheaper.
     http.setHeaderCacheSize(0);
+    // A client that trickles a body slower than this is cut off (408) rather than held open.
+    http.setMinRequestDataRate(limits.minRequestDataRate());
+    http.setIdleTimeout(limits.idleTimeout().toMillis());
     if (transport.tls() == null) {
       this.connector = new ServerConnector(server, new HttpConnectionFactory(http));
     } else {
@@ -93,7 +102,10 @@ public final class HttpServer implements AutoCloseable {
     }
     connector.setHost(host);
     connector.setPort(port);
+    connector.setIdleTimeout(limits.idleTimeout().toMillis());
     server.addConnector(connector);
+    // Past this many open connections the server stops accepting (they wait in the backlog).
+    server.addBean(new NetworkConnectionLimit(limits.maxConnections(), server));
     // On stop, stop accepting and let in-flight requests finish (up to the stop timeout).
     server.setHandler(new GracefulHandler(new Dispatch()));
     // Requests Jetty refuses before routing (bad percent-escapes, oversize headers) get an
@@ -133,6 +145,10 @@ public final class HttpServer implements AutoCloseable {
   }
 
   private final class Dispatch extends Handler.Abstract {
+    /**
+     * Matches the route and authenticates from the headers alone; then reads the body as it arrives
+     * (no thread held, {@link BodyReader}) and handles the request once it is whole.
+     */
     @Override
     public boolean handle(Request request, Response response, Callback callback) {
       long start = System.nanoTime();
@@ -140,16 +156,16 @@ public final class HttpServer implements AutoCloseable {
       if (requestId == null || requestId.length() > 128) {
         requestId = newRequestId();
       }
-      MDC.put("requestId", requestId);
+      String id = requestId;
+      MDC.put("requestId", id);
       String method = request.getMethod();
       String rawPath = request.getHttpURI().getPath();
       Route matched = null;
-      Exchange exchange = null;
-      Reply reply;
+      Map<String, String> params = null;
+      AuthenticatedPrincipal principal = null;
       try {
         List<String> segments = Exchange.splitPath(rawPath == null ? "/" : rawPath);
         transport.requireClientCertificate(segments, request);
-        Map<String, String> params = null;
         boolean pathKnown = false;
         for (Route route : routes) {
           if (route.matches(segments)) {
@@ -162,60 +178,236 @@ public final class HttpServer implements AutoCloseable {
           }
         }
         if (matched == null) {
-          reply =
+          finish(
+              request,
+              response,
+              callback,
               error(
                   pathKnown ? 405 : 404,
                   pathKnown ? "MethodNotAllowed" : "NotFound",
                   pathKnown
                       ? "Method " + method + " is not allowed on " + rawPath
-                      : "No route for " + rawPath);
-        } else {
-          exchange =
-              new Exchange(
-                  method,
-                  params,
-                  request.getHttpURI().getQuery(),
-                  request.getHeaders()::get,
-                  readBody(request),
-                  requestId);
-          InetAddress peer =
-              request.getConnectionMetaData().getRemoteSocketAddress()
-                      instanceof InetSocketAddress address
-                  ? address.getAddress()
-                  : null;
-          exchange.connectedFrom(
-              peer,
-              RequestOrigin.resolve(
-                  request.isSecure(),
-                  request.getHeaders().get(HttpHeader.HOST),
-                  peer,
-                  request.getHeaders()::get,
-                  transport.trustedProxies()));
-          if (matched.authenticated()) {
-            exchange.authenticatedAs(
-                authenticator.authenticate(request.getHeaders().get(HttpHeader.AUTHORIZATION)));
-            MDC.put("principal", exchange.principal().name());
-          }
-          reply = matched.handler().handle(exchange);
-        }
-      } catch (PayloadTooLarge e) {
-        reply = error(413, "RequestEntityTooLarge", e.getMessage());
-      } catch (Throwable t) {
-        ErrorResponse error = ErrorMapper.toResponse(t);
-        if (error.code() == 503) {
-          // The cause's own message (e.g. the database's), which the client is not shown.
-          LOG.warn(
-              "Request failed: {} {}: {}",
+                      : "No route for " + rawPath),
+              id,
               method,
-              matched == null ? rawPath : matched.template(),
-              t.getMessage());
-        } else if (error.code() >= 500) {
-          LOG.error(
-              "Request failed: {} {}", method, matched == null ? rawPath : matched.template(), t);
+              null,
+              start);
+          return true;
         }
-        reply = new Reply(error.code(), error, true);
+        if (matched.authenticated()) {
+          // Before the body: a request without a valid token costs no body buffer.
+          principal =
+              authenticator.authenticate(request.getHeaders().get(HttpHeader.AUTHORIZATION));
+        }
+      } catch (Throwable t) {
+        finish(
+            request,
+            response,
+            callback,
+            failure(t, method, rawPath, matched),
+            id,
+            method,
+            matched,
+            start);
+        return true;
+      } finally {
+        MDC.clear();
       }
-      int status = reply.status();
+      Route route = matched;
+      Map<String, String> bound = params;
+      AuthenticatedPrincipal caller = principal;
+      BodyReader.read(
+          request,
+          maxBodyBytes,
+          bodies,
+          new BodyReader.Outcome() {
+            @Override
+            public void body(byte[] body, long reserved) {
+              try {
+                process(request, response, callback, route, bound, caller, body, id, start);
+              } finally {
+                bodies.release(reserved);
+              }
+            }
+
+            @Override
+            public void tooLarge(String message) {
+              finish(
+                  request,
+                  response,
+                  callback,
+                  error(413, "RequestEntityTooLarge", message),
+                  id,
+                  method,
+                  route,
+                  start);
+            }
+
+            @Override
+            public void busy() {
+              // Answered at once, then the rest of the body is read and dropped (boundedly) before
+              // the exchange ends, so a client still sending reads the 503, not a reset.
+              Callback drainThenComplete =
+                  Callback.from(
+                      () -> BodyReader.drain(request, 8L * maxBodyBytes, callback::succeeded),
+                      callback::failed);
+              finish(
+                  request,
+                  response,
+                  drainThenComplete,
+                  busyReply("receiving too many request bodies at once"),
+                  id,
+                  method,
+                  route,
+                  start);
+            }
+
+            @Override
+            public void failed(Throwable failure) {
+              // The client stopped sending (idle timeout, too slow, gone): answer if it listens.
+              int status =
+                  failure instanceof org.eclipse.jetty.http.HttpException http
+                      ? http.getCode()
+                      : 400;
+              finish(
+                  request,
+                  response,
+                  callback,
+                  error(
+                      status,
+                      "BadRequestException",
+                      "The request body did not arrive: " + failure.getClass().getSimpleName()),
+                  id,
+                  method,
+                  route,
+                  start);
+            }
+          });
+      return true;
+    }
+
+    /** Handles a request whose body has arrived, within the concurrency limits. */
+    private void process(
+        Request request,
+        Response response,
+        Callback callback,
+        Route matched,
+        Map<String, String> params,
+        AuthenticatedPrincipal principal,
+        byte[] body,
+        String requestId,
+        long start) {
+      MDC.put("requestId", requestId);
+      String method = request.getMethod();
+      String rawPath = request.getHttpURI().getPath();
+      if (!limiter.tryEnter()) {
+        finish(
+            request,
+            response,
+            callback,
+            busyReply("handling too many requests at once"),
+            requestId,
+            method,
+            matched,
+            start);
+        return;
+      }
+      String holder = null;
+      Reply reply;
+      try {
+        if (principal != null) {
+          MDC.put("principal", principal.name());
+          if (limiter.tryEnter(principal.name())) {
+            holder = principal.name();
+          }
+        }
+        if (principal != null && holder == null) {
+          reply =
+              busyReply(
+                  "handling as many requests of principal "
+                      + principal.name()
+                      + " as one principal may have at once");
+        } else {
+          reply = route(request, matched, params, principal, body, requestId);
+        }
+      } catch (Throwable t) {
+        reply = failure(t, method, rawPath, matched);
+      } finally {
+        if (holder != null) {
+          limiter.leave(holder);
+        }
+        limiter.leave();
+      }
+      finish(request, response, callback, reply, requestId, method, matched, start);
+    }
+
+    /** Runs the route's handler on the request's exchange. */
+    private Reply route(
+        Request request,
+        Route matched,
+        Map<String, String> params,
+        AuthenticatedPrincipal principal,
+        byte[] body,
+        String requestId)
+        throws Exception {
+      String method = request.getMethod();
+      Exchange exchange =
+          new Exchange(
+              method,
+              params,
+              request.getHttpURI().getQuery(),
+              request.getHeaders()::get,
+              body,
+              requestId);
+      InetAddress peer =
+          request.getConnectionMetaData().getRemoteSocketAddress()
+                  instanceof InetSocketAddress address
+              ? address.getAddress()
+              : null;
+      exchange.connectedFrom(
+          peer,
+          RequestOrigin.resolve(
+              request.isSecure(),
+              request.getHeaders().get(HttpHeader.HOST),
+              peer,
+              request.getHeaders()::get,
+              transport.trustedProxies()));
+      if (principal != null) {
+        exchange.authenticatedAs(principal);
+      }
+      return matched.handler().handle(exchange);
+    }
+
+    /** The error answer for {@code t}, logged where it is the server's fault. */
+    private Reply failure(Throwable t, String method, String rawPath, Route matched) {
+      ErrorResponse error = ErrorMapper.toResponse(t);
+      if (error.code() == 503) {
+        // The cause's own message (e.g. the database's), which the client is not shown.
+        LOG.warn(
+            "Request failed: {} {}: {}",
+            method,
+            matched == null ? rawPath : matched.template(),
+            t.getMessage());
+      } else if (error.code() >= 500) {
+        LOG.error(
+            "Request failed: {} {}", method, matched == null ? rawPath : matched.template(), t);
+      }
+      Reply reply = new Reply(error.code(), error, true);
+      // Every 503 is a condition that passes (an outage, a limit): say when to come back.
+      return error.code() == 503 ? reply.withHeader("Retry-After", "1") : reply;
+    }
+
+    /** Writes {@code reply} and logs the request's one access line. */
+    private void finish(
+        Request request,
+        Response response,
+        Callback callback,
+        Reply reply,
+        String requestId,
+        String method,
+        Route matched,
+        long start) {
+      MDC.put("requestId", requestId);
       try {
         write(request, response, callback, reply, requestId);
       } finally {
@@ -223,64 +415,10 @@ public final class HttpServer implements AutoCloseable {
             .atInfo()
             .addKeyValue("method", method)
             .addKeyValue("route", matched == null ? "-" : matched.template())
-            .addKeyValue("status", status)
+            .addKeyValue("status", reply.status())
             .addKeyValue("durationMs", (System.nanoTime() - start) / 1_000_000)
             .log("request");
         MDC.clear();
-      }
-      return true;
-    }
-
-    private byte[] readBody(Request request) throws IOException {
-      long length = request.getLength();
-      if (length == 0) {
-        return NO_BODY;
-      }
-      try (InputStream in = Content.Source.asInputStream(request)) {
-        if (length > maxBodyBytes) {
-          drain(in);
-          throw new PayloadTooLarge(
-              "Request body of " + length + " bytes exceeds the limit of " + maxBodyBytes);
-        }
-        if (length > 0) {
-          // The length is known: read into an array of that size. readNBytes(int) would allocate
-          // 8 KiB chunks and copy them, which was a fifth of all allocation under load (JFR).
-          byte[] body = new byte[(int) length];
-          int read = in.readNBytes(body, 0, body.length);
-          return read == body.length ? body : Arrays.copyOf(body, read);
-        }
-        return readUnknownLength(in);
-      }
-    }
-
-    /** A body without Content-Length (chunked, or none at all): grown as it arrives. */
-    private byte[] readUnknownLength(InputStream in) throws IOException {
-      byte[] buffer = new byte[256];
-      int size = 0;
-      int n;
-      while ((n = in.read(buffer, size, buffer.length - size)) >= 0) {
-        size += n;
-        if (size > maxBodyBytes) {
-          drain(in);
-          throw new PayloadTooLarge("Request body exceeds the limit of " + maxBodyBytes + " bytes");
-        }
-        if (size == buffer.length) {
-          buffer = Arrays.copyOf(buffer, Math.min(buffer.length * 2, maxBodyBytes + 1));
-        }
-      }
-      return size == 0 ? NO_BODY : Arrays.copyOf(buffer, size);
-    }
-
-    /**
-     * Discards the rest of an oversized body (bounded), so the client reads the 413 instead of a
-     * reset.
-     */
-    private void drain(InputStream in) throws IOException {
-      long budget = 8L * maxBodyBytes;
-      byte[] sink = new byte[64 * 1024];
-      int n;
-      while (budget > 0 && (n = in.read(sink)) > 0) {
-        budget -= n;
       }
     }
 
@@ -352,10 +490,10 @@ public final class HttpServer implements AutoCloseable {
         true);
   }
 
-  static final class PayloadTooLarge extends RuntimeException {
-    PayloadTooLarge(String message) {
-      super(message);
-    }
+  /** 503 with {@code Retry-After}: the client should come back in a second. */
+  static Reply busyReply(String what) {
+    return error(503, "ServiceUnavailableException", "The server is busy (" + what + "); retry")
+        .withHeader("Retry-After", "1");
   }
 
   /** Builds the route table in declaration order; the first match wins. */

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -28,6 +29,46 @@ class ServerConfigTest {
     assertThat(config.database().url())
         .startsWith("jdbc:h2:file:" + config.dataDir().resolve("catalog"));
     assertThat(config.warehouseDir()).isEqualTo(config.dataDir().resolve("warehouse"));
+  }
+
+  @Test
+  void serverLimitsDefaultAndValidateNamingTheirKey() throws Exception {
+    assertThat(ServerConfig.load(null, ServerConfig.Overrides.NONE, k -> null).limits())
+        .isEqualTo(ServerLimits.DEFAULT);
+    ServerConfig set =
+        load(
+            "server:\n  limits:\n    maxConnections: 50\n    maxConcurrentRequests: 10\n"
+                + "    idleTimeoutSeconds: 5\n",
+            Map.of());
+    assertThat(set.limits().maxConnections()).isEqualTo(50);
+    assertThat(set.limits().maxConcurrentRequestsPerPrincipal())
+        .as("the per-principal default, capped by the total")
+        .isEqualTo(10);
+    assertThat(set.limits().idleTimeout()).hasSeconds(5);
+    for (String bad :
+        List.of(
+            "maxConnections: 1",
+            "maxConcurrentRequests: 500",
+            "maxConcurrentRequestsPerPrincipal: 200",
+            "idleTimeoutSeconds: 0",
+            "minRequestDataRate: -1",
+            "inFlightBodyBytes: 2048",
+            "maxConcurrentRequests: many",
+            "burst: 3")) {
+      String key = bad.substring(0, bad.indexOf(':'));
+      assertThatThrownBy(() -> load("server:\n  limits:\n    " + bad + "\n", Map.of()))
+          .as(bad)
+          .isInstanceOf(ConfigException.class)
+          .hasMessageContaining("server.limits." + key);
+    }
+    assertThatThrownBy(
+            () ->
+                load(
+                    "server:\n  maxRequestBytes: 104857600\n  limits:\n"
+                        + "    inFlightBodyBytes: 67108864\n",
+                    Map.of()))
+        .hasMessageContaining("server.limits.inFlightBodyBytes")
+        .hasMessageContaining("server.maxRequestBytes");
   }
 
   @Test

@@ -1,0 +1,121 @@
+package dev.sluice.config;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.time.Duration;
+import java.util.Iterator;
+import java.util.Set;
+
+/**
+ * What one client, with or without a token, may hold of the server ({@code server.limits}): open
+ * connections, bytes of request bodies in flight across all requests, requests being handled at
+ * once (in all and per principal), and how long a connection may idle or trickle. Past a limit the
+ * server answers 503 with {@code Retry-After} (or closes the connection), never runs out of memory
+ * or threads. Validated at boot; every error names its key.
+ *
+ * <pre>
+ * server:
+ *   limits:
+ *     maxConnections: 1000              # open TCP connections; more wait in the accept queue
+ *     maxConcurrentRequests: 128        # handled at once (the thread pool has 200); 503 beyond
+ *     maxConcurrentRequestsPerPrincipal: 32
+ *     inFlightBodyBytes: 67108864       # request bodies held at once, all requests together
+ *     idleTimeoutSeconds: 30            # a connection that sends nothing this long is closed
+ *     minRequestDataRate: 1024          # bytes/s a request body must arrive at, else 408
+ * </pre>
+ */
+public record ServerLimits(
+    int maxConnections,
+    int maxConcurrentRequests,
+    int maxConcurrentRequestsPerPrincipal,
+    long inFlightBodyBytes,
+    Duration idleTimeout,
+    long minRequestDataRate) {
+  public static final ServerLimits DEFAULT =
+      new ServerLimits(1000, 128, 32, 64L << 20, Duration.ofSeconds(30), 1024);
+
+  static final Set<String> KEYS =
+      Set.of(
+          "maxConnections",
+          "maxConcurrentRequests",
+          "maxConcurrentRequestsPerPrincipal",
+          "inFlightBodyBytes",
+          "idleTimeoutSeconds",
+          "minRequestDataRate");
+
+  private static final String KEY = "server.limits.";
+
+  public ServerLimits {
+    between("maxConnections", maxConnections, 8, 1_000_000);
+    between("maxConcurrentRequests", maxConcurrentRequests, 1, 190);
+    between(
+        "maxConcurrentRequestsPerPrincipal",
+        maxConcurrentRequestsPerPrincipal,
+        1,
+        maxConcurrentRequests);
+    between("inFlightBodyBytes", inFlightBodyBytes, 1 << 20, 1L << 40);
+    between("idleTimeoutSeconds", idleTimeout.toSeconds(), 1, 3600);
+    between("minRequestDataRate", minRequestDataRate, 0, 1L << 30);
+  }
+
+  /**
+   * {@code server.limits}, each key defaulting to {@link #DEFAULT}'s; {@code maxRequestBytes} (one
+   * body's limit) must fit in the in-flight budget.
+   */
+  static ServerLimits parse(JsonNode node, int maxRequestBytes) {
+    ServerLimits limits = DEFAULT;
+    if (node != null && !node.isNull()) {
+      if (!node.isObject()) {
+        throw new ConfigException("server.limits must be a mapping");
+      }
+      for (Iterator<String> names = node.fieldNames(); names.hasNext(); ) {
+        String name = names.next();
+        if (!KEYS.contains(name)) {
+          throw new ConfigException("Unknown config key: " + KEY + name + " (known: " + KEYS + ")");
+        }
+      }
+      long maxPerPrincipal =
+          number(
+              node, "maxConcurrentRequestsPerPrincipal", DEFAULT.maxConcurrentRequestsPerPrincipal);
+      long max = number(node, "maxConcurrentRequests", DEFAULT.maxConcurrentRequests);
+      limits =
+          new ServerLimits(
+              (int) number(node, "maxConnections", DEFAULT.maxConnections),
+              (int) max,
+              node.has("maxConcurrentRequestsPerPrincipal")
+                  ? (int) maxPerPrincipal
+                  : (int) Math.min(maxPerPrincipal, max),
+              number(node, "inFlightBodyBytes", DEFAULT.inFlightBodyBytes),
+              Duration.ofSeconds(
+                  number(node, "idleTimeoutSeconds", DEFAULT.idleTimeout.toSeconds())),
+              number(node, "minRequestDataRate", DEFAULT.minRequestDataRate));
+    }
+    if (limits.inFlightBodyBytes < maxRequestBytes) {
+      throw new ConfigException(
+          KEY
+              + "inFlightBodyBytes ("
+              + limits.inFlightBodyBytes
+              + ") must be at least server.maxRequestBytes ("
+              + maxRequestBytes
+              + ")");
+    }
+    return limits;
+  }
+
+  private static long number(JsonNode node, String name, long fallback) {
+    JsonNode value = node.get(name);
+    if (value == null || value.isNull()) {
+      return fallback;
+    }
+    if (!value.isIntegralNumber()) {
+      throw new ConfigException(KEY + name + " must be an integer, got " + value);
+    }
+    return value.asLong();
+  }
+
+  private static void between(String name, long value, long min, long max) {
+    if (value < min || value > max) {
+      throw new ConfigException(
+          KEY + name + " must be between " + min + " and " + max + ", got " + value);
+    }
+  }
+}
