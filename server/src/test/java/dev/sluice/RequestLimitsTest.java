@@ -125,6 +125,23 @@ class RequestLimitsTest {
   }
 
   @Test
+  void aRequestWithoutATokenIsRefusedBeforeItsBodyIsBufferedAndItsClientReadsTheAnswer()
+      throws Exception {
+    try (Socket socket = open()) {
+      OutputStream out = socket.getOutputStream();
+      out.write(
+          ("POST /api/catalog/v1/any/namespaces HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                  + "Content-Type: application/json\r\nContent-Length: "
+                  + BODY
+                  + "\r\n\r\n")
+              .getBytes(StandardCharsets.US_ASCII));
+      out.write(new byte[BODY]);
+      out.flush();
+      assertThat(readHead(socket)).startsWith("HTTP/1.1 401");
+    }
+  }
+
+  @Test
   void onePrincipalCannotTakeEverySlotFromTheOthers() throws Exception {
     String root = server.rootToken();
     String others = server.token(other[0], other[1]);

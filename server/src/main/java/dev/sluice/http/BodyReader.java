@@ -156,32 +156,36 @@ final class BodyReader implements Runnable {
   }
 
   /**
-   * Reads and drops what is left of {@code request}'s body, up to {@code maxBytes}, then runs
+   * Reads and drops what is left of {@code request}'s body, up to {@code 8 * maxBytes}, then runs
    * {@code done}: after an early answer (503), so that its client, still sending, reads the answer
    * rather than a reset. Holds no buffer and no thread.
    */
-  static void drain(Request request, long maxBytes, Runnable done) {
-    new Runnable() {
-      private long left = maxBytes;
-
-      @Override
-      public void run() {
-        while (true) {
-          Content.Chunk chunk = request.read();
-          if (chunk == null) {
-            request.demand(this);
-            return;
-          }
-          boolean end = chunk.isLast() || Content.Chunk.isFailure(chunk);
-          left -= chunk.remaining();
-          chunk.release();
-          if (end || left <= 0) {
+  static void drain(Request request, int maxBytes, Runnable done) {
+    Outcome finished =
+        new Outcome() {
+          @Override
+          public void body(byte[] body, long reserved) {
             done.run();
-            return;
           }
-        }
-      }
-    }.run();
+
+          @Override
+          public void tooLarge(String message) {
+            done.run();
+          }
+
+          @Override
+          public void busy() {
+            done.run();
+          }
+
+          @Override
+          public void failed(Throwable failure) {
+            done.run();
+          }
+        };
+    BodyReader reader = new BodyReader(request, maxBytes, new Budget(0), finished);
+    reader.discard("drained");
+    reader.run();
   }
 
   /** Room for {@code needed} bytes, charged to the budget; false when the budget is spent. */

@@ -7,15 +7,12 @@ import dev.sluice.auth.Authenticator;
 import dev.sluice.config.ServerLimits;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.ThreadLocalRandom;
 import org.apache.iceberg.rest.responses.ErrorResponse;
-import org.apache.iceberg.rest.responses.ErrorResponseParser;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.http.UriCompliance;
 import org.eclipse.jetty.server.Handler;
@@ -181,7 +178,7 @@ public final class HttpServer implements AutoCloseable {
           finish(
               request,
               response,
-              callback,
+              thenDrain(request, callback),
               error(
                   pathKnown ? 405 : 404,
                   pathKnown ? "MethodNotAllowed" : "NotFound",
@@ -203,7 +200,7 @@ public final class HttpServer implements AutoCloseable {
         finish(
             request,
             response,
-            callback,
+            thenDrain(request, callback),
             failure(t, method, rawPath, matched),
             id,
             method,
@@ -245,16 +242,10 @@ public final class HttpServer implements AutoCloseable {
 
             @Override
             public void busy() {
-              // Answered at once, then the rest of the body is read and dropped (boundedly) before
-              // the exchange ends, so a client still sending reads the 503, not a reset.
-              Callback drainThenComplete =
-                  Callback.from(
-                      () -> BodyReader.drain(request, 8L * maxBodyBytes, callback::succeeded),
-                      callback::failed);
               finish(
                   request,
                   response,
-                  drainThenComplete,
+                  thenDrain(request, callback),
                   busyReply("receiving too many request bodies at once"),
                   id,
                   method,
@@ -284,6 +275,19 @@ public final class HttpServer implements AutoCloseable {
             }
           });
       return true;
+    }
+
+    /**
+     * {@code callback}, but for an answer given before the body was read (an error, 503): the rest
+     * of the body is then read and dropped, boundedly, before the exchange ends, so a client still
+     * sending reads the answer rather than a reset.
+     */
+    private Callback thenDrain(Request request, Callback callback) {
+      if (request.getLength() == 0) {
+        return callback;
+      }
+      return Callback.from(
+          () -> BodyReader.drain(request, maxBodyBytes, callback::succeeded), callback::failed);
     }
 
     /** Handles a request whose body has arrived, within the concurrency limits. */
@@ -409,7 +413,7 @@ public final class HttpServer implements AutoCloseable {
         long start) {
       MDC.put("requestId", requestId);
       try {
-        write(request, response, callback, reply, requestId);
+        ReplyWriter.write(request, response, callback, reply, requestId);
       } finally {
         ACCESS
             .atInfo()
@@ -420,54 +424,6 @@ public final class HttpServer implements AutoCloseable {
             .log("request");
         MDC.clear();
       }
-    }
-
-    private void write(
-        Request request, Response response, Callback callback, Reply reply, String requestId) {
-      byte[] bytes = null;
-      if (reply.body() != null) {
-        try {
-          bytes =
-              reply.body() instanceof byte[] json
-                  ? json
-                  : reply.body() instanceof String text
-                      ? text.getBytes(StandardCharsets.UTF_8)
-                      : reply.body() instanceof ErrorResponse e
-                          ? ErrorResponseParser.toJson(e).getBytes(StandardCharsets.UTF_8)
-                          : (reply.iceberg() ? Json.iceberg() : Json.plain())
-                              .writeValueAsBytes(reply.body());
-        } catch (Exception e) {
-          LOG.error("Cannot serialize response", e);
-          ErrorResponse error = ErrorMapper.toResponse(e);
-          bytes = ErrorResponseParser.toJson(error).getBytes(StandardCharsets.UTF_8);
-          reply = new Reply(500, error, true);
-        }
-      }
-      response.setStatus(reply.status());
-      response.getHeaders().put("X-Request-ID", requestId);
-      reply.headers().forEach(response.getHeaders()::put);
-      if (reply.status() == 401) {
-        response.getHeaders().put(HttpHeader.WWW_AUTHENTICATE, "Bearer");
-      }
-      if (bytes == null || "HEAD".equals(request.getMethod())) {
-        if (reply.status() != 304) {
-          // A 304's Content-Length would have to be the full response's (RFC 9110 8.6): none.
-          response.getHeaders().put(HttpHeader.CONTENT_LENGTH, 0L);
-        }
-        response.write(true, null, callback);
-        return;
-      }
-      if (!reply.headers().containsKey("Content-Type")) {
-        response
-            .getHeaders()
-            .put(
-                HttpHeader.CONTENT_TYPE,
-                reply.body() instanceof String
-                    ? "text/plain; version=0.0.4; charset=utf-8"
-                    : "application/json");
-      }
-      response.getHeaders().put(HttpHeader.CONTENT_LENGTH, bytes.length);
-      response.write(true, ByteBuffer.wrap(bytes), callback);
     }
   }
 
