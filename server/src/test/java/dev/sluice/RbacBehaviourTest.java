@@ -174,6 +174,23 @@ class RbacBehaviourTest {
   }
 
   @Test
+  void aNarrowedTokenCannotActForItsPrincipalBeyondItsRoles() throws Exception {
+    // Issue 32: a token narrowed to one role rotated its principal's secret, whose new secret
+    // bought a token with every role (and locked the owner out).
+    String[] gus = admin.principal("gus_narrow", "gus_reader");
+    String narrowed = tokenFor(gus, "PRINCIPAL_ROLE:gus_reader");
+    String self = M + "/principals/gus_narrow";
+    assertThat(server.sendAs(narrowed, "POST", self + "/rotate", null).statusCode()).isEqualTo(403);
+    assertThat(server.sendAs(narrowed, "GET", self, null).statusCode()).isEqualTo(403);
+    assertThat(server.sendAs(narrowed, "GET", self + "/principal-roles", null).statusCode())
+        .isEqualTo(403);
+    // The secret was not rotated: it still buys a token; one with all roles may rotate it.
+    String full = tokenFor(gus, "catalog");
+    assertThat(server.sendAs(full, "GET", self, null).statusCode()).isEqualTo(200);
+    assertThat(server.sendAs(full, "POST", self + "/rotate", null).statusCode()).isEqualTo(200);
+  }
+
+  @Test
   void listingsShowOnlyWhatTheCallerMaySee() throws Exception {
     String[] erin = admin.principal("erin", "erin_role");
     admin.catalogRole(catalog, "erin_cr", "erin_role");

@@ -8,6 +8,7 @@ import dev.sluice.authz.Authorizer;
 import dev.sluice.authz.Caller;
 import dev.sluice.authz.CatalogVisibility;
 import dev.sluice.authz.Privilege;
+import dev.sluice.authz.RoleScopes;
 import dev.sluice.management.AccessAdmin;
 import dev.sluice.store.AccessStore;
 import dev.sluice.store.AuditEvent;
@@ -342,9 +343,16 @@ public final class AccessRoutes {
     authz.requireServiceAdmin(caller(x), action, target);
   }
 
+  /**
+   * A principal may read itself and rotate its own secret, but only with a token that acts with all
+   * of its roles: a token narrowed to some (a {@code PRINCIPAL_ROLE:} scope) acts only through
+   * them, so it could otherwise buy a new secret and, with it, an unnarrowed token.
+   */
   private void selfOrServiceAdmin(Exchange x, String action) {
     Caller caller = caller(x);
-    if (caller.principal().equals(x.path("principal")) && x.principal().externalRoles() == null) {
+    if (caller.principal().equals(x.path("principal"))
+        && x.principal().externalRoles() == null
+        && RoleScopes.requested(x.principal().scopes()).isEmpty()) {
       authz.record(caller, action, null, "principal " + caller.principal(), true);
       return;
     }
