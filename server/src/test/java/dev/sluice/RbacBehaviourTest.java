@@ -284,6 +284,23 @@ class RbacBehaviourTest {
         .isEqualTo(201);
     assertThat(server.sendAs(token, "GET", M + "/events?catalog=" + catalog, null).statusCode())
         .isEqualTo(200);
+    // Which principal roles exist is the service admin's to know: a missing one answers as an
+    // existing one that holds none of this catalog's roles (issue 32: 404 against 200).
+    HttpResponse<String> missing =
+        server.sendAs(
+            token, "GET", M + "/principal-roles/no_such_role/catalog-roles/" + catalog, null);
+    admin.principal("holder", "holds_none");
+    HttpResponse<String> holdsNone =
+        server.sendAs(
+            token, "GET", M + "/principal-roles/holds_none/catalog-roles/" + catalog, null);
+    assertThat(missing.statusCode()).as(missing.body()).isEqualTo(200);
+    assertThat(missing.body()).isEqualTo(holdsNone.body());
+    assertThat(
+            server
+                .send("GET", M + "/principal-roles/no_such_role/catalog-roles/" + catalog, null)
+                .statusCode())
+        .as("the service admin is told")
+        .isEqualTo(404);
     // Managing access is not content access.
     assertThat(server.sendAs(token, "GET", base + "/namespaces/a/tables/t1", null).statusCode())
         .isEqualTo(403);

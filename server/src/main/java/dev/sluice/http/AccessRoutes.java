@@ -174,7 +174,11 @@ public final class AccessRoutes {
               return Reply.okPlain(
                   Paging.body(
                       "roles",
-                      admin.catalogRolesOf(x.path("role"), x.path("catalog"), Paging.request(x)),
+                      admin.catalogRolesOf(
+                          x.path("role"),
+                          x.path("catalog"),
+                          Paging.request(x),
+                          caller(x).isServiceAdmin()),
                       AccessRoutes::role));
             })
         .add(

@@ -215,9 +215,20 @@ public final class AccessAdmin {
     changed();
   }
 
-  public Page<RoleRecord> catalogRolesOf(String principalRole, String catalog, PageRequest page) {
-    principalRole(principalRole);
+  /**
+   * The catalog roles of {@code catalog} granted to {@code principalRole}. For a caller who may not
+   * know which principal roles exist ({@code mayKnowPrincipalRoles} false: a catalog's access
+   * manager), a missing principal role answers as one holding none, not 404: otherwise the answer
+   * would tell which names exist.
+   */
+  public Page<RoleRecord> catalogRolesOf(
+      String principalRole, String catalog, PageRequest page, boolean mayKnowPrincipalRoles) {
     requireCatalog(catalog);
+    if (mayKnowPrincipalRoles) {
+      principalRole(principalRole);
+    } else if (access.getPrincipalRole(principalRole).isEmpty()) {
+      return new Page<>(java.util.List.of(), null);
+    }
     return access.catalogRolesOf(principalRole, catalog, page);
   }
 
