@@ -29,6 +29,7 @@ import java.util.ArrayList;
 import java.util.Date;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
 import org.apache.iceberg.exceptions.NotAuthorizedException;
 
@@ -82,12 +83,33 @@ public final class ExternalJwtVerifier {
    *     preferred_username} ({@code auth.oidc.principalClaim})
    * @param rolesClaim the claim listing role names, as a JSON array of strings or a space-separated
    *     string ({@code auth.oidc.rolesClaim}); defaults to {@code "roles"} when null or blank
+   * @param roleMappings which claim values are which principal roles ({@code
+   *     auth.oidc.roleMappings}); when empty, a value is the principal role of its name, except
+   *     {@code service_admin}, which a claim confers only when mapped to it by name here
    */
   public record Settings(
-      String issuer, String audience, String jwksUrl, String principalClaim, String rolesClaim) {
+      String issuer,
+      String audience,
+      String jwksUrl,
+      String principalClaim,
+      String rolesClaim,
+      Map<String, String> roleMappings) {
     public static final String DEFAULT_ROLES_CLAIM = "roles";
 
+    public Settings(
+        String issuer, String audience, String jwksUrl, String principalClaim, String rolesClaim) {
+      this(issuer, audience, jwksUrl, principalClaim, rolesClaim, Map.of());
+    }
+
     public Settings {
+      roleMappings = Map.copyOf(roleMappings == null ? Map.of() : roleMappings);
+      roleMappings.forEach(
+          (value, role) -> {
+            if (value.isBlank() || role == null || role.isBlank()) {
+              throw new IllegalArgumentException(
+                  "auth.oidc.roleMappings maps non-empty claim values to principal role names");
+            }
+          });
       requireText("auth.oidc.issuer", issuer);
       requireText("auth.oidc.audience", audience);
       requireText("auth.oidc.jwksUrl", jwksUrl);
@@ -140,6 +162,8 @@ public final class ExternalJwtVerifier {
       roles = List.copyOf(requireNonNull(roles, "roles"));
     }
   }
+
+  private static final String SERVICE_ADMIN = "service_admin";
 
   private final Settings settings;
   private final Clock clock;
@@ -278,8 +302,27 @@ public final class ExternalJwtVerifier {
       throw new NotAuthorizedException(
           "Token claim %s must be a non-empty string", settings.principalClaim());
     }
-    List<String> roles = roles(claims.getClaim(settings.rolesClaim()));
+    List<String> roles = mapped(roles(claims.getClaim(settings.rolesClaim())));
     return new Identity(principal, roles, expiresAt.getTime());
+  }
+
+  /**
+   * The principal roles {@code claimed} values stand for: through {@code roleMappings} when the
+   * operator gave one, else by name, never {@code service_admin} unless it is mapped by name (a
+   * group anyone can create at the IdP must not make its members service admins).
+   */
+  private List<String> mapped(List<String> claimed) {
+    List<String> roles = new ArrayList<>();
+    for (String value : claimed) {
+      String role =
+          settings.roleMappings().isEmpty()
+              ? (value.equals(SERVICE_ADMIN) ? null : value)
+              : settings.roleMappings().get(value);
+      if (role != null && !roles.contains(role)) {
+        roles.add(role);
+      }
+    }
+    return roles;
   }
 
   private List<String> roles(Object value) {

@@ -145,7 +145,9 @@ public record ServerConfig(
                   "addressFailuresPerMinute",
                   "maxTrackedKeys")),
           Map.entry(
-              "auth.oidc", Set.of("issuer", "audience", "jwksUrl", "principalClaim", "rolesClaim")),
+              "auth.oidc",
+              Set.of(
+                  "issuer", "audience", "jwksUrl", "principalClaim", "rolesClaim", "roleMappings")),
           Map.entry("bootstrap", Set.of("quickstartCatalog")));
 
   public ServerConfig {
@@ -379,6 +381,27 @@ public record ServerConfig(
     return out;
   }
 
+  /** {@code auth.oidc.roleMappings}: claim value to principal role name, both strings. */
+  private static Map<String, String> roleMappings(JsonNode node) {
+    if (node == null || node.isNull()) {
+      return Map.of();
+    }
+    if (!node.isObject()) {
+      throw new ConfigException("auth.oidc.roleMappings must be a mapping of claim value to role");
+    }
+    Map<String, String> mappings = new java.util.LinkedHashMap<>();
+    node.fields()
+        .forEachRemaining(
+            e -> {
+              if (!e.getValue().isTextual()) {
+                throw new ConfigException(
+                    "auth.oidc.roleMappings." + e.getKey() + " must name a principal role");
+              }
+              mappings.put(e.getKey(), e.getValue().asText());
+            });
+    return mappings;
+  }
+
   private static ExternalJwtVerifier.Settings oidc(JsonNode node) {
     if (node == null || node.isNull()) {
       return null;
@@ -389,7 +412,8 @@ public record ServerConfig(
           string(node, "audience", "auth.oidc.audience", null),
           string(node, "jwksUrl", "auth.oidc.jwksUrl", null),
           string(node, "principalClaim", "auth.oidc.principalClaim", null),
-          string(node, "rolesClaim", "auth.oidc.rolesClaim", null));
+          string(node, "rolesClaim", "auth.oidc.rolesClaim", null),
+          roleMappings(node.get("roleMappings")));
     } catch (IllegalArgumentException e) {
       throw new ConfigException(e.getMessage());
     }

@@ -157,6 +157,34 @@ class ExternalJwtVerifierTest {
   }
 
   @Test
+  void aClaimMakesNobodyServiceAdminUnlessTheOperatorMapsItByName() throws Exception {
+    // Issue 32: any IdP group named service_admin made its members service admins.
+    String token =
+        sign(rsaKey, validClaims().claim("roles", List.of("service_admin", "analyst")).build());
+    assertThat(verifier.verify(token).roles()).containsExactly("analyst");
+
+    verifier =
+        new ExternalJwtVerifier(
+            new Settings(
+                ISSUER,
+                AUDIENCE,
+                jwksUrl(),
+                "preferred_username",
+                null,
+                java.util.Map.of("idp-platform-admins", "service_admin", "analysts", "analyst")),
+            CLOCK);
+    String mapped =
+        sign(
+            rsaKey,
+            validClaims()
+                .claim("roles", List.of("idp-platform-admins", "analysts", "service_admin", "x"))
+                .build());
+    // With a mapping, only mapped values count: the literal service_admin group is not one.
+    assertThat(verifier.verify(mapped).roles()).containsExactly("service_admin", "analyst");
+    assertThat(verifier.verify(token).roles()).as("unmapped values are no roles").isEmpty();
+  }
+
+  @Test
   void acceptsStringAudienceAndAbsentRoles() throws Exception {
     String token = sign(rsaKey, validClaims().audience(AUDIENCE).claim("roles", null).build());
 
