@@ -191,14 +191,17 @@ class ManagementAuthorizationMatrixTest {
             "/catalogs/{c}/principals/victim{n}/effective-privileges?type=table&namespace=ns&name=t",
             null,
             200),
-        new Case("rotateSigningKey", true, "POST", "/signing-keys/rotate", null, 200));
+        new Case("rotateSigningKey", true, "POST", "/signing-keys/rotate", null, 200),
+        new Case("listSigningKeys", true, "GET", "/signing-keys", null, 200),
+        new Case("retireSigningKey", true, "DELETE", "/signing-keys/{k}", null, 204));
   }
 
   /**
    * {@code victimCredentials}: victim{n}'s client id and secret as created (only a rotation or a
    * delete takes them away).
    */
-  private record Setup(String catalog, String base, int n, String[] victimCredentials) {}
+  private record Setup(
+      String catalog, String base, int n, String[] victimCredentials, String retirableKid) {}
 
   /**
    * A catalog with catalog roles cr (holding one grant, granted to held{n}) and cr2; principal
@@ -228,7 +231,13 @@ class ManagementAuthorizationMatrixTest {
         .isEqualTo(201);
     admin.grant(catalog, "cr", Admin.grantJson("catalog", null, null, "TABLE_READ_DATA"));
     admin.catalogRole(catalog, "mallory_cr", "mallory_role");
-    return new Setup(catalog, warehouse.toUri().toString(), n, victim);
+    // A key that signed nothing ({k}): rotated to, then past at once.
+    String retirable =
+        TestServer.json(server.send("POST", M + "/signing-keys/rotate", null).body())
+            .get("kid")
+            .asText();
+    server.send("POST", M + "/signing-keys/rotate", null);
+    return new Setup(catalog, warehouse.toUri().toString(), n, victim, retirable);
   }
 
   /**
@@ -307,6 +316,38 @@ class ManagementAuthorizationMatrixTest {
         .isEqualTo(200);
   }
 
+  /**
+   * Issue 32: a leaked signing key stayed valid for ever. Retiring it refuses every token it signed
+   * at once (here; other replicas at their next read of the keys, within 30 s); the key new tokens
+   * are signed with cannot be retired, and an unknown one is 404.
+   */
+  @Test
+  void aRetiredSigningKeysTokensAreRefused() throws Exception {
+    String oldToken = server.token(TestServer.CLIENT_ID, TestServer.SECRET);
+    String oldKid = kid(oldToken);
+    assertThat(server.sendAs(oldToken, "GET", M + "/principals", null).statusCode()).isEqualTo(200);
+    HttpResponse<String> activeRefused =
+        server.sendAs(oldToken, "DELETE", M + "/signing-keys/" + oldKid, null);
+    assertThat(activeRefused.statusCode()).as(activeRefused.body()).isEqualTo(400);
+    assertThat(activeRefused.body()).contains("rotate");
+
+    HttpResponse<String> rotated =
+        server.sendAs(oldToken, "POST", M + "/signing-keys/rotate", null);
+    String newToken = server.token(TestServer.CLIENT_ID, TestServer.SECRET);
+    assertThat(kid(newToken)).isEqualTo(TestServer.json(rotated.body()).get("kid").asText());
+    HttpResponse<String> listed = server.sendAs(newToken, "GET", M + "/signing-keys", null);
+    assertThat(listed.body()).contains(oldKid).doesNotContain("material");
+
+    assertThat(server.sendAs(newToken, "DELETE", M + "/signing-keys/" + oldKid, null).statusCode())
+        .isEqualTo(204);
+    assertThat(server.sendAs(oldToken, "GET", M + "/principals", null).statusCode())
+        .as("a token of the retired key")
+        .isEqualTo(401);
+    assertThat(server.sendAs(newToken, "GET", M + "/principals", null).statusCode()).isEqualTo(200);
+    assertThat(server.sendAs(newToken, "DELETE", M + "/signing-keys/" + oldKid, null).statusCode())
+        .isEqualTo(404);
+  }
+
   /** "token" when the credentials obtain one, else "refused". */
   private static String obtainsToken(String[] credentials) {
     try {
@@ -322,7 +363,8 @@ class ManagementAuthorizationMatrixTest {
         ? null
         : text.replace("{c}", s.catalog())
             .replace("{n}", Integer.toString(s.n()))
-            .replace("{base}", s.base());
+            .replace("{base}", s.base())
+            .replace("{k}", s.retirableKid());
   }
 
   private static void giveStanding(Case c, Setup s) throws Exception {

@@ -50,9 +50,10 @@ public final class TokenService {
    */
   static final long UNKNOWN_KID_RELOAD_MS = 5_000;
 
-  // Verifying is a pure function of the token and its key, and keys are never retired, so a
-  // token seen valid stays valid until it expires (checked on every call). Saves the HMAC and
-  // the JSON parse on every request a client makes with the same token.
+  // Verifying is a pure function of the token and its key, so a token seen valid stays valid
+  // until it expires (checked on every call) or its key is retired (the cache is then emptied,
+  // here at once and on other replicas at their next read of the keys). Saves the HMAC and the
+  // JSON parse on every request a client makes with the same token.
   private final Cache<String, AuthenticatedPrincipal> verified =
       Caffeine.newBuilder().maximumSize(10_000).expireAfterWrite(Duration.ofMinutes(1)).build();
   private volatile Map<String, byte[]> keys;
@@ -81,16 +82,54 @@ public final class TokenService {
    * already issued keep working: no downtime. Returns the new key's id.
    */
   public String rotate() {
-    SigningKey key = newKey();
+    // Strictly newer than the newest key: keys are ordered by creation time, and two rotations
+    // in one millisecond must not leave which one signs new tokens to the order of their ids.
+    List<SigningKey> existing = readKeys();
+    long after = existing.isEmpty() ? Long.MIN_VALUE : existing.get(0).createdAt() + 1;
+    SigningKey key = newKey(Math.max(clock.millis(), after));
     load(store.ensureSigningKey(key));
     return key.kid();
   }
 
+  /** The signing keys, newest first: the first signs new tokens. No key material. */
+  public record KeyInfo(String kid, long createdAt, boolean active) {}
+
+  public List<KeyInfo> keys() {
+    List<SigningKey> all = readKeys();
+    List<KeyInfo> out = new java.util.ArrayList<>();
+    for (int i = 0; i < all.size(); i++) {
+      out.add(new KeyInfo(all.get(i).kid(), all.get(i).createdAt(), i == 0));
+    }
+    return out;
+  }
+
+  /**
+   * Retires key {@code kid}: every token and signing grant it signed is refused, here at once and
+   * on other replicas within {@link #REFRESH_MS}. The key new tokens are signed with cannot be
+   * retired (rotate first); {@link NoSuchElementException} for a key that does not exist.
+   */
+  public void retire(String kid) {
+    List<SigningKey> all = readKeys();
+    if (all.stream().noneMatch(k -> k.kid().equals(kid))) {
+      throw new java.util.NoSuchElementException("No signing key " + kid);
+    }
+    if (all.get(0).kid().equals(kid)) {
+      throw new IllegalStateException(
+          "Signing key " + kid + " signs new tokens: rotate to a new key before retiring it");
+    }
+    store.deleteSigningKey(kid);
+    load(readKeys());
+  }
+
   private SigningKey newKey() {
+    return newKey(clock.millis());
+  }
+
+  private SigningKey newKey(long createdAt) {
     byte[] material = new byte[32];
     new java.security.SecureRandom().nextBytes(material);
     return new SigningKey(
-        "k-" + UUID.randomUUID(), Base64.getEncoder().encodeToString(material), clock.millis());
+        "k-" + UUID.randomUUID(), Base64.getEncoder().encodeToString(material), createdAt);
   }
 
   /** How many times this service has read the signing keys from the store. */
@@ -118,7 +157,12 @@ public final class TokenService {
     for (SigningKey key : all) {
       loaded.put(key.kid(), Base64.getDecoder().decode(key.material()));
     }
+    Map<String, byte[]> before = this.keys;
     this.keys = loaded;
+    if (before != null && !loaded.keySet().containsAll(before.keySet())) {
+      // A key was retired: tokens it signed must not live on in the cache of verified tokens.
+      verified.invalidateAll();
+    }
     this.activeKid = all.get(0).kid();
     this.loadedAtMs = clock.millis();
   }
@@ -203,6 +247,8 @@ public final class TokenService {
 
   /** Verifies signature, issuer and expiry; {@link NotAuthorizedException} on any failure. */
   public AuthenticatedPrincipal verify(String token) {
+    // A key retired on another replica must stop verifying here too: re-read the keys when stale.
+    refreshIfStale();
     AuthenticatedPrincipal known = verified.getIfPresent(token);
     if (known == null) {
       known = verifySignatureAndClaims(token);

@@ -7,9 +7,11 @@ import dev.sluice.authz.Authorizer;
 import java.util.Map;
 
 /**
- * {@code POST /api/management/v1/signing-keys/rotate} (service_admin): a new token signing key,
- * used for new tokens on every replica within 30 s; tokens signed with older keys stay valid until
- * they expire. The key material never leaves the server.
+ * The token signing keys (service_admin, audited): {@code POST …/signing-keys/rotate} adds a key,
+ * used for new tokens on every replica within 30 s, while tokens signed with older keys stay valid
+ * until they expire; {@code GET …/signing-keys} lists them (ids and ages, never the material);
+ * {@code DELETE …/signing-keys/{kid}} retires an older key, after which every token it signed is
+ * refused, on every replica within 30 s. The key material never leaves the server.
  */
 public final class SigningKeyRoutes {
   private final TokenService tokens;
@@ -21,13 +23,40 @@ public final class SigningKeyRoutes {
   }
 
   public void register(HttpServer.Routes routes) {
-    routes.add(
-        "POST",
-        "/api/management/v1/signing-keys/rotate",
-        x -> {
-          authz.requireServiceAdmin(
-              authz.caller(x.principal(), x.requestId()), "rotateSigningKey", "signing-keys");
-          return Reply.okPlain(Map.of("kid", tokens.rotate()));
-        });
+    routes
+        .add(
+            "POST",
+            "/api/management/v1/signing-keys/rotate",
+            x -> {
+              authz.requireServiceAdmin(
+                  authz.caller(x.principal(), x.requestId()), "rotateSigningKey", "signing-keys");
+              return Reply.okPlain(Map.of("kid", tokens.rotate()));
+            })
+        .add(
+            "GET",
+            "/api/management/v1/signing-keys",
+            x -> {
+              authz.requireServiceAdmin(
+                  authz.caller(x.principal(), x.requestId()), "listSigningKeys", "signing-keys");
+              return Reply.okPlain(Map.of("keys", tokens.keys()));
+            })
+        .add(
+            "DELETE",
+            "/api/management/v1/signing-keys/{kid}",
+            x -> {
+              String kid = x.path("kid");
+              authz.requireServiceAdmin(
+                  authz.caller(x.principal(), x.requestId()),
+                  "retireSigningKey",
+                  "signing-key " + kid);
+              try {
+                tokens.retire(kid);
+              } catch (java.util.NoSuchElementException e) {
+                throw new org.apache.iceberg.exceptions.NotFoundException("%s", e.getMessage());
+              } catch (IllegalStateException e) {
+                throw new org.apache.iceberg.exceptions.BadRequestException("%s", e.getMessage());
+              }
+              return Reply.NO_CONTENT;
+            });
   }
 }

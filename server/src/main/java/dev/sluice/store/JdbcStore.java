@@ -408,6 +408,11 @@ public final class JdbcStore extends JdbcSupport implements Store {
   }
 
   @Override
+  public boolean deleteSigningKey(String kid) {
+    return inTransaction(conn -> update(conn, "DELETE FROM signing_keys WHERE kid = ?", kid) > 0);
+  }
+
+  @Override
   public boolean ping() {
     try (Connection conn = connection()) {
       return conn.isValid(2);

@@ -165,6 +165,9 @@ public interface Store extends AutoCloseable {
 
   List<SigningKey> signingKeys();
 
+  /** Removes key {@code kid}; false when there is none. */
+  boolean deleteSigningKey(String kid);
+
   /** Reachability probe for readiness checks. */
   boolean ping();
 

@@ -70,6 +70,7 @@ class TokenServiceUnknownKidTest {
                       database.add(0, (SigningKey) args[0]);
                       yield List.copyOf(database);
                     }
+                    case "deleteSigningKey" -> database.removeIf(k -> k.kid().equals(args[0]));
                     default -> throw new UnsupportedOperationException(method.getName());
                   });
 
@@ -134,6 +135,26 @@ class TokenServiceUnknownKidTest {
     assertThat(reads.get() - afterStart)
         .as("one more read once the interval has passed")
         .isEqualTo(2);
+  }
+
+  @Test
+  void aKeyRetiredOnAnotherReplicaStopsVerifyingThereWithinTheRefreshInterval() throws Exception {
+    TokenService a = new TokenService(store, Duration.ofHours(1), clock);
+    a.start();
+    TokenService b = new TokenService(store, Duration.ofHours(1), clock);
+    b.start();
+    String token = a.issue("root", "root", List.of(), 0);
+    assertThat(b.verify(token).name()).isEqualTo("root");
+    String retired = database.get(0).kid();
+    a.rotate();
+    a.retire(retired);
+    assertThatThrownBy(() -> a.verify(token)).isInstanceOf(NotAuthorizedException.class);
+    // b still holds the key (and the verified token) until its next read of the keys.
+    nowMs.addAndGet(TokenService.REFRESH_MS + 1);
+    assertThatThrownBy(() -> b.verify(token))
+        .as("on the other replica, once its keys are refreshed")
+        .isInstanceOf(NotAuthorizedException.class);
+    assertThat(b.verify(a.issue("root", "root", List.of(), 0)).name()).isEqualTo("root");
   }
 
   @Test
