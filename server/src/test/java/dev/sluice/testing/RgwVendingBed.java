@@ -159,20 +159,7 @@ public final class RgwVendingBed implements AutoCloseable {
     storage.put("credentialSource", "rgw");
     storage.put("durationSeconds", 900);
     storage.putAll(storageExtra);
-    String json =
-        JSON.writeValueAsString(
-            Map.of(
-                "catalog",
-                Map.of(
-                    "name",
-                    name,
-                    "type",
-                    "INTERNAL",
-                    "properties",
-                    all,
-                    "storageConfigInfo",
-                    storage)));
-    HttpResponse<String> created = server.send("POST", "/api/management/v1/catalogs", json);
+    HttpResponse<String> created = server.postCatalog(name, all, storage);
     assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
     assertThat(created.body()).doesNotContain(rgw.secretKey());
   }

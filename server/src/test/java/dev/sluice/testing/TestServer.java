@@ -101,6 +101,12 @@ public final class TestServer implements AutoCloseable {
    */
   public HttpResponse<String> postCatalog(String name, String base, Map<String, Object> storage)
       throws Exception {
+    return postCatalog(name, Map.of("default-base-location", base), storage);
+  }
+
+  /** As above, with the catalog's whole {@code properties}. */
+  public HttpResponse<String> postCatalog(
+      String name, Map<String, String> properties, Map<String, Object> storage) throws Exception {
     Map<String, Object> body =
         Map.of(
             "catalog",
@@ -110,7 +116,7 @@ public final class TestServer implements AutoCloseable {
                 "type",
                 "INTERNAL",
                 "properties",
-                Map.of("default-base-location", base),
+                properties,
                 "storageConfigInfo",
                 storage));
     return send("POST", "/api/management/v1/catalogs", JSON.writeValueAsString(body));
@@ -127,20 +133,11 @@ public final class TestServer implements AutoCloseable {
       throws Exception {
     String name = prefix + "_" + CATALOGS.incrementAndGet();
     Files.createDirectories(warehouse);
-    Map<String, Object> body =
-        Map.of(
-            "catalog",
-            Map.of(
-                "name",
-                name,
-                "type",
-                "INTERNAL",
-                "properties",
-                withBase(properties, warehouse),
-                "storageConfigInfo",
-                Map.of("storageType", "FILE", "allowedLocations", allowedLocations)));
     HttpResponse<String> response =
-        send("POST", "/api/management/v1/catalogs", JSON.writeValueAsString(body));
+        postCatalog(
+            name,
+            withBase(properties, warehouse),
+            Map.of("storageType", "FILE", "allowedLocations", allowedLocations));
     if (response.statusCode() != 201) {
       throw new IllegalStateException(
           "Cannot create catalog: " + response.statusCode() + " " + response.body());
