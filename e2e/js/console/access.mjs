@@ -138,8 +138,10 @@ export const steps = [
     "the analyst now reads the table; effective privileges explain why",
     async (c) => {
       const ui = c.state.analystUi;
-      // Away and back: the table page loads afresh.
+      // Away and back: the table page loads afresh. Wait until it is away: a route set before
+      // the click's navigation is drawn lands on the same table page, which keeps its old 403.
       await ui.section("Catalogs");
+      await ui.heading("Catalogs").waitFor();
       await ui.route(tableRoute("quickstart", ["sales"], "orders"));
       await ui.page.getByRole("table", { name: "Current schema" }).waitFor();
       assert.equal(await ui.page.getByText("Not permitted").count(), 0);

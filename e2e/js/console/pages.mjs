@@ -70,6 +70,12 @@ export const steps = [
       await page.getByLabel("Decision").selectOption("ALLOW");
       await page.getByLabel("Page size").fill("10");
       await page.getByRole("button", { name: "Apply filters" }).click();
+      // The filtered page, once drawn: its table may stand empty a moment while it loads.
+      await page
+        .locator("table", { has: page.locator("caption", { hasText: "Audit events, page 1" }) })
+        .locator("tbody tr")
+        .nth(9)
+        .waitFor();
       const rows = await ui.rows("Audit events, page 1");
       assert.equal(rows.length, 10);
       assert.ok(rows.every((r) => r[1] === me), `only ${me}'s events`);

@@ -283,7 +283,8 @@ public final class HttpServer implements AutoCloseable {
      * sending reads the answer rather than a reset.
      */
     private Callback thenDrain(Request request, Callback callback) {
-      if (request.getLength() == 0) {
+      if (request.getLength() <= 0) {
+        // No body declared (a GET), or one sent chunked, which Jetty closes the connection over.
         return callback;
       }
       return Callback.from(
