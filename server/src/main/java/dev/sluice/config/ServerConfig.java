@@ -41,7 +41,8 @@ import java.util.regex.Pattern;
  *             trustedProxies: [10.0.0.0/8],    # whose Forwarded / X-Forwarded-* are believed
  *             limits: { maxConnections: 1000, maxConcurrentRequests: 128,   # see ServerLimits
  *                       maxConcurrentRequestsPerPrincipal: 32, inFlightBodyBytes: 67108864,
- *                       idleTimeoutSeconds: 30, minRequestDataRate: 1024 } }
+ *                       idleTimeoutSeconds: 30, minRequestDataRate: 1024,
+ *                       principalRequestsPerSecond: 0, principalBurst: 0 } }
  * dataDir:  ./sluice-data
  * database: { url: "jdbc:postgresql://db/sluice", user: sluice, password: "${PGPASSWORD}",
  *             maxPoolSize: 10, connectionTimeoutMs: 5000,

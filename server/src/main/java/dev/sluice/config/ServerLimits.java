@@ -21,6 +21,8 @@ import java.util.Set;
  *     inFlightBodyBytes: 67108864       # request bodies held at once, all requests together
  *     idleTimeoutSeconds: 30            # a connection that sends nothing this long is closed
  *     minRequestDataRate: 1024          # bytes/s a request body must arrive at, else 408
+ *     principalRequestsPerSecond: 0     # per principal, a token bucket; 0: off; 429 beyond
+ *     principalBurst: 0                 # the bucket's size; 0: twice the rate
  * </pre>
  */
 public record ServerLimits(
@@ -29,9 +31,11 @@ public record ServerLimits(
     int maxConcurrentRequestsPerPrincipal,
     long inFlightBodyBytes,
     Duration idleTimeout,
-    long minRequestDataRate) {
+    long minRequestDataRate,
+    int principalRequestsPerSecond,
+    int principalBurst) {
   public static final ServerLimits DEFAULT =
-      new ServerLimits(1000, 128, 32, 64L << 20, Duration.ofSeconds(30), 1024);
+      new ServerLimits(1000, 128, 32, 64L << 20, Duration.ofSeconds(30), 1024, 0, 0);
 
   static final Set<String> KEYS =
       Set.of(
@@ -40,7 +44,9 @@ public record ServerLimits(
           "maxConcurrentRequestsPerPrincipal",
           "inFlightBodyBytes",
           "idleTimeoutSeconds",
-          "minRequestDataRate");
+          "minRequestDataRate",
+          "principalRequestsPerSecond",
+          "principalBurst");
 
   private static final String KEY = "server.limits.";
 
@@ -55,6 +61,13 @@ public record ServerLimits(
     between("inFlightBodyBytes", inFlightBodyBytes, 1 << 20, 1L << 40);
     between("idleTimeoutSeconds", idleTimeout.toSeconds(), 1, 3600);
     between("minRequestDataRate", minRequestDataRate, 0, 1L << 30);
+    between("principalRequestsPerSecond", principalRequestsPerSecond, 0, 1_000_000);
+    between("principalBurst", principalBurst, 0, 10_000_000);
+  }
+
+  /** The token bucket's size: {@code principalBurst}, or twice the rate when that is 0. */
+  public int effectivePrincipalBurst() {
+    return principalBurst > 0 ? principalBurst : 2 * principalRequestsPerSecond;
   }
 
   /**
@@ -87,7 +100,9 @@ public record ServerLimits(
               number(node, "inFlightBodyBytes", DEFAULT.inFlightBodyBytes),
               Duration.ofSeconds(
                   number(node, "idleTimeoutSeconds", DEFAULT.idleTimeout.toSeconds())),
-              number(node, "minRequestDataRate", DEFAULT.minRequestDataRate));
+              number(node, "minRequestDataRate", DEFAULT.minRequestDataRate),
+              (int) number(node, "principalRequestsPerSecond", DEFAULT.principalRequestsPerSecond),
+              (int) number(node, "principalBurst", DEFAULT.principalBurst));
     }
     if (limits.inFlightBodyBytes < maxRequestBytes) {
       throw new ConfigException(

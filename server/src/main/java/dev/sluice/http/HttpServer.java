@@ -71,7 +71,10 @@ public final class HttpServer implements AutoCloseable {
     this.bodies = new BodyReader.Budget(limits.inFlightBodyBytes());
     this.limiter =
         new RequestLimiter(
-            limits.maxConcurrentRequests(), limits.maxConcurrentRequestsPerPrincipal());
+            limits.maxConcurrentRequests(),
+            limits.maxConcurrentRequestsPerPrincipal(),
+            limits.principalRequestsPerSecond(),
+            limits.effectivePrincipalBurst());
     QueuedThreadPool pool = new QueuedThreadPool(200, 8);
     pool.setName("sluice-http");
     this.server = new Server(pool);
@@ -332,6 +335,15 @@ public final class HttpServer implements AutoCloseable {
                   "handling as many requests of principal "
                       + principal.name()
                       + " as one principal may have at once");
+        } else if (principal != null && !limiter.withinRate(principal.name())) {
+          reply =
+              error(
+                      429,
+                      "TooManyRequestsException",
+                      "Principal "
+                          + principal.name()
+                          + " makes more requests per second than server.limits allows; retry")
+                  .withHeader("Retry-After", "1");
         } else {
           reply = route(request, matched, params, principal, body, requestId);
         }
