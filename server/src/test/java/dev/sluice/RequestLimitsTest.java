@@ -35,6 +35,7 @@ class RequestLimitsTest {
   private static final int BODY = 1_000_000;
   private static TestServer server;
   private static String table;
+  private static String catalogPath;
   private static String[] other;
 
   @BeforeAll
@@ -63,6 +64,7 @@ class RequestLimitsTest {
                 .statusCode())
         .isEqualTo(200);
     table = "/api/catalog/v1/" + catalog + "/namespaces/n/tables/t";
+    catalogPath = "/api/catalog/v1/" + catalog;
     Admin admin = new Admin(server);
     other = admin.principal("other", "others");
     admin.catalogRole(catalog, "reading", "others");
@@ -72,6 +74,16 @@ class RequestLimitsTest {
   @AfterAll
   static void stop() throws Exception {
     server.close();
+  }
+
+  @Test
+  void theTokenEndpointTakesNoBodyLargerThanATokenRequest() throws Exception {
+    try (Socket socket = open()) {
+      head(socket, 100_000);
+      socket.getOutputStream().write(new byte[100_000]);
+      socket.getOutputStream().flush();
+      assertThat(readHead(socket)).startsWith("HTTP/1.1 413");
+    }
   }
 
   @Test
@@ -102,12 +114,12 @@ class RequestLimitsTest {
         Socket b = open();
         Socket c = open()) {
       for (Socket s : List.of(a, b)) {
-        head(s, BODY);
+        jsonHead(s, BODY);
         s.getOutputStream().write(new byte[BODY * 9 / 10]);
         s.getOutputStream().flush();
       }
       Thread.sleep(500);
-      head(c, BODY);
+      jsonHead(c, BODY);
       c.getOutputStream().write(new byte[300_000]);
       c.getOutputStream().flush();
       String answer = readHead(c);
@@ -216,6 +228,25 @@ class RequestLimitsTest {
     out.write(
         ("POST /api/catalog/v1/oauth/tokens HTTP/1.1\r\nHost: 127.0.0.1\r\n"
                 + "Content-Type: application/x-www-form-urlencoded\r\nContent-Length: "
+                + length
+                + "\r\n\r\n")
+            .getBytes(StandardCharsets.US_ASCII));
+    out.flush();
+  }
+
+  /**
+   * A namespace create's head as root, declaring {@code length} bytes of JSON: a route that takes
+   * bodies up to the server's limit (the token endpoint takes 64 KiB).
+   */
+  private static void jsonHead(Socket socket, int length) throws Exception {
+    OutputStream out = socket.getOutputStream();
+    out.write(
+        ("POST "
+                + catalogPath
+                + "/namespaces HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                + "Authorization: Bearer "
+                + server.rootToken()
+                + "\r\nContent-Type: application/json\r\nContent-Length: "
                 + length
                 + "\r\n\r\n")
             .getBytes(StandardCharsets.US_ASCII));

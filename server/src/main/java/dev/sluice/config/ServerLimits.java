@@ -18,7 +18,7 @@ import java.util.Set;
  *     maxConnections: 1000              # open TCP connections; more wait in the accept queue
  *     maxConcurrentRequests: 128        # handled at once (the thread pool has 200); 503 beyond
  *     maxConcurrentRequestsPerPrincipal: 32
- *     inFlightBodyBytes: 67108864       # request bodies held at once, all requests together
+ *     inFlightBodyBytes: 67108864       # request bodies held at once (default: heap / 16, 8–256 MiB)
  *     idleTimeoutSeconds: 30            # a connection that sends nothing this long is closed
  *     minRequestDataRate: 1024          # bytes/s a request body must arrive at, else 408
  *     principalRequestsPerSecond: 0     # per principal, a token bucket; 0: off; 429 beyond
@@ -34,8 +34,17 @@ public record ServerLimits(
     long minRequestDataRate,
     int principalRequestsPerSecond,
     int principalBurst) {
+  /**
+   * Request bodies held at once by default: a sixteenth of the heap, between 8 MiB and 256 MiB. A
+   * handler's parse of a body takes several times its size (an 8 MB form or JSON document was about
+   * 40 MB of heap), so the budget must be a small share of the heap: on a 256 MB heap, 16 MiB.
+   */
+  static final long DEFAULT_IN_FLIGHT_BODY_BYTES =
+      Math.max(8L << 20, Math.min(256L << 20, Runtime.getRuntime().maxMemory() / 16));
+
   public static final ServerLimits DEFAULT =
-      new ServerLimits(1000, 128, 32, 64L << 20, Duration.ofSeconds(30), 1024, 0, 0);
+      new ServerLimits(
+          1000, 128, 32, DEFAULT_IN_FLIGHT_BODY_BYTES, Duration.ofSeconds(30), 1024, 0, 0);
 
   static final Set<String> KEYS =
       Set.of(

@@ -19,6 +19,9 @@ import org.apache.iceberg.rest.RESTUtil;
  * throttled request is 429 with {@code Retry-After} (seconds).
  */
 public final class OAuthRoutes {
+  /** The largest token request body taken. */
+  static final int MAX_BODY = 64 * 1024;
+
   private final TokenEndpoint endpoint;
 
   public OAuthRoutes(TokenEndpoint endpoint) {
@@ -26,7 +29,9 @@ public final class OAuthRoutes {
   }
 
   public void register(HttpServer.Routes routes) {
-    routes.addPublic("POST", "/api/catalog/v1/oauth/tokens", this::token);
+    // A token request is a short form (a grant, a client id and secret, a scope, a token to
+    // exchange): 64 KiB is ample, and anyone may send one.
+    routes.addPublic("POST", "/api/catalog/v1/oauth/tokens", this::token, MAX_BODY);
   }
 
   private Reply token(Exchange x) {

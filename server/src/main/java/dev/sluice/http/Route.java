@@ -4,17 +4,35 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
-/** One route: a method and a path template whose {@code {name}} segments bind parameters. */
+/**
+ * One route: a method and a path template whose {@code {name}} segments bind parameters, and the
+ * largest body it takes ({@code maxBodyBytes}; 0: the server's {@code maxRequestBytes}).
+ */
 record Route(
     String method,
     String template,
     List<String> segments,
     boolean authenticated,
-    RouteHandler handler) {
+    RouteHandler handler,
+    int maxBodyBytes) {
 
   static Route of(String method, String template, boolean authenticated, RouteHandler handler) {
+    return of(method, template, authenticated, handler, 0);
+  }
+
+  static Route of(
+      String method,
+      String template,
+      boolean authenticated,
+      RouteHandler handler,
+      int maxBodyBytes) {
     return new Route(
-        method, template, List.of(template.substring(1).split("/")), authenticated, handler);
+        method,
+        template,
+        List.of(template.substring(1).split("/")),
+        authenticated,
+        handler,
+        maxBodyBytes);
   }
 
   /** True when the raw segments fit this template (literals equal, parameters non-empty). */
