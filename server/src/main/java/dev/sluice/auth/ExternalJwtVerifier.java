@@ -18,6 +18,7 @@ import com.nimbusds.jwt.JWT;
 import com.nimbusds.jwt.JWTClaimsSet;
 import com.nimbusds.jwt.JWTParser;
 import com.nimbusds.jwt.SignedJWT;
+import dev.sluice.authz.Caller;
 import java.net.MalformedURLException;
 import java.net.URI;
 import java.net.URISyntaxException;
@@ -162,8 +163,6 @@ public final class ExternalJwtVerifier {
       roles = List.copyOf(requireNonNull(roles, "roles"));
     }
   }
-
-  private static final String SERVICE_ADMIN = "service_admin";
 
   private final Settings settings;
   private final Clock clock;
@@ -316,7 +315,7 @@ public final class ExternalJwtVerifier {
     for (String value : claimed) {
       String role =
           settings.roleMappings().isEmpty()
-              ? (value.equals(SERVICE_ADMIN) ? null : value)
+              ? (value.equals(Caller.SERVICE_ADMIN) ? null : value)
               : settings.roleMappings().get(value);
       if (role != null && !roles.contains(role)) {
         roles.add(role);

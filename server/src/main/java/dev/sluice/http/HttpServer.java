@@ -144,6 +144,25 @@ public final class HttpServer implements AutoCloseable {
     server.join();
   }
 
+  /**
+   * One request on its way through {@link Dispatch}: what every answer to it needs (where to write
+   * it, its id for the access line and the logs, when it began, the route it matched).
+   */
+  private record Call(
+      Request request, Response response, Callback callback, String id, long start, Route route) {
+    String method() {
+      return request.getMethod();
+    }
+
+    String rawPath() {
+      return request.getHttpURI().getPath();
+    }
+
+    Call on(Route matched) {
+      return new Call(request, response, callback, id, start, matched);
+    }
+  }
+
   private final class Dispatch extends Handler.Abstract {
     /**
      * Matches the route and authenticates from the headers alone; then reads the body as it arrives
@@ -151,18 +170,15 @@ public final class HttpServer implements AutoCloseable {
      */
     @Override
     public boolean handle(Request request, Response response, Callback callback) {
-      long start = System.nanoTime();
       String requestId = request.getHeaders().get("X-Request-ID");
       if (requestId == null || requestId.length() > 128) {
         requestId = newRequestId();
       }
-      String id = requestId;
-      MDC.put("requestId", id);
-      String method = request.getMethod();
-      String rawPath = request.getHttpURI().getPath();
-      Route matched = null;
-      Map<String, String> params = null;
+      Call call = new Call(request, response, callback, requestId, System.nanoTime(), null);
+      MDC.put("requestId", call.id());
+      String rawPath = call.rawPath();
       AuthenticatedPrincipal principal = null;
+      Map<String, String> params = null;
       try {
         List<String> segments = Exchange.splitPath(rawPath == null ? "/" : rawPath);
         transport.requireClientCertificate(segments, request);
@@ -170,61 +186,48 @@ public final class HttpServer implements AutoCloseable {
         for (Route route : routes) {
           if (route.matches(segments)) {
             pathKnown = true;
-            if (route.method().equals(method)) {
-              matched = route;
+            if (route.method().equals(call.method())) {
+              call = call.on(route);
               params = route.bind(segments);
               break;
             }
           }
         }
-        if (matched == null) {
-          finish(
-              request,
-              response,
-              thenDrain(request, callback),
+        if (call.route() == null) {
+          finishThenDrain(
+              call,
               error(
                   pathKnown ? 405 : 404,
                   pathKnown ? "MethodNotAllowed" : "NotFound",
                   pathKnown
-                      ? "Method " + method + " is not allowed on " + rawPath
-                      : "No route for " + rawPath),
-              id,
-              method,
-              null,
-              start);
+                      ? "Method " + call.method() + " is not allowed on " + rawPath
+                      : "No route for " + rawPath));
           return true;
         }
-        if (matched.authenticated()) {
+        if (call.route().authenticated()) {
           // Before the body: a request without a valid token costs no body buffer.
           principal =
               authenticator.authenticate(request.getHeaders().get(HttpHeader.AUTHORIZATION));
         }
       } catch (Throwable t) {
-        finish(
-            request,
-            response,
-            thenDrain(request, callback),
-            failure(t, method, rawPath, matched),
-            id,
-            method,
-            matched,
-            start);
+        finishThenDrain(call, failure(t, call));
         return true;
       } finally {
         MDC.clear();
       }
-      Route route = matched;
+      Call matched = call;
       Map<String, String> bound = params;
       AuthenticatedPrincipal caller = principal;
+      int limit = matched.route().maxBodyBytes();
       BodyReader.read(
           request,
-          route.maxBodyBytes() > 0 ? Math.min(route.maxBodyBytes(), maxBodyBytes) : maxBodyBytes,
+          limit > 0 ? Math.min(limit, maxBodyBytes) : maxBodyBytes,
           bodies,
           new BodyReader.Outcome() {
             @Override
             public void body(byte[] body, long reserved) {
               try {
-                process(request, response, callback, route, bound, caller, body, id, start);
+                process(matched, bound, caller, body);
               } finally {
                 bodies.release(reserved);
               }
@@ -232,28 +235,12 @@ public final class HttpServer implements AutoCloseable {
 
             @Override
             public void tooLarge(String message) {
-              finish(
-                  request,
-                  response,
-                  callback,
-                  error(413, "RequestEntityTooLarge", message),
-                  id,
-                  method,
-                  route,
-                  start);
+              finish(matched, error(413, "RequestEntityTooLarge", message));
             }
 
             @Override
             public void busy() {
-              finish(
-                  request,
-                  response,
-                  thenDrain(request, callback),
-                  busyReply("receiving too many request bodies at once"),
-                  id,
-                  method,
-                  route,
-                  start);
+              finishThenDrain(matched, busyReply("receiving too many request bodies at once"));
             }
 
             @Override
@@ -264,60 +251,22 @@ public final class HttpServer implements AutoCloseable {
                       ? http.getCode()
                       : 400;
               finish(
-                  request,
-                  response,
-                  callback,
+                  matched,
                   error(
                       status,
                       "BadRequestException",
-                      "The request body did not arrive: " + failure.getClass().getSimpleName()),
-                  id,
-                  method,
-                  route,
-                  start);
+                      "The request body did not arrive: " + failure.getClass().getSimpleName()));
             }
           });
       return true;
     }
 
-    /**
-     * {@code callback}, but for an answer given before the body was read (an error, 503): the rest
-     * of the body is then read and dropped, boundedly, before the exchange ends, so a client still
-     * sending reads the answer rather than a reset.
-     */
-    private Callback thenDrain(Request request, Callback callback) {
-      if (request.getLength() <= 0) {
-        // No body declared (a GET), or one sent chunked, which Jetty closes the connection over.
-        return callback;
-      }
-      return Callback.from(
-          () -> BodyReader.drain(request, maxBodyBytes, callback::succeeded), callback::failed);
-    }
-
     /** Handles a request whose body has arrived, within the concurrency limits. */
     private void process(
-        Request request,
-        Response response,
-        Callback callback,
-        Route matched,
-        Map<String, String> params,
-        AuthenticatedPrincipal principal,
-        byte[] body,
-        String requestId,
-        long start) {
-      MDC.put("requestId", requestId);
-      String method = request.getMethod();
-      String rawPath = request.getHttpURI().getPath();
+        Call call, Map<String, String> params, AuthenticatedPrincipal principal, byte[] body) {
+      MDC.put("requestId", call.id());
       if (!limiter.tryEnter()) {
-        finish(
-            request,
-            response,
-            callback,
-            busyReply("handling too many requests at once"),
-            requestId,
-            method,
-            matched,
-            start);
+        finish(call, busyReply("handling too many requests at once"));
         return;
       }
       String holder = null;
@@ -345,37 +294,32 @@ public final class HttpServer implements AutoCloseable {
                           + " makes more requests per second than server.limits allows; retry")
                   .withHeader("Retry-After", "1");
         } else {
-          reply = route(request, matched, params, principal, body, requestId);
+          reply = route(call, params, principal, body);
         }
       } catch (Throwable t) {
-        reply = failure(t, method, rawPath, matched);
+        reply = failure(t, call);
       } finally {
         if (holder != null) {
           limiter.leave(holder);
         }
         limiter.leave();
       }
-      finish(request, response, callback, reply, requestId, method, matched, start);
+      finish(call, reply);
     }
 
     /** Runs the route's handler on the request's exchange. */
     private Reply route(
-        Request request,
-        Route matched,
-        Map<String, String> params,
-        AuthenticatedPrincipal principal,
-        byte[] body,
-        String requestId)
+        Call call, Map<String, String> params, AuthenticatedPrincipal principal, byte[] body)
         throws Exception {
-      String method = request.getMethod();
+      Request request = call.request();
       Exchange exchange =
           new Exchange(
-              method,
+              call.method(),
               params,
               request.getHttpURI().getQuery(),
               request.getHeaders()::get,
               body,
-              requestId);
+              call.id());
       InetAddress peer =
           request.getConnectionMetaData().getRemoteSocketAddress()
                   instanceof InetSocketAddress address
@@ -392,48 +336,58 @@ public final class HttpServer implements AutoCloseable {
       if (principal != null) {
         exchange.authenticatedAs(principal);
       }
-      return matched.handler().handle(exchange);
+      return call.route().handler().handle(exchange);
     }
 
     /** The error answer for {@code t}, logged where it is the server's fault. */
-    private Reply failure(Throwable t, String method, String rawPath, Route matched) {
+    private Reply failure(Throwable t, Call call) {
       ErrorResponse error = ErrorMapper.toResponse(t);
+      String where = call.route() == null ? call.rawPath() : call.route().template();
       if (error.code() == 503) {
         // The cause's own message (e.g. the database's), which the client is not shown.
-        LOG.warn(
-            "Request failed: {} {}: {}",
-            method,
-            matched == null ? rawPath : matched.template(),
-            t.getMessage());
+        LOG.warn("Request failed: {} {}: {}", call.method(), where, t.getMessage());
       } else if (error.code() >= 500) {
-        LOG.error(
-            "Request failed: {} {}", method, matched == null ? rawPath : matched.template(), t);
+        LOG.error("Request failed: {} {}", call.method(), where, t);
       }
       Reply reply = new Reply(error.code(), error, true);
       // Every 503 is a condition that passes (an outage, a limit): say when to come back.
       return error.code() == 503 ? reply.withHeader("Retry-After", "1") : reply;
     }
 
+    /**
+     * {@link #finish}, for an answer given before the body was read (an error, 503): the rest of a
+     * declared body is then read and dropped, boundedly, before the exchange ends, so a client
+     * still sending reads the answer rather than a reset. No body declared (a GET), or one sent
+     * chunked (which Jetty closes the connection over), needs nothing more.
+     */
+    private void finishThenDrain(Call call, Reply reply) {
+      Request request = call.request();
+      Callback callback = call.callback();
+      if (request.getLength() > 0) {
+        callback =
+            Callback.from(
+                () -> BodyReader.drain(request, maxBodyBytes, call.callback()::succeeded),
+                call.callback()::failed);
+      }
+      write(call, callback, reply);
+    }
+
     /** Writes {@code reply} and logs the request's one access line. */
-    private void finish(
-        Request request,
-        Response response,
-        Callback callback,
-        Reply reply,
-        String requestId,
-        String method,
-        Route matched,
-        long start) {
-      MDC.put("requestId", requestId);
+    private void finish(Call call, Reply reply) {
+      write(call, call.callback(), reply);
+    }
+
+    private void write(Call call, Callback callback, Reply reply) {
+      MDC.put("requestId", call.id());
       try {
-        ReplyWriter.write(request, response, callback, reply, requestId);
+        ReplyWriter.write(call.request(), call.response(), callback, reply, call.id());
       } finally {
         ACCESS
             .atInfo()
-            .addKeyValue("method", method)
-            .addKeyValue("route", matched == null ? "-" : matched.template())
+            .addKeyValue("method", call.method())
+            .addKeyValue("route", call.route() == null ? "-" : call.route().template())
             .addKeyValue("status", reply.status())
-            .addKeyValue("durationMs", (System.nanoTime() - start) / 1_000_000)
+            .addKeyValue("durationMs", (System.nanoTime() - call.start()) / 1_000_000)
             .log("request");
         MDC.clear();
       }

@@ -28,16 +28,14 @@ public final class SigningKeyRoutes {
             "POST",
             "/api/management/v1/signing-keys/rotate",
             x -> {
-              authz.requireServiceAdmin(
-                  authz.caller(x.principal(), x.requestId()), "rotateSigningKey", "signing-keys");
+              serviceAdmin(x, "rotateSigningKey", "signing-keys");
               return Reply.okPlain(Map.of("kid", tokens.rotate()));
             })
         .add(
             "GET",
             "/api/management/v1/signing-keys",
             x -> {
-              authz.requireServiceAdmin(
-                  authz.caller(x.principal(), x.requestId()), "listSigningKeys", "signing-keys");
+              serviceAdmin(x, "listSigningKeys", "signing-keys");
               return Reply.okPlain(Map.of("keys", tokens.keys()));
             })
         .add(
@@ -45,10 +43,7 @@ public final class SigningKeyRoutes {
             "/api/management/v1/signing-keys/{kid}",
             x -> {
               String kid = x.path("kid");
-              authz.requireServiceAdmin(
-                  authz.caller(x.principal(), x.requestId()),
-                  "retireSigningKey",
-                  "signing-key " + kid);
+              serviceAdmin(x, "retireSigningKey", "signing-key " + kid);
               try {
                 tokens.retire(kid);
               } catch (java.util.NoSuchElementException e) {
@@ -58,5 +53,9 @@ public final class SigningKeyRoutes {
               }
               return Reply.NO_CONTENT;
             });
+  }
+
+  private void serviceAdmin(Exchange x, String action, String securable) {
+    authz.requireServiceAdmin(authz.caller(x.principal(), x.requestId()), action, securable);
   }
 }

@@ -315,6 +315,11 @@ public final class VendingService implements AutoCloseable {
     return signer.sign(request, Optional.of(identity.get(0)));
   }
 
+  /** Whether {@code profile}'s signatures are made with an identity the store confines. */
+  public boolean signsScoped(StorageProfile profile) {
+    return signer(profile).scopedIdentity().isPresent();
+  }
+
   /**
    * The identity remote signing would sign with for {@code tableLocation} in {@code mode}, minted
    * now by the signer's scoped vendor and never cached: the storage self-check proves with it that

@@ -115,10 +115,9 @@ public record S3StorageProfile(
     }
     int duration = ProfileFields.duration(info, minDuration, MAX_DURATION, 3600);
     String endpoint = url(info, "endpoint");
-    boolean scopesSigning = roleArn != null && !stsUnavailable;
     boolean unscopedSigning = bool(info, "unscopedSigning", false);
     if (delegation.contains(Delegation.Kind.REMOTE_SIGNING)
-        && !scopesSigning
+        && !scopesSigning(roleArn, stsUnavailable)
         && !unscopedSigning
         && input.source() != null) {
       // Checked when a catalog is defined (its source is then resolved); one read back from the
@@ -166,6 +165,10 @@ public record S3StorageProfile(
    * source.
    */
   public boolean scopesSigning() {
+    return scopesSigning(roleArn, stsUnavailable);
+  }
+
+  private static boolean scopesSigning(String roleArn, boolean stsUnavailable) {
     return roleArn != null && !stsUnavailable;
   }
 

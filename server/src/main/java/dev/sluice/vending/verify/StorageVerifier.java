@@ -176,20 +176,7 @@ public final class StorageVerifier {
   private boolean signingScoped(
       Target target, ProbeLayout layout, List<Check> checks, boolean signingOnly) {
     String name = "remote signing: signed with an identity the store confines to the table";
-    Optional<List<StorageCredential>> identity;
-    try {
-      identity =
-          vending.signingIdentityUncached(
-              target.profile(),
-              target.policy(),
-              layout.a(),
-              AccessMode.READ,
-              attribution(target, layout.a()));
-    } catch (VendingException e) {
-      checks.add(Check.failed(name, Expect.REFUSED, "refused", e.getMessage()));
-      return !signingOnly;
-    }
-    if (identity.isEmpty()) {
+    if (!vending.signsScoped(target.profile())) {
       checks.add(
           Check.skipped(
               name,
@@ -202,9 +189,26 @@ public final class StorageVerifier {
       return !signingOnly;
     }
     if (signingOnly) {
+      // Proven by the whole plan, run on identities of the same vendor.
       return true;
     }
-    try (ProbeClient signer = new ProbeClient(probes.open(identity.get().get(0)), probes)) {
+    StorageCredential identity;
+    try {
+      identity =
+          vending
+              .signingIdentityUncached(
+                  target.profile(),
+                  target.policy(),
+                  layout.a(),
+                  AccessMode.READ,
+                  attribution(target, layout.a()))
+              .orElseThrow() // the signer has a scoped vendor: signsScoped said so
+              .get(0);
+    } catch (VendingException e) {
+      checks.add(Check.failed(name, Expect.REFUSED, "refused", e.getMessage()));
+      return true;
+    }
+    try (ProbeClient signer = new ProbeClient(probes.open(identity), probes)) {
       checks.add(
           Check.judge(
               "remote signing: the signing identity for a reads in a",
