@@ -38,7 +38,7 @@ public final class JdbcStore extends JdbcSupport implements Store {
     super(dataSource, connections);
     this.connections = connections;
     this.access = new JdbcAccessStore(dataSource, connections);
-    this.versions = PointerVersions.start(config);
+    this.versions = PointerVersions.start(config, dataSource);
     // One set of known storage roots for namespaces and contents: each saves the other's inserts.
     JdbcLocationClaims claimSql = new JdbcLocationClaims();
     this.namespaces = new JdbcNamespaces(dataSource, connections, claimSql);

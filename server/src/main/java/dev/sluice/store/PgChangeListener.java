@@ -4,10 +4,15 @@ import static java.util.Objects.requireNonNull;
 
 import java.sql.Connection;
 import java.sql.DriverManager;
+import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.List;
 import java.util.Properties;
+import java.util.UUID;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.concurrent.locks.LockSupport;
+import javax.sql.DataSource;
 import org.postgresql.PGConnection;
 import org.postgresql.PGNotification;
 import org.slf4j.Logger;
@@ -23,6 +28,10 @@ import org.slf4j.LoggerFactory;
  * marks the cache unhealthy at once; the thread reconnects with backoff, LISTENs, and only then
  * lets the cache flush and serve again. An idle connection is probed every few seconds so a silent
  * network failure is noticed within {@link #PROBE_EVERY_MS} plus the socket timeout.
+ *
+ * <p>It also sends the cache's barriers ({@link PointerCache#barriersWanted}), on a second daemon
+ * thread through the store's pool: one NOTIFY naming this replica and the latest generation wanted,
+ * which comes back to the listening connection after every commit made before it.
  */
 final class PgChangeListener implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(PgChangeListener.class);
@@ -38,15 +47,19 @@ final class PgChangeListener implements AutoCloseable {
   private final String url;
   private final Properties properties = new Properties();
   private final PointerCache cache;
+  private final DataSource pool;
+  private final String replica = UUID.randomUUID().toString();
   private final Thread thread;
+  private final Thread barrierSender;
   private final LongAdder reconnects = new LongAdder();
   private volatile boolean closed;
   private volatile Connection connection;
 
-  PgChangeListener(DatabaseConfig config, PointerCache cache) {
+  PgChangeListener(DatabaseConfig config, PointerCache cache, DataSource pool) {
     requireNonNull(config, "config");
     this.url = config.url();
     this.cache = requireNonNull(cache, "cache");
+    this.pool = requireNonNull(pool, "pool");
     if (config.user() != null) {
       properties.setProperty("user", config.user());
     }
@@ -59,10 +72,45 @@ final class PgChangeListener implements AutoCloseable {
     properties.setProperty("tcpKeepAlive", "true");
     this.thread = new Thread(this::run, APPLICATION_NAME);
     thread.setDaemon(true);
+    this.barrierSender = new Thread(this::sendBarriers, "sluice-pointer-barriers");
+    barrierSender.setDaemon(true);
+    cache.onBarrierWanted(() -> LockSupport.unpark(barrierSender));
   }
 
   void start() {
     thread.start();
+    barrierSender.start();
+  }
+
+  /**
+   * Sends a barrier whenever one is wanted that none sent covers. A failure only delays it: the
+   * cache reads the database meanwhile, and a lost feed's restore settles every barrier.
+   */
+  private void sendBarriers() {
+    long sent = 0;
+    long backoff = 50;
+    while (!closed) {
+      long wanted = cache.barriersWanted();
+      if (wanted <= sent) {
+        LockSupport.parkNanos(this, 1_000_000_000L);
+        continue;
+      }
+      try (Connection conn = pool.getConnection();
+          PreparedStatement ps = conn.prepareStatement("SELECT pg_notify(?, ?)")) {
+        ps.setString(1, PointerChange.CHANNEL);
+        ps.setString(2, PointerChange.barrier(replica, wanted));
+        ps.execute();
+        sent = wanted;
+        backoff = 50;
+      } catch (SQLException | RuntimeException e) {
+        if (closed) {
+          return;
+        }
+        LOG.debug("Pointer cache barrier not sent ({}); retrying", e.getMessage());
+        LockSupport.parkNanos(this, backoff * 1_000_000L);
+        backoff = Math.min(1_000, backoff * 2);
+      }
+    }
   }
 
   /** Times the listener lost its connection and subscribed again. */
@@ -125,11 +173,18 @@ final class PgChangeListener implements AutoCloseable {
       if (notifications != null && notifications.length > 0) {
         lastHeard = now;
         for (PGNotification n : notifications) {
-          PointerChange change = PointerChange.parse(n.getParameter());
-          if (change == null) {
+          long barrier = PointerChange.barrierOf(n.getParameter(), replica);
+          if (barrier != 0) {
+            if (barrier > 0) {
+              cache.barrierEchoed(barrier);
+            }
+            continue;
+          }
+          List<PointerChange> changes = PointerChange.parse(n.getParameter());
+          if (changes == null) {
             cache.changedAll();
           } else {
-            cache.changed(change.key(), change.version());
+            cache.changed(changes);
           }
         }
       } else if (now - lastHeard >= PROBE_EVERY_MS) {
@@ -154,8 +209,10 @@ final class PgChangeListener implements AutoCloseable {
       }
     }
     thread.interrupt();
+    LockSupport.unpark(barrierSender);
     try {
       thread.join(2_000);
+      barrierSender.join(2_000);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }

@@ -7,7 +7,9 @@ import com.github.benmanes.caffeine.cache.Caffeine;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
+import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Supplier;
@@ -27,6 +29,16 @@ import java.util.function.Supplier;
  * <p>While the change feed is down ({@link #feedLost}) nothing is served from or put into the
  * cache: a notification may have been missed. {@link #feedRestored}, called once the replica
  * listens again, flushes everything and serves again.
+ *
+ * <p>Never behind what this replica has shown: with a feed, a read from the database may see a
+ * commit whose notification has not arrived yet (this replica's own, or another's), so the cache
+ * still holds pointers from before it. Serving those next would tear a multi-table commit (table A
+ * new, table B old) or step back in time. So such a read ({@link #aheadOfFeed}), and every local
+ * change, asks for a <em>barrier</em>: a notification of its own, sent after it ({@link
+ * #barriersWanted}, sent by the listener). PostgreSQL delivers notifications in commit order, so
+ * once the barrier comes back ({@link #barrierEchoed}) every commit that read saw has been
+ * delivered. Until then nothing is served from the cache. Barriers coalesce: one answers every
+ * request made before it was sent.
  */
 public final class PointerCache {
   /** The key of a pointer: catalog, namespace key ({@link NamespacePath#key()}), name. */
@@ -45,12 +57,21 @@ public final class PointerCache {
   private static final int STRIPES = 1024;
 
   private final boolean enabled;
+  private final boolean feed;
   private final Cache<Key, Optional<ContentRecord>> cache;
+  // With a feed: the version each pointer's last notification named, to tell a read that only
+  // shows what the feed delivered from one that is ahead of it.
+  private final Cache<Key, Long> announced;
+  private final AtomicLong barriersWanted = new AtomicLong();
+  private final AtomicLong barriersEchoed = new AtomicLong();
+  private volatile Runnable barrierWanted = () -> {};
+  private final AtomicLong applying = new AtomicLong(); // odd while a notification is applied
   private final AtomicLongArray stamps = new AtomicLongArray(STRIPES);
   private volatile boolean healthy;
   private final LongAdder hits = new LongAdder();
   private final LongAdder misses = new LongAdder();
   private final LongAdder bypasses = new LongAdder();
+  private final LongAdder behind = new LongAdder();
   private final LongAdder received = new LongAdder();
   private final LongAdder resubscribes = new LongAdder();
 
@@ -68,7 +89,9 @@ public final class PointerCache {
           "pointer cache maxEntries must be at least 1, got " + maxEntries);
     }
     this.enabled = enabled;
+    this.feed = feed;
     this.cache = Caffeine.newBuilder().maximumSize(maxEntries).build();
+    this.announced = Caffeine.newBuilder().maximumSize(feed ? maxEntries : 1).build();
     this.healthy = !feed;
   }
 
@@ -83,17 +106,26 @@ public final class PointerCache {
       bypasses.increment();
       return load.get();
     }
-    Optional<ContentRecord> cached = cache.getIfPresent(key);
-    if (cached != null) {
-      hits.increment();
-      return cached;
+    boolean caughtUp = caughtUp();
+    if (caughtUp) {
+      Optional<ContentRecord> cached = cache.getIfPresent(key);
+      if (cached != null) {
+        hits.increment();
+        return cached;
+      }
+      misses.increment();
+    } else {
+      behind.increment();
     }
-    misses.increment();
     int stripe = stripe(key);
     long stamp = stamps.get(stripe);
     Optional<ContentRecord> loaded = load.get();
     if (!healthy) {
       return loaded;
+    }
+    // Before anyone can see it (the put below, the caller's answer): a read ahead of the feed.
+    if (feed && aheadOfFeed(key, loaded)) {
+      wantBarrier();
     }
     // Check and put under the entry's lock: an invalidation bumps the stamp before it evicts under
     // that lock, so it either stops this put or removes what it put. A put-then-recheck would let
@@ -103,10 +135,56 @@ public final class PointerCache {
     return loaded;
   }
 
+  /**
+   * Whether {@code loaded}, just read from the database, may show a commit the feed has not
+   * delivered: anything but the version the feed last named for {@code key}. A pointer unchanged
+   * since this replica subscribed has no notification to compare with, and an absent one no
+   * version: both count as ahead (a barrier settles it).
+   */
+  private boolean aheadOfFeed(Key key, Optional<ContentRecord> loaded) {
+    if (loaded.isEmpty()) {
+      return true;
+    }
+    Long named = announced.getIfPresent(key);
+    return named == null || named != loaded.get().version();
+  }
+
+  private boolean caughtUp() {
+    return (applying.get() & 1) == 0 && barriersEchoed.get() >= barriersWanted.get();
+  }
+
+  private void wantBarrier() {
+    barriersWanted.incrementAndGet();
+    barrierWanted.run();
+  }
+
+  /** The barriers asked for so far; the listener sends one carrying the latest. */
+  long barriersWanted() {
+    return barriersWanted.get();
+  }
+
+  /** Runs whenever a barrier is wanted (the listener wakes its sender). */
+  void onBarrierWanted(Runnable wake) {
+    this.barrierWanted = requireNonNull(wake, "wake");
+  }
+
+  /**
+   * The barrier carrying {@code generation} came back through the feed: every commit that the reads
+   * asking for barriers up to it saw has been delivered.
+   */
+  void barrierEchoed(long generation) {
+    barriersEchoed.accumulateAndGet(generation, Math::max);
+  }
+
   /** This replica changed the pointer at {@code key} (or tried to): forget it. */
   void invalidate(Key key) {
     stamps.incrementAndGet(stripe(key));
     cache.invalidate(key);
+    if (feed) {
+      // The change is in the database, its notification not here yet: the caller is about to
+      // answer what it wrote, and the cache may hold what that change was based on.
+      wantBarrier();
+    }
   }
 
   /**
@@ -115,12 +193,31 @@ public final class PointerCache {
    * anything else is evicted.
    */
   public void changed(Key key, long version) {
-    received.increment();
-    stamps.incrementAndGet(stripe(key));
-    cache
-        .asMap()
-        .computeIfPresent(
-            key, (k, old) -> old.isPresent() && old.get().version() == version ? old : null);
+    changed(List.of(new PointerChange(key, version)));
+  }
+
+  /**
+   * One notification's changes (one transaction's), applied as one: while they are, nothing is
+   * served, so no reader sees one table of a multi-table commit new (read after its eviction) and
+   * another old (before its eviction).
+   */
+  void changed(List<PointerChange> changes) {
+    applying.incrementAndGet();
+    try {
+      for (PointerChange change : changes) {
+        Key key = change.key();
+        long version = change.version();
+        received.increment();
+        stamps.incrementAndGet(stripe(key));
+        announced.put(key, version);
+        cache
+            .asMap()
+            .computeIfPresent(
+                key, (k, old) -> old.isPresent() && old.get().version() == version ? old : null);
+      }
+    } finally {
+      applying.incrementAndGet();
+    }
   }
 
   /** The feed says something changed that it could not name: forget everything. */
@@ -136,6 +233,8 @@ public final class PointerCache {
 
   /** Listening again: flush everything a missed notification could have made stale, then serve. */
   public void feedRestored() {
+    // Whatever reads asked barriers for so far is older than everything cached from now on.
+    barrierEchoed(barriersWanted.get());
     flush();
     resubscribes.increment();
     healthy = true;
@@ -159,6 +258,7 @@ public final class PointerCache {
       stamps.incrementAndGet(i);
     }
     cache.invalidateAll();
+    announced.invalidateAll();
   }
 
   private static int stripe(Key key) {
@@ -177,6 +277,12 @@ public final class PointerCache {
         "cache.bypasses",
         bypasses,
         "Pointer reads that went to the database uncached (cache off or change feed down)");
+    counter(
+        metrics,
+        "cache.behind",
+        behind,
+        "Pointer reads that went to the database because this replica had shown a commit its"
+            + " change feed had not delivered yet (until a barrier came back)");
     counter(
         metrics,
         "invalidations.received",

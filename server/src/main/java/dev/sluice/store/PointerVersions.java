@@ -11,6 +11,7 @@ import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import javax.sql.DataSource;
 
 /**
  * Where a table or view pointer is versioned and its moves published. Every write of a pointer
@@ -34,8 +35,9 @@ final class PointerVersions implements AutoCloseable {
   }
 
   /** The cache {@code config} asks for and, on PostgreSQL, its change feed, started. */
-  static PointerVersions start(DatabaseConfig config) {
+  static PointerVersions start(DatabaseConfig config, DataSource pool) {
     requireNonNull(config, "config");
+    requireNonNull(pool, "pool");
     boolean postgres = config.postgres();
     // Several replicas share a PostgreSQL: their caches follow its change feed. H2 is one process.
     boolean feed = config.pointerCache() && postgres;
@@ -43,7 +45,7 @@ final class PointerVersions implements AutoCloseable {
         config.pointerCache()
             ? new PointerCache(true, config.pointerCacheMaxEntries(), feed)
             : PointerCache.disabled();
-    PgChangeListener listener = feed ? new PgChangeListener(config, cache) : null;
+    PgChangeListener listener = feed ? new PgChangeListener(config, cache, pool) : null;
     if (listener != null) {
       listener.start();
     }
@@ -103,20 +105,16 @@ final class PointerVersions implements AutoCloseable {
 
   /**
    * Tells every replica, in the writing transaction (PostgreSQL delivers a NOTIFY only when it
-   * commits, and never when it rolls back), which pointers it moved.
+   * commits, and never when it rolls back), which pointers it moved: one notification for all of
+   * them, so no replica applies half of a multi-table commit.
    */
   void publish(Connection conn, List<PointerChange> changes) throws SQLException {
     if (!postgres || changes.isEmpty()) {
       return;
     }
-    String sql =
-        "SELECT " + String.join(", ", Collections.nCopies(changes.size(), "pg_notify(?, ?)"));
-    try (PreparedStatement ps = conn.prepareStatement(sql)) {
-      int i = 1;
-      for (PointerChange change : changes) {
-        ps.setString(i++, PointerChange.CHANNEL);
-        ps.setString(i++, change.payload());
-      }
+    try (PreparedStatement ps = conn.prepareStatement("SELECT pg_notify(?, ?)")) {
+      ps.setString(1, PointerChange.CHANNEL);
+      ps.setString(2, PointerChange.payload(changes));
       ps.execute();
     }
   }

@@ -144,6 +144,7 @@ class PointerCacheTest {
 
     cache.feedRestored();
     cache.get(KEY, db);
+    cache.barrierEchoed(cache.barriersWanted()); // a first read is settled by a barrier
     cache.get(KEY, db);
     assertThat(db.reads).hasValue(3);
 
@@ -157,8 +158,112 @@ class PointerCacheTest {
     db.value = at("m3", 3); // missed too, while down
     cache.feedRestored(); // flushes: the m1 entry from before the loss is gone
     assertThat(cache.get(KEY, db)).isEqualTo(at("m3", 3));
+    cache.barrierEchoed(cache.barriersWanted());
     assertThat(cache.get(KEY, db)).isEqualTo(at("m3", 3));
     assertThat(db.reads).hasValue(6);
+  }
+
+  private static final PointerCache.Key A = new PointerCache.Key("cat", "ns", "a");
+  private static final PointerCache.Key B = new PointerCache.Key("cat", "ns", "b");
+
+  /** A feed-following cache holding A and B at version 1, settled. */
+  private static PointerCache settledWith(Db a, Db b) {
+    PointerCache cache = new PointerCache(true, 100, true);
+    cache.feedRestored();
+    cache.get(A, a);
+    cache.get(B, b);
+    cache.barrierEchoed(cache.barriersWanted());
+    assertThat(cache.get(A, a)).isEqualTo(a.value);
+    assertThat(cache.get(B, b)).isEqualTo(b.value);
+    assertThat(a.reads).hasValue(1);
+    assertThat(b.reads).hasValue(1);
+    return cache;
+  }
+
+  @Test
+  void afterALocalChangeNothingOlderIsServedUntilItsBarrierReturns() {
+    // The CI failure of ReplicaDurabilityTest: another replica commits A and B in one
+    // transaction; before its notification arrives, this replica commits A (based on the new A)
+    // and a reader loads A (its own commit) then B (which was cached from before).
+    Db a = new Db(at("a1", 1));
+    Db b = new Db(at("b1", 1));
+    PointerCache cache = settledWith(a, b);
+    a.value = at("a2", 2);
+    b.value = at("b2", 2); // the other replica's transaction, not notified yet
+    a.value = at("a3", 3);
+    cache.invalidate(A); // this replica's commit on top of it
+    assertThat(cache.get(A, a)).isEqualTo(at("a3", 3));
+    assertThat(cache.get(B, b)).as("B as new as the A just answered").isEqualTo(at("b2", 2));
+    assertThat(cache.get(B, b)).isEqualTo(at("b2", 2));
+    assertThat(b.reads).as("read through until the barrier is back").hasValue(3);
+
+    long barrier = cache.barriersWanted();
+    assertThat(barrier).isPositive();
+    cache.changed(List.of(new PointerChange(A, 2), new PointerChange(B, 2)));
+    cache.changed(A, 3);
+    cache.barrierEchoed(barrier);
+    assertThat(cache.get(B, b)).isEqualTo(at("b2", 2));
+    assertThat(cache.get(A, a)).isEqualTo(at("a3", 3));
+    assertThat(b.reads).as("served from memory again").hasValue(3);
+  }
+
+  @Test
+  void aReadShowingAVersionTheFeedHasNotNamedStopsServingUntilItsBarrierReturns() {
+    Db a = new Db(at("a1", 1));
+    Db b = new Db(at("b1", 1));
+    PointerCache cache = settledWith(a, b);
+    // A notification evicted A; by the time A is read again a later transaction (A and B,
+    // not notified yet) is in the database.
+    a.value = at("a2", 2);
+    cache.changed(A, 2);
+    a.value = at("a3", 3);
+    b.value = at("b3", 3);
+    assertThat(cache.get(A, a)).isEqualTo(at("a3", 3));
+    assertThat(cache.get(B, b)).isEqualTo(at("b3", 3));
+
+    // Reading exactly what the feed named is not ahead of it: no barrier, served at once.
+    Db c = new Db(at("c4", 4));
+    PointerCache.Key key = new PointerCache.Key("cat", "ns", "c");
+    cache.changed(List.of(new PointerChange(A, 3), new PointerChange(B, 3)));
+    cache.changed(key, 4);
+    cache.barrierEchoed(cache.barriersWanted());
+    long wanted = cache.barriersWanted();
+    cache.get(key, c);
+    assertThat(cache.barriersWanted()).isEqualTo(wanted);
+    cache.get(key, c);
+    assertThat(c.reads).hasValue(1);
+  }
+
+  @Test
+  void whileOneNotificationIsAppliedNothingIsServed() {
+    Db a = new Db(at("a1", 1));
+    Db b = new Db(at("b1", 1));
+    PointerCache cache = settledWith(a, b);
+    a.value = at("a2", 2);
+    b.value = at("b2", 2);
+    List<Optional<ContentRecord>> seen = new java.util.ArrayList<>();
+    // Between A's eviction and B's, a reader loads A then B (forced here by a hook in the feed's
+    // application: the reader runs inside it, after A's change).
+    PointerChange first = new PointerChange(A, 2);
+    PointerChange second = new PointerChange(B, 2);
+    List<PointerChange> changes =
+        new java.util.AbstractList<>() {
+          @Override
+          public PointerChange get(int i) {
+            if (i == 1) {
+              seen.add(cache.get(A, a));
+              seen.add(cache.get(B, b));
+            }
+            return i == 0 ? first : second;
+          }
+
+          @Override
+          public int size() {
+            return 2;
+          }
+        };
+    cache.changed(changes);
+    assertThat(seen).containsExactly(at("a2", 2), at("b2", 2));
   }
 
   @Test
