@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import dev.sluice.audit.AuditLog;
 import dev.sluice.auth.Authenticator;
 import dev.sluice.auth.ExternalJwtVerifier;
+import dev.sluice.auth.Sealer;
 import dev.sluice.auth.TokenEndpoint;
 import dev.sluice.auth.TokenService;
 import dev.sluice.auth.TokenThrottle;
@@ -79,6 +80,7 @@ public final class SluiceServer implements AutoCloseable {
           store, bootstrapCredentials, config.quickstartCatalog(), config.warehouseDir(), console);
       TokenService tokens = new TokenService(store, config.tokenLifetime(), Clock.systemUTC());
       tokens.start();
+      Sealer pageTokens = new Sealer(tokens);
       store.ready();
       ExternalJwtVerifier oidc =
           config.oidc() == null ? null : new ExternalJwtVerifier(config.oidc(), Clock.systemUTC());
@@ -136,10 +138,11 @@ public final class SluiceServer implements AutoCloseable {
               authz,
               catalogsChanged,
               new CatalogVerification(
-                  catalogs, vending, backends, config.vendingMinDurationSeconds()))
+                  catalogs, vending, backends, config.vendingMinDurationSeconds()),
+              pageTokens)
           .register(routes);
       AccessAdmin accessAdmin = new AccessAdmin(store, accessChanged);
-      new AccessRoutes(accessAdmin, authz, store.access(), audit).register(routes);
+      new AccessRoutes(accessAdmin, authz, store.access(), audit, pageTokens).register(routes);
       new PrivilegeRoutes(accessAdmin, authz, new PrivilegeExplanation(store.access()))
           .register(routes);
       new SigningKeyRoutes(tokens, authz).register(routes);

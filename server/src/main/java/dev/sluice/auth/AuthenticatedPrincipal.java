@@ -35,4 +35,12 @@ public record AuthenticatedPrincipal(
   public static AuthenticatedPrincipal external(String name, List<String> roles, long expiresAtMs) {
     return new AuthenticatedPrincipal(name, "", List.of(), expiresAtMs, roles, 0);
   }
+
+  /**
+   * Who this is, in a form no other identity shares: an external identity never equals an internal
+   * principal of the same name. What values bound to a caller (page tokens) are bound to.
+   */
+  public String identity() {
+    return (externalRoles == null ? "principal:" : "external:") + name;
+  }
 }

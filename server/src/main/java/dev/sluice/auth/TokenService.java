@@ -308,6 +308,22 @@ public final class TokenService {
         version instanceof Number n ? n.longValue() : -1);
   }
 
+  /** A signing key: its id and material (for {@link Sealer}, which derives a key of its own). */
+  record Key(String kid, byte[] material) {}
+
+  /** The key new tokens are signed with. */
+  Key activeKey() {
+    refreshIfStale();
+    String kid = activeKid;
+    return new Key(kid, keys.get(kid));
+  }
+
+  /** The material of key {@code kid}, or null when there is no such key (or it was retired). */
+  byte[] material(String kid) {
+    refreshIfStale();
+    return keyFor(kid);
+  }
+
   private byte[] keyFor(String kid) {
     if (kid == null) {
       return null;

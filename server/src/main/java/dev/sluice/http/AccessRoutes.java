@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.sluice.audit.AuditLog;
+import dev.sluice.auth.Sealer;
 import dev.sluice.authz.Authorizer;
 import dev.sluice.authz.Caller;
 import dev.sluice.authz.CatalogVisibility;
@@ -41,9 +42,12 @@ public final class AccessRoutes {
   private final CatalogVisibility visibility;
   private final AccessStore access;
   private final AuditLog audit;
+  private final Paging paging;
 
-  public AccessRoutes(AccessAdmin admin, Authorizer authz, AccessStore access, AuditLog audit) {
+  public AccessRoutes(
+      AccessAdmin admin, Authorizer authz, AccessStore access, AuditLog audit, Sealer pageTokens) {
     this.admin = requireNonNull(admin, "admin");
+    this.paging = new Paging(pageTokens);
     this.authz = requireNonNull(authz, "authz");
     this.visibility = new CatalogVisibility(authz);
     this.access = requireNonNull(access, "access");
@@ -62,8 +66,11 @@ public final class AccessRoutes {
             x -> {
               serviceAdmin(x, "listPrincipals", "principals");
               return Reply.okPlain(
-                  Paging.body(
-                      "principals", admin.principals(Paging.request(x)), AccessRoutes::principal));
+                  paging.body(
+                      x,
+                      "principals",
+                      admin.principals(paging.request(x)),
+                      AccessRoutes::principal));
             })
         .add(
             "GET",
@@ -101,9 +108,10 @@ public final class AccessRoutes {
             x -> {
               selfOrServiceAdmin(x, "listPrincipalRolesOfPrincipal");
               return Reply.okPlain(
-                  Paging.body(
+                  paging.body(
+                      x,
                       "roles",
-                      admin.rolesOfPrincipal(x.path("principal"), Paging.request(x)),
+                      admin.rolesOfPrincipal(x.path("principal"), paging.request(x)),
                       AccessRoutes::role));
             })
         .add(
@@ -137,8 +145,8 @@ public final class AccessRoutes {
             x -> {
               serviceAdmin(x, "listPrincipalRoles", "principal-roles");
               return Reply.okPlain(
-                  Paging.body(
-                      "roles", admin.principalRoles(Paging.request(x)), AccessRoutes::role));
+                  paging.body(
+                      x, "roles", admin.principalRoles(paging.request(x)), AccessRoutes::role));
             })
         .add(
             "GET",
@@ -161,9 +169,10 @@ public final class AccessRoutes {
             x -> {
               serviceAdmin(x, "listPrincipalsWithRole", x.path("role"));
               return Reply.okPlain(
-                  Paging.body(
+                  paging.body(
+                      x,
                       "principals",
-                      admin.principalsWithRole(x.path("role"), Paging.request(x)),
+                      admin.principalsWithRole(x.path("role"), paging.request(x)),
                       AccessRoutes::principal));
             })
         .add(
@@ -172,12 +181,13 @@ public final class AccessRoutes {
             x -> {
               manageAccess(x, "listCatalogRolesOfPrincipalRole", x.path("catalog"));
               return Reply.okPlain(
-                  Paging.body(
+                  paging.body(
+                      x,
                       "roles",
                       admin.catalogRolesOf(
                           x.path("role"),
                           x.path("catalog"),
-                          Paging.request(x),
+                          paging.request(x),
                           caller(x).isServiceAdmin()),
                       AccessRoutes::role));
             })
@@ -216,9 +226,10 @@ public final class AccessRoutes {
             x -> {
               manageAccess(x, "listCatalogRoles", x.path("catalog"));
               return Reply.okPlain(
-                  Paging.body(
+                  paging.body(
+                      x,
                       "roles",
-                      admin.catalogRoles(x.path("catalog"), Paging.request(x)),
+                      admin.catalogRoles(x.path("catalog"), paging.request(x)),
                       AccessRoutes::role));
             })
         .add(
@@ -242,10 +253,11 @@ public final class AccessRoutes {
             x -> {
               manageAccess(x, "listPrincipalRolesWithCatalogRole", x.path("catalog"));
               return Reply.okPlain(
-                  Paging.body(
+                  paging.body(
+                      x,
                       "roles",
                       admin.principalRolesWith(
-                          x.path("catalog"), x.path("role"), Paging.request(x)),
+                          x.path("catalog"), x.path("role"), paging.request(x)),
                       AccessRoutes::role));
             })
         .add(
@@ -254,9 +266,10 @@ public final class AccessRoutes {
             x -> {
               manageAccess(x, "listGrants", x.path("catalog"));
               return Reply.okPlain(
-                  Paging.body(
+                  paging.body(
+                      x,
                       "grants",
-                      admin.grants(x.path("catalog"), x.path("role"), Paging.request(x)),
+                      admin.grants(x.path("catalog"), x.path("role"), paging.request(x)),
                       AccessRoutes::grant));
             })
         .add(
@@ -329,12 +342,12 @@ public final class AccessRoutes {
             longQuery(x, "from"),
             longQuery(x, "to"),
             visible);
-    PageRequest request = Paging.byId(x);
+    PageRequest request = paging.byId(x);
     // Bounded: while the database refuses writes this answers what is stored (or 503 if the
     // database is down for reads too), never waits on queued events.
     audit.flush();
     return Reply.okPlain(
-        Paging.body("events", access.events(filter, request), AccessRoutes::event));
+        paging.body(x, "events", access.events(filter, request), AccessRoutes::event));
   }
 
   // ---------------------------------------------------------------- authorization

@@ -31,6 +31,7 @@ public final class Exchange {
   private InetAddress peerAddress;
   private RequestOrigin origin;
   private Caller caller;
+  private String routeTemplate;
 
   Exchange(
       String method,
@@ -122,6 +123,15 @@ public final class Exchange {
     } catch (IllegalArgumentException e) {
       throw new BadRequestException("Invalid namespace in path: bad percent-encoding");
     }
+  }
+
+  void routedBy(String template) {
+    this.routeTemplate = template;
+  }
+
+  /** The template of the route serving this request ({@code /v1/{prefix}/…}), null if none. */
+  String routeTemplate() {
+    return routeTemplate;
   }
 
   /** The path parameters as sent (still percent-encoded). */

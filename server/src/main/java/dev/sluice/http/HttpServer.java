@@ -336,6 +336,7 @@ public final class HttpServer implements AutoCloseable {
       if (principal != null) {
         exchange.authenticatedAs(principal);
       }
+      exchange.routedBy(call.route().template());
       return call.route().handler().handle(exchange);
     }
 

@@ -9,6 +9,7 @@ import dev.sluice.authz.Authorizer;
 import dev.sluice.authz.Caller;
 import dev.sluice.authz.Privilege;
 import dev.sluice.catalog.SluiceCatalog;
+import dev.sluice.store.NamespacePath;
 import dev.sluice.store.Page;
 import dev.sluice.store.PageRequest;
 import dev.sluice.store.SecurableRef;
@@ -26,10 +27,12 @@ import org.apache.iceberg.rest.responses.ListTablesResponse;
 final class IcebergListings {
   private final IcebergRequests requests;
   private final Authorizer authz;
+  private final Paging paging;
 
-  IcebergListings(IcebergRequests requests, Authorizer authz) {
+  IcebergListings(IcebergRequests requests, Authorizer authz, Paging paging) {
     this.requests = requireNonNull(requests, "requests");
     this.authz = requireNonNull(authz, "authz");
+    this.paging = requireNonNull(paging, "paging");
   }
 
   /** {@code GET …/namespaces}, under {@code parent} if given. */
@@ -48,15 +51,18 @@ final class IcebergListings {
       authz.require(caller, "listNamespaces", catalog.name(), where, Privilege.NAMESPACE_LIST);
     }
     authz.record(caller, "listNamespaces", catalog.name(), where.toString(), true);
-    Page<Namespace> page = catalog.listNamespaces(parent, pageRequest(x));
-    List<Namespace> visible =
+    PageRequest request = paging.request(x);
+    Page<Namespace> page =
         listAll
-            ? page.items()
-            : page.items().stream()
-                .filter(n -> authz.seesAnythingAt(caller, catalog.name(), namespace(n)))
-                .toList();
+            ? catalog.listNamespaces(parent, request)
+            : Page.visible(
+                request,
+                r -> catalog.listNamespaces(parent, r),
+                n -> authz.seesAnythingAt(caller, catalog.name(), namespace(n)),
+                n -> PageRequest.tokenFor(new NamespacePath(List.of(n.levels())).key()));
     return Reply.ok(
-        withToken(ListNamespacesResponse.builder().addAll(visible), page.nextToken()).build());
+        withToken(ListNamespacesResponse.builder().addAll(page.items()), paging.nextToken(x, page))
+            .build());
   }
 
   /** {@code GET …/namespaces/{namespace}/tables}. */
@@ -84,30 +90,27 @@ final class IcebergListings {
       authz.require(caller, action, catalog.name(), where, list);
     }
     authz.record(caller, action, catalog.name(), where.toString(), true);
+    PageRequest request = paging.request(x);
+    java.util.function.Function<PageRequest, Page<TableIdentifier>> fetch =
+        r -> views ? catalog.listViews(namespace, r) : catalog.listTables(namespace, r);
     Page<TableIdentifier> page =
-        views
-            ? catalog.listViews(namespace, pageRequest(x))
-            : catalog.listTables(namespace, pageRequest(x));
-    List<TableIdentifier> visible =
         listAll
-            ? page.items()
-            : page.items().stream()
-                .filter(
-                    id ->
-                        !authz
-                            .effective(caller, catalog.name(), views ? viewRef(id) : tableRef(id))
-                            .isEmpty())
-                .toList();
-    ListTablesResponse.Builder builder = ListTablesResponse.builder().addAll(visible);
-    return (page.nextToken() == null ? builder : builder.nextPageToken(page.nextToken())).build();
+            ? fetch.apply(request)
+            : Page.visible(
+                request,
+                fetch,
+                id ->
+                    !authz
+                        .effective(caller, catalog.name(), views ? viewRef(id) : tableRef(id))
+                        .isEmpty(),
+                id -> PageRequest.tokenFor(id.name()));
+    String token = paging.nextToken(x, page);
+    ListTablesResponse.Builder builder = ListTablesResponse.builder().addAll(page.items());
+    return (token == null ? builder : builder.nextPageToken(token)).build();
   }
 
   private static ListNamespacesResponse.Builder withToken(
       ListNamespacesResponse.Builder builder, String token) {
     return token == null ? builder : builder.nextPageToken(token);
-  }
-
-  private static PageRequest pageRequest(Exchange x) {
-    return Paging.request(x);
   }
 }

@@ -9,6 +9,7 @@ import static java.util.Objects.requireNonNull;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.sluice.auth.Sealer;
 import dev.sluice.auth.TokenService;
 import dev.sluice.authz.Authorizer;
 import dev.sluice.authz.Caller;
@@ -145,7 +146,8 @@ public final class IcebergRoutes {
     this.requests = new IcebergRequests(catalogs, authz, visibility, objects);
     TableCredentials credentials =
         new TableCredentials(authz, vending, tokens, Clock.systemUTC(), metrics);
-    this.listings = new IcebergListings(requests, authz);
+    Paging paging = new Paging(new Sealer(tokens));
+    this.listings = new IcebergListings(requests, authz, paging);
     this.loads =
         new TableLoads(
             requests, credentials, loadTableBody, new ConditionalLoad(Clock.systemUTC()));
@@ -157,7 +159,7 @@ public final class IcebergRoutes {
             credentials,
             new TableCreates(credentials),
             loadTableBody);
-    this.readableLocations = new ReadableLocationsRoute(catalogs, authz, visibility);
+    this.readableLocations = new ReadableLocationsRoute(catalogs, authz, visibility, paging);
     this.sign = new SignRoute(catalogs, authz, visibility, vending, tokens);
     this.idempotent =
         new IdempotentEndpoints(

@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.sluice.auth.Sealer;
 import dev.sluice.authz.Authorizer;
 import dev.sluice.authz.Caller;
 import dev.sluice.authz.CatalogVisibility;
@@ -12,11 +13,11 @@ import dev.sluice.management.CatalogAdmin;
 import dev.sluice.management.CatalogVerification;
 import dev.sluice.store.CatalogRecord;
 import dev.sluice.store.Page;
+import dev.sluice.store.PageRequest;
 import dev.sluice.store.SecurableRef;
 import dev.sluice.vending.verify.VerifyReport;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Consumer;
@@ -31,17 +32,20 @@ public final class ManagementRoutes {
   private final CatalogVisibility visibility;
   private final Consumer<String> onChange;
   private final CatalogVerification verification;
+  private final Paging paging;
 
   /**
    * {@code onChange} gets the name of each catalog created, changed or deleted; {@code
-   * verification} runs the storage self-check.
+   * verification} runs the storage self-check; {@code pageTokens} seals list tokens.
    */
   public ManagementRoutes(
       CatalogAdmin catalogs,
       Authorizer authz,
       Consumer<String> onChange,
-      CatalogVerification verification) {
+      CatalogVerification verification,
+      Sealer pageTokens) {
     this.catalogs = requireNonNull(catalogs, "catalogs");
+    this.paging = new Paging(pageTokens);
     this.authz = requireNonNull(authz, "authz");
     this.visibility = new CatalogVisibility(authz);
     this.onChange = requireNonNull(onChange, "onChange");
@@ -80,17 +84,20 @@ public final class ManagementRoutes {
   private Reply listCatalogs(Exchange x) {
     Caller caller = caller(x);
     authz.record(caller, "listCatalogs", null, "catalogs", true);
-    Page<CatalogRecord> page = catalogs.list(Paging.request(x));
-    List<CatalogRecord> visible;
+    PageRequest request = paging.request(x);
+    Page<CatalogRecord> page;
     if (caller.isServiceAdmin()) {
-      visible = page.items();
+      page = catalogs.list(request);
     } else {
       Set<String> mine = new HashSet<>(authz.catalogsOf(caller));
-      visible = page.items().stream().filter(c -> mine.contains(c.name())).toList();
+      page =
+          Page.visible(
+              request,
+              catalogs::list,
+              c -> mine.contains(c.name()),
+              c -> PageRequest.tokenFor(c.name()));
     }
-    return Reply.okPlain(
-        Paging.body(
-            "catalogs", visible.stream().map(ManagementRoutes::render).toList(), page.nextToken()));
+    return Reply.okPlain(paging.body(x, "catalogs", page, ManagementRoutes::render));
   }
 
   /**

@@ -1,10 +1,16 @@
 package dev.sluice.http;
 
+import static java.util.Objects.requireNonNull;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.sluice.auth.Sealer;
 import dev.sluice.store.Page;
 import dev.sluice.store.PageRequest;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.function.Function;
 import org.apache.iceberg.exceptions.BadRequestException;
 
@@ -13,14 +19,26 @@ import org.apache.iceberg.exceptions.BadRequestException;
  * nextPageToken} of its answer. Without {@code pageSize} a list answers its first {@value
  * PageRequest#DEFAULT_SIZE} items and a token for the rest; a malformed size or token is a 400,
  * before anything is read.
+ *
+ * <p>Tokens are sealed ({@link Sealer}): a client sees an opaque value that names nothing (not the
+ * last key a filtered page read), cannot forge one, and cannot use one for another listing or
+ * another caller. The seal binds the route, its path and query parameters (but the page's own) and
+ * the caller's identity.
  */
 final class Paging {
-  private Paging() {}
+  private static final ObjectMapper JSON = new ObjectMapper();
 
-  static PageRequest request(Exchange x) {
+  private final Sealer sealer;
+
+  Paging(Sealer sealer) {
+    this.sealer = requireNonNull(sealer, "sealer");
+  }
+
+  PageRequest request(Exchange x) {
     Integer size = x.queryInt("pageSize");
+    String token = x.query("pageToken");
     try {
-      return PageRequest.of(x.query("pageToken"), size);
+      return PageRequest.of(token == null || token.isEmpty() ? token : open(x, token), size);
     } catch (IllegalArgumentException e) {
       throw new BadRequestException("%s", e.getMessage());
     }
@@ -29,7 +47,7 @@ final class Paging {
   /**
    * A page over numeric ids (audit events): a token of another listing is a 400 before any work.
    */
-  static PageRequest byId(Exchange x) {
+  PageRequest byId(Exchange x) {
     PageRequest page = request(x);
     try {
       page.afterId();
@@ -42,7 +60,7 @@ final class Paging {
   /**
    * A page over keys of {@code arity} columns: a token of another listing is a 400 before any work.
    */
-  static PageRequest byKeys(Exchange x, int arity) {
+  PageRequest byKeys(Exchange x, int arity) {
     PageRequest page = request(x);
     try {
       page.afterKeys(arity);
@@ -52,15 +70,46 @@ final class Paging {
     return page;
   }
 
-  /** A management list answer: {@code {"<field>": [...], "nextPageToken": token or null}}. */
-  static <T> Map<String, Object> body(String field, Page<T> page, Function<T, ?> render) {
-    return body(field, page.items().stream().map(render).toList(), page.nextToken());
+  /** The token a client gets for the page after {@code page}, or null on the last. */
+  String nextToken(Exchange x, Page<?> page) {
+    return page.nextToken() == null ? null : sealer.seal(context(x), page.nextToken());
   }
 
-  static Map<String, Object> body(String field, List<?> items, String nextPageToken) {
+  /** A management list answer: {@code {"<field>": [...], "nextPageToken": token or null}}. */
+  <T> Map<String, Object> body(Exchange x, String field, Page<T> page, Function<T, ?> render) {
     Map<String, Object> out = new LinkedHashMap<>();
-    out.put(field, items);
-    out.put("nextPageToken", nextPageToken);
+    out.put(field, page.items().stream().map(render).toList());
+    out.put("nextPageToken", nextToken(x, page));
     return out;
+  }
+
+  private String open(Exchange x, String token) {
+    try {
+      return sealer.open(context(x), token);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(
+          "Invalid pageToken: "
+              + (token.length() <= 64 ? token : token.substring(0, 64) + "…")
+                  .replaceAll("\\p{Cntrl}", "?")
+              + " (not a token this server issued for this listing)");
+    }
+  }
+
+  /** What a token is bound to: this listing (route, path, filters) and this caller. */
+  private static String context(Exchange x) {
+    Map<String, String> query = new TreeMap<>(x.queryParams());
+    query.remove("pageToken");
+    query.remove("pageSize");
+    try {
+      return JSON.writeValueAsString(
+          List.of(
+              "page",
+              String.valueOf(x.routeTemplate()),
+              new TreeMap<>(x.rawPathParams()),
+              query,
+              x.principal() == null ? "" : x.principal().identity()));
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException("Cannot bind a page token", e);
+    }
   }
 }

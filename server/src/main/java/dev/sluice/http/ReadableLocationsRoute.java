@@ -13,7 +13,6 @@ import dev.sluice.store.ClaimedContent;
 import dev.sluice.store.ContentKind;
 import dev.sluice.store.Page;
 import dev.sluice.store.PageRequest;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -49,44 +48,49 @@ final class ReadableLocationsRoute {
   private final CatalogRegistry catalogs;
   private final Authorizer authz;
   private final CatalogVisibility visibility;
+  private final Paging paging;
 
-  ReadableLocationsRoute(CatalogRegistry catalogs, Authorizer authz, CatalogVisibility visibility) {
+  ReadableLocationsRoute(
+      CatalogRegistry catalogs, Authorizer authz, CatalogVisibility visibility, Paging paging) {
     this.catalogs = requireNonNull(catalogs, "catalogs");
     this.authz = requireNonNull(authz, "authz");
     this.visibility = requireNonNull(visibility, "visibility");
+    this.paging = requireNonNull(paging, "paging");
   }
 
   Reply handle(Exchange x) {
     // Input first: a 400 says nothing about the catalog, so it is no existence oracle either.
     String bucket = bucket(x.query("bucket"));
-    PageRequest page = Paging.byKeys(x, 2);
+    PageRequest page = paging.byKeys(x, 2);
     Caller caller = x.caller(authz);
     String name = x.path("prefix");
     visibility.require(caller, "accessCatalog", name); // as every catalog route, before the lookup
     SluiceCatalog catalog = catalogs.resolve(name);
     authz.record(caller, ACTION, catalog.name(), "bucket " + bucket, true);
 
-    Page<ClaimedContent> claimed =
-        catalogs
-            .store()
-            .contentsClaimingUnder(catalog.name(), ContentKind.TABLE, roots(catalog, bucket), page);
-    List<Map<String, Object>> readable = new ArrayList<>();
-    for (ClaimedContent table : claimed.items()) {
-      TableIdentifier id =
-          TableIdentifier.of(
-              Namespace.of(table.namespace().levels().toArray(String[]::new)), table.name());
-      if (authz
-          .effective(caller, catalog.name(), Securables.tableRef(id))
-          .contains(Privilege.TABLE_READ_DATA)) {
-        readable.add(entry(table));
-      }
-    }
+    List<String> roots = roots(catalog, bucket);
+    Page<ClaimedContent> readable =
+        Page.visible(
+            page,
+            r ->
+                catalogs.store().contentsClaimingUnder(catalog.name(), ContentKind.TABLE, roots, r),
+            table ->
+                authz
+                    .effective(caller, catalog.name(), Securables.tableRef(id(table)))
+                    .contains(Privilege.TABLE_READ_DATA),
+            table -> PageRequest.tokenFor(List.of(table.namespace().key(), table.name())));
     Map<String, Object> body = new LinkedHashMap<>();
-    body.put("locations", readable);
-    if (claimed.nextToken() != null) {
-      body.put("next-page-token", claimed.nextToken());
+    body.put("locations", readable.items().stream().map(ReadableLocationsRoute::entry).toList());
+    String token = paging.nextToken(x, readable);
+    if (token != null) {
+      body.put("next-page-token", token);
     }
     return Reply.okPlain(body);
+  }
+
+  private static TableIdentifier id(ClaimedContent table) {
+    return TableIdentifier.of(
+        Namespace.of(table.namespace().levels().toArray(String[]::new)), table.name());
   }
 
   private static String bucket(String bucket) {
