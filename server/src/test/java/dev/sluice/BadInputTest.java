@@ -174,7 +174,8 @@ class BadInputTest {
             Duration.ofMinutes(5),
             Clock.fixed(Instant.now().minusSeconds(3600), ZoneOffset.UTC));
     past.start();
-    String expired = past.issue("root", TestServer.CLIENT_ID, List.of("PRINCIPAL_ROLE:ALL"), 1);
+    String expired =
+        past.issue("root", "p-expired", TestServer.CLIENT_ID, List.of("PRINCIPAL_ROLE:ALL"), 1);
     assertError(
         server.sendAs(expired, "GET", base + "/namespaces", null), 401, "NotAuthorizedException");
 

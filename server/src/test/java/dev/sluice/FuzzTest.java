@@ -113,7 +113,8 @@ class FuzzTest {
             Duration.ofMinutes(5),
             Clock.fixed(Instant.now().minusSeconds(3600), ZoneOffset.UTC));
     past.start();
-    String expired = past.issue("root", TestServer.CLIENT_ID, List.of("PRINCIPAL_ROLE:ALL"), 1);
+    String expired =
+        past.issue("root", "p-expired", TestServer.CLIENT_ID, List.of("PRINCIPAL_ROLE:ALL"), 1);
     String[] rootCredentials = {TestServer.CLIENT_ID, TestServer.SECRET};
     world =
         new FuzzRequests.World(

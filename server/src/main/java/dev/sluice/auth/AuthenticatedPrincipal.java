@@ -2,12 +2,15 @@ package dev.sluice.auth;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.sluice.store.PrincipalRecord;
 import java.util.List;
 
 /**
  * Who is calling, as proved by a token: the principal and the scopes the token carries. For a token
  * from an external OIDC issuer, {@code externalRoles} lists the principal roles its claims name
- * (null for Sluice's own tokens, whose roles come from the store).
+ * (null for Sluice's own tokens, whose roles come from the store). {@code principalId} is the id of
+ * the principal a Sluice token was issued to (null for external identities, and for tokens issued
+ * before principals had ids).
  */
 public record AuthenticatedPrincipal(
     String name,
@@ -15,7 +18,8 @@ public record AuthenticatedPrincipal(
     List<String> scopes,
     long expiresAtMs,
     List<String> externalRoles,
-    long credentialVersion) {
+    long credentialVersion,
+    String principalId) {
   public AuthenticatedPrincipal {
     requireNonNull(name, "name");
     requireNonNull(clientId, "clientId");
@@ -25,22 +29,37 @@ public record AuthenticatedPrincipal(
 
   /** A principal authenticated by a token Sluice issued. */
   public static AuthenticatedPrincipal internal(
-      String name, String clientId, List<String> scopes, long expiresAtMs, long credentialVersion) {
-    return new AuthenticatedPrincipal(name, clientId, scopes, expiresAtMs, null, credentialVersion);
+      String name,
+      String principalId,
+      String clientId,
+      List<String> scopes,
+      long expiresAtMs,
+      long credentialVersion) {
+    return new AuthenticatedPrincipal(
+        name, clientId, scopes, expiresAtMs, null, credentialVersion, principalId);
   }
 
   /**
    * A principal authenticated by an external OIDC issuer's token, with the roles its claims name.
    */
   public static AuthenticatedPrincipal external(String name, List<String> roles, long expiresAtMs) {
-    return new AuthenticatedPrincipal(name, "", List.of(), expiresAtMs, roles, 0);
+    return new AuthenticatedPrincipal(name, "", List.of(), expiresAtMs, roles, 0, null);
   }
 
   /**
-   * Who this is, in a form no other identity shares: an external identity never equals an internal
-   * principal of the same name. What values bound to a caller (page tokens) are bound to.
+   * Who this is, in a form no other identity shares: a principal by its id, which is never reused,
+   * and an external identity apart from every principal (whatever its name). What is bound to a
+   * caller (page tokens, Idempotency-Key records, audit events) is bound to this.
    */
   public String identity() {
-    return (externalRoles == null ? "principal:" : "external:") + name;
+    return externalRoles != null ? "external:" + name : "principal:" + effectivePrincipalId();
+  }
+
+  /**
+   * The principal's id; for a token from before ids, the id its principal got then (the {@link
+   * Authenticator} takes such a token for that principal only).
+   */
+  public String effectivePrincipalId() {
+    return principalId != null ? principalId : PrincipalRecord.LEGACY_ID_PREFIX + name;
   }
 }

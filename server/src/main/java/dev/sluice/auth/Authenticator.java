@@ -13,9 +13,10 @@ import org.apache.iceberg.exceptions.NotAuthorizedException;
 /**
  * Turns a bearer token into a principal on every call: Sluice's own, or an external OIDC issuer's
  * when one is configured (the token endpoint's grants are {@link TokenEndpoint}). A token of a
- * principal that no longer exists, or was issued before its credentials were rotated, is refused.
- * Principals are cached for at most {@link #CACHE_TTL} (documented in docs/AUTHORIZATION.md), and
- * cleared at once by changes made through this replica.
+ * principal that no longer exists (a principal created again under its name is another: ids are
+ * never reused), or was issued before its credentials were rotated, is refused. Principals are
+ * cached for at most {@link #CACHE_TTL} (documented in docs/AUTHORIZATION.md), and cleared at once
+ * by changes made through this replica.
  */
 public final class Authenticator {
   public static final String TOKEN_EXCHANGE = "urn:ietf:params:oauth:grant-type:token-exchange";
@@ -65,10 +66,22 @@ public final class Authenticator {
             .get(principal.name(), name -> store.access().getPrincipal(name))
             .orElseThrow(
                 () -> new NotAuthorizedException("Not authorized: principal no longer exists"));
+    if (!sameIdentity(record, principal)) {
+      // A principal deleted and created again under the name: the token is the old one's.
+      throw new NotAuthorizedException("Not authorized: principal no longer exists");
+    }
     if (record.credentialVersion() != principal.credentialVersion()) {
       throw new NotAuthorizedException(
           "Not authorized: token issued before the principal's credentials were rotated");
     }
     return principal;
+  }
+
+  /**
+   * Whether the token was issued to {@code record} itself. A token from before principals had ids
+   * names none: it is taken only for a principal that existed then (its id is a legacy one).
+   */
+  static boolean sameIdentity(PrincipalRecord record, AuthenticatedPrincipal principal) {
+    return record.id().equals(principal.effectivePrincipalId());
   }
 }

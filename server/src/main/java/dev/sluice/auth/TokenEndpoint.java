@@ -151,7 +151,7 @@ public final class TokenEndpoint {
     PrincipalRecord p = principal.orElseThrow();
     List<String> scopes = scopes(r.param("scope"));
     checkHeld(r, p.name(), scopes);
-    return issue(p.name(), p.clientId(), scopes, p.credentialVersion());
+    return issue(p.name(), p.id(), p.clientId(), scopes, p.credentialVersion());
   }
 
   private Issued exchange(Request r) {
@@ -236,14 +236,23 @@ public final class TokenEndpoint {
           e.getMessage());
     }
     checkHeld(r, current.name(), kept);
-    return issue(current.name(), current.clientId(), kept, current.credentialVersion());
+    return issue(
+        current.name(),
+        current.effectivePrincipalId(),
+        current.clientId(),
+        kept,
+        current.credentialVersion());
   }
 
   private Issued issue(
-      String principal, String clientId, List<String> scopes, long credentialVersion) {
+      String principal,
+      String principalId,
+      String clientId,
+      List<String> scopes,
+      long credentialVersion) {
     TokenService tokens = authenticator.tokens();
     return new Issued(
-        tokens.issue(principal, clientId, scopes, credentialVersion),
+        tokens.issue(principal, principalId, clientId, scopes, credentialVersion),
         tokens.lifetime().toSeconds());
   }
 

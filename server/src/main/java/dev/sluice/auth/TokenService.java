@@ -35,6 +35,7 @@ public final class TokenService {
   private static final String CLIENT_ID_CLAIM = "client_id";
   private static final String SCOPE_CLAIM = "scope";
   private static final String CREDENTIAL_VERSION_CLAIM = "cv";
+  private static final String PRINCIPAL_ID_CLAIM = "pid";
 
   private final Store store;
   private final Duration lifetime;
@@ -171,8 +172,14 @@ public final class TokenService {
     return lifetime;
   }
 
+  /** A bearer token for principal {@code principal} (whose id is {@code principalId}). */
   public String issue(
-      String principal, String clientId, List<String> scopes, long credentialVersion) {
+      String principal,
+      String principalId,
+      String clientId,
+      List<String> scopes,
+      long credentialVersion) {
+    requireNonNull(principalId, "principalId");
     refreshIfStale();
     long now = clock.millis();
     JWTClaimsSet claims =
@@ -182,6 +189,7 @@ public final class TokenService {
             .claim(CLIENT_ID_CLAIM, clientId)
             .claim(SCOPE_CLAIM, String.join(" ", scopes))
             .claim(CREDENTIAL_VERSION_CLAIM, credentialVersion)
+            .claim(PRINCIPAL_ID_CLAIM, principalId)
             .issueTime(new Date(now))
             .expirationTime(new Date(now + lifetime.toMillis()))
             .jwtID(UUID.randomUUID().toString())
@@ -300,8 +308,10 @@ public final class TokenService {
     List<String> scopes =
         scope instanceof String s && !s.isBlank() ? List.of(s.trim().split("\\s+")) : List.of();
     Object version = claims.getClaim(CREDENTIAL_VERSION_CLAIM);
+    Object id = claims.getClaim(PRINCIPAL_ID_CLAIM);
     return AuthenticatedPrincipal.internal(
         claims.getSubject(),
+        id instanceof String i ? i : null,
         clientId instanceof String c ? c : "",
         scopes,
         expiresAt,

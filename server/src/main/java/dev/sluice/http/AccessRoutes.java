@@ -485,6 +485,8 @@ public final class AccessRoutes {
   static Map<String, Object> principal(PrincipalRecord p) {
     Map<String, Object> out = new LinkedHashMap<>();
     out.put("name", p.name());
+    // Never reused: audit events name it (principalIdentity), so a re-created name is told apart.
+    out.put("id", p.id());
     out.put("clientId", p.clientId());
     out.put("properties", p.properties());
     out.put("createTimestamp", p.createdAt());

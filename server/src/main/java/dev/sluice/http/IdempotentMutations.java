@@ -26,9 +26,11 @@ import org.slf4j.LoggerFactory;
  * The Iceberg REST {@code Idempotency-Key} on mutations. The first request with a key runs; its
  * store change records the key in the change's own transaction ({@link IdempotencyClaim}), and its
  * answer (status and body, credentials stripped) is recorded right after. A retry with the same key
- * by the same principal for the same request gets that answer again, from the store, on any replica
- * (a table answer vends afresh for the caller: {@link Answers#replay}). Other principals, other
- * requests and malformed keys are refused; keys expire after the advertised lifetime.
+ * by the same principal (its identity: {@link dev.sluice.auth.AuthenticatedPrincipal#identity}, so
+ * neither a principal created again under the name nor an external identity of that name) for the
+ * same request gets that answer again, from the store, on any replica (a table answer vends afresh
+ * for the caller: {@link Answers#replay}). Other principals, other requests and malformed keys are
+ * refused; keys expire after the advertised lifetime.
  */
 final class IdempotentMutations {
   private static final Logger LOG = LoggerFactory.getLogger(IdempotentMutations.class);
@@ -107,7 +109,7 @@ final class IdempotentMutations {
   private Reply handle(
       Exchange x, String key, String operation, RouteHandler handler, Answers answers)
       throws Exception {
-    String principal = x.principal().name();
+    String principal = x.principal().identity();
     String catalog = x.path("prefix");
     String hash = RequestFingerprint.of(x, operation);
     long now = clock.millis();
@@ -122,6 +124,7 @@ final class IdempotentMutations {
     IdempotencyClaim claim =
         new IdempotencyClaim(
             key,
+            x.principal().name(),
             principal,
             catalog,
             operation,
@@ -163,7 +166,7 @@ final class IdempotentMutations {
       String hash,
       Answers answers)
       throws Exception {
-    if (!found.principal().equals(principal)) {
+    if (!found.principalIdentity().equals(principal)) {
       return HttpServer.error(
           422,
           "UnprocessableEntityException",

@@ -18,6 +18,7 @@ import java.sql.Types;
 public record IdempotencyClaim(
     String key,
     String principal,
+    String principalIdentity,
     String catalog,
     String operation,
     String requestHash,
@@ -29,6 +30,7 @@ public record IdempotencyClaim(
   public IdempotencyClaim {
     requireNonNull(key, "key");
     requireNonNull(principal, "principal");
+    requireNonNull(principalIdentity, "principalIdentity");
     requireNonNull(catalog, "catalog");
     requireNonNull(operation, "operation");
     requireNonNull(requestHash, "requestHash");
@@ -82,8 +84,8 @@ public record IdempotencyClaim(
     try (PreparedStatement ps =
         conn.prepareStatement(
             "INSERT INTO idempotency_keys (idem_key, principal_name, catalog_name, operation,"
-                + " request_hash, attempt, status, response_body, created_at, expires_at)"
-                + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
+                + " request_hash, attempt, status, response_body, created_at, expires_at,"
+                + " principal_identity) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
       ps.setString(1, key);
       ps.setString(2, principal);
       ps.setString(3, catalog);
@@ -98,6 +100,7 @@ public record IdempotencyClaim(
       ps.setString(8, body);
       ps.setLong(9, createdAt);
       ps.setLong(10, expiresAt);
+      ps.setString(11, principalIdentity);
       ps.executeUpdate();
     }
   }

@@ -15,7 +15,7 @@ import java.util.Optional;
 /** {@link AccessStore} on the same JDBC database as {@link JdbcStore}. */
 final class JdbcAccessStore extends JdbcSupport implements AccessStore {
   private static final String PRINCIPAL_COLUMNS =
-      "name, client_id, secret_hash, properties, created_at, credential_version";
+      "name, client_id, secret_hash, properties, created_at, credential_version, principal_id";
 
   JdbcAccessStore(HikariDataSource dataSource, StartupWait connections) {
     super(dataSource, connections);
@@ -31,13 +31,16 @@ final class JdbcAccessStore extends JdbcSupport implements AccessStore {
           try {
             update(
                 conn,
-                "INSERT INTO principals (name, client_id, secret_hash, properties, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)",
+                "INSERT INTO principals (name, client_id, secret_hash, properties, created_at, updated_at, credential_version, principal_id)"
+                    + " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                 p.name(),
                 p.clientId(),
                 p.secretHash(),
                 toJson(p.properties()),
                 now,
-                now);
+                now,
+                p.credentialVersion(),
+                p.id());
           } catch (SQLException e) {
             if (UNIQUE_VIOLATION.equals(e.getSQLState())) {
               throw new AlreadyExists("Principal already exists: " + p.name());
@@ -568,7 +571,8 @@ final class JdbcAccessStore extends JdbcSupport implements AccessStore {
         rs.getString(3),
         fromJson(rs.getString(4)),
         rs.getLong(5),
-        rs.getLong(6));
+        rs.getLong(6),
+        rs.getString(7));
   }
 
   private static GrantRecord grantRow(ResultSet rs) throws SQLException {

@@ -17,7 +17,8 @@ final class JdbcIdempotencyKeys extends JdbcSupport implements IdempotencyKeys {
   public Optional<IdempotencyRecord> find(String key) {
     return queryOne(
         "SELECT idem_key, principal_name, catalog_name, operation, request_hash, attempt, status,"
-            + " response_body, created_at, expires_at FROM idempotency_keys WHERE idem_key = ?",
+            + " response_body, created_at, expires_at, principal_identity FROM idempotency_keys"
+            + " WHERE idem_key = ?",
         JdbcIdempotencyKeys::row,
         key);
   }
@@ -28,6 +29,7 @@ final class JdbcIdempotencyKeys extends JdbcSupport implements IdempotencyKeys {
     return new IdempotencyRecord(
         rs.getString(1),
         rs.getString(2),
+        rs.getString(11),
         rs.getString(3),
         rs.getString(4),
         rs.getString(5),

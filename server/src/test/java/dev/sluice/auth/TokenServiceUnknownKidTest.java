@@ -143,7 +143,7 @@ class TokenServiceUnknownKidTest {
     a.start();
     TokenService b = new TokenService(store, Duration.ofHours(1), clock);
     b.start();
-    String token = a.issue("root", "root", List.of(), 0);
+    String token = a.issue("root", "p-root", "root", List.of(), 0);
     assertThat(b.verify(token).name()).isEqualTo("root");
     String retired = database.get(0).kid();
     a.rotate();
@@ -154,7 +154,7 @@ class TokenServiceUnknownKidTest {
     assertThatThrownBy(() -> b.verify(token))
         .as("on the other replica, once its keys are refreshed")
         .isInstanceOf(NotAuthorizedException.class);
-    assertThat(b.verify(a.issue("root", "root", List.of(), 0)).name()).isEqualTo("root");
+    assertThat(b.verify(a.issue("root", "p-root", "root", List.of(), 0)).name()).isEqualTo("root");
   }
 
   @Test

@@ -44,7 +44,7 @@ class VerifiedSecretsTest {
   }
 
   private static PrincipalRecord principal(String name, String clientId, String hash, long v) {
-    return new PrincipalRecord(name, clientId, hash, Map.of(), 0, v);
+    return new PrincipalRecord(name, clientId, hash, Map.of(), 0, v, "p-" + name);
   }
 
   @Test

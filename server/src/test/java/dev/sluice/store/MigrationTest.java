@@ -179,4 +179,39 @@ class MigrationTest {
       }
     }
   }
+
+  /**
+   * Principals from before version 9 get an id of their own ("legacy-" and their name), their
+   * Idempotency-Key records name that identity, and a principal created after it gets a random id,
+   * so deleting and creating a legacy name again makes a new identity.
+   */
+  @ParameterizedTest
+  @ValueSource(strings = {"h2", "postgresql"})
+  void principalsGetIdsThatARecreatedNameDoesNotShare(String database) throws Exception {
+    String url = migratedTo(database, "8");
+    try (Connection conn = DriverManager.getConnection(url);
+        Statement st = conn.createStatement()) {
+      st.execute(
+          "INSERT INTO principals (name, client_id, secret_hash, properties, created_at, updated_at)"
+              + " VALUES ('gus', 'cid-gus', 'hash', '{}', 0, 0)");
+      st.execute(
+          "INSERT INTO idempotency_keys (idem_key, principal_name, catalog_name, operation,"
+              + " request_hash, attempt, status, response_body, created_at, expires_at)"
+              + " VALUES ('k', 'gus', 'c', 'createTable', 'h', 'a', 200, '{}', 0, 9999999999999)");
+    }
+    try (JdbcStore store = JdbcStore.open(new DatabaseConfig(url, null, null, 2, 5000))) {
+      assertThat(store.access().getPrincipal("gus").orElseThrow().id()).isEqualTo("legacy-gus");
+      IdempotencyRecord stored = store.idempotencyKeys().find("k").orElseThrow();
+      assertThat(stored.principal()).isEqualTo("gus");
+      assertThat(stored.principalIdentity()).isEqualTo("principal:legacy-gus");
+      assertThat(store.access().deletePrincipal("gus")).isTrue();
+      store
+          .access()
+          .createPrincipal(
+              new PrincipalRecord("gus", "cid-gus-2", "hash", java.util.Map.of(), 1), List.of());
+      assertThat(store.access().getPrincipal("gus").orElseThrow().id())
+          .startsWith("p-")
+          .isNotEqualTo("legacy-gus");
+    }
+  }
 }

@@ -1,0 +1,179 @@
+package dev.sluice;
+
+import static dev.sluice.AuthorizationMatrixTest.SCHEMA;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.nimbusds.jose.JWSAlgorithm;
+import com.nimbusds.jose.JWSHeader;
+import com.nimbusds.jose.crypto.RSASSASigner;
+import com.nimbusds.jose.jwk.JWKSet;
+import com.nimbusds.jose.jwk.RSAKey;
+import com.nimbusds.jose.jwk.gen.RSAKeyGenerator;
+import com.nimbusds.jwt.JWTClaimsSet;
+import com.nimbusds.jwt.SignedJWT;
+import com.sun.net.httpserver.HttpServer;
+import dev.sluice.testing.Admin;
+import dev.sluice.testing.TestServer;
+import java.net.InetSocketAddress;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.util.Date;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Identities that cannot be confused (issue 32, findings 2 and 6). A principal deleted and created
+ * again under its name used to be the same identity: the old token was accepted again (tokens named
+ * the name and a credential version that restarts at 1), and stored Idempotency-Key answers went to
+ * whoever held the name, including an external OIDC identity of that name.
+ */
+class PrincipalIdentityTest {
+  private static final String M = "/api/management/v1";
+  private static final String ISSUER = "https://idp.example.test/";
+  private static RSAKey key;
+  private static HttpServer jwks;
+  private static TestServer server;
+  private static Admin admin;
+  private static String base;
+
+  @BeforeAll
+  static void start() throws Exception {
+    key = new RSAKeyGenerator(2048).keyID("k1").generate();
+    byte[] body = new JWKSet(key.toPublicJWK()).toString().getBytes(StandardCharsets.UTF_8);
+    jwks = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+    jwks.createContext(
+        "/jwks",
+        exchange -> {
+          exchange.getResponseHeaders().add("Content-Type", "application/json");
+          exchange.sendResponseHeaders(200, body.length);
+          exchange.getResponseBody().write(body);
+          exchange.close();
+        });
+    jwks.start();
+    server =
+        TestServer.start(
+            null,
+            "auth:\n  oidc:\n    issuer: \""
+                + ISSUER
+                + "\"\n    audience: sluice\n"
+                + "    jwksUrl: \"http://127.0.0.1:"
+                + jwks.getAddress().getPort()
+                + "/jwks\"\n"
+                + "    principalClaim: preferred_username\n    rolesClaim: groups\n");
+    admin = new Admin(server);
+    String catalog = server.createCatalog("ident");
+    base = "/api/catalog/v1/" + catalog;
+    ok(server.send("POST", base + "/namespaces", "{\"namespace\": [\"ns\"]}"));
+    ok(server.send("POST", M + "/principal-roles", "{\"principalRole\": {\"name\": \"makers\"}}"));
+    admin.catalogRole(catalog, "creators", "makers");
+    admin.grant(
+        catalog, "creators", Admin.grantJson("namespace", List.of("ns"), null, "TABLE_CREATE"));
+    admin.grant(
+        catalog,
+        "creators",
+        Admin.grantJson("namespace", List.of("ns"), null, "TABLE_READ_PROPERTIES"));
+    admin.grant(
+        catalog,
+        "creators",
+        Admin.grantJson("namespace", List.of("ns"), null, "NAMESPACE_READ_PROPERTIES"));
+  }
+
+  @AfterAll
+  static void stop() throws Exception {
+    server.close();
+    jwks.stop(0);
+  }
+
+  private static HttpResponse<String> ok(HttpResponse<String> response) {
+    assertThat(response.statusCode()).as(response.body()).isBetween(200, 204);
+    return response;
+  }
+
+  private static String tokenOf(String[] credentials) throws Exception {
+    return server.token(credentials[0], credentials[1]);
+  }
+
+  private static String id(String principal) throws Exception {
+    return TestServer.json(ok(server.send("GET", M + "/principals/" + principal, null)).body())
+        .get("id")
+        .asText();
+  }
+
+  private static HttpResponse<String> createTable(String token, String key, String name)
+      throws Exception {
+    return server.sendAs(
+        token,
+        "POST",
+        base + "/namespaces/ns/tables",
+        "{\"name\": \"" + name + "\", \"schema\": " + SCHEMA + "}",
+        Map.of("Idempotency-Key", key));
+  }
+
+  @Test
+  void aDeletedPrincipalsTokenStaysDeadWhenItsNameIsCreatedAgain() throws Exception {
+    String oldToken = tokenOf(admin.principal("gus", "makers"));
+    String oldId = id("gus");
+    ok(server.sendAs(oldToken, "GET", base + "/namespaces/ns", null));
+    ok(server.send("DELETE", M + "/principals/gus", null));
+    assertThat(server.sendAs(oldToken, "GET", base + "/namespaces/ns", null).statusCode())
+        .isEqualTo(401);
+
+    String newToken = tokenOf(admin.principal("gus", "makers"));
+    assertThat(id("gus")).as("a new identity").isNotEqualTo(oldId).startsWith("p-");
+    assertThat(server.sendAs(oldToken, "GET", base + "/namespaces/ns", null).statusCode())
+        .as("the old gus's token, against the new gus")
+        .isEqualTo(401);
+    assertThat(server.sendAs(oldToken, "POST", M + "/principals/gus/rotate", null).statusCode())
+        .as("nor can it rotate the new gus's secret")
+        .isEqualTo(401);
+    ok(server.sendAs(newToken, "GET", base + "/namespaces/ns", null));
+  }
+
+  @Test
+  void aDeletedPrincipalsIdempotencyKeyIsNotTheNewOnes() throws Exception {
+    String key = IdempotencyKeyTest.newKey();
+    String oldToken = tokenOf(admin.principal("hal", "makers"));
+    ok(createTable(oldToken, key, "hal_t"));
+    ok(server.send("DELETE", M + "/principals/hal", null));
+    String newToken = tokenOf(admin.principal("hal", "makers"));
+    HttpResponse<String> retry = createTable(newToken, key, "hal_t");
+    assertThat(retry.statusCode()).as(retry.body()).isEqualTo(422);
+    assertThat(retry.headers().firstValue("Idempotent-Replayed")).isEmpty();
+    assertThat(retry.body()).contains("another principal");
+  }
+
+  @Test
+  void anExternalIdentityNamedLikeAPrincipalGetsNoneOfItsAnswers() throws Exception {
+    String key = IdempotencyKeyTest.newKey();
+    String internal = tokenOf(admin.principal("alice", "makers"));
+    ok(createTable(internal, key, "alice_t"));
+    String external = externalToken("alice", List.of("makers"));
+    ok(server.sendAs(external, "GET", base + "/namespaces/ns", null)); // the IdP's alice works
+    HttpResponse<String> retry = createTable(external, key, "alice_t");
+    assertThat(retry.statusCode()).as(retry.body()).isEqualTo(422);
+    assertThat(retry.headers().firstValue("Idempotent-Replayed")).isEmpty();
+    // And the other way round: the IdP's alice's key is not the principal's.
+    String second = IdempotencyKeyTest.newKey();
+    ok(createTable(external, second, "alice_ext"));
+    assertThat(createTable(internal, second, "alice_ext").statusCode()).isEqualTo(422);
+  }
+
+  private static String externalToken(String username, List<String> groups) throws Exception {
+    JWTClaimsSet claims =
+        new JWTClaimsSet.Builder()
+            .issuer(ISSUER)
+            .audience("sluice")
+            .subject("00u-" + username)
+            .claim("preferred_username", username)
+            .claim("groups", groups)
+            .expirationTime(new Date(System.currentTimeMillis() + 600_000))
+            .build();
+    SignedJWT jwt =
+        new SignedJWT(new JWSHeader.Builder(JWSAlgorithm.RS256).keyID("k1").build(), claims);
+    jwt.sign(new RSASSASigner(key));
+    return jwt.serialize();
+  }
+}
