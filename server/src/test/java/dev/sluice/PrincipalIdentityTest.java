@@ -130,6 +130,25 @@ class PrincipalIdentityTest {
         .as("nor can it rotate the new gus's secret")
         .isEqualTo(401);
     ok(server.sendAs(newToken, "GET", base + "/namespaces/ns", null));
+
+    // The audit trail tells the two apart: each gus's decisions name his own id.
+    String newId = id("gus");
+    java.util.Set<String> identities = new java.util.TreeSet<>();
+    long deadline = System.nanoTime() + 5_000_000_000L;
+    while (identities.size() < 2 && System.nanoTime() < deadline) {
+      identities.clear();
+      TestServer.json(
+              ok(server.send("GET", M + "/events?principal=gus&pageSize=1000", null)).body())
+          .get("events")
+          .forEach(
+              e -> {
+                if (e.get("action").asText().equals("loadNamespace")) {
+                  identities.add(e.path("principalIdentity").asText());
+                }
+              });
+      Thread.sleep(50);
+    }
+    assertThat(identities).containsExactlyInAnyOrder("principal:" + oldId, "principal:" + newId);
   }
 
   @Test

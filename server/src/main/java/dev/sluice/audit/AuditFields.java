@@ -21,6 +21,7 @@ final class AuditFields {
   static final int SECURABLE = 4096;
   static final int REQUEST_ID = 128;
   static final int DETAIL = 16384; // V5__audit_event_detail.sql
+  static final int IDENTITY = 600; // V9__principal_ids.sql
 
   /** Column name → size, for the schema check. */
   static final Map<String, Integer> COLUMNS =
@@ -38,7 +39,9 @@ final class AuditFields {
           "request_id",
           REQUEST_ID,
           "detail",
-          DETAIL);
+          DETAIL,
+          "principal_identity",
+          IDENTITY);
 
   /** What a refused event keeps of each text field: printable ASCII, short. */
   private static final int SAFE_LENGTH = 64;
@@ -56,13 +59,15 @@ final class AuditFields {
     String securable = fit(e.securable(), SECURABLE);
     String requestId = fit(e.requestId(), REQUEST_ID);
     String detail = e.detail() == null ? null : fit(e.detail(), DETAIL);
+    String identity = e.principalIdentity() == null ? null : fit(e.principalIdentity(), IDENTITY);
     if (principal == e.principal()
         && roles == e.roles()
         && action == e.action()
         && catalog == e.catalog()
         && securable == e.securable()
         && requestId == e.requestId()
-        && detail == e.detail()) {
+        && detail == e.detail()
+        && identity == e.principalIdentity()) {
       return e;
     }
     return new AuditEvent(
@@ -77,7 +82,8 @@ final class AuditFields {
         requestId,
         e.count(),
         e.lastTime(),
-        detail);
+        detail,
+        identity);
   }
 
   /**
@@ -96,7 +102,9 @@ final class AuditFields {
         e.allowed(),
         ascii(e.requestId(), SAFE_LENGTH),
         e.count(),
-        e.lastTime());
+        e.lastTime(),
+        null,
+        e.principalIdentity() == null ? null : ascii(e.principalIdentity(), 4 * SAFE_LENGTH));
   }
 
   /** {@code value} storable in {@code limit} characters; the same instance when it already is. */

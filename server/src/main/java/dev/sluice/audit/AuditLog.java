@@ -287,6 +287,7 @@ public final class AuditLog implements AutoCloseable {
 
   private record DecisionKey(
       String principal,
+      String identity,
       List<String> roles,
       String action,
       String catalog,
@@ -304,7 +305,13 @@ public final class AuditLog implements AutoCloseable {
       }
       DecisionKey key =
           new DecisionKey(
-              e.principal(), e.roles(), e.action(), e.catalog(), e.securable(), e.detail());
+              e.principal(),
+              e.principalIdentity(),
+              e.roles(),
+              e.action(),
+              e.catalog(),
+              e.securable(),
+              e.detail());
       Integer at = first.putIfAbsent(key, out.size());
       if (at == null) {
         out.add(e);

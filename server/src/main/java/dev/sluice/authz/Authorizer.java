@@ -62,7 +62,11 @@ public final class Authorizer {
         principal.externalRoles() != null
             ? principal.externalRoles()
             : rolesByPrincipal.get(principal.name(), access::principalRolesOf);
-    return new Caller(principal.name(), RoleScopes.activate(held, principal.scopes()), requestId);
+    return new Caller(
+        principal.name(),
+        RoleScopes.activate(held, principal.scopes()),
+        requestId,
+        principal.identity());
   }
 
   /**
@@ -160,7 +164,8 @@ public final class Authorizer {
                 securable,
                 allowed,
                 caller.requestId())
-            .withDetail(detail));
+            .withDetail(detail)
+            .withIdentity(caller.identity()));
   }
 
   /** The catalogs in which the caller holds any catalog role. */

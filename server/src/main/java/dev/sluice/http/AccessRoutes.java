@@ -530,6 +530,9 @@ public final class AccessRoutes {
     out.put("id", e.id());
     out.put("timestamp", e.time());
     out.put("principal", e.principal());
+    if (e.principalIdentity() != null) {
+      out.put("principalIdentity", e.principalIdentity());
+    }
     out.put("activatedRoles", e.roles());
     out.put("action", e.action());
     out.put("catalog", e.catalog());

@@ -8,7 +8,9 @@ import java.util.List;
  * An authorization decision, or {@code count} identical allowed ones between {@code time} and
  * {@code lastTime} (see {@code AuditLog}); {@code requestId} is the first one's. Carries names and
  * decisions only, never a secret; {@code detail}, usually null, says what an allowed change changed
- * (secrets redacted).
+ * (secrets redacted). {@code principalIdentity} tells apart principals that shared a name (a
+ * principal's id, never reused, or an external identity); null where no token stood for the caller,
+ * and on events from before it was recorded.
  */
 public record AuditEvent(
     long id,
@@ -22,7 +24,8 @@ public record AuditEvent(
     String requestId,
     int count,
     long lastTime,
-    String detail) {
+    String detail,
+    String principalIdentity) {
   public AuditEvent {
     requireNonNull(principal, "principal");
     roles = List.copyOf(roles);
@@ -49,7 +52,7 @@ public record AuditEvent(
       long lastTime) {
     this(
         id, time, principal, roles, action, catalog, securable, allowed, requestId, count, lastTime,
-        null);
+        null, null);
   }
 
   /** One decision. */
@@ -80,13 +83,32 @@ public record AuditEvent(
         requestId,
         count + later.count,
         Math.max(lastTime, later.lastTime),
-        detail);
+        detail,
+        principalIdentity);
   }
 
   /** This event with what it changed, e.g. the values before and after. */
   public AuditEvent withDetail(String text) {
     return new AuditEvent(
+        id,
+        time,
+        principal,
+        roles,
+        action,
+        catalog,
+        securable,
+        allowed,
+        requestId,
+        count,
+        lastTime,
+        text,
+        principalIdentity);
+  }
+
+  /** This event with who the principal was ({@link #principalIdentity}). */
+  public AuditEvent withIdentity(String identity) {
+    return new AuditEvent(
         id, time, principal, roles, action, catalog, securable, allowed, requestId, count, lastTime,
-        text);
+        detail, identity);
   }
 }

@@ -467,7 +467,8 @@ final class JdbcAccessStore extends JdbcSupport implements AccessStore {
           try (PreparedStatement ps =
               conn.prepareStatement(
                   "INSERT INTO audit_events (event_time, principal, roles, action, catalog_name, securable, decision, request_id,"
-                      + " decision_count, last_event_time, detail) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
+                      + " decision_count, last_event_time, detail, principal_identity)"
+                      + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
             for (AuditEvent e : events) {
               bind(
                   ps,
@@ -481,7 +482,8 @@ final class JdbcAccessStore extends JdbcSupport implements AccessStore {
                   e.requestId(),
                   e.count(),
                   e.lastTime(),
-                  e.detail());
+                  e.detail(),
+                  e.principalIdentity());
               ps.addBatch();
             }
             ps.executeBatch();
@@ -495,7 +497,7 @@ final class JdbcAccessStore extends JdbcSupport implements AccessStore {
     StringBuilder sql =
         new StringBuilder(
             "SELECT id, event_time, principal, roles, action, catalog_name, securable, decision, request_id, decision_count,"
-                + " last_event_time, detail FROM audit_events WHERE 1 = 1");
+                + " last_event_time, detail, principal_identity FROM audit_events WHERE 1 = 1");
     List<Object> args = new ArrayList<>();
     addFilter(sql, args, "principal = ?", f.principal());
     addFilter(sql, args, "catalog_name = ?", f.catalog());
@@ -599,6 +601,7 @@ final class JdbcAccessStore extends JdbcSupport implements AccessStore {
         rs.getString(9),
         rs.getInt(10),
         rs.getObject(11) == null ? rs.getLong(2) : rs.getLong(11),
-        rs.getString(12));
+        rs.getString(12),
+        rs.getString(13));
   }
 }
