@@ -31,6 +31,7 @@ import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.SupportsNamespaces;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.exceptions.AlreadyExistsException;
+import org.apache.iceberg.exceptions.BadRequestException;
 import org.apache.iceberg.exceptions.ForbiddenException;
 import org.apache.iceberg.exceptions.NamespaceNotEmptyException;
 import org.apache.iceberg.exceptions.NoSuchNamespaceException;
@@ -161,6 +162,32 @@ public final class SluiceCatalog extends BaseMetastoreViewCatalog implements Sup
     locations.checkContent(
         "table " + identifier, identifier, metadata.location(), metadata.properties(), null);
     return staged;
+  }
+
+  /**
+   * Whether an answer about {@code answered} may still carry credentials for {@code identifier}:
+   * the name still holds that very table (same UUID: not dropped and created again), or, for a
+   * staged create ({@code staged}), no table holds the name and its locations are still free.
+   */
+  public boolean stillHolds(TableIdentifier identifier, TableMetadata answered, boolean staged) {
+    if (staged) {
+      if (content(identifier, ContentKind.TABLE).isPresent()) {
+        return false;
+      }
+      try {
+        locations.checkContent(
+            "table " + identifier, identifier, answered.location(), answered.properties(), null);
+        return true;
+      } catch (ForbiddenException | BadRequestException e) {
+        return false;
+      }
+    }
+    try {
+      TableMetadata now = ((BaseTable) loadTable(identifier)).operations().current();
+      return now.uuid().equals(answered.uuid());
+    } catch (NoSuchTableException e) {
+      return false;
+    }
   }
 
   /**

@@ -16,23 +16,33 @@ import dev.sluice.catalog.SluiceCatalog;
 import dev.sluice.vending.Delegation;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.Optional;
+import org.apache.iceberg.TableMetadata;
 import org.apache.iceberg.TableMetadataParser;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.exceptions.NotFoundException;
-import org.apache.iceberg.rest.CatalogHandlers;
 import org.apache.iceberg.rest.requests.UpdateTableRequest;
 import org.apache.iceberg.rest.responses.LoadTableResponse;
 import org.apache.iceberg.rest.responses.LoadTableResponseParser;
 
 /**
  * Idempotent answers of the requests that return a table (create, stage-create, register, commit).
- * What is stored is the answer without its {@code config} and {@code storage-credentials}; a replay
- * is authorized as the request itself was, for the caller who replays, and vends afresh under the
- * delegation that caller asks for now: a caller who lost the privilege gets 403, never the first
- * attempt's credentials.
+ * What is stored is the answer without its {@code config} and {@code storage-credentials}: its
+ * metadata itself up to {@link #STORED_METADATA_MAX_CHARS}, else only its metadata file's name. A
+ * replay is authorized as the request itself was, for the caller who replays now, and answers the
+ * first attempt's table, never the table as it is now: when neither the stored metadata nor its
+ * file is there any more it is a 422, not a load of whatever the name holds now (which a caller
+ * with TABLE_CREATE alone may not load). It vends afresh, under the caller's grants now, and only
+ * while the name still holds that very table (same UUID), or, for a staged create, while its
+ * locations are still free: never for a table dropped and created again, or for a location another
+ * table took since.
  */
 final class TableReplays {
   private static final String METADATA_LOCATION = "metadata-location";
+
+  /** How large a stored answer may be with its metadata; larger ones keep the file's name. */
+  static final int STORED_METADATA_MAX_CHARS = 256 * 1024;
+
   private final CatalogRegistry catalogs;
   private final Authorizer authz;
   private final CatalogVisibility visibility;
@@ -128,12 +138,26 @@ final class TableReplays {
         visibility.require(caller, "accessCatalog", name);
         SluiceCatalog catalog = catalogs.resolve(name);
         Target target = authorize.check(x, caller, catalog);
-        LoadTableResponse original = original(catalog, target.table(), stored);
-        Delegation delegation = credentials.decide(x, caller, catalog, target.table());
+        Optional<LoadTableResponse> original = original(catalog, stored);
+        if (original.isEmpty()) {
+          return HttpServer.error(
+              422,
+              "UnprocessableEntityException",
+              "The first answer to "
+                  + IdempotentMutations.HEADER
+                  + " "
+                  + x.header(IdempotentMutations.HEADER)
+                  + " is no longer available (its metadata file is gone): load the table instead");
+        }
+        TableMetadata answered = original.get().tableMetadata();
+        Delegation delegation =
+            catalog.stillHolds(target.table(), answered, target.staged())
+                ? credentials.decide(x, caller, catalog, target.table())
+                : Delegation.NONE;
         return Reply.ok(
             body.toJson(
                 credentials.attach(
-                    delegation, caller, catalog, target.table(), original, target.staged())));
+                    delegation, caller, catalog, target.table(), original.get(), target.staged())));
       }
     };
   }
@@ -149,9 +173,11 @@ final class TableReplays {
       if (tree instanceof ObjectNode object) {
         object.remove("config");
         object.remove("storage-credentials");
-        if (object.hasNonNull(METADATA_LOCATION)) {
-          object.retain(METADATA_LOCATION);
+        String whole = Json.plain().writeValueAsString(object);
+        if (whole.length() <= STORED_METADATA_MAX_CHARS || !object.hasNonNull(METADATA_LOCATION)) {
+          return whole;
         }
+        object.retain(METADATA_LOCATION);
       }
       return Json.plain().writeValueAsString(tree);
     } catch (IOException e) {
@@ -160,28 +186,28 @@ final class TableReplays {
   }
 
   /**
-   * The first attempt's table answer: its metadata file read again, or, if that file is gone
-   * (expired by later commits, or purged), the table as it is now (the spec allows a newer state).
+   * The first attempt's table answer: as stored, or its metadata file read again (the file is
+   * immutable); empty if that file is gone (expired by later commits, or purged).
    */
-  private static LoadTableResponse original(
-      SluiceCatalog catalog, TableIdentifier table, String stored) {
+  private static Optional<LoadTableResponse> original(SluiceCatalog catalog, String stored) {
     JsonNode tree;
     try {
       tree = Json.plain().readTree(stored);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
-    if (!tree.has("metadata")) {
-      String location = tree.path(METADATA_LOCATION).asText();
-      try {
-        return LoadTableResponse.builder()
-            .withTableMetadata(TableMetadataParser.read(catalog.io(), location))
-            .build();
-      } catch (NotFoundException e) {
-        return CatalogHandlers.loadTable(catalog, table);
-      }
+    if (tree.has("metadata")) {
+      return Optional.of(LoadTableResponseParser.fromJson(stored));
     }
-    return LoadTableResponseParser.fromJson(stored);
+    String location = tree.path(METADATA_LOCATION).asText();
+    try {
+      return Optional.of(
+          LoadTableResponse.builder()
+              .withTableMetadata(TableMetadataParser.read(catalog.io(), location))
+              .build());
+    } catch (NotFoundException e) {
+      return Optional.empty();
+    }
   }
 
   private static String name(JsonNode request) {
