@@ -32,6 +32,30 @@ class ServerConfigTest {
   }
 
   @Test
+  void oidcRoleMappingsAreReadAsWrittenAndValidatedNamingTheirKey() throws Exception {
+    String oidc =
+        "auth:\n  oidc:\n    issuer: https://idp.example.test/\n    audience: sluice\n"
+            + "    jwksUrl: https://idp.example.test/jwks\n    principalClaim: preferred_username\n";
+    ServerConfig mapped =
+        load(
+            oidc
+                + "    roleMappings:\n      \"Data Engineers\": engineers\n"
+                + "      platform-admins: service_admin\n",
+            Map.of());
+    assertThat(mapped.oidc().roleMappings())
+        .containsOnly(
+            Map.entry("Data Engineers", "engineers"),
+            Map.entry("platform-admins", "service_admin"));
+    assertThat(load(oidc, Map.of()).oidc().roleMappings()).isEmpty();
+    assertThatThrownBy(() -> load(oidc + "    roleMappings: [engineers]\n", Map.of()))
+        .isInstanceOf(ConfigException.class)
+        .hasMessageContaining("auth.oidc.roleMappings");
+    assertThatThrownBy(() -> load(oidc + "    roleMappings:\n      ops: [a, b]\n", Map.of()))
+        .isInstanceOf(ConfigException.class)
+        .hasMessageContaining("auth.oidc.roleMappings.ops");
+  }
+
+  @Test
   void serverLimitsDefaultAndValidateNamingTheirKey() throws Exception {
     assertThat(ServerConfig.load(null, ServerConfig.Overrides.NONE, k -> null).limits())
         .isEqualTo(ServerLimits.DEFAULT);
