@@ -3,6 +3,7 @@ package dev.sluice.config;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.sluice.testing.TestPki;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -53,6 +54,31 @@ class ServerConfigTest {
     assertThatThrownBy(() -> load(oidc + "    roleMappings:\n      ops: [a, b]\n", Map.of()))
         .isInstanceOf(ConfigException.class)
         .hasMessageContaining("auth.oidc.roleMappings.ops");
+  }
+
+  /** The README's config block, as a reader copies it: every key in it is one the server reads. */
+  @Test
+  void theReadmesConfigBlockLoads() throws Exception {
+    String readme = Files.readString(Path.of("..", "README.md"));
+    int start = readme.indexOf("```yaml\nserver:");
+    assertThat(start).as("the README's config block").isNotNegative();
+    String yaml = readme.substring(start + "```yaml\n".length(), readme.indexOf("```", start + 7));
+    // Only the files are the reader's own: a certificate, its key and a client CA made here.
+    TestPki pki = TestPki.create(dir.resolve("pki"), "Readme CA");
+    TestPki.Issued server = pki.server("readme");
+    yaml =
+        yaml.replace("/etc/sluice/tls/tls.crt", server.certificatePem().toString())
+            .replace("/etc/sluice/tls/tls.key", server.privateKeyPem().toString())
+            .replace("/etc/sluice/tls/admin-ca.pem", pki.caPem().toString());
+    ServerConfig config =
+        load(yaml, Map.of("SLUICE_DB_PASSWORD", "pw", "SLUICE_TLS_PASSWORD", "tls-pw"));
+    assertThat(config.port()).isEqualTo(8181);
+    assertThat(config.limits().maxConcurrentRequests()).isEqualTo(128);
+    assertThat(config.database().url()).startsWith("jdbc:postgresql://");
+    assertThat(config.database().password()).isEqualTo("pw");
+    assertThat(config.oidc().roleMappings())
+        .containsOnly(Map.entry("sluice-admins", "service_admin"));
+    assertThat(config.tls()).isNotNull();
   }
 
   @Test
