@@ -61,7 +61,10 @@ public final class Authorizer {
     List<String> held =
         principal.externalRoles() != null
             ? principal.externalRoles()
-            : rolesByPrincipal.get(principal.name(), access::principalRolesOf);
+            // By identity: a principal created again under the name never gets the cached roles
+            // of the one before it.
+            : rolesByPrincipal.get(
+                principal.identity(), identity -> access.principalRolesOf(principal.name()));
     return new Caller(
         principal.name(),
         RoleScopes.activate(held, principal.scopes()),
