@@ -3,21 +3,12 @@ package dev.sluice;
 import static dev.sluice.AuthorizationMatrixTest.SCHEMA;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.nimbusds.jose.JWSAlgorithm;
-import com.nimbusds.jose.JWSHeader;
-import com.nimbusds.jose.crypto.RSASSASigner;
-import com.nimbusds.jose.jwk.JWKSet;
 import com.nimbusds.jose.jwk.RSAKey;
 import com.nimbusds.jose.jwk.gen.RSAKeyGenerator;
-import com.nimbusds.jwt.JWTClaimsSet;
-import com.nimbusds.jwt.SignedJWT;
-import com.sun.net.httpserver.HttpServer;
 import dev.sluice.testing.Admin;
+import dev.sluice.testing.TestIdp;
 import dev.sluice.testing.TestServer;
-import java.net.InetSocketAddress;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.util.Date;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -29,38 +20,19 @@ import org.junit.jupiter.api.Test;
  * principal roles that carry grants.
  */
 class ExternalIdentityTest {
-  private static final String ISSUER = "https://idp.example.test/";
+  private static final String ISSUER = TestIdp.ISSUER;
+  private static TestIdp idp;
   private static RSAKey key;
   private static RSAKey otherKey;
-  private static HttpServer jwks;
   private static TestServer server;
   private static String base;
 
   @BeforeAll
   static void start() throws Exception {
-    key = new RSAKeyGenerator(2048).keyID("k1").generate();
+    idp = TestIdp.start();
+    key = idp.key();
     otherKey = new RSAKeyGenerator(2048).keyID("k1").generate();
-    byte[] body = new JWKSet(key.toPublicJWK()).toString().getBytes(StandardCharsets.UTF_8);
-    jwks = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-    jwks.createContext(
-        "/jwks",
-        exchange -> {
-          exchange.getResponseHeaders().add("Content-Type", "application/json");
-          exchange.sendResponseHeaders(200, body.length);
-          exchange.getResponseBody().write(body);
-          exchange.close();
-        });
-    jwks.start();
-    server =
-        TestServer.start(
-            null,
-            "auth:\n  oidc:\n    issuer: \""
-                + ISSUER
-                + "\"\n    audience: sluice\n"
-                + "    jwksUrl: \"http://127.0.0.1:"
-                + jwks.getAddress().getPort()
-                + "/jwks\"\n"
-                + "    principalClaim: preferred_username\n    rolesClaim: groups\n");
+    server = TestServer.start(null, idp.yaml());
     Admin admin = new Admin(server);
     Path warehouse = server.dataDir().resolve("ext");
     String catalog = server.createCatalog("ext", List.of(warehouse.toUri().toString()), warehouse);
@@ -94,26 +66,13 @@ class ExternalIdentityTest {
   @AfterAll
   static void stop() throws Exception {
     server.close();
-    jwks.stop(0);
+    idp.close();
   }
 
   private static String token(
       RSAKey signer, String issuer, String audience, long expiresInMs, List<String> groups)
       throws Exception {
-    JWTClaimsSet claims =
-        new JWTClaimsSet.Builder()
-            .issuer(issuer)
-            .audience(audience)
-            .subject("00u-alice")
-            .claim("preferred_username", "alice")
-            .claim("groups", groups)
-            .expirationTime(new Date(System.currentTimeMillis() + expiresInMs))
-            .build();
-    SignedJWT jwt =
-        new SignedJWT(
-            new JWSHeader.Builder(JWSAlgorithm.RS256).keyID(signer.getKeyID()).build(), claims);
-    jwt.sign(new RSASSASigner(signer));
-    return jwt.serialize();
+    return TestIdp.token(signer, issuer, audience, expiresInMs, "alice", groups);
   }
 
   @Test

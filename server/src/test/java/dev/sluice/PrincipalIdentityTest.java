@@ -3,21 +3,10 @@ package dev.sluice;
 import static dev.sluice.AuthorizationMatrixTest.SCHEMA;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.nimbusds.jose.JWSAlgorithm;
-import com.nimbusds.jose.JWSHeader;
-import com.nimbusds.jose.crypto.RSASSASigner;
-import com.nimbusds.jose.jwk.JWKSet;
-import com.nimbusds.jose.jwk.RSAKey;
-import com.nimbusds.jose.jwk.gen.RSAKeyGenerator;
-import com.nimbusds.jwt.JWTClaimsSet;
-import com.nimbusds.jwt.SignedJWT;
-import com.sun.net.httpserver.HttpServer;
 import dev.sluice.testing.Admin;
+import dev.sluice.testing.TestIdp;
 import dev.sluice.testing.TestServer;
-import java.net.InetSocketAddress;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
-import java.util.Date;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
@@ -32,37 +21,15 @@ import org.junit.jupiter.api.Test;
  */
 class PrincipalIdentityTest {
   private static final String M = "/api/management/v1";
-  private static final String ISSUER = "https://idp.example.test/";
-  private static RSAKey key;
-  private static HttpServer jwks;
+  private static TestIdp idp;
   private static TestServer server;
   private static Admin admin;
   private static String base;
 
   @BeforeAll
   static void start() throws Exception {
-    key = new RSAKeyGenerator(2048).keyID("k1").generate();
-    byte[] body = new JWKSet(key.toPublicJWK()).toString().getBytes(StandardCharsets.UTF_8);
-    jwks = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-    jwks.createContext(
-        "/jwks",
-        exchange -> {
-          exchange.getResponseHeaders().add("Content-Type", "application/json");
-          exchange.sendResponseHeaders(200, body.length);
-          exchange.getResponseBody().write(body);
-          exchange.close();
-        });
-    jwks.start();
-    server =
-        TestServer.start(
-            null,
-            "auth:\n  oidc:\n    issuer: \""
-                + ISSUER
-                + "\"\n    audience: sluice\n"
-                + "    jwksUrl: \"http://127.0.0.1:"
-                + jwks.getAddress().getPort()
-                + "/jwks\"\n"
-                + "    principalClaim: preferred_username\n    rolesClaim: groups\n");
+    idp = TestIdp.start();
+    server = TestServer.start(null, idp.yaml());
     admin = new Admin(server);
     String catalog = server.createCatalog("ident");
     base = "/api/catalog/v1/" + catalog;
@@ -84,7 +51,7 @@ class PrincipalIdentityTest {
   @AfterAll
   static void stop() throws Exception {
     server.close();
-    jwks.stop(0);
+    idp.close();
   }
 
   private static HttpResponse<String> ok(HttpResponse<String> response) {
@@ -169,7 +136,7 @@ class PrincipalIdentityTest {
     String key = IdempotencyKeyTest.newKey();
     String internal = tokenOf(admin.principal("alice", "makers"));
     ok(createTable(internal, key, "alice_t"));
-    String external = externalToken("alice", List.of("makers"));
+    String external = idp.token("alice", List.of("makers"));
     ok(server.sendAs(external, "GET", base + "/namespaces/ns", null)); // the IdP's alice works
     HttpResponse<String> retry = createTable(external, key, "alice_t");
     assertThat(retry.statusCode()).as(retry.body()).isEqualTo(422);
@@ -178,21 +145,5 @@ class PrincipalIdentityTest {
     String second = IdempotencyKeyTest.newKey();
     ok(createTable(external, second, "alice_ext"));
     assertThat(createTable(internal, second, "alice_ext").statusCode()).isEqualTo(422);
-  }
-
-  private static String externalToken(String username, List<String> groups) throws Exception {
-    JWTClaimsSet claims =
-        new JWTClaimsSet.Builder()
-            .issuer(ISSUER)
-            .audience("sluice")
-            .subject("00u-" + username)
-            .claim("preferred_username", username)
-            .claim("groups", groups)
-            .expirationTime(new Date(System.currentTimeMillis() + 600_000))
-            .build();
-    SignedJWT jwt =
-        new SignedJWT(new JWSHeader.Builder(JWSAlgorithm.RS256).keyID("k1").build(), claims);
-    jwt.sign(new RSASSASigner(key));
-    return jwt.serialize();
   }
 }
