@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.sluice.auth.SecretHasher;
+import dev.sluice.authz.Caller;
 import dev.sluice.config.ConfigException;
 import dev.sluice.management.CatalogAdmin;
 import dev.sluice.store.AlreadyExists;
@@ -26,7 +27,7 @@ final class Bootstrap {
   static final String QUICKSTART = "quickstart";
 
   /** The principal role that administers the service; created by the schema migration. */
-  static final String SERVICE_ADMIN = "service_admin";
+  static final String SERVICE_ADMIN = Caller.SERVICE_ADMIN;
 
   private static final Logger LOG = LoggerFactory.getLogger(Bootstrap.class);
 

@@ -3,6 +3,7 @@ package dev.sluice.management;
 import static java.util.Objects.requireNonNull;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.sluice.authz.Caller;
 import dev.sluice.catalog.CatalogSettings;
 import dev.sluice.location.StorageLocation;
 import dev.sluice.store.AlreadyExists;
@@ -28,7 +29,7 @@ import org.apache.iceberg.exceptions.NotFoundException;
 /** Catalog lifecycle for the management API: validates definitions, then stores them. */
 public final class CatalogAdmin {
   /** Every new catalog's catalog_admin role is granted to this principal role. */
-  public static final String SERVICE_ADMIN = "service_admin";
+  private static final String SERVICE_ADMIN = Caller.SERVICE_ADMIN;
 
   private final Store store;
   private final Map<String, CredentialSource> credentialSources;
