@@ -5,6 +5,7 @@ import dev.sluice.auth.AuthenticatedPrincipal;
 import dev.sluice.authz.Authorizer;
 import dev.sluice.authz.Caller;
 import dev.sluice.authz.Privilege;
+import dev.sluice.store.PrincipalRecord;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
@@ -53,18 +54,18 @@ public class AuthorizeBench {
             DiscardingAuditStore.create(audited),
             new io.micrometer.core.instrument.simple.SimpleMeterRegistry());
     authz = new Authorizer(fixture.store.access(), audit);
-    long version =
-        fixture
-            .store
-            .access()
-            .getPrincipal(StoreFixture.PRINCIPAL)
-            .orElseThrow()
-            .credentialVersion();
+    PrincipalRecord analyst =
+        fixture.store.access().getPrincipal(StoreFixture.PRINCIPAL).orElseThrow();
     // What the Authenticator makes of the analyst's bearer token (Iceberg clients ask for scope
     // "catalog").
     principal =
         AuthenticatedPrincipal.internal(
-            StoreFixture.PRINCIPAL, "client", List.of("catalog"), Long.MAX_VALUE, version);
+            StoreFixture.PRINCIPAL,
+            analyst.id(),
+            "client",
+            List.of("catalog"),
+            Long.MAX_VALUE,
+            analyst.credentialVersion());
     decide(); // throws ForbiddenException if the grants do not reach the table
   }
 

@@ -49,10 +49,10 @@ public class TokenBench {
     fixture = StoreFixture.open();
     service = newService();
     List<String> scopes = List.of("catalog");
-    token = service.issue("analyst", "client", scopes, 1);
+    token = service.issue("analyst", "p-analyst", "client", scopes, 1);
     fresh = new String[FRESH];
     for (int i = 0; i < FRESH; i++) {
-      fresh[i] = service.issue("analyst", "client", scopes, 1);
+      fresh[i] = service.issue("analyst", "p-analyst", "client", scopes, 1);
     }
     firstSight = newService();
     if (!verifyToken_cached().name().equals("analyst")
