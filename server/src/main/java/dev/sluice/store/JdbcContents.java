@@ -49,6 +49,48 @@ final class JdbcContents extends JdbcSupport {
     }
   }
 
+  /** What a write published in its transaction, for the cache once the outcome is known. */
+  private static final class Published {
+    private List<PointerChange> changes = List.of();
+
+    List<PointerChange> of(List<PointerChange> published) {
+      this.changes = published;
+      return published;
+    }
+  }
+
+  /** A write of pointers: its body gets where to note what it publishes. */
+  @FunctionalInterface
+  private interface Write<T> {
+    T run(Published published);
+  }
+
+  /**
+   * Runs {@code write} on the pointers at {@code keys}, then settles them in the cache whatever the
+   * outcome ({@link PointerCache#settled}): what it committed, or whether a failure may have been
+   * applied. A refusal thrown before COMMIT (rolled back) changed nothing.
+   */
+  private <T> T writing(List<PointerCache.Key> keys, Write<T> write) {
+    Published published = new Published();
+    boolean committed = false;
+    boolean refused = false;
+    try {
+      T result = write.run(published);
+      committed = true;
+      return result;
+    } catch (Conflict
+        | LocationConflict
+        | NotFound
+        | AlreadyExists
+        | DuplicateName
+        | IdempotencyKeyTaken e) {
+      refused = true;
+      throw e;
+    } finally {
+      pointers.settled(keys, committed ? published.changes : null, !committed && !refused);
+    }
+  }
+
   Optional<ContentRecord> getContent(String catalog, NamespacePath ns, String name) {
     return pointers.get(
         PointerCache.Key.of(catalog, ns, name), () -> readContent(catalog, ns, name));
@@ -91,50 +133,52 @@ final class JdbcContents extends JdbcSupport {
     ensureRoots(claimSql, claims);
     PointerCache.Key key = PointerCache.Key.of(catalog, ns, name);
     try {
-      inTransaction(
-          conn -> {
-            IdempotencyClaim.recordIn(conn); // in the change's own transaction
-            // Roots first, then the row: the order swapMetadata locks in too.
-            JdbcLocationClaims.lockRoots(conn, claims);
-            List<Long> version;
-            try {
-              long now = System.currentTimeMillis();
-              version =
-                  versioning.versioned(
-                      conn,
-                      "INSERT INTO contents (catalog_name, ns_path, name, kind, metadata_location, version, created_at, updated_at)"
-                          + " VALUES (?, ?, ?, ?, ?, "
-                          + PointerVersions.VERSION
-                          + ", ?, ?)",
-                      catalog,
-                      ns.key(),
-                      name,
-                      kind.name(),
-                      metadataLocation,
-                      now,
-                      now);
-            } catch (SQLException e) {
-              if (UNIQUE_VIOLATION.equals(e.getSQLState())) {
-                throw new DuplicateName();
-              }
-              if (FK_VIOLATION.contains(e.getSQLState())) {
-                throw new NotFound("Namespace does not exist: " + ns);
-              }
-              throw e;
-            }
-            Optional<LocationConflict> conflict =
-                JdbcLocationClaims.findConflict(conn, catalog, ns, name, claims);
-            if (conflict.isPresent()) {
-              throw conflict.get();
-            }
-            JdbcLocationClaims.insert(conn, catalog, ns, name, claims);
-            versioning.publish(conn, PointerVersions.changes(List.of(key), version));
-            return null;
-          });
+      writing(
+          List.of(key),
+          published ->
+              inTransaction(
+                  conn -> {
+                    IdempotencyClaim.recordIn(conn); // in the change's own transaction
+                    // Roots first, then the row: the order swapMetadata locks in too.
+                    JdbcLocationClaims.lockRoots(conn, claims);
+                    List<Long> version;
+                    try {
+                      long now = System.currentTimeMillis();
+                      version =
+                          versioning.versioned(
+                              conn,
+                              "INSERT INTO contents (catalog_name, ns_path, name, kind, metadata_location, version, created_at, updated_at)"
+                                  + " VALUES (?, ?, ?, ?, ?, "
+                                  + PointerVersions.VERSION
+                                  + ", ?, ?)",
+                              catalog,
+                              ns.key(),
+                              name,
+                              kind.name(),
+                              metadataLocation,
+                              now,
+                              now);
+                    } catch (SQLException e) {
+                      if (UNIQUE_VIOLATION.equals(e.getSQLState())) {
+                        throw new DuplicateName();
+                      }
+                      if (FK_VIOLATION.contains(e.getSQLState())) {
+                        throw new NotFound("Namespace does not exist: " + ns);
+                      }
+                      throw e;
+                    }
+                    Optional<LocationConflict> conflict =
+                        JdbcLocationClaims.findConflict(conn, catalog, ns, name, claims);
+                    if (conflict.isPresent()) {
+                      throw conflict.get();
+                    }
+                    JdbcLocationClaims.insert(conn, catalog, ns, name, claims);
+                    versioning.publish(
+                        conn, published.of(PointerVersions.changes(List.of(key), version)));
+                    return null;
+                  }));
     } catch (DuplicateName e) {
       throw alreadyExists(catalog, ns, name);
-    } finally {
-      pointers.invalidate(key);
     }
   }
 
@@ -153,22 +197,22 @@ final class JdbcContents extends JdbcSupport {
         ordered.stream()
             .map(swap -> PointerCache.Key.of(catalog, swap.namespace(), swap.name()))
             .toList();
-    try {
-      for (int attempt = 1; ; attempt++) {
-        try {
-          swapOnce(catalog, ordered, claimed, keys);
-          return;
-        } catch (RetryableSwap e) {
-          // Rolled back before COMMIT: nothing was applied, so trying again is safe.
-          if (attempt >= MAX_ATTEMPTS) {
-            throw unavailable(e.cause);
+    // Moved, or refused (a Conflict often means our cached base was stale): read it afresh.
+    writing(
+        keys,
+        published -> {
+          for (int attempt = 1; ; attempt++) {
+            try {
+              swapOnce(catalog, ordered, claimed, keys, published);
+              return null;
+            } catch (RetryableSwap e) {
+              // Rolled back before COMMIT: nothing was applied, so trying again is safe.
+              if (attempt >= MAX_ATTEMPTS) {
+                throw unavailable(e.cause);
+              }
+            }
           }
-        }
-      }
-    } finally {
-      // Moved, or refused (a Conflict often means our cached base was stale): read it afresh.
-      keys.forEach(pointers::invalidate);
-    }
+        });
   }
 
   /**
@@ -190,7 +234,8 @@ final class JdbcContents extends JdbcSupport {
       String catalog,
       List<MetadataSwap> ordered,
       List<LocationClaim> claimed,
-      List<PointerCache.Key> keys) {
+      List<PointerCache.Key> keys,
+      Published published) {
     Connection conn;
     try {
       conn = connection();
@@ -243,7 +288,7 @@ final class JdbcContents extends JdbcSupport {
           }
           versions.add(version.get(0));
         }
-        versioning.publish(conn, PointerVersions.changes(keys, versions));
+        versioning.publish(conn, published.of(PointerVersions.changes(keys, versions)));
       } catch (IdempotencyKeyTaken e) {
         rollbackQuietly(conn);
         throw e;
@@ -280,53 +325,53 @@ final class JdbcContents extends JdbcSupport {
 
   boolean dropContent(String catalog, NamespacePath ns, String name, ContentKind kind) {
     PointerCache.Key key = PointerCache.Key.of(catalog, ns, name);
-    try {
-      return inTransaction(
-          conn -> {
-            IdempotencyClaim.recordIn(conn); // in the change's own transaction
-            List<Long> dropped =
-                versioning.versioned(
-                    conn,
-                    "DELETE FROM contents WHERE catalog_name = ? AND ns_path = ? AND name = ? AND kind = ?",
-                    catalog,
-                    ns.key(),
-                    name,
-                    kind.name());
-            dropGrants(conn, catalog, ns, name, kind);
-            versioning.publish(conn, PointerVersions.changes(List.of(key), dropped));
-            return dropped.size() == 1;
-          });
-    } finally {
-      pointers.invalidate(key);
-    }
+    return writing(
+        List.of(key),
+        published ->
+            inTransaction(
+                conn -> {
+                  IdempotencyClaim.recordIn(conn); // in the change's own transaction
+                  List<Long> dropped =
+                      versioning.versioned(
+                          conn,
+                          "DELETE FROM contents WHERE catalog_name = ? AND ns_path = ? AND name = ? AND kind = ?",
+                          catalog,
+                          ns.key(),
+                          name,
+                          kind.name());
+                  dropGrants(conn, catalog, ns, name, kind);
+                  versioning.publish(
+                      conn, published.of(PointerVersions.changes(List.of(key), dropped)));
+                  return dropped.size() == 1;
+                }));
   }
 
   boolean dropContentIfAt(
       String catalog, NamespacePath ns, String name, ContentKind kind, String metadataLocation) {
     PointerCache.Key key = PointerCache.Key.of(catalog, ns, name);
-    try {
-      return inTransaction(
-          conn -> {
-            List<Long> dropped =
-                versioning.versioned(
-                    conn,
-                    "DELETE FROM contents WHERE catalog_name = ? AND ns_path = ? AND name = ? AND kind = ?"
-                        + " AND metadata_location = ?",
-                    catalog,
-                    ns.key(),
-                    name,
-                    kind.name(),
-                    metadataLocation);
-            if (dropped.size() != 1) {
-              return false; // moved on or re-created meanwhile: it and its grants stay
-            }
-            dropGrants(conn, catalog, ns, name, kind);
-            versioning.publish(conn, PointerVersions.changes(List.of(key), dropped));
-            return true;
-          });
-    } finally {
-      pointers.invalidate(key);
-    }
+    return writing(
+        List.of(key),
+        published ->
+            inTransaction(
+                conn -> {
+                  List<Long> dropped =
+                      versioning.versioned(
+                          conn,
+                          "DELETE FROM contents WHERE catalog_name = ? AND ns_path = ? AND name = ? AND kind = ?"
+                              + " AND metadata_location = ?",
+                          catalog,
+                          ns.key(),
+                          name,
+                          kind.name(),
+                          metadataLocation);
+                  if (dropped.size() != 1) {
+                    return false; // moved on or re-created meanwhile: it and its grants stay
+                  }
+                  dropGrants(conn, catalog, ns, name, kind);
+                  versioning.publish(
+                      conn, published.of(PointerVersions.changes(List.of(key), dropped)));
+                  return true;
+                }));
   }
 
   private static void dropGrants(
@@ -351,47 +396,52 @@ final class JdbcContents extends JdbcSupport {
     PointerCache.Key from = PointerCache.Key.of(catalog, fromNs, fromName);
     PointerCache.Key to = PointerCache.Key.of(catalog, toNs, toName);
     try {
-      inTransaction(
-          conn -> {
-            IdempotencyClaim.recordIn(conn); // in the change's own transaction
-            List<Long> moved =
-                versioning.versioned(
-                    conn,
-                    "UPDATE contents SET ns_path = ?, name = ?, version = "
-                        + PointerVersions.VERSION
-                        + ", updated_at = ?"
-                        + " WHERE catalog_name = ? AND ns_path = ? AND name = ? AND kind = ?",
-                    toNs.key(),
-                    toName,
-                    System.currentTimeMillis(),
-                    catalog,
-                    fromNs.key(),
-                    fromName,
-                    kind.name());
-            if (moved.isEmpty()) {
-              throw new NotFound(
-                  (kind == ContentKind.TABLE ? "Table" : "View")
-                      + " does not exist: "
-                      + fromNs
-                      + "."
-                      + fromName);
-            }
-            // Grants follow the renamed table or view.
-            update(
-                conn,
-                "UPDATE privilege_grants SET securable_ns = ?, securable_name = ?"
-                    + " WHERE catalog_name = ? AND securable_type = ? AND securable_ns = ? AND securable_name = ?",
-                toNs.key(),
-                toName,
-                catalog,
-                kind.name(),
-                fromNs.key(),
-                fromName);
-            versioning.publish(
-                conn,
-                PointerVersions.changes(List.of(from, to), List.of(moved.get(0), moved.get(0))));
-            return null;
-          });
+      writing(
+          List.of(from, to),
+          published ->
+              inTransaction(
+                  conn -> {
+                    IdempotencyClaim.recordIn(conn); // in the change's own transaction
+                    List<Long> moved =
+                        versioning.versioned(
+                            conn,
+                            "UPDATE contents SET ns_path = ?, name = ?, version = "
+                                + PointerVersions.VERSION
+                                + ", updated_at = ?"
+                                + " WHERE catalog_name = ? AND ns_path = ? AND name = ? AND kind = ?",
+                            toNs.key(),
+                            toName,
+                            System.currentTimeMillis(),
+                            catalog,
+                            fromNs.key(),
+                            fromName,
+                            kind.name());
+                    if (moved.isEmpty()) {
+                      throw new NotFound(
+                          (kind == ContentKind.TABLE ? "Table" : "View")
+                              + " does not exist: "
+                              + fromNs
+                              + "."
+                              + fromName);
+                    }
+                    // Grants follow the renamed table or view.
+                    update(
+                        conn,
+                        "UPDATE privilege_grants SET securable_ns = ?, securable_name = ?"
+                            + " WHERE catalog_name = ? AND securable_type = ? AND securable_ns = ? AND securable_name = ?",
+                        toNs.key(),
+                        toName,
+                        catalog,
+                        kind.name(),
+                        fromNs.key(),
+                        fromName);
+                    versioning.publish(
+                        conn,
+                        published.of(
+                            PointerVersions.changes(
+                                List.of(from, to), List.of(moved.get(0), moved.get(0)))));
+                    return null;
+                  }));
     } catch (StoreUnavailable e) {
       if (e.getCause() instanceof SQLException sql) {
         if (UNIQUE_VIOLATION.equals(sql.getSQLState())) {
@@ -402,9 +452,6 @@ final class JdbcContents extends JdbcSupport {
         }
       }
       throw e;
-    } finally {
-      pointers.invalidate(from);
-      pointers.invalidate(to);
     }
   }
 

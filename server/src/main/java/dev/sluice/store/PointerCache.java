@@ -9,6 +9,7 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.atomic.LongAdder;
@@ -33,12 +34,13 @@ import java.util.function.Supplier;
  * <p>Never behind what this replica has shown: with a feed, a read from the database may see a
  * commit whose notification has not arrived yet (this replica's own, or another's), so the cache
  * still holds pointers from before it. Serving those next would tear a multi-table commit (table A
- * new, table B old) or step back in time. So such a read ({@link #aheadOfFeed}), and every local
- * change, asks for a <em>barrier</em>: a notification of its own, sent after it ({@link
- * #barriersWanted}, sent by the listener). PostgreSQL delivers notifications in commit order, so
- * once the barrier comes back ({@link #barrierEchoed}) every commit that read saw has been
- * delivered. Until then nothing is served from the cache. Barriers coalesce: one answers every
- * request made before it was sent.
+ * new, table B old) or step back in time. So nothing is served from the cache until the feed has
+ * caught up with what this replica has shown. A change this replica committed waits for its own
+ * notification ({@link #settled}). A read ahead of the feed ({@link #aheadOfFeed}), or a change
+ * whose outcome is unknown, asks for a <em>barrier</em>: a notification of its own, sent after it
+ * ({@link #barriersWanted}, sent by the listener). PostgreSQL delivers notifications in commit
+ * order, so once either comes back every commit that was seen has been delivered. Barriers
+ * coalesce: one answers every request made before it was sent.
  */
 public final class PointerCache {
   /** The key of a pointer: catalog, namespace key ({@link NamespacePath#key()}), name. */
@@ -66,6 +68,12 @@ public final class PointerCache {
   private final AtomicLong barriersEchoed = new AtomicLong();
   private volatile Runnable barrierWanted = () -> {};
   private final AtomicLong applying = new AtomicLong(); // odd while a notification is applied
+  // With a feed: changes this replica committed whose notification has not come back, and when.
+  private final ConcurrentHashMap<PointerChange, Long> ownPending = new ConcurrentHashMap<>();
+
+  /** How long an own change may wait for its notification before a barrier stands in for it. */
+  static final long OWN_PENDING_MAX_NANOS = 5_000_000_000L;
+
   private final AtomicLongArray stamps = new AtomicLongArray(STRIPES);
   private volatile boolean healthy;
   private final LongAdder hits = new LongAdder();
@@ -150,7 +158,23 @@ public final class PointerCache {
   }
 
   private boolean caughtUp() {
-    return (applying.get() & 1) == 0 && barriersEchoed.get() >= barriersWanted.get();
+    return (applying.get() & 1) == 0
+        && barriersEchoed.get() >= barriersWanted.get()
+        && (ownPending.isEmpty() || ownSettledByNow());
+  }
+
+  /**
+   * Whether every own change's notification is in, after dropping those that waited too long (a
+   * notification of a key whose announcement the bounded {@code announced} map forgot): a barrier
+   * then stands in for them.
+   */
+  private boolean ownSettledByNow() {
+    long now = System.nanoTime();
+    boolean expired = ownPending.values().removeIf(at -> now - at > OWN_PENDING_MAX_NANOS);
+    if (expired) {
+      wantBarrier();
+    }
+    return ownPending.isEmpty() && barriersEchoed.get() >= barriersWanted.get();
   }
 
   private void wantBarrier() {
@@ -176,14 +200,42 @@ public final class PointerCache {
     barriersEchoed.accumulateAndGet(generation, Math::max);
   }
 
-  /** This replica changed the pointer at {@code key} (or tried to): forget it. */
+  /** This replica changed the pointer at {@code key}, or may have: forget it. */
   void invalidate(Key key) {
-    stamps.incrementAndGet(stripe(key));
-    cache.invalidate(key);
-    if (feed) {
-      // The change is in the database, its notification not here yet: the caller is about to
-      // answer what it wrote, and the cache may hold what that change was based on.
-      wantBarrier();
+    settled(List.of(key), null, true);
+  }
+
+  /**
+   * A write of the pointers at {@code keys} by this replica is over: they are forgotten. {@code
+   * committed} is what it committed, null if it failed; {@code maybeApplied} says whether a failed
+   * one may have been applied all the same (the database's COMMIT outcome is unknown). The caller
+   * is about to answer what it wrote, and the cache may hold what that write was based on: nothing
+   * is served until the feed brings the committed changes back, or, for an unknown outcome, a
+   * barrier. A write refused before its COMMIT changed nothing and waits for nothing.
+   */
+  void settled(List<Key> keys, List<PointerChange> committed, boolean maybeApplied) {
+    for (Key key : keys) {
+      stamps.incrementAndGet(stripe(key));
+      cache.invalidate(key);
+    }
+    if (!feed) {
+      return;
+    }
+    if (committed == null) {
+      if (maybeApplied) {
+        wantBarrier();
+      }
+      return;
+    }
+    long now = System.nanoTime();
+    for (PointerChange change : committed) {
+      ownPending.put(change, now);
+      // Its notification may be in already (applied before the put): then it will not come again.
+      // The feed puts the announcement before it removes, so one of the two removes it.
+      Long named = announced.getIfPresent(change.key());
+      if (named != null && named >= change.version()) {
+        ownPending.remove(change);
+      }
     }
   }
 
@@ -210,6 +262,7 @@ public final class PointerCache {
         received.increment();
         stamps.incrementAndGet(stripe(key));
         announced.put(key, version);
+        ownPending.remove(change);
         cache
             .asMap()
             .computeIfPresent(
@@ -259,6 +312,7 @@ public final class PointerCache {
     }
     cache.invalidateAll();
     announced.invalidateAll();
+    ownPending.clear();
   }
 
   private static int stripe(Key key) {

@@ -208,6 +208,55 @@ class PointerCacheTest {
   }
 
   @Test
+  void aCommittedChangeWaitsForItsOwnNotificationNotForABarrier() {
+    Db a = new Db(at("a1", 1));
+    Db b = new Db(at("b1", 1));
+    PointerCache cache = settledWith(a, b);
+    long barriers = cache.barriersWanted();
+    a.value = at("a2", 2);
+    b.value = at("b2", 2); // another replica's change, not notified yet
+    a.value = at("a3", 3);
+    cache.settled(List.of(A), List.of(new PointerChange(A, 3)), false); // this replica's commit
+    assertThat(cache.barriersWanted())
+        .as("its own notification is the barrier")
+        .isEqualTo(barriers);
+    assertThat(cache.get(B, b)).isEqualTo(at("b2", 2));
+    // That read of B showed a version the feed had not named: it asked for a barrier of its own.
+    cache.changed(List.of(new PointerChange(A, 2), new PointerChange(B, 2)));
+    cache.changed(A, 3);
+    cache.barrierEchoed(cache.barriersWanted());
+    assertThat(cache.get(B, b)).isEqualTo(at("b2", 2));
+    assertThat(b.reads).as("served again once its notification came back").hasValue(2);
+  }
+
+  @Test
+  void anOwnNotificationThatCameBeforeTheWriteSettledHoldsNothing() {
+    Db a = new Db(at("a1", 1));
+    Db b = new Db(at("b1", 1));
+    PointerCache cache = settledWith(a, b);
+    cache.changed(A, 2); // the listener was quicker than the writing thread
+    cache.settled(List.of(A), List.of(new PointerChange(A, 2)), false);
+    cache.get(B, b);
+    assertThat(b.reads).hasValue(1);
+  }
+
+  @Test
+  void aWriteRefusedBeforeItsCommitWaitsForNothingAndAnUnknownOutcomeForABarrier() {
+    Db a = new Db(at("a1", 1));
+    Db b = new Db(at("b1", 1));
+    PointerCache cache = settledWith(a, b);
+    long barriers = cache.barriersWanted();
+    cache.settled(List.of(A), null, false);
+    assertThat(cache.barriersWanted()).isEqualTo(barriers);
+    cache.get(B, b);
+    assertThat(b.reads).hasValue(1);
+    cache.settled(List.of(A), null, true);
+    assertThat(cache.barriersWanted()).isEqualTo(barriers + 1);
+    cache.get(B, b);
+    assertThat(b.reads).as("read through until the barrier is back").hasValue(2);
+  }
+
+  @Test
   void aReadShowingAVersionTheFeedHasNotNamedStopsServingUntilItsBarrierReturns() {
     Db a = new Db(at("a1", 1));
     Db b = new Db(at("b1", 1));
