@@ -36,11 +36,13 @@ import java.util.function.Supplier;
  * still holds pointers from before it. Serving those next would tear a multi-table commit (table A
  * new, table B old) or step back in time. So nothing is served from the cache until the feed has
  * caught up with what this replica has shown. A change this replica committed waits for its own
- * notification ({@link #settled}). A read ahead of the feed ({@link #aheadOfFeed}), or a change
- * whose outcome is unknown, asks for a <em>barrier</em>: a notification of its own, sent after it
- * ({@link #barriersWanted}, sent by the listener). PostgreSQL delivers notifications in commit
- * order, so once either comes back every commit that was seen has been delivered. Barriers
- * coalesce: one answers every request made before it was sent.
+ * notification ({@link #settled}); a read of a newer version than the feed named waits for that
+ * version's ({@link #awaitIfAhead}). A read the feed has nothing to compare with (a pointer
+ * unchanged since subscribing, a missing one), or a change whose outcome is unknown, asks for a
+ * <em>barrier</em>: a notification of its own, sent after it ({@link #barriersWanted}, sent by the
+ * listener). PostgreSQL delivers notifications in commit order, so once either comes back every
+ * commit that was seen has been delivered. Barriers coalesce: one answers every request made before
+ * it was sent.
  */
 public final class PointerCache {
   /** The key of a pointer: catalog, namespace key ({@link NamespacePath#key()}), name. */
@@ -68,11 +70,15 @@ public final class PointerCache {
   private final AtomicLong barriersEchoed = new AtomicLong();
   private volatile Runnable barrierWanted = () -> {};
   private final AtomicLong applying = new AtomicLong(); // odd while a notification is applied
-  // With a feed: changes this replica committed whose notification has not come back, and when.
-  private final ConcurrentHashMap<PointerChange, Long> ownPending = new ConcurrentHashMap<>();
+  // With a feed: changes this replica has shown (committed, or read) whose notification has not
+  // come in yet, and since when.
+  private final ConcurrentHashMap<PointerChange, Long> pending = new ConcurrentHashMap<>();
 
-  /** How long an own change may wait for its notification before a barrier stands in for it. */
-  static final long OWN_PENDING_MAX_NANOS = 5_000_000_000L;
+  /** How long a change may be awaited before a barrier stands in for its notification. */
+  static final long PENDING_MAX_NANOS = 5_000_000_000L;
+
+  /** {@link #PENDING_MAX_NANOS}; a test shortens it. */
+  volatile long pendingMaxNanos = PENDING_MAX_NANOS;
 
   private final AtomicLongArray stamps = new AtomicLongArray(STRIPES);
   private volatile boolean healthy;
@@ -132,8 +138,8 @@ public final class PointerCache {
       return loaded;
     }
     // Before anyone can see it (the put below, the caller's answer): a read ahead of the feed.
-    if (feed && aheadOfFeed(key, loaded)) {
-      wantBarrier();
+    if (feed) {
+      awaitIfAhead(key, loaded);
     }
     // Check and put under the entry's lock: an invalidation bumps the stamp before it evicts under
     // that lock, so it either stops this put or removes what it put. A put-then-recheck would let
@@ -144,37 +150,50 @@ public final class PointerCache {
   }
 
   /**
-   * Whether {@code loaded}, just read from the database, may show a commit the feed has not
-   * delivered: anything but the version the feed last named for {@code key}. A pointer unchanged
-   * since this replica subscribed has no notification to compare with, and an absent one no
-   * version: both count as ahead (a barrier settles it).
+   * {@code loaded}, just read from the database, may show a commit the feed has not delivered:
+   * anything newer than the version the feed last named for {@code key}. Such a version is awaited
+   * like an own change: it was committed after a change the feed delivered, so its notification is
+   * on its way. A pointer unchanged since this replica subscribed has no notification to compare
+   * with, and an absent one no version: a barrier settles those.
    */
-  private boolean aheadOfFeed(Key key, Optional<ContentRecord> loaded) {
-    if (loaded.isEmpty()) {
-      return true;
-    }
+  private void awaitIfAhead(Key key, Optional<ContentRecord> loaded) {
     Long named = announced.getIfPresent(key);
-    return named == null || named != loaded.get().version();
+    if (loaded.isEmpty() || named == null) {
+      wantBarrier();
+    } else if (loaded.get().version() > named) {
+      await(new PointerChange(key, loaded.get().version()), System.nanoTime());
+    }
+  }
+
+  /** Serves nothing until the feed names {@code change} (or a later change of its pointer). */
+  private void await(PointerChange change, long now) {
+    pending.put(change, now);
+    // Its notification may be in already (applied before the put): then it will not come again.
+    // The feed puts the announcement before it removes, so one of the two removes it.
+    Long named = announced.getIfPresent(change.key());
+    if (named != null && named >= change.version()) {
+      pending.remove(change);
+    }
   }
 
   private boolean caughtUp() {
     return (applying.get() & 1) == 0
         && barriersEchoed.get() >= barriersWanted.get()
-        && (ownPending.isEmpty() || ownSettledByNow());
+        && (pending.isEmpty() || settledByNow());
   }
 
   /**
-   * Whether every own change's notification is in, after dropping those that waited too long (a
-   * notification of a key whose announcement the bounded {@code announced} map forgot): a barrier
-   * then stands in for them.
+   * Whether every awaited change's notification is in, after dropping those that waited too long (a
+   * notification the bounded {@code announced} map forgot, or a version that was no change of its
+   * own): a barrier then stands in for them.
    */
-  private boolean ownSettledByNow() {
+  private boolean settledByNow() {
     long now = System.nanoTime();
-    boolean expired = ownPending.values().removeIf(at -> now - at > OWN_PENDING_MAX_NANOS);
+    boolean expired = pending.values().removeIf(at -> now - at > pendingMaxNanos);
     if (expired) {
       wantBarrier();
     }
-    return ownPending.isEmpty() && barriersEchoed.get() >= barriersWanted.get();
+    return pending.isEmpty() && barriersEchoed.get() >= barriersWanted.get();
   }
 
   private void wantBarrier() {
@@ -229,13 +248,7 @@ public final class PointerCache {
     }
     long now = System.nanoTime();
     for (PointerChange change : committed) {
-      ownPending.put(change, now);
-      // Its notification may be in already (applied before the put): then it will not come again.
-      // The feed puts the announcement before it removes, so one of the two removes it.
-      Long named = announced.getIfPresent(change.key());
-      if (named != null && named >= change.version()) {
-        ownPending.remove(change);
-      }
+      await(change, now);
     }
   }
 
@@ -262,7 +275,8 @@ public final class PointerCache {
         received.increment();
         stamps.incrementAndGet(stripe(key));
         announced.put(key, version);
-        ownPending.remove(change);
+        // This change, and any earlier one of the pointer awaited (a read saw a version between).
+        pending.keySet().removeIf(p -> p.key().equals(key) && p.version() <= version);
         cache
             .asMap()
             .computeIfPresent(
@@ -312,7 +326,7 @@ public final class PointerCache {
     }
     cache.invalidateAll();
     announced.invalidateAll();
-    ownPending.clear();
+    pending.clear();
   }
 
   private static int stripe(Key key) {

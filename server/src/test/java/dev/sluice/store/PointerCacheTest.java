@@ -230,6 +230,25 @@ class PointerCacheTest {
   }
 
   @Test
+  void aChangeAwaitedTooLongGivesWayToABarrier() throws Exception {
+    Db a = new Db(at("a1", 1));
+    Db b = new Db(at("b1", 1));
+    PointerCache cache = settledWith(a, b);
+    cache.pendingMaxNanos = 1_000_000; // 1 ms
+    long barriers = cache.barriersWanted();
+    // A notification that never comes (the feed's announcement of the key was forgotten, say).
+    cache.settled(List.of(A), List.of(new PointerChange(A, 7)), false);
+    Thread.sleep(5);
+    cache.get(B, b);
+    assertThat(b.reads).as("still behind: now waiting for the barrier").hasValue(2);
+    // One for the expired wait, one for that read of B (nothing of B named since subscribing).
+    assertThat(cache.barriersWanted()).isEqualTo(barriers + 2);
+    cache.barrierEchoed(cache.barriersWanted());
+    cache.get(B, b);
+    assertThat(b.reads).hasValue(2);
+  }
+
+  @Test
   void anOwnNotificationThatCameBeforeTheWriteSettledHoldsNothing() {
     Db a = new Db(at("a1", 1));
     Db b = new Db(at("b1", 1));
@@ -257,7 +276,7 @@ class PointerCacheTest {
   }
 
   @Test
-  void aReadShowingAVersionTheFeedHasNotNamedStopsServingUntilItsBarrierReturns() {
+  void aReadShowingAVersionNewerThanTheFeedNamedStopsServingUntilTheFeedNamesIt() {
     Db a = new Db(at("a1", 1));
     Db b = new Db(at("b1", 1));
     PointerCache cache = settledWith(a, b);
@@ -267,15 +286,23 @@ class PointerCacheTest {
     cache.changed(A, 2);
     a.value = at("a3", 3);
     b.value = at("b3", 3);
+    long barriers = cache.barriersWanted();
     assertThat(cache.get(A, a)).isEqualTo(at("a3", 3));
+    assertThat(cache.barriersWanted())
+        .as("a version after one the feed named is on its way: awaited, no barrier")
+        .isEqualTo(barriers);
     assertThat(cache.get(B, b)).isEqualTo(at("b3", 3));
+    assertThat(b.reads).hasValue(2);
+    cache.changed(List.of(new PointerChange(A, 3), new PointerChange(B, 3)));
+    // B's read (no notification of B since subscribing to compare with) asked for a barrier.
+    cache.barrierEchoed(cache.barriersWanted());
+    assertThat(cache.get(B, b)).isEqualTo(at("b3", 3));
+    assertThat(b.reads).as("served again").hasValue(2);
 
-    // Reading exactly what the feed named is not ahead of it: no barrier, served at once.
+    // Reading exactly what the feed named is not ahead of it: nothing awaited, served at once.
     Db c = new Db(at("c4", 4));
     PointerCache.Key key = new PointerCache.Key("cat", "ns", "c");
-    cache.changed(List.of(new PointerChange(A, 3), new PointerChange(B, 3)));
     cache.changed(key, 4);
-    cache.barrierEchoed(cache.barriersWanted());
     long wanted = cache.barriersWanted();
     cache.get(key, c);
     assertThat(cache.barriersWanted()).isEqualTo(wanted);
