@@ -52,6 +52,7 @@ final class PgChangeListener implements AutoCloseable {
   private final Thread thread;
   private final Thread barrierSender;
   private final LongAdder reconnects = new LongAdder();
+  private final LongAdder barriersSent = new LongAdder();
   private volatile boolean closed;
   private volatile Connection connection;
 
@@ -100,6 +101,7 @@ final class PgChangeListener implements AutoCloseable {
         ps.setString(1, PointerChange.CHANNEL);
         ps.setString(2, PointerChange.barrier(replica, wanted));
         ps.execute();
+        barriersSent.increment();
         sent = wanted;
         backoff = 50;
       } catch (SQLException | RuntimeException e) {
@@ -111,6 +113,11 @@ final class PgChangeListener implements AutoCloseable {
         backoff = Math.min(1_000, backoff * 2);
       }
     }
+  }
+
+  /** Barrier notifications sent ({@link PointerCache#barriersWanted}). */
+  long barriersSent() {
+    return barriersSent.sum();
   }
 
   /** Times the listener lost its connection and subscribed again. */

@@ -65,6 +65,12 @@ final class PointerVersions implements AutoCloseable {
               "sluice.store.pointer.listener.reconnects", listener, PgChangeListener::reconnects)
           .description("Times the pointer change feed's connection was lost and re-established")
           .register(metrics);
+      FunctionCounter.builder(
+              "sluice.store.pointer.barriers.sent", listener, PgChangeListener::barriersSent)
+          .description(
+              "Barrier notifications sent: reads the change feed had nothing to compare with, and"
+                  + " writes of unknown outcome")
+          .register(metrics);
     }
   }
 

@@ -15,6 +15,8 @@ final class ReplicaMetrics {
   static final String CACHE_HITS = "sluice_store_pointer_cache_hits_total";
   static final String CACHE_MISSES = "sluice_store_pointer_cache_misses_total";
   static final String CACHE_BYPASSES = "sluice_store_pointer_cache_bypasses_total";
+  static final String CACHE_BEHIND = "sluice_store_pointer_cache_behind_total";
+  static final String BARRIERS_SENT = "sluice_store_pointer_barriers_sent_total";
   static final String INVALIDATIONS_RECEIVED = "sluice_store_pointer_invalidations_received_total";
   static final String LISTENER_RECONNECTS = "sluice_store_pointer_listener_reconnects_total";
   static final String LISTENER_HEALTHY = "sluice_store_pointer_listener_healthy";
