@@ -312,15 +312,28 @@ final class AppendStorm {
                 end,
                 replica,
                 sequence));
-        if (outcome == Outcome.UNKNOWN && via.killed()) {
-          failOver();
+        if (outcome == Outcome.UNKNOWN && via.killed() && !failOver()) {
+          // No replica left (a single embedded server killed): nothing to write to until the
+          // storm's end, when the test restarts it.
+          for (long left = deadlineNanos - System.nanoTime();
+              left > 0;
+              left = deadlineNanos - System.nanoTime()) {
+            java.util.concurrent.locks.LockSupport.parkNanos(left);
+          }
+          break;
         }
       }
       return new WriterEnd(spec.id(), count, acked, refused, System.nanoTime() >= deadlineNanos);
     }
 
-    /** Moves to the next live replica; retries briefly, since a survivor may be busy. */
-    private void failOver() {
+    /**
+     * Moves to the next live replica; false if the cluster has no other (one server). Throws if
+     * there are others and none takes the writer.
+     */
+    private boolean failOver() {
+      if (cluster.size() == 1) {
+        return false;
+      }
       for (int step = 1; step < cluster.size(); step++) {
         int next = (replica + step) % cluster.size();
         if (cluster.replica(next).killed()) {
@@ -328,7 +341,7 @@ final class AppendStorm {
         }
         try {
           connect(next);
-          return;
+          return true;
         } catch (RuntimeException e) {
           unexpected.add(spec.id() + ": fail-over to r" + next + " failed: " + e);
         }

@@ -73,6 +73,10 @@ final class ReplicaCluster implements AutoCloseable {
   private final String adminUrl;
   private final String databaseName;
   private final String fault;
+  private final boolean embedded;
+  private Path classpath;
+  private int launches;
+  private int initialCount;
   private final String clientId = "dur-root";
   private final String clientSecret = ProcessSupport.randomHex(16);
   private final List<Replica> replicas = new ArrayList<>();
@@ -84,6 +88,7 @@ final class ReplicaCluster implements AutoCloseable {
       throws IOException {
     this.name = name;
     this.fault = fault;
+    this.embedded = adminUrl == null;
     this.workDir = workDir;
     this.warehouse = Files.createDirectories(workDir.resolve("warehouse"));
     this.adminUrl = adminUrl;
@@ -115,8 +120,20 @@ final class ReplicaCluster implements AutoCloseable {
    * (e.g. {@link #BLIND_POINTER_SWAP}) on, or none if null.
    */
   static ReplicaCluster start(String name, int count, String fault) {
-    String admin = System.getenv(PG_ENV);
-    if (admin == null || admin.isBlank()) {
+    return start(name, count, fault, false);
+  }
+
+  /**
+   * One server on the embedded default store (H2 in its data directory), as {@code ./sluice serve}
+   * runs it; {@link #restart} starts it again on the same data after a {@link Replica#kill()}.
+   */
+  static ReplicaCluster startEmbedded(String name) {
+    return start(name, 1, null, true);
+  }
+
+  private static ReplicaCluster start(String name, int count, String fault, boolean embedded) {
+    String admin = embedded ? null : System.getenv(PG_ENV);
+    if (!embedded && (admin == null || admin.isBlank())) {
       fail(
           PG_ENV
               + " is not set: these tests need a real PostgreSQL. Run ./scripts/test-all.sh, which "
@@ -152,19 +169,22 @@ final class ReplicaCluster implements AutoCloseable {
                 + " package -DskipTests` (test classes compiled: not -Dmaven.test.skip).");
       }
     }
-    String database = "sluice_dur_" + ProcessSupport.randomHex(6);
-    PostgresAdmin.execute(admin, "CREATE DATABASE " + database);
+    String database = embedded ? null : "sluice_dur_" + ProcessSupport.randomHex(6);
+    if (!embedded) {
+      PostgresAdmin.execute(admin, "CREATE DATABASE " + database);
+    }
     ReplicaCluster cluster = null;
     try {
       cluster =
           new ReplicaCluster(
               name, Files.createTempDirectory("sluice-dur-" + name + "-"), admin, database, fault);
-      Path classpath = cluster.copyServer(jar, lib, faults);
+      cluster.classpath = cluster.copyServer(jar, lib, faults);
+      cluster.initialCount = count;
       List<CompletableFuture<Replica>> starting = new ArrayList<>();
       for (int i = 0; i < count; i++) {
         int index = i;
         ReplicaCluster c = cluster;
-        starting.add(CompletableFuture.supplyAsync(() -> c.launch(index, classpath)));
+        starting.add(CompletableFuture.supplyAsync(() -> c.launch(index, c.classpath)));
       }
       for (CompletableFuture<Replica> f : starting) {
         cluster.replicas.add(f.join());
@@ -227,17 +247,22 @@ final class ReplicaCluster implements AutoCloseable {
   private Replica launch(int index, Path classpath) {
     try {
       Path dataDir = Files.createDirectories(workDir.resolve("r" + index + "/data"));
-      // The pointer cache is the default; stated so that these tests keep covering it.
+      // The pointer cache is the default; stated so that these tests keep covering it. The
+      // embedded store is the default too: no database key at all.
       String yaml =
-          "database: { url: \""
-              + databaseUrl()
-              + "\", pointerCache: true }\n"
+          (embedded ? "" : "database: { url: \"" + databaseUrl() + "\", pointerCache: true }\n")
               + "bootstrap: { quickstartCatalog: false }\n";
       Path config =
           Files.writeString(
               workDir.resolve("r" + index + "/sluice.yaml"), yaml, StandardCharsets.UTF_8);
       Path logDir = Files.createDirectories(repoRoot().resolve("e2e/target"));
-      Path logFile = logDir.resolve(name + "-r" + index + "-server.log");
+      int launch; // the first start's logs keep the plain name; a restart's has its number
+      synchronized (this) {
+        launch = launches++;
+      }
+      Path logFile =
+          logDir.resolve(
+              name + "-r" + index + (launch < initialCount ? "" : "-" + launch) + "-server.log");
       int port = ProcessSupport.freePort();
       Path javaBin = Path.of(System.getProperty("java.home"), "bin", "java");
       String cp =
@@ -278,6 +303,18 @@ final class ReplicaCluster implements AutoCloseable {
 
   Replica replica(int index) {
     return replicas.get(index);
+  }
+
+  /** Starts a killed replica again, on the same data directory; waits until it is healthy. */
+  Replica restart(int index) {
+    Replica old = replicas.get(index);
+    if (old.isAlive()) {
+      throw new IllegalStateException("replica " + index + " is still running");
+    }
+    Replica again = launch(index, classpath);
+    replicas.set(index, again);
+    again.awaitHealthy();
+    return again;
   }
 
   List<Replica> replicas() {
@@ -403,10 +440,13 @@ final class ReplicaCluster implements AutoCloseable {
     for (Replica r : replicas) {
       r.stop();
     }
-    try {
-      PostgresAdmin.execute(adminUrl, "DROP DATABASE IF EXISTS " + databaseName + " WITH (FORCE)");
-    } catch (RuntimeException ignored) {
-      // a database left behind on the throw-away test server is harmless
+    if (!embedded) {
+      try {
+        PostgresAdmin.execute(
+            adminUrl, "DROP DATABASE IF EXISTS " + databaseName + " WITH (FORCE)");
+      } catch (RuntimeException ignored) {
+        // a database left behind on the throw-away test server is harmless
+      }
     }
     ProcessSupport.deleteRecursively(workDir);
   }
