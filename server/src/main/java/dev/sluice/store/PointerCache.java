@@ -20,9 +20,9 @@ import java.util.function.Supplier;
  * Only reads are served from here: every commit is still a compare-and-set in the database, so a
  * stale entry can at worst fail a commit (and a failed commit evicts it).
  *
- * <p>Coherence: every change to a pointer evicts its entry, here ({@link #invalidate}, by the
- * replica that made it) and on every replica ({@link #changed}, from the change feed). A read that
- * began before an invalidation is never cached: each key hashes to a stripe whose stamp every
+ * <p>Coherence: every change to a pointer evicts its entry, here ({@link #settled}, by the replica
+ * that made it) and on every replica ({@link #changed}, from the change feed). A read that began
+ * before an invalidation is never cached: each key hashes to a stripe whose stamp every
  * invalidation bumps <em>before</em> it evicts; a read notes the stamp before it goes to the
  * database, puts its value, then takes it out again if the stamp moved. Either the invalidation's
  * eviction comes after the put, or its bump is seen by the re-check.
@@ -217,11 +217,6 @@ public final class PointerCache {
    */
   void barrierEchoed(long generation) {
     barriersEchoed.accumulateAndGet(generation, Math::max);
-  }
-
-  /** This replica changed the pointer at {@code key}, or may have: forget it. */
-  void invalidate(Key key) {
-    settled(List.of(key), null, true);
   }
 
   /**

@@ -46,7 +46,7 @@ class PointerCacheTest {
     assertThat(cache.get(KEY, db)).isEqualTo(at("m1", 1));
     assertThat(db.reads).hasValue(1);
     db.value = at("m2", 2);
-    cache.invalidate(KEY);
+    cache.settled(List.of(KEY), null, true); // a change whose outcome is unknown
     assertThat(cache.get(KEY, db)).isEqualTo(at("m2", 2));
     assertThat(db.reads).hasValue(2);
     assertThat(cache.hits()).isEqualTo(1);
@@ -191,7 +191,7 @@ class PointerCacheTest {
     a.value = at("a2", 2);
     b.value = at("b2", 2); // the other replica's transaction, not notified yet
     a.value = at("a3", 3);
-    cache.invalidate(A); // this replica's commit on top of it
+    cache.settled(List.of(A), null, true); // this replica's commit, outcome unknown
     assertThat(cache.get(A, a)).isEqualTo(at("a3", 3));
     assertThat(cache.get(B, b)).as("B as new as the A just answered").isEqualTo(at("b2", 2));
     assertThat(cache.get(B, b)).isEqualTo(at("b2", 2));
