@@ -4,6 +4,8 @@ import static java.util.Objects.requireNonNull;
 
 import com.zaxxer.hikari.HikariDataSource;
 import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -302,8 +304,8 @@ final class JdbcContents extends JdbcSupport {
       try {
         conn.commit();
       } catch (SQLException e) {
-        throw new CommitOutcomeUnknown(
-            "The database failed while committing; the commit may have been applied", e);
+        closeQuietly(conn); // a broken connection goes back first: the check takes a new one
+        settleFailedCommit(catalog, ordered, e);
       }
     } catch (SQLException e) {
       // setAutoCommit failed: nothing was sent.
@@ -313,6 +315,83 @@ final class JdbcContents extends JdbcSupport {
       // After COMMIT succeeded, a failing close() must not turn an applied commit into an error.
       closeQuietly(conn);
     }
+  }
+
+  /**
+   * COMMIT failed (H2 could not write its file, the connection broke): reads the pointers back on a
+   * fresh connection. All at their new metadata: applied, so this returns. All still at the
+   * expected one: not applied (each commit writes a metadata file of its own, so a pointer never
+   * comes back to it), so the caller can retry: 503. Anything else, or no answer: really unknown.
+   */
+  private static final int OUTCOME_CHECK_SECONDS = 2;
+
+  private static final long OUTCOME_CHECK_PAUSE_NANOS = 100_000_000L;
+
+  private void settleFailedCommit(String catalog, List<MetadataSwap> swaps, SQLException failure) {
+    // H2 takes a moment to close a database whose file failed, and answers "closed" meanwhile;
+    // the pool then opens it again. So the check is tried a few times, for a bounded while.
+    long deadline =
+        System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(OUTCOME_CHECK_SECONDS);
+    int[] found = null;
+    for (int attempt = 1; found == null; attempt++) {
+      try {
+        found = pointersNow(catalog, swaps);
+      } catch (SQLException e) {
+        if (attempt == 1 || System.nanoTime() - deadline >= 0) {
+          failure.addSuppressed(e);
+        }
+        if (System.nanoTime() - deadline >= 0) {
+          break;
+        }
+        java.util.concurrent.locks.LockSupport.parkNanos(OUTCOME_CHECK_PAUSE_NANOS);
+      }
+    }
+    int applied = found == null ? -1 : found[0];
+    int notApplied = found == null ? -1 : found[1];
+    if (applied == swaps.size()) {
+      return;
+    }
+    if (notApplied == swaps.size()) {
+      throw new StoreUnavailable(
+          "The database failed while committing and did not apply the commit: "
+              + failure.getMessage(),
+          failure);
+    }
+    throw new CommitOutcomeUnknown(
+        "The database failed while committing; the commit may have been applied", failure);
+  }
+
+  /**
+   * How many of {@code swaps} are at their new metadata and how many still at the expected one. FOR
+   * UPDATE waits for the failed transaction if the database is still finishing it (the connection
+   * broke, not the database), so what it reads is the outcome, not a moment before.
+   */
+  private int[] pointersNow(String catalog, List<MetadataSwap> swaps) throws SQLException {
+    int applied = 0;
+    int notApplied = 0;
+    try (Connection conn = connection()) {
+      conn.setAutoCommit(false);
+      try (PreparedStatement ps =
+          conn.prepareStatement(
+              "SELECT metadata_location FROM contents"
+                  + " WHERE catalog_name = ? AND ns_path = ? AND name = ? FOR UPDATE")) {
+        ps.setQueryTimeout(OUTCOME_CHECK_SECONDS);
+        for (MetadataSwap swap : swaps) {
+          bind(ps, catalog, swap.namespace().key(), swap.name());
+          try (ResultSet rs = ps.executeQuery()) {
+            String now = rs.next() ? rs.getString(1) : null;
+            if (swap.next().equals(now)) {
+              applied++;
+            } else if (swap.expected().equals(now)) {
+              notApplied++;
+            }
+          }
+        }
+      } finally {
+        rollbackQuietly(conn);
+      }
+    }
+    return new int[] {applied, notApplied};
   }
 
   private static void closeQuietly(Connection conn) {

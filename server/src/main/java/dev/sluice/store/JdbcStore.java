@@ -33,6 +33,7 @@ public final class JdbcStore extends JdbcSupport implements Store {
 
   private final StartupWait connections;
   private final PointerVersions versions;
+  private final StoreProbe probe;
 
   private JdbcStore(HikariDataSource dataSource, StartupWait connections, DatabaseConfig config) {
     super(dataSource, connections);
@@ -44,6 +45,7 @@ public final class JdbcStore extends JdbcSupport implements Store {
     this.namespaces = new JdbcNamespaces(dataSource, connections, claimSql);
     this.contents = new JdbcContents(dataSource, connections, versions, claimSql);
     this.idempotencyKeys = new JdbcIdempotencyKeys(dataSource, connections);
+    this.probe = new StoreProbe(connections, config.connectionTimeoutMs());
   }
 
   /** Opens a pool on the database and brings its schema up to date. */
@@ -63,6 +65,7 @@ public final class JdbcStore extends JdbcSupport implements Store {
     hikari.setAutoCommit(true);
     // Start even while the database is briefly unreachable; requests then fail with 503.
     hikari.setInitializationFailTimeout(-1);
+    hikari.setExceptionOverride(new EvictBrokenConnections());
     HikariDataSource ds = new HikariDataSource(hikari);
     // Start-up waits for its own store (migrations, bootstrap); ready() ends the wait.
     StartupWait connections = new StartupWait(ds, config.startupTimeoutMs());
@@ -414,11 +417,7 @@ public final class JdbcStore extends JdbcSupport implements Store {
 
   @Override
   public boolean ping() {
-    try (Connection conn = connection()) {
-      return conn.isValid(2);
-    } catch (SQLException e) {
-      return false;
-    }
+    return probe.writable();
   }
 
   @Override

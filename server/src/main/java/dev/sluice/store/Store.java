@@ -168,7 +168,7 @@ public interface Store extends AutoCloseable {
   /** Removes key {@code kid}; false when there is none. */
   boolean deleteSigningKey(String kid);
 
-  /** Reachability probe for readiness checks. */
+  /** Readiness: whether the store answers and can write now (a second-old answer at most). */
   boolean ping();
 
   @Override

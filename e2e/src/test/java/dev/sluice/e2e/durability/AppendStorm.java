@@ -295,6 +295,14 @@ final class AppendStorm {
           if (!isUnknownOutcome(e) && !via.killed()) {
             unexpected.add(spec.id() + " via " + via.id() + ": " + detail);
           }
+        } catch (org.apache.hadoop.fs.FSError e) {
+          // The client's own manifest write failed (a test filled the warehouse it shares with
+          // the server): nothing was sent, so nothing can have been committed.
+          outcome = Outcome.UNKNOWN;
+          detail = "client-side " + e.getClass().getSimpleName() + ": " + firstLine(e);
+          if (!String.valueOf(e.getMessage()).contains("No space left on device")) {
+            unexpected.add(spec.id() + " via " + via.id() + ": " + detail);
+          }
         } finally {
           inFlight.decrementAndGet(replica);
         }

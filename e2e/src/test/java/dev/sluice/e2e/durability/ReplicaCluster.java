@@ -70,6 +70,7 @@ final class ReplicaCluster implements AutoCloseable {
   private final String name;
   private final Path workDir;
   private final Path warehouse;
+  private final Path dataRoot;
   private final String adminUrl;
   private final String databaseName;
   private final String fault;
@@ -84,13 +85,22 @@ final class ReplicaCluster implements AutoCloseable {
       HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
   private ReplicaCluster(
-      String name, Path workDir, String adminUrl, String databaseName, String fault)
+      String name,
+      Path workDir,
+      String adminUrl,
+      String databaseName,
+      String fault,
+      Path dataRoot,
+      Path warehouseRoot)
       throws IOException {
     this.name = name;
     this.fault = fault;
     this.embedded = adminUrl == null;
     this.workDir = workDir;
-    this.warehouse = Files.createDirectories(workDir.resolve("warehouse"));
+    this.dataRoot = dataRoot != null ? dataRoot : workDir;
+    this.warehouse =
+        Files.createDirectories(
+            (warehouseRoot != null ? warehouseRoot : workDir).resolve("warehouse"));
     this.adminUrl = adminUrl;
     this.databaseName = databaseName;
   }
@@ -128,10 +138,24 @@ final class ReplicaCluster implements AutoCloseable {
    * runs it; {@link #restart} starts it again on the same data after a {@link Replica#kill()}.
    */
   static ReplicaCluster startEmbedded(String name) {
-    return start(name, 1, null, true);
+    return start(name, 1, null, true, null, null);
+  }
+
+  /**
+   * As {@link #startEmbedded(String)}, with the server's data directory (its H2 file) under {@code
+   * dataRoot} and the catalog's warehouse under {@code warehouseRoot}: file systems a test can
+   * fill.
+   */
+  static ReplicaCluster startEmbedded(String name, Path dataRoot, Path warehouseRoot) {
+    return start(name, 1, null, true, dataRoot, warehouseRoot);
   }
 
   private static ReplicaCluster start(String name, int count, String fault, boolean embedded) {
+    return start(name, count, fault, embedded, null, null);
+  }
+
+  private static ReplicaCluster start(
+      String name, int count, String fault, boolean embedded, Path dataRoot, Path warehouseRoot) {
     String admin = embedded ? null : System.getenv(PG_ENV);
     if (!embedded && (admin == null || admin.isBlank())) {
       fail(
@@ -177,7 +201,13 @@ final class ReplicaCluster implements AutoCloseable {
     try {
       cluster =
           new ReplicaCluster(
-              name, Files.createTempDirectory("sluice-dur-" + name + "-"), admin, database, fault);
+              name,
+              Files.createTempDirectory("sluice-dur-" + name + "-"),
+              admin,
+              database,
+              fault,
+              dataRoot,
+              warehouseRoot);
       cluster.classpath = cluster.copyServer(jar, lib, faults);
       cluster.initialCount = count;
       List<CompletableFuture<Replica>> starting = new ArrayList<>();
@@ -246,7 +276,7 @@ final class ReplicaCluster implements AutoCloseable {
 
   private Replica launch(int index, Path classpath) {
     try {
-      Path dataDir = Files.createDirectories(workDir.resolve("r" + index + "/data"));
+      Path dataDir = Files.createDirectories(dataRoot.resolve("r" + index + "/data"));
       // The pointer cache is the default; stated so that these tests keep covering it. The
       // embedded store is the default too: no database key at all.
       String yaml =
@@ -254,7 +284,9 @@ final class ReplicaCluster implements AutoCloseable {
               + "bootstrap: { quickstartCatalog: false }\n";
       Path config =
           Files.writeString(
-              workDir.resolve("r" + index + "/sluice.yaml"), yaml, StandardCharsets.UTF_8);
+              Files.createDirectories(workDir.resolve("r" + index)).resolve("sluice.yaml"),
+              yaml,
+              StandardCharsets.UTF_8);
       Path logDir = Files.createDirectories(repoRoot().resolve("e2e/target"));
       int launch; // the first start's logs keep the plain name; a restart's has its number
       synchronized (this) {

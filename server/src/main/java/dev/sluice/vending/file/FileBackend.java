@@ -1,5 +1,6 @@
 package dev.sluice.vending.file;
 
+import com.fasterxml.jackson.core.JacksonException;
 import dev.sluice.io.LocalFileIO;
 import dev.sluice.location.LocationPolicy;
 import dev.sluice.vending.CredentialSource;
@@ -7,6 +8,7 @@ import dev.sluice.vending.CredentialSourceType;
 import dev.sluice.vending.CredentialVendor;
 import dev.sluice.vending.StorageBackend;
 import dev.sluice.vending.VendorMetrics;
+import java.io.IOException;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -29,6 +31,16 @@ public final class FileBackend implements StorageBackend<FileStorageProfile> {
   @Override
   public Set<String> schemes() {
     return Set.of("file");
+  }
+
+  /**
+   * The local file system failing the catalog's own FileIO (a full disk, a read-only mount,
+   * permissions), as {@link LocalFileIO} and Iceberg wrap it; not a JSON parse error, which is an
+   * {@code IOException} too but a bad file, not a failing disk.
+   */
+  @Override
+  public boolean isStorageFailure(Throwable error) {
+    return error instanceof IOException && !(error instanceof JacksonException);
   }
 
   @Override
