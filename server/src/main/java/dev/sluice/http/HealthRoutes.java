@@ -7,8 +7,9 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.util.Map;
 
 /**
- * {@code /healthz}: the process is up and serving; {@code /readyz}: and its database answers;
- * {@code /metrics}.
+ * {@code /healthz}: the process is up and serving (it touches nothing else, so a database outage
+ * never makes an orchestrator restart every replica); {@code /readyz}: and its store can write;
+ * {@code /metrics}. All three are probes: not counted against the request limits.
  */
 public final class HealthRoutes {
   private final Store store;
@@ -20,10 +21,10 @@ public final class HealthRoutes {
   }
 
   public void register(HttpServer.Routes routes) {
-    routes.addPublic("GET", "/healthz", x -> Reply.okPlain(Map.of("status", "UP")));
+    routes.addProbe("GET", "/healthz", x -> Reply.okPlain(Map.of("status", "UP")));
     // Prometheus text format; counters and timings only, no names of tables or principals.
-    routes.addPublic("GET", "/metrics", x -> Reply.okPlain(metrics.scrape()));
-    routes.addPublic(
+    routes.addProbe("GET", "/metrics", x -> Reply.okPlain(metrics.scrape()));
+    routes.addProbe(
         "GET",
         "/readyz",
         x ->

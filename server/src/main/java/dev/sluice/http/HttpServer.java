@@ -265,6 +265,16 @@ public final class HttpServer implements AutoCloseable {
     private void process(
         Call call, Map<String, String> params, AuthenticatedPrincipal principal, byte[] body) {
       MDC.put("requestId", call.id());
+      if (call.route().probe()) {
+        Reply reply;
+        try {
+          reply = route(call, params, principal, body);
+        } catch (Throwable t) {
+          reply = failure(t, call);
+        }
+        finish(call, reply);
+        return;
+      }
       if (!limiter.tryEnter()) {
         finish(call, busyReply("handling too many requests at once"));
         return;
@@ -441,6 +451,15 @@ public final class HttpServer implements AutoCloseable {
      */
     public Routes addPublic(String method, String template, RouteHandler handler, int maxBody) {
       routes.add(Route.of(method, template, false, handler, maxBody));
+      return this;
+    }
+
+    /**
+     * A public route for orchestrators and scrapers that answers at once: not counted against the
+     * request limits, so it is reachable when every slot is taken.
+     */
+    public Routes addProbe(String method, String template, RouteHandler handler) {
+      routes.add(Route.of(method, template, false, handler).asProbe());
       return this;
     }
 

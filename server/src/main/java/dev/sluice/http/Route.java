@@ -6,7 +6,9 @@ import java.util.Map;
 
 /**
  * One route: a method and a path template whose {@code {name}} segments bind parameters, and the
- * largest body it takes ({@code maxBodyBytes}; 0: the server's {@code maxRequestBytes}).
+ * largest body it takes ({@code maxBodyBytes}; 0: the server's {@code maxRequestBytes}). A {@code
+ * probe} (health, readiness, metrics) is not counted against the request limits: it answers without
+ * waiting on anything, and an orchestrator must reach it when every slot is taken.
  */
 record Route(
     String method,
@@ -14,7 +16,8 @@ record Route(
     List<String> segments,
     boolean authenticated,
     RouteHandler handler,
-    int maxBodyBytes) {
+    int maxBodyBytes,
+    boolean probe) {
 
   static Route of(String method, String template, boolean authenticated, RouteHandler handler) {
     return of(method, template, authenticated, handler, 0);
@@ -32,7 +35,13 @@ record Route(
         List.of(template.substring(1).split("/")),
         authenticated,
         handler,
-        maxBodyBytes);
+        maxBodyBytes,
+        false);
+  }
+
+  /** This route as a probe ({@link Route}). */
+  Route asProbe() {
+    return new Route(method, template, segments, authenticated, handler, maxBodyBytes, true);
   }
 
   /** True when the raw segments fit this template (literals equal, parameters non-empty). */

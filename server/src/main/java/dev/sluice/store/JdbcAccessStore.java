@@ -17,7 +17,7 @@ final class JdbcAccessStore extends JdbcSupport implements AccessStore {
   private static final String PRINCIPAL_COLUMNS =
       "name, client_id, secret_hash, properties, created_at, credential_version, principal_id";
 
-  JdbcAccessStore(HikariDataSource dataSource, StartupWait connections) {
+  JdbcAccessStore(HikariDataSource dataSource, StoreConnections connections) {
     super(dataSource, connections);
   }
 

@@ -36,7 +36,7 @@ final class JdbcContents extends JdbcSupport {
 
   JdbcContents(
       HikariDataSource dataSource,
-      StartupWait connections,
+      StoreConnections connections,
       PointerVersions versioning,
       JdbcLocationClaims claimSql) {
     super(dataSource, connections);

@@ -9,7 +9,7 @@ import java.util.Optional;
 
 /** {@link IdempotencyKeys} in the {@code idempotency_keys} table (Flyway V7). */
 final class JdbcIdempotencyKeys extends JdbcSupport implements IdempotencyKeys {
-  JdbcIdempotencyKeys(HikariDataSource dataSource, StartupWait connections) {
+  JdbcIdempotencyKeys(HikariDataSource dataSource, StoreConnections connections) {
     super(dataSource, connections);
   }
 

@@ -21,7 +21,7 @@ final class JdbcNamespaces extends JdbcSupport {
   private final JdbcLocationClaims claimSql;
 
   JdbcNamespaces(
-      HikariDataSource dataSource, StartupWait connections, JdbcLocationClaims claimSql) {
+      HikariDataSource dataSource, StoreConnections connections, JdbcLocationClaims claimSql) {
     super(dataSource, connections);
     this.claimSql = requireNonNull(claimSql, "claimSql");
   }

@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
+import com.zaxxer.hikari.util.DriverDataSource;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -12,6 +13,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Properties;
 import java.util.Set;
 import org.flywaydb.core.Flyway;
 
@@ -31,11 +33,12 @@ public final class JdbcStore extends JdbcSupport implements Store {
   private final JdbcNamespaces namespaces;
   private final JdbcContents contents;
 
-  private final StartupWait connections;
+  private final StoreConnections connections;
   private final PointerVersions versions;
   private final StoreProbe probe;
 
-  private JdbcStore(HikariDataSource dataSource, StartupWait connections, DatabaseConfig config) {
+  private JdbcStore(
+      HikariDataSource dataSource, StoreConnections connections, DatabaseConfig config) {
     super(dataSource, connections);
     this.connections = connections;
     this.access = new JdbcAccessStore(dataSource, connections);
@@ -45,21 +48,33 @@ public final class JdbcStore extends JdbcSupport implements Store {
     this.namespaces = new JdbcNamespaces(dataSource, connections, claimSql);
     this.contents = new JdbcContents(dataSource, connections, versions, claimSql);
     this.idempotencyKeys = new JdbcIdempotencyKeys(dataSource, connections);
-    this.probe = new StoreProbe(connections, config.connectionTimeoutMs());
+    this.probe = new StoreProbe(connections);
   }
+
+  private static final int MIN_IDLE = 2;
+  private static final long VALIDATION_TIMEOUT_MS = 1_000;
+
+  /**
+   * The longest a request's statement may wait on PostgreSQL's socket. A frozen database holds a
+   * thread this long at most; the slowest statement a request runs (a page of a listing, a
+   * multi-table commit) takes milliseconds.
+   */
+  static final int NETWORK_TIMEOUT_MS = 30_000;
 
   /** Opens a pool on the database and brings its schema up to date. */
   public static JdbcStore open(DatabaseConfig config) {
     requireNonNull(config, "config");
     HikariConfig hikari = new HikariConfig();
-    hikari.setJdbcUrl(config.jdbcUrl());
-    if (config.user() != null) {
-      hikari.setUsername(config.user());
-    }
-    if (config.password() != null) {
-      hikari.setPassword(config.password());
-    }
+    hikari.setDataSource(
+        new PatientConnector(
+            new DriverDataSource(
+                config.jdbcUrl(), null, new Properties(), config.user(), config.password())));
     hikari.setMaximumPoolSize(config.maxPoolSize());
+    // Replicas share one database's connection slots: an idle pool shrinks back to two.
+    hikari.setMinimumIdle(Math.min(MIN_IDLE, config.maxPoolSize()));
+    // A borrowed connection idle for a while is checked; on a stalled database that check must
+    // not hold the request for HikariCP's default 5 s.
+    hikari.setValidationTimeout(VALIDATION_TIMEOUT_MS);
     hikari.setConnectionTimeout(config.connectionTimeoutMs());
     hikari.setPoolName("sluice-store");
     hikari.setAutoCommit(true);
@@ -68,7 +83,9 @@ public final class JdbcStore extends JdbcSupport implements Store {
     hikari.setExceptionOverride(new EvictBrokenConnections());
     HikariDataSource ds = new HikariDataSource(hikari);
     // Start-up waits for its own store (migrations, bootstrap); ready() ends the wait.
-    StartupWait connections = new StartupWait(ds, config.startupTimeoutMs());
+    StoreConnections connections =
+        new StoreConnections(
+            ds, config.startupTimeoutMs(), config.postgres() ? NETWORK_TIMEOUT_MS : 0);
     try {
       Flyway.configure()
           .dataSource(connections.asDataSource())

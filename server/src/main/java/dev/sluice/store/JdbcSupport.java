@@ -26,9 +26,9 @@ abstract class JdbcSupport {
   protected static final java.util.Set<String> FK_VIOLATION = java.util.Set.of("23503", "23506");
 
   protected final HikariDataSource dataSource;
-  private final StartupWait connections;
+  private final StoreConnections connections;
 
-  JdbcSupport(HikariDataSource dataSource, StartupWait connections) {
+  JdbcSupport(HikariDataSource dataSource, StoreConnections connections) {
     this.dataSource = dataSource;
     this.connections = connections;
   }

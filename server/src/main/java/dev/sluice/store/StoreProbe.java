@@ -12,36 +12,30 @@ import java.util.concurrent.locks.ReentrantLock;
  * Readiness: one small write ({@code store_probe}), so that a store that still answers but cannot
  * write (H2 after a full disk, which {@code Connection.isValid} still calls valid) is not ready. A
  * result is kept for a second and one probe runs at a time, so no flood of {@code /readyz} becomes
- * a flood of writes; a probe that cannot get its turn within the pool's wait counts as not ready.
+ * a flood of writes. A probe waits at most the pool's timeout and its statement timeout.
  */
 final class StoreProbe {
   private static final long FRESH_NANOS = TimeUnit.SECONDS.toNanos(1);
   private static final int STATEMENT_TIMEOUT_SECONDS = 2;
 
-  private final StartupWait connections;
-  private final long waitMs;
+  private final StoreConnections connections;
   private final ReentrantLock turn = new ReentrantLock();
   private volatile long probedAtNanos;
   private volatile boolean probed;
   private volatile boolean writable;
 
-  StoreProbe(StartupWait connections, long waitMs) {
+  StoreProbe(StoreConnections connections) {
     this.connections = requireNonNull(connections, "connections");
-    this.waitMs = waitMs;
   }
 
   boolean writable() {
     if (fresh()) {
       return writable;
     }
-    try {
-      if (!turn.tryLock(
-          waitMs + TimeUnit.SECONDS.toMillis(STATEMENT_TIMEOUT_SECONDS), TimeUnit.MILLISECONDS)) {
-        return false;
-      }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      return false;
+    // One probe at a time; the others answer what the last one found (not ready before the
+    // first), so no number of /readyz calls can hold more than one thread on a stalled store.
+    if (!turn.tryLock()) {
+      return probed && writable;
     }
     try {
       if (!fresh()) {

@@ -54,6 +54,48 @@ class StartupTimeoutTest {
     }
   }
 
+  /**
+   * Once a request's wait timed out, the others fail at once instead of each waiting its own
+   * timeout (a cache loading one key runs its waiters one after another: 12 of them took 24 s
+   * before), while one at a time waits again; a freed connection ends it.
+   */
+  @Test
+  void afterOneTimedOutWaitOthersFailAtOnceUntilAConnectionComes() throws Exception {
+    Path dir = Files.createTempDirectory("sluice-breaker");
+    String url = "jdbc:h2:file:" + dir.resolve("catalog") + ";DB_CLOSE_ON_EXIT=FALSE";
+    try (JdbcStore store = JdbcStore.open(new DatabaseConfig(url, null, null, 2, 500, 10_000))) {
+      store.ready();
+      Connection a = store.connectionForTest();
+      Connection b = store.connectionForTest();
+      long start = System.nanoTime();
+      assertThatThrownBy(() -> store.connectionForTest().close()).isInstanceOf(SQLException.class);
+      assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start))
+          .as("the first request waits the pool timeout")
+          .isGreaterThanOrEqualTo(450);
+
+      long failFast = System.nanoTime();
+      for (int i = 0; i < 12; i++) {
+        assertThatThrownBy(() -> store.connectionForTest().close())
+            .isInstanceOf(java.sql.SQLTransientConnectionException.class)
+            .hasMessageContaining("not waiting again yet");
+      }
+      assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - failFast))
+          .as("12 requests right after it, together")
+          .isLessThan(200);
+      assertThat(store.ping()).as("not ready while no connection comes").isFalse();
+
+      a.close();
+      sleep(300); // past the spacing between probes
+      try (Connection again = store.connectionForTest()) {
+        assertThat(again.isValid(1)).isTrue();
+      }
+      try (Connection next = store.connectionForTest()) {
+        assertThat(next.isValid(1)).as("the store is taken as up again").isTrue();
+      }
+      b.close();
+    }
+  }
+
   @Test
   void aStartupTimeoutShorterThanTheRequestTimeoutIsRefused() {
     assertThatThrownBy(() -> new DatabaseConfig("jdbc:h2:mem:x", null, null, 2, 2000, 1000))
