@@ -46,8 +46,7 @@ pg_testbed_start() {
   local attempt next=25432
   for attempt in 1 2 3 4 5; do
     PG_PORT=$(pg_testbed_free_port "$next") || return 1
-    if "${PG_RUN[@]}" "$PG_BIN/pg_ctl" -D "$PG_DIR/data" -l "$PG_DIR/server.log" -w -t 60 \
-      -o "-p $PG_PORT -k $PG_DIR -c listen_addresses=127.0.0.1 -c max_connections=300 -c fsync=off" start >/dev/null; then
+    if pg_testbed_resume; then
       break
     fi
     if [ "$attempt" -eq 5 ] || ! grep -q "Address already in use" "$PG_DIR/server.log"; then
@@ -59,6 +58,22 @@ pg_testbed_start() {
   export PG_BIN PG_DIR PG_PORT
   export SLUICE_TEST_PG_URL="jdbc:postgresql://127.0.0.1:$PG_PORT/postgres?user=postgres"
   echo "postgres-testbed: PostgreSQL $("$PG_BIN/postgres" --version | awk '{print $3}') on 127.0.0.1:$PG_PORT ($PG_DIR)" >&2
+}
+
+# Starts the cluster of PG_BIN/PG_DIR/PG_PORT (again, after pg_testbed_halt: a fault test's
+# outage). The run prefix is recomputed, so a test's shell that only has those three can call it.
+pg_testbed_resume() {
+  local run=()
+  [ "$(id -u)" -eq 0 ] && run=(runuser -u postgres --)
+  "${run[@]}" "$PG_BIN/pg_ctl" -D "$PG_DIR/data" -l "$PG_DIR/server.log" -w -t 60 \
+    -o "-p $PG_PORT -k $PG_DIR -c listen_addresses=127.0.0.1 -c max_connections=300 -c fsync=off" start >/dev/null
+}
+
+# Stops the cluster as an outage would (fast: every connection is cut); pg_testbed_resume starts it.
+pg_testbed_halt() {
+  local run=()
+  [ "$(id -u)" -eq 0 ] && run=(runuser -u postgres --)
+  "${run[@]}" "$PG_BIN/pg_ctl" -D "$PG_DIR/data" -m fast -w -t 60 stop >/dev/null
 }
 
 pg_testbed_stop() {

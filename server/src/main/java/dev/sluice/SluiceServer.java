@@ -41,6 +41,7 @@ import java.nio.file.Files;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -53,13 +54,19 @@ public final class SluiceServer implements AutoCloseable {
   private final TokenService tokens;
   private final HttpServer http;
   private final List<AutoCloseable> closeables;
+  private final AtomicBoolean stopping;
 
   private SluiceServer(
-      Store store, TokenService tokens, HttpServer http, List<AutoCloseable> closeables) {
+      Store store,
+      TokenService tokens,
+      HttpServer http,
+      List<AutoCloseable> closeables,
+      AtomicBoolean stopping) {
     this.store = store;
     this.tokens = tokens;
     this.http = http;
     this.closeables = closeables;
+    this.stopping = stopping;
   }
 
   /** Opens the store, bootstraps on first start, and starts listening. */
@@ -75,6 +82,7 @@ public final class SluiceServer implements AutoCloseable {
     }
     JdbcStore store = JdbcStore.open(config.database());
     List<AutoCloseable> closeables = new ArrayList<>();
+    AtomicBoolean stopping = new AtomicBoolean();
     try {
       Bootstrap.run(
           store, bootstrapCredentials, config.quickstartCatalog(), config.warehouseDir(), console);
@@ -107,7 +115,7 @@ public final class SluiceServer implements AutoCloseable {
               config.vendingCacheMaxEntries(),
               metrics);
       closeables.add(vending);
-      new HealthRoutes(store, metrics).register(routes);
+      new HealthRoutes(store, metrics, stopping::get).register(routes);
       new ConsoleRoutes().register(routes);
       TokenEndpoint tokenEndpoint =
           new TokenEndpoint(
@@ -168,7 +176,7 @@ public final class SluiceServer implements AutoCloseable {
           tls == null ? "" : tls.clientAuth() ? ", management API needs client certificates" : "",
           config.database().url().replaceAll("password=[^;&]*", "password=***"),
           (System.nanoTime() - started) / 1_000_000);
-      return new SluiceServer(store, tokens, http, closeables);
+      return new SluiceServer(store, tokens, http, closeables, stopping);
     } catch (Exception e) {
       for (AutoCloseable c : closeables) {
         c.close();
@@ -201,6 +209,7 @@ public final class SluiceServer implements AutoCloseable {
 
   @Override
   public void close() throws Exception {
+    stopping.set(true);
     try {
       http.close();
       for (AutoCloseable c : closeables) {

@@ -66,7 +66,10 @@ final class SluiceViewOperations extends BaseViewOperations {
       return;
     }
     refreshFromMetadataLocation(
-        location.get(), null, 20, l -> ViewMetadataParser.read(catalogIo.newInputFile(l)));
+        location.get(),
+        null,
+        SluiceTableOperations.METADATA_READ_RETRIES,
+        l -> ViewMetadataParser.read(catalogIo.newInputFile(l)));
     io = null;
   }
 

@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import dev.sluice.store.Store;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.util.Map;
+import java.util.function.BooleanSupplier;
 
 /**
  * {@code /healthz}: the process is up and serving (it touches nothing else, so a database outage
@@ -14,10 +15,13 @@ import java.util.Map;
 public final class HealthRoutes {
   private final Store store;
   private final PrometheusMeterRegistry metrics;
+  private final BooleanSupplier stopping;
 
-  public HealthRoutes(Store store, PrometheusMeterRegistry metrics) {
+  /** {@code stopping}: the server has begun to stop; not ready from then on, whatever the store. */
+  public HealthRoutes(Store store, PrometheusMeterRegistry metrics, BooleanSupplier stopping) {
     this.store = requireNonNull(store, "store");
     this.metrics = requireNonNull(metrics, "metrics");
+    this.stopping = requireNonNull(stopping, "stopping");
   }
 
   public void register(HttpServer.Routes routes) {
@@ -27,9 +31,13 @@ public final class HealthRoutes {
     routes.addProbe(
         "GET",
         "/readyz",
-        x ->
-            store.ping()
-                ? Reply.okPlain(Map.of("status", "READY"))
-                : Reply.status(503, Map.of("status", "DATABASE_UNREACHABLE")));
+        x -> {
+          if (stopping.getAsBoolean()) {
+            return Reply.status(503, Map.of("status", "STOPPING"));
+          }
+          return store.ping()
+              ? Reply.okPlain(Map.of("status", "READY"))
+              : Reply.status(503, Map.of("status", "DATABASE_UNREACHABLE"));
+        });
   }
 }

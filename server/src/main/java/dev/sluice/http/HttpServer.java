@@ -12,8 +12,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
 import org.apache.iceberg.rest.responses.ErrorResponse;
 import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.http.HttpHeaderValue;
 import org.eclipse.jetty.http.UriCompliance;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.HttpConfiguration;
@@ -25,7 +29,6 @@ import org.eclipse.jetty.server.SecureRequestCustomizer;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.server.SslConnectionFactory;
-import org.eclipse.jetty.server.handler.GracefulHandler;
 import org.eclipse.jetty.util.Callback;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
 import org.slf4j.Logger;
@@ -106,8 +109,9 @@ public final class HttpServer implements AutoCloseable {
     server.addConnector(connector);
     // Past this many open connections the server stops accepting (they wait in the backlog).
     server.addBean(new NetworkConnectionLimit(limits.maxConnections(), server));
-    // On stop, stop accepting and let in-flight requests finish (up to the stop timeout).
-    server.setHandler(new GracefulHandler(new Dispatch()));
+    // Stopping is close() below: no GracefulHandler, whose 503s to requests arriving while it
+    // drained (typed InternalServerError) were the only answers a stopping server gave wrongly.
+    server.setHandler(new Dispatch());
     // Requests Jetty refuses before routing (bad percent-escapes, oversize headers) get an
     // ErrorResponse too.
     server.setErrorHandler(new JettyErrors());
@@ -135,10 +139,27 @@ public final class HttpServer implements AutoCloseable {
   /** One route of {@link #routes()}. */
   public record RouteInfo(String method, String template, boolean authenticated) {}
 
+  /**
+   * Stops serving, as an orchestrator's SIGTERM expects: readiness goes false and stays false; the
+   * port closes at once, so new connections are refused (a client or load balancer moves on) rather
+   * than answered 503; idle keep-alive connections close; requests in flight, and any that still
+   * arrive on a connection already open, are handled and answered with {@code Connection: close};
+   * after the last one (or {@value #DRAIN_MS} ms), Jetty stops.
+   */
   @Override
   public void close() throws Exception {
+    stopping = true;
+    connector.shutdown(); // closes the accept channel and idle connections; not waited for
+    long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(DRAIN_MS);
+    while (inFlight.get() > 0 && System.nanoTime() - deadline < 0) {
+      LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(10));
+    }
     server.stop();
   }
+
+  private static final long DRAIN_MS = 10_000;
+  private volatile boolean stopping;
+  private final AtomicInteger inFlight = new AtomicInteger();
 
   public void join() throws InterruptedException {
     server.join();
@@ -169,7 +190,12 @@ public final class HttpServer implements AutoCloseable {
      * (no thread held, {@link BodyReader}) and handles the request once it is whole.
      */
     @Override
-    public boolean handle(Request request, Response response, Callback callback) {
+    public boolean handle(Request request, Response response, Callback original) {
+      inFlight.incrementAndGet();
+      Callback callback = Callback.from(original, inFlight::decrementAndGet);
+      if (stopping) {
+        response.getHeaders().put(HttpHeader.CONNECTION, HttpHeaderValue.CLOSE.asString());
+      }
       String requestId = request.getHeaders().get("X-Request-ID");
       if (requestId == null || requestId.length() > 128) {
         requestId = newRequestId();

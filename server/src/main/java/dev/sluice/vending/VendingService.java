@@ -14,7 +14,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.SortedMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -25,8 +28,10 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Cache key: the profile plus the vendor's own key (only what changes the credential); an entry
  * lives min(remaining lifetime / 2, a cap); concurrent misses for one key make one provider call;
- * failures are not cached; the size is bounded. Metrics: {@code sluice.vending.{cache.hits,
- * cache.misses, provider.calls, errors}} and the vendor's {@code provider.latency}, each tagged
+ * failures are not cached (and are shared by the misses waiting on one call); the size is bounded.
+ * While a provider fails, a credential vended before is served until a minute before it expires
+ * ({@link #STALE_MIN_REMAINING}). Metrics: {@code sluice.vending.{cache.hits, cache.misses,
+ * provider.calls, errors, stale.served}} and the vendor's {@code provider.latency}, each tagged
  * {@code backend}.
  */
 public final class VendingService implements AutoCloseable {
@@ -39,6 +44,22 @@ public final class VendingService implements AutoCloseable {
   private final MeterRegistry registry;
   private final Duration ttlCap;
   private final Cache<Key, List<StorageCredential>> cache;
+
+  /**
+   * The last credential vended per key, kept until {@link #STALE_MIN_REMAINING} before it expires:
+   * served when its provider fails after the fresh entry ({@link #cache}) expired.
+   */
+  private final Cache<Key, List<StorageCredential>> stillValid;
+
+  private final ConcurrentHashMap<Key, CompletableFuture<List<StorageCredential>>> inFlight =
+      new ConcurrentHashMap<>();
+
+  /**
+   * While its provider is down, a credential vended before is served as long as it stays valid for
+   * at least this long, so that an engine can still use it (and refresh after it).
+   */
+  public static final Duration STALE_MIN_REMAINING = Duration.ofMinutes(1);
+
   private final CatalogClients<Optional<CredentialVendor>> vendors;
   private final CatalogClients<Optional<RequestSigner>> signers;
   private final Map<String, Meters> meters = new ConcurrentHashMap<>(); // by storage type
@@ -49,6 +70,7 @@ public final class VendingService implements AutoCloseable {
       Counter misses,
       Counter calls,
       Counter errors,
+      Counter staleServed,
       Counter signingHits,
       Counter signingMisses) {}
 
@@ -74,6 +96,8 @@ public final class VendingService implements AutoCloseable {
     this.registry = requireNonNull(metrics, "metrics");
     this.ttlCap = requireNonNull(ttlCap, "ttlCap");
     this.cache = Caffeine.newBuilder().maximumSize(maxEntries).expireAfter(new HalfLife()).build();
+    this.stillValid =
+        Caffeine.newBuilder().maximumSize(maxEntries).expireAfter(new UntilStale()).build();
     this.vendors =
         new CatalogClients<>(
             "credential vendor",
@@ -121,12 +145,54 @@ public final class VendingService implements AutoCloseable {
     }
     m.misses().increment();
     try {
-      return cache.get(key, k -> call(profile, vendor, request, m));
+      return load(key, () -> call(profile, vendor, request, m));
     } catch (VendingException e) {
       m.errors().increment();
+      List<StorageCredential> before = stillValid.getIfPresent(key);
+      long leftMs = before == null ? 0 : expiresAtMs(before) - System.currentTimeMillis();
+      if (leftMs >= STALE_MIN_REMAINING.toMillis()) {
+        m.staleServed().increment();
+        LOG.warn(
+            "{}; serving the credential vended before, valid for {} s more",
+            e.getMessage(),
+            leftMs / 1000);
+        return before;
+      }
       LOG.warn("{}", e.getMessage());
       throw e;
     }
+  }
+
+  /**
+   * One provider call for concurrent misses of one key, whose failure all of them share: a provider
+   * that times out costs a queue of loads one timeout, not one each in turn.
+   */
+  private List<StorageCredential> load(Key key, Supplier<List<StorageCredential>> call) {
+    CompletableFuture<List<StorageCredential>> mine = new CompletableFuture<>();
+    CompletableFuture<List<StorageCredential>> running = inFlight.putIfAbsent(key, mine);
+    if (running != null) {
+      try {
+        return running.join();
+      } catch (CompletionException e) {
+        throw e.getCause() instanceof RuntimeException r ? r : e;
+      }
+    }
+    try {
+      List<StorageCredential> vended = call.get();
+      cache.put(key, vended);
+      stillValid.put(key, vended);
+      mine.complete(vended);
+      return vended;
+    } catch (RuntimeException e) {
+      mine.completeExceptionally(e);
+      throw e;
+    } finally {
+      inFlight.remove(key, mine);
+    }
+  }
+
+  private static long expiresAtMs(List<StorageCredential> credentials) {
+    return credentials.stream().mapToLong(StorageCredential::expiresAtMs).min().orElse(0);
   }
 
   /**
@@ -371,6 +437,11 @@ public final class VendingService implements AutoCloseable {
               counter("provider.calls", "Calls to the credential provider", vendor),
               counter("errors", "Vends that failed", vendor),
               counter(
+                  "stale.served",
+                  "Vends answered, while the provider failed, with a credential vended before and"
+                      + " still valid",
+                  vendor),
+              counter(
                   "signing.cache.hits", "Signatures made with a cached scoped identity", vendor),
               counter(
                   "signing.cache.misses",
@@ -387,6 +458,27 @@ public final class VendingService implements AutoCloseable {
   }
 
   /** An entry lives half its earliest credential's remaining lifetime, at most the cap. */
+  /** Until {@link #STALE_MIN_REMAINING} before the credential expires. */
+  private static final class UntilStale implements Expiry<Key, List<StorageCredential>> {
+    @Override
+    public long expireAfterCreate(Key key, List<StorageCredential> value, long currentTime) {
+      long ms = expiresAtMs(value) - System.currentTimeMillis() - STALE_MIN_REMAINING.toMillis();
+      return Duration.ofMillis(Math.max(0, ms)).toNanos();
+    }
+
+    @Override
+    public long expireAfterUpdate(
+        Key key, List<StorageCredential> value, long currentTime, long currentDuration) {
+      return expireAfterCreate(key, value, currentTime);
+    }
+
+    @Override
+    public long expireAfterRead(
+        Key key, List<StorageCredential> value, long currentTime, long currentDuration) {
+      return currentDuration;
+    }
+  }
+
   private final class HalfLife implements Expiry<Key, List<StorageCredential>> {
     @Override
     public long expireAfterCreate(Key key, List<StorageCredential> value, long currentTime) {

@@ -250,6 +250,85 @@ class VendingServiceTest {
     assertThat(count("provider.calls")).isEqualTo(1);
   }
 
+  /**
+   * While the provider is down, a credential vended before is served as long as it stays valid a
+   * minute more: its fresh entry (half its life) has expired, it has not.
+   */
+  @Test
+  void whileTheProviderFailsAStillValidCredentialIsServed() throws Exception {
+    VendingService service = service(Duration.ofMillis(100)); // fresh for 100 ms only
+    backend.lifetimesMs = new long[] {VendingService.STALE_MIN_REMAINING.toMillis() + 30_000};
+    List<StorageCredential> first = vend(service, profile("c"), TABLE, Map.of());
+    Thread.sleep(150);
+    backend.fail = true;
+    assertThat(vend(service, profile("c"), TABLE, Map.of()))
+        .as("served from before while the provider fails")
+        .isEqualTo(first);
+    assertThat(vendor(0).calls.get()).as("the provider was asked first").isEqualTo(2);
+    assertThat(count("stale.served")).isEqualTo(1);
+    assertThat(count("errors")).isEqualTo(1);
+    backend.fail = false;
+    List<StorageCredential> fresh = vend(service, profile("c"), TABLE, Map.of());
+    assertThat(fresh.get(0).config()).containsEntry("fake.call", "3");
+  }
+
+  /** One that expires within the minute is not: the load fails, naming the provider's error. */
+  @Test
+  void aCredentialAboutToExpireIsNotServedWhileTheProviderFails() throws Exception {
+    VendingService service = service(Duration.ofMillis(100));
+    backend.lifetimesMs = new long[] {VendingService.STALE_MIN_REMAINING.toMillis() - 5_000};
+    vend(service, profile("c"), TABLE, Map.of());
+    Thread.sleep(150);
+    backend.fail = true;
+    assertThatThrownBy(() -> vend(service, profile("c"), TABLE, Map.of()))
+        .isInstanceOf(VendingException.class)
+        .hasMessageContaining("fake provider down");
+    assertThat(count("stale.served")).isZero();
+  }
+
+  /**
+   * Concurrent misses of one key share one failing call: a provider that times out costs them one
+   * timeout together, not one each in turn.
+   */
+  @Test
+  void concurrentMissesShareOneFailure() throws Exception {
+    VendingService service = service();
+    backend.delayMs = 300;
+    backend.fail = true;
+    int threads = 12;
+    CyclicBarrier start = new CyclicBarrier(threads);
+    ExecutorService pool = Executors.newFixedThreadPool(threads);
+    long began = System.nanoTime();
+    try {
+      List<Future<Throwable>> results = new ArrayList<>();
+      for (int i = 0; i < threads; i++) {
+        results.add(
+            pool.submit(
+                () -> {
+                  start.await(10, TimeUnit.SECONDS);
+                  try {
+                    vend(service, profile("c"), TABLE, Map.of());
+                    return null;
+                  } catch (VendingException e) {
+                    return e;
+                  }
+                }));
+      }
+      for (Future<Throwable> result : results) {
+        assertThat(result.get(10, TimeUnit.SECONDS))
+            .isInstanceOf(VendingException.class)
+            .hasMessageContaining("fake provider down");
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+    long tookMs = (System.nanoTime() - began) / 1_000_000;
+    assertThat(vendor(0).calls.get()).as("provider calls").isLessThanOrEqualTo(2);
+    assertThat(tookMs)
+        .as("12 failed loads (ms), 300 ms each in turn would be 3600")
+        .isLessThan(1_500);
+  }
+
   @Test
   void failuresAreNotCached() {
     VendingService service = service();

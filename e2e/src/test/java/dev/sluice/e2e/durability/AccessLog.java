@@ -16,11 +16,21 @@ import java.util.stream.Stream;
  */
 final class AccessLog {
   private static final Pattern STATUS = Pattern.compile("\\{\"status\":\"(\\d{3})\"}");
+  private static final Pattern DURATION = Pattern.compile("\\{\"durationMs\":\"(\\d+)\"}");
 
   private AccessLog() {}
 
   /** Requests answered, by status ("200", "503", ...). */
   static Map<String, Long> statuses(Path log) {
+    return byStatus(log, false);
+  }
+
+  /** The longest a request took to be answered (ms), by status. */
+  static Map<String, Long> slowest(Path log) {
+    return byStatus(log, true);
+  }
+
+  private static Map<String, Long> byStatus(Path log, boolean slowest) {
     Map<String, Long> by = new TreeMap<>();
     try (Stream<String> lines = Files.lines(log, StandardCharsets.UTF_8)) {
       lines
@@ -28,8 +38,16 @@ final class AccessLog {
           .forEach(
               l -> {
                 Matcher m = STATUS.matcher(l);
-                if (m.find()) {
+                if (!m.find()) {
+                  return;
+                }
+                if (!slowest) {
                   by.merge(m.group(1), 1L, Long::sum);
+                  return;
+                }
+                Matcher d = DURATION.matcher(l);
+                if (d.find()) {
+                  by.merge(m.group(1), Long.parseLong(d.group(1)), Math::max);
                 }
               });
     } catch (IOException e) {

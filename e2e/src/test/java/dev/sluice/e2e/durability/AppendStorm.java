@@ -381,6 +381,17 @@ final class AppendStorm {
         || e.getClass() == RESTException.class;
   }
 
+  /**
+   * What a failed attempt's detail says the client got: its exception type and the HTTP status it
+   * names, e.g. {@code CommitStateUnknownException/503}.
+   */
+  static String failureKind(String detail) {
+    String type = detail == null ? "?" : detail.substring(0, Math.max(0, detail.indexOf(':')));
+    java.util.regex.Matcher m =
+        java.util.regex.Pattern.compile("Service failed: (\\d{3})").matcher(String.valueOf(detail));
+    return type + (m.find() ? "/" + m.group(1) : "");
+  }
+
   private static String firstLine(Throwable e) {
     String m = String.valueOf(e.getMessage());
     int nl = m.indexOf('\n');

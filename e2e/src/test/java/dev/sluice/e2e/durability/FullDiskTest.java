@@ -7,10 +7,6 @@ import dev.sluice.e2e.durability.AppendStorm.Result;
 import dev.sluice.e2e.durability.HistoryChecker.Outcome;
 import dev.sluice.e2e.durability.HistoryChecker.Report;
 import java.io.IOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -74,10 +70,7 @@ class FullDiskTest {
       propsThread.setDaemon(true);
       propsThread.start();
       String readyz = cluster.replica(0).rootUrl() + "/readyz";
-      ReadinessProbe probe = new ReadinessProbe(readyz);
-      Thread prober = new Thread(probe, "readyz-prober");
-      prober.setDaemon(true);
-      prober.start();
+      EndpointPoller probe = new EndpointPoller(readyz);
 
       List<Fault> faults = new ArrayList<>();
       Result result;
@@ -95,7 +88,6 @@ class FullDiskTest {
       } finally {
         probe.stop();
         props.stop();
-        prober.join(5_000);
         propsThread.join(10_000);
       }
 
@@ -113,7 +105,7 @@ class FullDiskTest {
       Map<String, Long> failures = new TreeMap<>();
       for (Attempt a : result.attempts()) {
         if (a.operation().outcome() == Outcome.UNKNOWN) {
-          failures.merge(kind(a.operation().detail()), 1L, Long::sum);
+          failures.merge(AppendStorm.failureKind(a.operation().detail()), 1L, Long::sum);
         }
       }
       List<String> recovery = new ArrayList<>();
@@ -213,14 +205,6 @@ class FullDiskTest {
         .orElse(-1);
   }
 
-  /** The client's exception type and the status it names, e.g. {@code CommitStateUnknown/503}. */
-  private static String kind(String detail) {
-    String type = detail == null ? "?" : detail.substring(0, Math.max(0, detail.indexOf(':')));
-    java.util.regex.Matcher m =
-        java.util.regex.Pattern.compile("Service failed: (\\d{3})").matcher(String.valueOf(detail));
-    return type + (m.find() ? "/" + m.group(1) : "");
-  }
-
   private static List<Path> serverLogs(ReplicaCluster cluster) throws IOException {
     Path dir = cluster.replica(0).logFile().getParent();
     try (var files = Files.list(dir)) {
@@ -261,7 +245,7 @@ class FullDiskTest {
           } catch (org.apache.iceberg.exceptions.CommitStateUnknownException
               | org.apache.iceberg.exceptions.ServiceFailureException
               | org.apache.iceberg.exceptions.ServiceUnavailableException e) {
-            outcome = kind(e.getClass().getSimpleName() + ": " + e.getMessage());
+            outcome = AppendStorm.failureKind(e.getClass().getSimpleName() + ": " + e.getMessage());
             table.refresh();
           } catch (RuntimeException e) {
             failures.add(e.toString());
@@ -300,61 +284,6 @@ class FullDiskTest {
           .mapToDouble(a -> ((long) a[1] - nanos) / 1e9)
           .min()
           .orElse(-1);
-    }
-  }
-
-  /** Polls {@code /readyz} every 200 ms, recording each answer's time and status. */
-  static final class ReadinessProbe implements Runnable {
-    private final URI uri;
-    private final HttpClient http =
-        HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
-    private final ConcurrentLinkedQueue<long[]> answers = new ConcurrentLinkedQueue<>();
-    private final AtomicBoolean stop = new AtomicBoolean();
-
-    ReadinessProbe(String url) {
-      this.uri = URI.create(url);
-    }
-
-    @Override
-    public void run() {
-      while (!stop.get()) {
-        int status;
-        try {
-          status =
-              http.send(
-                      HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(5)).build(),
-                      HttpResponse.BodyHandlers.discarding())
-                  .statusCode();
-        } catch (IOException e) {
-          status = -1;
-        } catch (InterruptedException e) {
-          return;
-        }
-        answers.add(new long[] {System.nanoTime(), status});
-        sleepUntil(System.nanoTime() + Duration.ofMillis(200).toNanos());
-      }
-    }
-
-    void stop() {
-      stop.set(true);
-    }
-
-    boolean sawNotReadyBetween(long fromNanos, long toNanos) {
-      return answers.stream().anyMatch(a -> a[0] >= fromNanos && a[0] <= toNanos && a[1] != 200);
-    }
-
-    int lastStatus() {
-      long[] last = null;
-      for (long[] a : answers) {
-        last = a;
-      }
-      return last == null ? -1 : (int) last[1];
-    }
-
-    String summary() {
-      Map<Long, Long> by = new TreeMap<>();
-      answers.forEach(a -> by.merge(a[1], 1L, Long::sum));
-      return by.toString();
     }
   }
 }

@@ -150,13 +150,38 @@ final class ReplicaCluster implements AutoCloseable {
     return start(name, 1, null, true, dataRoot, warehouseRoot);
   }
 
+  /**
+   * As {@link #start(String, int)}, on the PostgreSQL server whose {@code postgres} database is at
+   * {@code adminUrl} (a test's own server, which it may stop and start).
+   */
+  static ReplicaCluster startOn(String adminUrl, String name, int count) {
+    return start(name, count, null, false, null, null, adminUrl);
+  }
+
   private static ReplicaCluster start(String name, int count, String fault, boolean embedded) {
     return start(name, count, fault, embedded, null, null);
   }
 
   private static ReplicaCluster start(
       String name, int count, String fault, boolean embedded, Path dataRoot, Path warehouseRoot) {
-    String admin = embedded ? null : System.getenv(PG_ENV);
+    return start(
+        name,
+        count,
+        fault,
+        embedded,
+        dataRoot,
+        warehouseRoot,
+        embedded ? null : System.getenv(PG_ENV));
+  }
+
+  private static ReplicaCluster start(
+      String name,
+      int count,
+      String fault,
+      boolean embedded,
+      Path dataRoot,
+      Path warehouseRoot,
+      String admin) {
     if (!embedded && (admin == null || admin.isBlank())) {
       fail(
           PG_ENV

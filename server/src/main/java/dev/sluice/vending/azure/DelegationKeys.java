@@ -9,6 +9,7 @@ import com.azure.storage.common.policy.RetryPolicyType;
 import com.azure.storage.file.datalake.DataLakeServiceClient;
 import com.azure.storage.file.datalake.DataLakeServiceClientBuilder;
 import com.azure.storage.file.datalake.models.UserDelegationKey;
+import dev.sluice.vending.ProviderTimeouts;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.OffsetDateTime;
@@ -29,14 +30,14 @@ final class DelegationKeys {
   static final Duration MARGIN = Duration.ofMinutes(5);
 
   /**
-   * A vend waits for a key: two tries of at most 10 s each, not the SDK's default of four with
-   * backoff (a minute or more before an engine's load fails).
+   * A vend waits for a key: two tries of {@link ProviderTimeouts#ATTEMPT} each, not the SDK's
+   * default of four with backoff (a minute or more before an engine's load fails).
    */
   private static final RequestRetryOptions RETRIES =
       new RequestRetryOptions(
           RetryPolicyType.EXPONENTIAL,
           2,
-          Duration.ofSeconds(10),
+          ProviderTimeouts.ATTEMPT,
           Duration.ofMillis(200),
           Duration.ofSeconds(1),
           null);

@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import dev.sluice.vending.ClientProperties;
 import dev.sluice.vending.CredentialVendor;
+import dev.sluice.vending.ProviderTimeouts;
 import dev.sluice.vending.StorageCredential;
 import dev.sluice.vending.VendingException;
 import dev.sluice.vending.VendingRequest;
@@ -60,6 +61,10 @@ public final class StsCredentialVendor implements CredentialVendor {
                 UrlConnectionHttpClient.builder()
                     .connectionTimeout(Duration.ofSeconds(3))
                     .socketTimeout(Duration.ofSeconds(10)))
+            .overrideConfiguration(
+                c ->
+                    c.apiCallAttemptTimeout(ProviderTimeouts.ATTEMPT)
+                        .apiCallTimeout(ProviderTimeouts.CALL))
             .region(Region.of(profile.region()))
             .credentialsProvider(requireNonNull(source, "source").provider());
     if (profile.effectiveStsEndpoint() != null) {
