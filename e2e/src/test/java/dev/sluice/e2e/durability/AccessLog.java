@@ -16,25 +16,33 @@ import java.util.stream.Stream;
  */
 final class AccessLog {
   private static final Pattern STATUS = Pattern.compile("\\{\"status\":\"(\\d{3})\"}");
+  private static final Pattern PROBE =
+      Pattern.compile("\\{\"route\":\"\\\\/(healthz|readyz|metrics)\"}");
   private static final Pattern DURATION = Pattern.compile("\\{\"durationMs\":\"(\\d+)\"}");
 
   private AccessLog() {}
 
   /** Requests answered, by status ("200", "503", ...). */
   static Map<String, Long> statuses(Path log) {
-    return byStatus(log, false);
+    return byStatus(log, false, false);
+  }
+
+  /** As {@link #statuses}, leaving out the probes ({@code /healthz}, {@code /readyz}, metrics). */
+  static Map<String, Long> apiStatuses(Path log) {
+    return byStatus(log, false, true);
   }
 
   /** The longest a request took to be answered (ms), by status. */
   static Map<String, Long> slowest(Path log) {
-    return byStatus(log, true);
+    return byStatus(log, true, false);
   }
 
-  private static Map<String, Long> byStatus(Path log, boolean slowest) {
+  private static Map<String, Long> byStatus(Path log, boolean slowest, boolean apiOnly) {
     Map<String, Long> by = new TreeMap<>();
     try (Stream<String> lines = Files.lines(log, StandardCharsets.UTF_8)) {
       lines
           .filter(l -> l.contains("\"loggerName\":\"sluice.access\""))
+          .filter(l -> !apiOnly || !PROBE.matcher(l).find())
           .forEach(
               l -> {
                 Matcher m = STATUS.matcher(l);

@@ -81,6 +81,21 @@ final class EndpointPoller implements Runnable, AutoCloseable {
         .orElse(-1);
   }
 
+  /**
+   * The statuses in the order they changed, counting every failure to answer (refused, no answer)
+   * as "not 200": e.g. {@code [200, -1]} for ready, then not ready or gone.
+   */
+  java.util.List<Integer> transitions() {
+    java.util.List<Integer> out = new java.util.ArrayList<>();
+    for (Answer a : answers) {
+      int s = a.status() == 200 ? 200 : -1;
+      if (out.isEmpty() || out.get(out.size() - 1) != s) {
+        out.add(s);
+      }
+    }
+    return out;
+  }
+
   int lastStatus() {
     Answer last = null;
     for (Answer a : answers) {

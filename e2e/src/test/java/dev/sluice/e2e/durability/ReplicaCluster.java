@@ -555,7 +555,18 @@ final class ReplicaCluster implements AutoCloseable {
       return process.isAlive();
     }
 
-    /** True once {@link #kill()} was called. */
+    /**
+     * SIGTERM, as an orchestrator stops a replica: it is marked gone (writers fail over from it)
+     * and this waits for the process to exit. Returns how long that took (ms).
+     */
+    long terminate() {
+      killed = true;
+      long start = System.nanoTime();
+      stop();
+      return (System.nanoTime() - start) / 1_000_000;
+    }
+
+    /** True once {@link #kill()} or {@link #terminate()} was called. */
     boolean killed() {
       return killed;
     }
