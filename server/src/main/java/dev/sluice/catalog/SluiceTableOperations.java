@@ -82,12 +82,13 @@ final class SluiceTableOperations extends BaseMetastoreTableOperations {
   }
 
   /**
-   * Retries of a failed metadata read inside a request (Iceberg waits 100 ms, then 400 ms).
-   * Iceberg's own default, 20 with a backoff to 5 s, held a load for about 85 s while the catalog's
-   * storage was down; object stores are read-after-write consistent now, so a pointer never names a
-   * file that is not there yet, and a storage outage is better answered 503 within a second.
+   * Retries of a failed metadata read inside a request (once, after 100 ms). Iceberg's own default,
+   * 20 with a backoff to 5 s, held a load for about 85 s while the catalog's storage was down;
+   * object stores are read-after-write consistent now, so a pointer never names a file that is not
+   * there yet, and a storage outage is better answered 503 within seconds (each read is bounded by
+   * its client's own timeouts, 10 s for S3).
    */
-  static final int METADATA_READ_RETRIES = 2;
+  static final int METADATA_READ_RETRIES = 1;
 
   @Override
   protected void doRefresh() {

@@ -55,6 +55,14 @@ public final class VendingService implements AutoCloseable {
       new ConcurrentHashMap<>();
 
   /**
+   * Profiles whose provider failed, and when (nanoTime): for {@link #FAILING_NANOS} after, a load
+   * with a still-valid credential gets it at once instead of waiting out the provider's timeout.
+   */
+  private final ConcurrentHashMap<StorageProfile, Long> failing = new ConcurrentHashMap<>();
+
+  private static final long FAILING_NANOS = Duration.ofSeconds(5).toNanos();
+
+  /**
    * While its provider is down, a credential vended before is served as long as it stays valid for
    * at least this long, so that an engine can still use it (and refresh after it).
    */
@@ -144,23 +152,39 @@ public final class VendingService implements AutoCloseable {
       return cached;
     }
     m.misses().increment();
+    List<StorageCredential> before = stillValid(key);
+    Long failedAt = failing.get(profile);
+    if (before != null && failedAt != null && System.nanoTime() - failedAt < FAILING_NANOS) {
+      // Its provider failed just now: serve what is still valid without waiting on it again.
+      m.staleServed().increment();
+      return before;
+    }
     try {
-      return load(key, () -> call(profile, vendor, request, m));
+      List<StorageCredential> vended = load(key, () -> call(profile, vendor, request, m));
+      failing.remove(profile);
+      return vended;
     } catch (VendingException e) {
       m.errors().increment();
-      List<StorageCredential> before = stillValid.getIfPresent(key);
-      long leftMs = before == null ? 0 : expiresAtMs(before) - System.currentTimeMillis();
-      if (leftMs >= STALE_MIN_REMAINING.toMillis()) {
+      failing.put(profile, System.nanoTime());
+      before = stillValid(key);
+      if (before != null) {
         m.staleServed().increment();
         LOG.warn(
             "{}; serving the credential vended before, valid for {} s more",
             e.getMessage(),
-            leftMs / 1000);
+            (expiresAtMs(before) - System.currentTimeMillis()) / 1000);
         return before;
       }
       LOG.warn("{}", e.getMessage());
       throw e;
     }
+  }
+
+  /** The last credential vended for {@code key} if it stays valid a minute more, else null. */
+  private List<StorageCredential> stillValid(Key key) {
+    List<StorageCredential> before = stillValid.getIfPresent(key);
+    long leftMs = before == null ? 0 : expiresAtMs(before) - System.currentTimeMillis();
+    return leftMs >= STALE_MIN_REMAINING.toMillis() ? before : null;
   }
 
   /**

@@ -267,9 +267,13 @@ class VendingServiceTest {
     assertThat(vendor(0).calls.get()).as("the provider was asked first").isEqualTo(2);
     assertThat(count("stale.served")).isEqualTo(1);
     assertThat(count("errors")).isEqualTo(1);
-    backend.fail = false;
-    List<StorageCredential> fresh = vend(service, profile("c"), TABLE, Map.of());
-    assertThat(fresh.get(0).config()).containsEntry("fake.call", "3");
+    // Right after the failure, the next load gets it at once: the provider is not waited on again.
+    backend.delayMs = 2_000;
+    long start = System.nanoTime();
+    assertThat(vend(service, profile("c"), TABLE, Map.of())).isEqualTo(first);
+    assertThat((System.nanoTime() - start) / 1_000_000).as("ms").isLessThan(1_000);
+    assertThat(vendor(0).calls.get()).as("not asked again within 5 s").isEqualTo(2);
+    assertThat(count("stale.served")).isEqualTo(2);
   }
 
   /** One that expires within the minute is not: the load fails, naming the provider's error. */

@@ -17,6 +17,9 @@ import software.amazon.awssdk.services.s3.S3ClientBuilder;
  * reject the SDK's default flexible checksums (XAmzContentSHA256Mismatch).
  */
 public final class CatalogS3Client {
+  static final Duration ATTEMPT_TIMEOUT = Duration.ofSeconds(5);
+  static final Duration CALL_TIMEOUT = Duration.ofSeconds(10);
+
   private CatalogS3Client() {}
 
   /** A client for an S3 API at {@code endpoint} (null: AWS's regional default). */
@@ -28,6 +31,10 @@ public final class CatalogS3Client {
                 UrlConnectionHttpClient.builder()
                     .connectionTimeout(Duration.ofSeconds(3))
                     .socketTimeout(Duration.ofSeconds(30)))
+            // A stalled store fails a metadata read in seconds, not after 30 s socket timeouts
+            // retried three times (metadata files are small; data files are the engines').
+            .overrideConfiguration(
+                c -> c.apiCallAttemptTimeout(ATTEMPT_TIMEOUT).apiCallTimeout(CALL_TIMEOUT))
             .region(Region.of(region))
             .credentialsProvider(source.provider())
             .forcePathStyle(pathStyle)
