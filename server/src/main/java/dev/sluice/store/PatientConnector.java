@@ -1,14 +1,9 @@
 package dev.sluice.store;
 
-import static java.util.Objects.requireNonNull;
-
-import java.io.PrintWriter;
 import java.sql.Connection;
 import java.sql.SQLException;
-import java.sql.SQLFeatureNotSupportedException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
-import java.util.logging.Logger;
 import javax.sql.DataSource;
 
 /**
@@ -19,14 +14,15 @@ import javax.sql.DataSource;
  * 33: commits resumed 4.4-5.0 s after PostgreSQL); retried here, it notices within {@value
  * #RETRY_MS} ms. Runs on the pool's own connection-adding thread, never on a request's.
  */
-final class PatientConnector implements DataSource {
+final class PatientConnector extends ForwardingDataSource {
   static final long RETRY_MS = 200;
   static final long PATIENCE_S = 60;
 
   private final DataSource driver;
 
   PatientConnector(DataSource driver) {
-    this.driver = requireNonNull(driver, "driver");
+    super(driver);
+    this.driver = driver;
   }
 
   @Override
@@ -45,45 +41,5 @@ final class PatientConnector implements DataSource {
         }
       }
     }
-  }
-
-  @Override
-  public Connection getConnection(String user, String password) throws SQLException {
-    throw new SQLFeatureNotSupportedException("the store's pool has its own credentials");
-  }
-
-  @Override
-  public PrintWriter getLogWriter() throws SQLException {
-    return driver.getLogWriter();
-  }
-
-  @Override
-  public void setLogWriter(PrintWriter out) throws SQLException {
-    driver.setLogWriter(out);
-  }
-
-  @Override
-  public void setLoginTimeout(int seconds) throws SQLException {
-    driver.setLoginTimeout(seconds);
-  }
-
-  @Override
-  public int getLoginTimeout() throws SQLException {
-    return driver.getLoginTimeout();
-  }
-
-  @Override
-  public Logger getParentLogger() throws SQLFeatureNotSupportedException {
-    return driver.getParentLogger();
-  }
-
-  @Override
-  public <T> T unwrap(Class<T> type) throws SQLException {
-    return driver.unwrap(type);
-  }
-
-  @Override
-  public boolean isWrapperFor(Class<?> type) throws SQLException {
-    return driver.isWrapperFor(type);
   }
 }

@@ -3,15 +3,12 @@ package dev.sluice.store;
 import static java.util.Objects.requireNonNull;
 
 import com.zaxxer.hikari.HikariDataSource;
-import java.io.PrintWriter;
 import java.sql.Connection;
 import java.sql.SQLException;
-import java.sql.SQLFeatureNotSupportedException;
 import java.sql.SQLTransientConnectionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.logging.Logger;
 import javax.sql.DataSource;
 
 /**
@@ -119,50 +116,10 @@ final class StoreConnections {
 
   /** This wait as a DataSource, for Flyway's migration at start-up. */
   DataSource asDataSource() {
-    return new DataSource() {
+    return new ForwardingDataSource(pool) {
       @Override
       public Connection getConnection() throws SQLException {
         return connection();
-      }
-
-      @Override
-      public Connection getConnection(String user, String password) throws SQLException {
-        throw new SQLFeatureNotSupportedException("the store's pool has its own credentials");
-      }
-
-      @Override
-      public PrintWriter getLogWriter() throws SQLException {
-        return pool.getLogWriter();
-      }
-
-      @Override
-      public void setLogWriter(PrintWriter out) throws SQLException {
-        pool.setLogWriter(out);
-      }
-
-      @Override
-      public void setLoginTimeout(int seconds) throws SQLException {
-        pool.setLoginTimeout(seconds);
-      }
-
-      @Override
-      public int getLoginTimeout() throws SQLException {
-        return pool.getLoginTimeout();
-      }
-
-      @Override
-      public Logger getParentLogger() throws SQLFeatureNotSupportedException {
-        return pool.getParentLogger();
-      }
-
-      @Override
-      public <T> T unwrap(Class<T> type) throws SQLException {
-        return pool.unwrap(type);
-      }
-
-      @Override
-      public boolean isWrapperFor(Class<?> type) throws SQLException {
-        return pool.isWrapperFor(type);
       }
     };
   }

@@ -482,14 +482,8 @@ public final class VendingService implements AutoCloseable {
   }
 
   /** An entry lives half its earliest credential's remaining lifetime, at most the cap. */
-  /** Until {@link #STALE_MIN_REMAINING} before the credential expires. */
-  private static final class UntilStale implements Expiry<Key, List<StorageCredential>> {
-    @Override
-    public long expireAfterCreate(Key key, List<StorageCredential> value, long currentTime) {
-      long ms = expiresAtMs(value) - System.currentTimeMillis() - STALE_MIN_REMAINING.toMillis();
-      return Duration.ofMillis(Math.max(0, ms)).toNanos();
-    }
-
+  /** An expiry fixed when an entry is written (or written again), not moved by reads. */
+  private abstract static class SetOnWrite implements Expiry<Key, List<StorageCredential>> {
     @Override
     public long expireAfterUpdate(
         Key key, List<StorageCredential> value, long currentTime, long currentDuration) {
@@ -503,25 +497,21 @@ public final class VendingService implements AutoCloseable {
     }
   }
 
-  private final class HalfLife implements Expiry<Key, List<StorageCredential>> {
+  /** Until {@link #STALE_MIN_REMAINING} before the credential expires. */
+  private static final class UntilStale extends SetOnWrite {
     @Override
     public long expireAfterCreate(Key key, List<StorageCredential> value, long currentTime) {
-      long expiresAt = value.stream().mapToLong(StorageCredential::expiresAtMs).min().orElse(0);
-      long remainingMs = expiresAt - System.currentTimeMillis();
+      long ms = expiresAtMs(value) - System.currentTimeMillis() - STALE_MIN_REMAINING.toMillis();
+      return Duration.ofMillis(Math.max(0, ms)).toNanos();
+    }
+  }
+
+  private final class HalfLife extends SetOnWrite {
+    @Override
+    public long expireAfterCreate(Key key, List<StorageCredential> value, long currentTime) {
+      long remainingMs = expiresAtMs(value) - System.currentTimeMillis();
       long ms = Math.max(0, Math.min(remainingMs / 2, ttlCap.toMillis()));
       return Duration.ofMillis(ms).toNanos();
-    }
-
-    @Override
-    public long expireAfterUpdate(
-        Key key, List<StorageCredential> value, long currentTime, long currentDuration) {
-      return expireAfterCreate(key, value, currentTime);
-    }
-
-    @Override
-    public long expireAfterRead(
-        Key key, List<StorageCredential> value, long currentTime, long currentDuration) {
-      return currentDuration;
     }
   }
 

@@ -80,9 +80,9 @@ class FullDiskTest {
                     cluster, AppendStorm.roundRobin(WRITERS, 1, i -> tables.get(i % 4)), STORM)
                 .run(
                     control -> {
-                      sleepUntil(control.startNanos() + Duration.ofSeconds(4).toNanos());
+                      WallClock.sleepUntil(control.startNanos() + Duration.ofSeconds(4).toNanos());
                       faults.add(holdFull("warehouse", warehouse));
-                      sleepUntil(control.startNanos() + Duration.ofSeconds(11).toNanos());
+                      WallClock.sleepUntil(control.startNanos() + Duration.ofSeconds(11).toNanos());
                       faults.add(holdFull("h2-file", data));
                     });
       } finally {
@@ -178,7 +178,7 @@ class FullDiskTest {
     long until = filled + HOLD_FULL.toNanos();
     while (System.nanoTime() < until) {
       fs.fill();
-      sleepUntil(Math.min(until, System.nanoTime() + Duration.ofMillis(100).toNanos()));
+      WallClock.sleepUntil(Math.min(until, System.nanoTime() + Duration.ofMillis(100).toNanos()));
     }
     fs.free();
     return new Fault(what, filled, System.nanoTime());
@@ -209,12 +209,6 @@ class FullDiskTest {
     Path dir = cluster.replica(0).logFile().getParent();
     try (var files = Files.list(dir)) {
       return files.filter(p -> p.getFileName().toString().startsWith("h2-full-r0")).toList();
-    }
-  }
-
-  private static void sleepUntil(long nanos) {
-    for (long left = nanos - System.nanoTime(); left > 0; left = nanos - System.nanoTime()) {
-      java.util.concurrent.locks.LockSupport.parkNanos(left);
     }
   }
 
@@ -252,7 +246,7 @@ class FullDiskTest {
             outcome = "other";
           }
           attempts.add(new Object[] {start, System.nanoTime(), outcome});
-          sleepUntil(System.nanoTime() + Duration.ofMillis(100).toNanos());
+          WallClock.sleepUntil(System.nanoTime() + Duration.ofMillis(100).toNanos());
         }
       } catch (IOException | RuntimeException e) {
         failures.add("property writer: " + e);

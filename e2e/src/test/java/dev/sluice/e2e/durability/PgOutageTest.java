@@ -14,7 +14,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.concurrent.locks.LockSupport;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.catalog.Namespace;
@@ -68,11 +67,11 @@ class PgOutageTest {
                     STORM)
                 .run(
                     control -> {
-                      sleepUntil(control.startNanos() + Duration.ofSeconds(5).toNanos());
+                      WallClock.sleepUntil(control.startNanos() + Duration.ofSeconds(5).toNanos());
                       try {
                         pg.halt();
                         down[0] = System.nanoTime();
-                        sleepUntil(down[0] + OUTAGE.toNanos());
+                        WallClock.sleepUntil(down[0] + OUTAGE.toNanos());
                         pg.resume();
                         down[1] = System.nanoTime();
                       } catch (IOException e) {
@@ -186,11 +185,5 @@ class PgOutageTest {
         .mapToDouble(a -> (a.startNanos() - nanos) / 1e9)
         .max()
         .orElse(0);
-  }
-
-  private static void sleepUntil(long nanos) {
-    for (long left = nanos - System.nanoTime(); left > 0; left = nanos - System.nanoTime()) {
-      LockSupport.parkNanos(left);
-    }
   }
 }

@@ -19,6 +19,13 @@ final class WallClock {
     return NANO0 + (wallMicros - WALL0_MICROS) * 1_000;
   }
 
+  /** Parks the calling thread until {@code nanos} (a nanoTime). */
+  static void sleepUntil(long nanos) {
+    for (long left = nanos - System.nanoTime(); left > 0; left = nanos - System.nanoTime()) {
+      java.util.concurrent.locks.LockSupport.parkNanos(left);
+    }
+  }
+
   /** {@code nanos} (a nanoTime) as µs since the epoch. */
   static long toWallMicros(long nanos) {
     return WALL0_MICROS + (nanos - NANO0) / 1_000;
