@@ -52,6 +52,12 @@ public final class HttpServer implements AutoCloseable {
   private final BodyReader.Budget bodies;
   private final RequestLimiter limiter;
 
+  /** The longest {@link #close} waits for requests in flight. */
+  private static final long DRAIN_MS = 10_000;
+
+  private volatile boolean stopping;
+  private final AtomicInteger inFlight = new AtomicInteger(); // requests not answered yet
+
   public HttpServer(
       String host, int port, List<Route> routes, Authenticator authenticator, int maxBodyBytes) {
     this(
@@ -156,10 +162,6 @@ public final class HttpServer implements AutoCloseable {
     }
     server.stop();
   }
-
-  private static final long DRAIN_MS = 10_000;
-  private volatile boolean stopping;
-  private final AtomicInteger inFlight = new AtomicInteger();
 
   public void join() throws InterruptedException {
     server.join();
