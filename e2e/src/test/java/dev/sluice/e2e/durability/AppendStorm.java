@@ -107,6 +107,33 @@ final class AppendStorm {
     double ackedPerSecond() {
       return count(Outcome.ACKED) / seconds;
     }
+
+    /** Attempts left without a definite answer that overlap [{@code from}, {@code to}]. */
+    long failedBetween(long fromNanos, long toNanos) {
+      return unknown().stream()
+          .filter(a -> a.endNanos() >= fromNanos && a.startNanos() <= toNanos)
+          .count();
+    }
+
+    /**
+     * Seconds from {@code nanos} to the end of the first append acknowledged after it; -1 if none.
+     */
+    double firstAckAfter(long nanos) {
+      return attempts.stream()
+          .filter(a -> a.operation().outcome() == Outcome.ACKED && a.startNanos() >= nanos)
+          .mapToDouble(a -> (a.endNanos() - nanos) / 1e9)
+          .min()
+          .orElse(-1);
+    }
+
+    /** The attempts left without a definite answer, by {@link #failureKind}. */
+    Map<String, Long> failureKinds() {
+      Map<String, Long> by = new java.util.TreeMap<>();
+      for (Attempt a : unknown()) {
+        by.merge(failureKind(a.operation().detail()), 1L, Long::sum);
+      }
+      return by;
+    }
   }
 
   /** Hands the running storm to a hook (e.g. to kill a replica mid-storm). */

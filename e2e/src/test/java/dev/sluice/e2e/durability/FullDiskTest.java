@@ -2,9 +2,7 @@ package dev.sluice.e2e.durability;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.sluice.e2e.durability.AppendStorm.Attempt;
 import dev.sluice.e2e.durability.AppendStorm.Result;
-import dev.sluice.e2e.durability.HistoryChecker.Outcome;
 import dev.sluice.e2e.durability.HistoryChecker.Report;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -102,12 +100,7 @@ class FullDiskTest {
       for (Path log : serverLogs(cluster)) {
         AccessLog.statuses(log).forEach((k, v) -> statuses.merge(k, v, Long::sum));
       }
-      Map<String, Long> failures = new TreeMap<>();
-      for (Attempt a : result.attempts()) {
-        if (a.operation().outcome() == Outcome.UNKNOWN) {
-          failures.merge(AppendStorm.failureKind(a.operation().detail()), 1L, Long::sum);
-        }
-      }
+      Map<String, Long> failures = result.failureKinds();
       List<String> recovery = new ArrayList<>();
       for (Fault f : faults) {
         recovery.add(
@@ -115,8 +108,8 @@ class FullDiskTest {
                 Locale.ROOT,
                 "%s: failed_while_full=%d first_ack_after_free_s=%.2f",
                 f.what(),
-                failedBetween(result, f.filledNanos(), f.freedNanos()),
-                firstAckAfter(result, f.freedNanos())));
+                result.failedBetween(f.filledNanos(), f.freedNanos()),
+                result.firstAckAfter(f.freedNanos())));
       }
       for (Fault f : faults) {
         recovery.add(
@@ -144,10 +137,10 @@ class FullDiskTest {
           .isTrue();
       assertThat(probe.lastStatus()).as("/readyz at the end").isEqualTo(200);
       for (Fault f : faults) {
-        assertThat(failedBetween(result, f.filledNanos(), f.freedNanos()))
+        assertThat(result.failedBetween(f.filledNanos(), f.freedNanos()))
             .as("commits that failed while the " + f.what() + " was full")
             .isPositive();
-        assertThat(firstAckAfter(result, f.freedNanos()))
+        assertThat(result.firstAckAfter(f.freedNanos()))
             .as("seconds from freeing the " + f.what() + " to the next acknowledged commit")
             .isBetween(0.0, 3.0);
       }
@@ -182,27 +175,6 @@ class FullDiskTest {
     }
     fs.free();
     return new Fault(what, filled, System.nanoTime());
-  }
-
-  private static long failedBetween(Result result, long fromNanos, long toNanos) {
-    return result.attempts().stream()
-        .filter(a -> a.operation().outcome() == Outcome.UNKNOWN)
-        .filter(a -> a.endNanos() >= fromNanos && a.startNanos() <= toNanos)
-        .count();
-  }
-
-  /**
-   * Seconds from {@code nanos} to the end of the first commit acknowledged after it; -1 if none.
-   */
-  private static double firstAckAfter(Result result, long nanos) {
-    return result.attempts().stream()
-        .filter(a -> a.operation().outcome() == Outcome.ACKED && a.startNanos() >= nanos)
-        .mapToLong(Attempt::endNanos)
-        .min()
-        .stream()
-        .mapToDouble(end -> (end - nanos) / 1e9)
-        .findFirst()
-        .orElse(-1);
   }
 
   private static List<Path> serverLogs(ReplicaCluster cluster) throws IOException {

@@ -2,7 +2,6 @@ package dev.sluice.e2e.durability;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.sluice.e2e.durability.AppendStorm.Attempt;
 import dev.sluice.e2e.durability.AppendStorm.Result;
 import dev.sluice.e2e.durability.HistoryChecker.Outcome;
 import dev.sluice.e2e.durability.HistoryChecker.Report;
@@ -97,13 +96,8 @@ class PgOutageTest {
         AccessLog.statuses(r.logFile()).forEach((k, v) -> statuses.merge(k, v, Long::sum));
         AccessLog.slowest(r.logFile()).forEach((k, v) -> slowest.merge(k, v, Math::max));
       }
-      Map<String, Long> failures = new TreeMap<>();
-      for (Attempt a : result.attempts()) {
-        if (a.operation().outcome() == Outcome.UNKNOWN) {
-          failures.merge(AppendStorm.failureKind(a.operation().detail()), 1L, Long::sum);
-        }
-      }
-      double firstAck = firstAckAfter(result, down[1]);
+      Map<String, Long> failures = result.failureKinds();
+      double firstAck = result.firstAckAfter(down[1]);
       double lastError = lastFailureStartAfter(result, down[1]);
       System.out.printf(
           Locale.ROOT,
@@ -125,7 +119,7 @@ class PgOutageTest {
               .toList());
 
       assertThat(result.unexpected()).as("errors other than 503/unknown outcomes").isEmpty();
-      assertThat(failuresDuring(result, down[0], down[1]))
+      assertThat(result.failedBetween(down[0], down[1]))
           .as("commits refused while down")
           .isPositive();
       // A commit whose COMMIT was cut by the stop is really unknown: 500 CommitStateUnknown. No
@@ -161,21 +155,6 @@ class PgOutageTest {
           .as("seconds from PostgreSQL up to the start of the last commit that failed")
           .isLessThan(2.0);
     }
-  }
-
-  private static long failuresDuring(Result result, long from, long to) {
-    return result.attempts().stream()
-        .filter(a -> a.operation().outcome() == Outcome.UNKNOWN)
-        .filter(a -> a.endNanos() >= from && a.startNanos() <= to)
-        .count();
-  }
-
-  private static double firstAckAfter(Result result, long nanos) {
-    return result.attempts().stream()
-        .filter(a -> a.operation().outcome() == Outcome.ACKED && a.startNanos() >= nanos)
-        .mapToDouble(a -> (a.endNanos() - nanos) / 1e9)
-        .min()
-        .orElse(-1);
   }
 
   /** When, after {@code nanos}, the last failed attempt started (s); 0 if none did after it. */
