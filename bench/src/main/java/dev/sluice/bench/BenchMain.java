@@ -14,6 +14,9 @@ import dev.sluice.bench.scale.TableSeeder;
 import dev.sluice.bench.scenario.Fixture;
 import dev.sluice.bench.scenario.Scenario;
 import dev.sluice.bench.scenario.Scenarios;
+import dev.sluice.bench.soak.SoakPhase;
+import dev.sluice.bench.soak.SoakReport;
+import dev.sluice.bench.soak.SoakResult;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.ZonedDateTime;
@@ -61,6 +64,10 @@ public final class BenchMain {
             ? options.name()
             : "bench-" + startedAt.format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"));
     Path workDir = Files.createDirectories(options.workDir().resolve(name));
+    if (options.soakSeconds() > 0) {
+      soak(options, name, workDir, startedAt);
+      return;
+    }
     List<Scenario> scenarios = Scenarios.select(options.scenarios());
     String loadBefore = MachineInfo.loadAverage();
 
@@ -133,6 +140,46 @@ public final class BenchMain {
     System.out.println("csv:    " + csv);
     System.out.println(
         "removing the servers' data (tables made by the create and commit scenarios)…");
+    ServerData.remove(workDir);
+  }
+
+  /**
+   * The soak instead of the suite: the targets' servers started and seeded as for the suite, then
+   * {@code --soak} seconds on each target, one after the other; the report is {@code <name>.md}.
+   */
+  private static void soak(BenchOptions options, String name, Path workDir, ZonedDateTime startedAt)
+      throws Exception {
+    SoakPhase phase =
+        new SoakPhase(
+            options.soakSeconds(),
+            options.soakIntervalSeconds(),
+            options.soakClients(),
+            options.tables());
+    List<SoakResult> results = new ArrayList<>();
+    try (Targets targets = Targets.start(options, workDir)) {
+      for (Target target : targets.inRunOrder(options.targets())) {
+        System.out.printf(
+            "soak: %s for %.0f s, sampled every %.0f s%n",
+            target.name(), options.soakSeconds(), options.soakIntervalSeconds());
+        results.add(phase.run(target));
+      }
+    }
+    Path dir = Files.createDirectories(options.resultsDir());
+    Path markdown = dir.resolve(name + ".md");
+    SoakReport.write(
+        markdown,
+        dir.resolve(name + ".csv"),
+        startedAt,
+        MachineInfo.read(options.repoRoot()),
+        String.format(
+            "bench/run.sh --targets %s --soak %.0f --soak-interval %.0f --soak-clients %d --tables %d",
+            String.join(",", options.targets()),
+            options.soakSeconds(),
+            options.soakIntervalSeconds(),
+            options.soakClients(),
+            options.tables()),
+        results);
+    System.out.println("report: " + markdown);
     ServerData.remove(workDir);
   }
 

@@ -40,7 +40,10 @@ public record BenchOptions(
     int largeSnapshots,
     double startupSettleSeconds,
     int historyWarmup,
-    double scaleWarmupSeconds) {
+    double scaleWarmupSeconds,
+    double soakSeconds,
+    double soakIntervalSeconds,
+    int soakClients) {
 
   public static final String USAGE =
       """
@@ -110,6 +113,14 @@ public record BenchOptions(
                                (the part before /v1, e.g. http://127.0.0.1:8181/api/catalog)
         --external-token T     bearer token for it (none)
         --external-warehouse W warehouse query parameter for its /v1/config (none)
+      Or a soak (issue 33), instead of the suite and its phases:
+        --soak S               S seconds of loads, commits, create/drop churn and token grants at
+                               once on each of --targets (Sluice targets only), one after the
+                               other; writes <name>.md and .csv (0: no soak) (0)
+        --soak-interval S      seconds per sample of RSS, threads, old generation after a full
+                               GC and latencies (60)
+        --soak-clients N       clients: a quarter writers, an eighth each churn and tokens, the
+                               rest loads (8)
       Or: BenchMain --charts-from DIR/NAME.csv   redraw a report's charts (DIR/NAME-*.png) from
                                its CSV, without running anything
       """;
@@ -177,7 +188,10 @@ public record BenchOptions(
             Integer.parseInt(values.getOrDefault("large-snapshots", "500")),
             Double.parseDouble(values.getOrDefault("startup-settle", "15")),
             Integer.parseInt(values.getOrDefault("history-warmup", "200")),
-            Double.parseDouble(values.getOrDefault("scale-warmup", "4")));
+            Double.parseDouble(values.getOrDefault("scale-warmup", "4")),
+            Double.parseDouble(values.getOrDefault("soak", "0")),
+            Double.parseDouble(values.getOrDefault("soak-interval", "60")),
+            Integer.parseInt(values.getOrDefault("soak-clients", "8")));
     Map<String, String> known = new LinkedHashMap<>(values);
     for (String k :
         List.of(
@@ -211,7 +225,10 @@ public record BenchOptions(
             "large-snapshots",
             "startup-settle",
             "history-warmup",
-            "scale-warmup")) {
+            "scale-warmup",
+            "soak",
+            "soak-interval",
+            "soak-clients")) {
       known.remove(k);
     }
     if (!known.isEmpty()) {

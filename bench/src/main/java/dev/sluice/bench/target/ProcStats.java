@@ -49,6 +49,11 @@ public final class ProcStats {
     return statusKib(pid, "VmHWM:");
   }
 
+  /** Threads of the process now (Threads: of /proc/PID/status), or -1. */
+  public static int threads(long pid) {
+    return (int) statusKib(pid, "Threads:");
+  }
+
   /**
    * CPU seconds all processes of the machine have spent busy so far (first line of /proc/stat:
    * everything but idle and iowait). Minus the server's and the load generator's own, it shows how

@@ -23,7 +23,7 @@ public final class SluiceAccess {
   static final String CATALOG_ROLE = "bench_tables";
   private static final String M = "/api/management/v1";
   static final List<String> PRIVILEGES =
-      List.of("TABLE_LIST", "TABLE_CREATE", "TABLE_READ_DATA", "TABLE_WRITE_DATA");
+      List.of("TABLE_LIST", "TABLE_CREATE", "TABLE_DROP", "TABLE_READ_DATA", "TABLE_WRITE_DATA");
 
   private final Endpoint server;
 
@@ -69,8 +69,8 @@ public final class SluiceAccess {
 
   /**
    * Gives the principal role of {@link #createGrantedPrincipal} a catalog role in {@code catalog}
-   * holding TABLE_LIST, TABLE_CREATE, TABLE_READ_DATA and TABLE_WRITE_DATA on each of {@code
-   * namespaces}: the path an operator would set up.
+   * holding TABLE_LIST, TABLE_CREATE, TABLE_DROP, TABLE_READ_DATA and TABLE_WRITE_DATA on each of
+   * {@code namespaces}: the path an operator would set up.
    */
   public void grantNamespaces(String rootAuthorization, String catalog, List<String> namespaces)
       throws IOException {
@@ -112,22 +112,30 @@ public final class SluiceAccess {
     }
   }
 
-  private String token(String clientId, String secret) throws IOException {
-    String form =
-        "grant_type=client_credentials"
+  /** The form of a client-credentials grant for the bench's root principal. */
+  public static byte[] rootTokenForm() {
+    return tokenForm(SluiceLauncher.ROOT_CLIENT_ID, SluiceLauncher.ROOT_SECRET);
+  }
+
+  private static byte[] tokenForm(String clientId, String secret) {
+    return ("grant_type=client_credentials"
             + "&client_id="
             + URLEncoder.encode(clientId, StandardCharsets.UTF_8)
             + "&client_secret="
             + URLEncoder.encode(secret, StandardCharsets.UTF_8)
             + "&scope="
-            + URLEncoder.encode("PRINCIPAL_ROLE:ALL", StandardCharsets.UTF_8);
+            + URLEncoder.encode("PRINCIPAL_ROLE:ALL", StandardCharsets.UTF_8))
+        .getBytes(StandardCharsets.UTF_8);
+  }
+
+  private String token(String clientId, String secret) throws IOException {
     try (HttpClients clients = HttpClients.of("raw", server.host(), server.port(), null);
         HttpConnection http = clients.open()) {
       HttpResult result =
           http.send(
               "POST",
               server.basePath() + "/v1/oauth/tokens",
-              form.getBytes(StandardCharsets.UTF_8),
+              tokenForm(clientId, secret),
               "application/x-www-form-urlencoded");
       return Json.tree(CatalogCalls.require(result, "token for " + clientId).body())
           .path("access_token")
