@@ -16,5 +16,12 @@ public final class ProviderTimeouts {
   /** All attempts of one call, retries and their backoff included. */
   public static final Duration CALL = Duration.ofSeconds(6);
 
+  /**
+   * The longest a load waits for any provider call, whatever its client library's own timeouts
+   * (google-auth's are 20 s per attempt): {@link #CALL} and a second, so that a client that keeps
+   * to {@link #CALL} reports its own error first.
+   */
+  public static final Duration WAIT = CALL.plusSeconds(1);
+
   private ProviderTimeouts() {}
 }

@@ -15,8 +15,14 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.SortedMap;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.SynchronousQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -68,6 +74,32 @@ public final class VendingService implements AutoCloseable {
    */
   public static final Duration STALE_MIN_REMAINING = Duration.ofMinutes(1);
 
+  /**
+   * Provider calls run on these threads, so that a load waits at most {@link #providerWait} for one
+   * whatever its client library does (google-auth waits 20 s per attempt, and retries). At most
+   * {@value #MAX_PROVIDER_CALLS} at once: a provider that hangs holds that many threads, and a miss
+   * beyond them fails at once.
+   */
+  private final ThreadPoolExecutor providerCalls =
+      new ThreadPoolExecutor(
+          0,
+          MAX_PROVIDER_CALLS,
+          30,
+          TimeUnit.SECONDS,
+          new SynchronousQueue<>(),
+          VendingService::providerCallThread);
+
+  private static final int MAX_PROVIDER_CALLS = 16;
+  private static final AtomicInteger PROVIDER_CALL_THREADS = new AtomicInteger();
+
+  private static Thread providerCallThread(Runnable r) {
+    Thread t = new Thread(r, "vending-provider-call-" + PROVIDER_CALL_THREADS.incrementAndGet());
+    t.setDaemon(true);
+    return t;
+  }
+
+  private final Duration providerWait;
+
   private final CatalogClients<Optional<CredentialVendor>> vendors;
   private final CatalogClients<Optional<RequestSigner>> signers;
   private final Map<String, Meters> meters = new ConcurrentHashMap<>(); // by storage type
@@ -99,6 +131,19 @@ public final class VendingService implements AutoCloseable {
       long maxEntries,
       MeterRegistry metrics,
       Duration vendorGrace) {
+    this(backends, sources, ttlCap, maxEntries, metrics, vendorGrace, ProviderTimeouts.WAIT);
+  }
+
+  /** And with the longest a load waits for a provider call (tests use a short one). */
+  VendingService(
+      StorageBackends backends,
+      Map<String, CredentialSource> sources,
+      Duration ttlCap,
+      long maxEntries,
+      MeterRegistry metrics,
+      Duration vendorGrace,
+      Duration providerWait) {
+    this.providerWait = requireNonNull(providerWait, "providerWait");
     this.backends = requireNonNull(backends, "backends");
     this.sources = Map.copyOf(requireNonNull(sources, "sources"));
     this.registry = requireNonNull(metrics, "metrics");
@@ -160,7 +205,7 @@ public final class VendingService implements AutoCloseable {
       return before;
     }
     try {
-      List<StorageCredential> vended = load(key, () -> call(profile, vendor, request, m));
+      List<StorageCredential> vended = load(key, profile, () -> call(profile, vendor, request, m));
       failing.remove(profile);
       return vended;
     } catch (VendingException e) {
@@ -189,29 +234,59 @@ public final class VendingService implements AutoCloseable {
 
   /**
    * One provider call for concurrent misses of one key, whose failure all of them share: a provider
-   * that times out costs a queue of loads one timeout, not one each in turn.
+   * that times out costs a queue of loads one timeout, not one each in turn. Each waits at most
+   * {@link #providerWait}; the call itself goes on (to its library's own timeout) and, if it
+   * succeeds late, fills the cache for the next load.
    */
-  private List<StorageCredential> load(Key key, Supplier<List<StorageCredential>> call) {
+  private List<StorageCredential> load(
+      Key key, StorageProfile profile, Supplier<List<StorageCredential>> call) {
     CompletableFuture<List<StorageCredential>> mine = new CompletableFuture<>();
     CompletableFuture<List<StorageCredential>> running = inFlight.putIfAbsent(key, mine);
-    if (running != null) {
+    if (running == null) {
+      running = mine;
       try {
-        return running.join();
-      } catch (CompletionException e) {
-        throw e.getCause() instanceof RuntimeException r ? r : e;
+        providerCalls.execute(
+            () -> {
+              try {
+                List<StorageCredential> vended = call.get();
+                cache.put(key, vended);
+                stillValid.put(key, vended);
+                mine.complete(vended);
+              } catch (RuntimeException e) {
+                mine.completeExceptionally(e);
+              } finally {
+                inFlight.remove(key, mine);
+              }
+            });
+      } catch (RejectedExecutionException e) {
+        inFlight.remove(key, mine);
+        throw new VendingException(
+            "Cannot vend credentials for catalog "
+                + profile.catalog()
+                + ": "
+                + MAX_PROVIDER_CALLS
+                + " calls to credential providers are already waiting for an answer",
+            0,
+            e);
       }
     }
     try {
-      List<StorageCredential> vended = call.get();
-      cache.put(key, vended);
-      stillValid.put(key, vended);
-      mine.complete(vended);
-      return vended;
-    } catch (RuntimeException e) {
-      mine.completeExceptionally(e);
-      throw e;
-    } finally {
-      inFlight.remove(key, mine);
+      return running.get(providerWait.toNanos(), TimeUnit.NANOSECONDS);
+    } catch (ExecutionException e) {
+      throw e.getCause() instanceof RuntimeException r ? r : new IllegalStateException(e);
+    } catch (TimeoutException e) {
+      throw new VendingException(
+          "Cannot vend credentials for catalog "
+              + profile.catalog()
+              + ": its credential provider did not answer within "
+              + providerWait.toMillis()
+              + " ms",
+          0,
+          e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new VendingException(
+          "Cannot vend credentials for catalog " + profile.catalog() + ": interrupted", 0, e);
     }
   }
 
@@ -517,6 +592,7 @@ public final class VendingService implements AutoCloseable {
 
   @Override
   public void close() {
+    providerCalls.shutdownNow();
     vendors.close();
     signers.close();
   }

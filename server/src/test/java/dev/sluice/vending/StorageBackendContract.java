@@ -160,6 +160,11 @@ public abstract class StorageBackendContract {
   private VendingService service;
   private String area;
 
+  /** This test's own prefix under {@link #allowedLocation()}. */
+  protected final String area() {
+    return area;
+  }
+
   @BeforeEach
   void openService() {
     registry = new SimpleMeterRegistry();
@@ -415,13 +420,13 @@ public abstract class StorageBackendContract {
         allowed + "/" + "x".repeat(LocationSafety.MAX_LOCATION_BYTES)); // too long
   }
 
-  private StorageProfile profile(String catalog, ObjectNode info) {
+  protected final StorageProfile profile(String catalog, ObjectNode info) {
     return backends()
         .parse(catalog, info, allowedLocation(), sources(), shortestLifetimeSeconds())
         .profile();
   }
 
-  private List<StorageCredential> vend(
+  protected final List<StorageCredential> vend(
       StorageProfile profile, String location, Map<String, String> properties, AccessMode mode) {
     TreeMap<String, String> attribution = new TreeMap<>();
     attribution.put("principal", "contract-user");

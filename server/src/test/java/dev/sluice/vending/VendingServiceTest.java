@@ -45,6 +45,10 @@ class VendingServiceTest {
   }
 
   private VendingService service(Duration ttlCap) {
+    return service(ttlCap, ProviderTimeouts.WAIT);
+  }
+
+  private VendingService service(Duration ttlCap, Duration providerWait) {
     VendingService service =
         new VendingService(
             new StorageBackends(List.of(backend)),
@@ -52,7 +56,8 @@ class VendingServiceTest {
             ttlCap,
             1000,
             registry,
-            Duration.ofMillis(50));
+            Duration.ofMillis(50),
+            providerWait);
     services.add(service);
     return service;
   }
@@ -331,6 +336,53 @@ class VendingServiceTest {
     assertThat(tookMs)
         .as("12 failed loads (ms), 300 ms each in turn would be 3600")
         .isLessThan(1_500);
+  }
+
+  /**
+   * A provider that does not answer (a client library with long timeouts of its own, as
+   * google-auth's 20 s): the loads waiting on it fail once the wait is over, naming the catalog,
+   * all of them together; the call goes on, and its late answer serves the next load.
+   */
+  @Test
+  void aProviderThatHangsFailsTheLoadsWithinTheWait() throws Exception {
+    VendingService service = service(Duration.ofMinutes(10), Duration.ofMillis(300));
+    backend.delayMs = 1_500;
+    int threads = 8;
+    CyclicBarrier start = new CyclicBarrier(threads);
+    ExecutorService pool = Executors.newFixedThreadPool(threads);
+    long began = System.nanoTime();
+    try {
+      List<Future<Throwable>> results = new ArrayList<>();
+      for (int i = 0; i < threads; i++) {
+        results.add(
+            pool.submit(
+                () -> {
+                  start.await(10, TimeUnit.SECONDS);
+                  try {
+                    vend(service, profile("c"), TABLE, Map.of());
+                    return null;
+                  } catch (VendingException e) {
+                    return e;
+                  }
+                }));
+      }
+      for (Future<Throwable> result : results) {
+        assertThat(result.get(10, TimeUnit.SECONDS))
+            .isInstanceOf(VendingException.class)
+            .hasMessageContaining("catalog c")
+            .hasMessageContaining("did not answer within 300 ms");
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+    long tookMs = (System.nanoTime() - began) / 1_000_000;
+    assertThat(tookMs).as("ms until all 8 loads failed (the call takes 1,500)").isLessThan(1_200);
+    assertThat(vendor(0).calls.get()).as("provider calls").isEqualTo(1);
+    await("the late answer", () -> vendor(0).lastVended != null);
+    Thread.sleep(100); // the call's thread puts it in the cache right after
+    backend.delayMs = 0;
+    assertThat(vend(service, profile("c"), TABLE, Map.of())).hasSize(1);
+    assertThat(vendor(0).calls.get()).as("served from the late answer").isEqualTo(1);
   }
 
   @Test

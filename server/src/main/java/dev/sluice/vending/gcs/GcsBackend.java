@@ -2,13 +2,16 @@ package dev.sluice.vending.gcs;
 
 import com.google.auth.oauth2.GoogleCredentials;
 import com.google.auth.oauth2.ImpersonatedCredentials;
+import com.google.cloud.http.HttpTransportOptions;
 import com.google.cloud.storage.StorageOptions;
+import dev.sluice.vending.CatalogIoTimeouts;
 import dev.sluice.vending.CredentialSource;
 import dev.sluice.vending.CredentialSourceType;
 import dev.sluice.vending.CredentialVendor;
 import dev.sluice.vending.StorageBackend;
 import dev.sluice.vending.VendorMetrics;
 import dev.sluice.vending.verify.StoreProbes;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -84,6 +87,7 @@ public final class GcsBackend implements StorageBackend<GcsStorageProfile> {
             () -> {
               StorageOptions.Builder options = StorageOptions.newBuilder();
               options.setCredentials(credentials);
+              bounded(options);
               if (projectId != null) {
                 options.setProjectId(projectId);
               }
@@ -95,6 +99,33 @@ public final class GcsBackend implements StorageBackend<GcsStorageProfile> {
     Map<String, String> properties = new HashMap<>();
     io.initialize(properties);
     return io;
+  }
+
+  /**
+   * The catalog's reads and writes give up as the other backends' do ({@link CatalogIoTimeouts}):
+   * the client's defaults are 20 s per attempt and 50 s in all, with six attempts.
+   */
+  static StorageOptions.Builder bounded(StorageOptions.Builder options) {
+    return bounded(options, CatalogIoTimeouts.ATTEMPT, CatalogIoTimeouts.CALL);
+  }
+
+  /** With other bounds (tests use short ones). */
+  static StorageOptions.Builder bounded(
+      StorageOptions.Builder options, Duration attempt, Duration call) {
+    int attemptMs = (int) attempt.toMillis();
+    return options
+        .setTransportOptions(
+            HttpTransportOptions.newBuilder()
+                .setConnectTimeout(attemptMs)
+                .setReadTimeout(attemptMs)
+                .build())
+        .setRetrySettings(
+            StorageOptions.getDefaultRetrySettings().toBuilder()
+                .setMaxAttempts(CatalogIoTimeouts.MAX_ATTEMPTS)
+                .setTotalTimeoutDuration(call)
+                .setInitialRpcTimeoutDuration(attempt)
+                .setMaxRpcTimeoutDuration(attempt)
+                .build());
   }
 
   /** The catalog's project, else the source's (a key file's {@code project_id}), or null. */

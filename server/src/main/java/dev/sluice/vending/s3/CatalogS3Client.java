@@ -1,5 +1,6 @@
 package dev.sluice.vending.s3;
 
+import dev.sluice.vending.CatalogIoTimeouts;
 import java.net.URI;
 import java.time.Duration;
 import org.apache.iceberg.aws.s3.S3FileIO;
@@ -17,9 +18,6 @@ import software.amazon.awssdk.services.s3.S3ClientBuilder;
  * reject the SDK's default flexible checksums (XAmzContentSHA256Mismatch).
  */
 public final class CatalogS3Client {
-  static final Duration ATTEMPT_TIMEOUT = Duration.ofSeconds(5);
-  static final Duration CALL_TIMEOUT = Duration.ofSeconds(10);
-
   private CatalogS3Client() {}
 
   /** A client for an S3 API at {@code endpoint} (null: AWS's regional default). */
@@ -31,10 +29,11 @@ public final class CatalogS3Client {
                 UrlConnectionHttpClient.builder()
                     .connectionTimeout(Duration.ofSeconds(3))
                     .socketTimeout(Duration.ofSeconds(30)))
-            // A stalled store fails a metadata read in seconds, not after 30 s socket timeouts
-            // retried three times (metadata files are small; data files are the engines').
+            // Not 30 s socket timeouts retried three times: see CatalogIoTimeouts.
             .overrideConfiguration(
-                c -> c.apiCallAttemptTimeout(ATTEMPT_TIMEOUT).apiCallTimeout(CALL_TIMEOUT))
+                c ->
+                    c.apiCallAttemptTimeout(CatalogIoTimeouts.ATTEMPT)
+                        .apiCallTimeout(CatalogIoTimeouts.CALL))
             .region(Region.of(region))
             .credentialsProvider(source.provider())
             .forcePathStyle(pathStyle)

@@ -58,6 +58,7 @@ public final class GoogleCloudFake implements AutoCloseable {
   private final AtomicBoolean closed = new AtomicBoolean();
   private volatile Duration sourceTokenLifetime = Duration.ofHours(1);
   private volatile boolean stsUnavailable;
+  private volatile boolean stalled;
 
   private GoogleCloudFake() throws IOException {
     Clock clock = Clock.systemUTC();
@@ -136,6 +137,15 @@ public final class GoogleCloudFake implements AutoCloseable {
   /** While true, the STS answers 503 UNAVAILABLE, as Google does in an outage. */
   public void setStsUnavailable(boolean unavailable) {
     this.stsUnavailable = unavailable;
+  }
+
+  /**
+   * While true, every endpoint takes requests and answers none (until set false again, at most two
+   * minutes), as a stalled host or a network that drops packets: what a client's own timeouts are
+   * for.
+   */
+  public void setStalled(boolean stalled) {
+    this.stalled = stalled;
   }
 
   /** Makes {@code token} expired now: Google answers 401 for it from then on. */
@@ -247,6 +257,15 @@ public final class GoogleCloudFake implements AutoCloseable {
   private void handle(HttpExchange exchange) throws IOException {
     try (exchange) {
       Http.Call call = Http.read(exchange);
+      long until = System.nanoTime() + Duration.ofMinutes(2).toNanos();
+      while (stalled && System.nanoTime() < until) {
+        try {
+          Thread.sleep(20);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          return;
+        }
+      }
       Http.Reply reply;
       try {
         reply = route(call);

@@ -1,17 +1,28 @@
 package dev.sluice.vending.gcs;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.google.cloud.storage.BlobId;
+import com.google.cloud.storage.Storage;
+import com.google.cloud.storage.StorageException;
+import com.google.cloud.storage.StorageOptions;
 import dev.sluice.location.StorageLocation;
 import dev.sluice.testing.gcp.GoogleCloudFake;
 import dev.sluice.testing.gcp.ServiceAccount;
+import dev.sluice.vending.AccessMode;
+import dev.sluice.vending.CatalogIoTimeouts;
 import dev.sluice.vending.ClientProperties;
 import dev.sluice.vending.CredentialSource;
+import dev.sluice.vending.ProviderTimeouts;
 import dev.sluice.vending.StorageBackendContract;
 import dev.sluice.vending.StorageBackends;
 import dev.sluice.vending.StorageCredential;
+import dev.sluice.vending.StorageProfile;
+import dev.sluice.vending.VendingException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
@@ -21,12 +32,14 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 
 /**
  * The storage backend contract for GCS, through the loopback {@link GoogleCloudFake} (Google's
@@ -76,6 +89,65 @@ class GcsBackendContractTest extends StorageBackendContract {
     if (google != null) {
       google.close();
     }
+  }
+
+  /**
+   * Google stalled (it takes requests and answers none): a load that needs a token waits {@link
+   * ProviderTimeouts#WAIT}, not google-auth's 20 s per attempt, then fails naming the catalog.
+   */
+  @Test
+  void aStalledTokenExchangeFailsTheLoadWithinTheWait() {
+    StorageProfile profile = profile("stalled", storageConfigInfo(900));
+    google.setStalled(true);
+    long start = System.nanoTime();
+    try {
+      assertThatThrownBy(() -> vend(profile, area() + "/s", Map.of(), AccessMode.READ))
+          .isInstanceOf(VendingException.class)
+          .hasMessageContaining("catalog stalled")
+          .hasMessageContaining(
+              "did not answer within " + ProviderTimeouts.WAIT.toMillis() + " ms");
+    } finally {
+      google.setStalled(false);
+    }
+    assertThat(Duration.ofNanos(System.nanoTime() - start))
+        .isBetween(ProviderTimeouts.WAIT, ProviderTimeouts.WAIT.plusSeconds(2));
+  }
+
+  /**
+   * The catalog's own reads on a stalled GCS give up within the bound {@link GcsBackend#bounded}
+   * sets (the catalog's: {@link CatalogIoTimeouts}, as on S3), not after the client's six attempts
+   * of 20 s. Measured here with bounds of 1 s per attempt and 2 s in all.
+   */
+  @Test
+  void aStalledStoreFailsTheCatalogsReadWithinItsBound() {
+    String name = area().substring(allowedLocation().length() + 1) + "/metadata/00000.json";
+    google.put(BUCKET, "wh/" + name, "{}".getBytes(UTF_8));
+    GoogleCredentialSource source = (GoogleCredentialSource) sources.get("gcp");
+    Storage storage =
+        GcsBackend.bounded(
+                StorageOptions.newBuilder()
+                    .setCredentials(source.credentials())
+                    .setProjectId("proj-123")
+                    .setHost(google.endpoint()),
+                Duration.ofSeconds(1),
+                Duration.ofSeconds(2))
+            .build()
+            .getService();
+    BlobId blob = BlobId.of(BUCKET, "wh/" + name);
+    assertThat(storage.readAllBytes(blob))
+        .as("read before the stall (the token is fetched)")
+        .hasSize(2);
+    google.setStalled(true);
+    long start = System.nanoTime();
+    try {
+      assertThatThrownBy(() -> storage.readAllBytes(blob))
+          .as("a read while GCS answers nothing")
+          .isInstanceOf(StorageException.class);
+    } finally {
+      google.setStalled(false);
+    }
+    assertThat(Duration.ofNanos(System.nanoTime() - start))
+        .isBetween(Duration.ofSeconds(1), Duration.ofSeconds(4));
   }
 
   @Override
