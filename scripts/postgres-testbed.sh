@@ -3,6 +3,7 @@
 # is missing, then runs its own cluster in a temp dir on a free loopback port.
 #   source scripts/postgres-testbed.sh; pg_testbed_start; ...; pg_testbed_stop
 # Exports SLUICE_TEST_PG_URL (a JDBC URL to the cluster's "postgres" database, trust auth).
+# PG_MAX_CONNECTIONS sets the server's max_connections (300; a fault test sets fewer).
 
 pg_testbed_install() {
   if ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then
@@ -66,7 +67,7 @@ pg_testbed_resume() {
   local run=()
   [ "$(id -u)" -eq 0 ] && run=(runuser -u postgres --)
   "${run[@]}" "$PG_BIN/pg_ctl" -D "$PG_DIR/data" -l "$PG_DIR/server.log" -w -t 60 \
-    -o "-p $PG_PORT -k $PG_DIR -c listen_addresses=127.0.0.1 -c max_connections=300 -c fsync=off" start >/dev/null
+    -o "-p $PG_PORT -k $PG_DIR -c listen_addresses=127.0.0.1 -c max_connections=${PG_MAX_CONNECTIONS:-300} -c fsync=off" start >/dev/null
 }
 
 # Stops the cluster as an outage would (fast: every connection is cut); pg_testbed_resume starts it.
@@ -74,6 +75,23 @@ pg_testbed_halt() {
   local run=()
   [ "$(id -u)" -eq 0 ] && run=(runuser -u postgres --)
   "${run[@]}" "$PG_BIN/pg_ctl" -D "$PG_DIR/data" -m fast -w -t 60 stop >/dev/null
+}
+
+# Freezes the cluster as a stalled host would (SIGSTOP: connections stay open, nothing answers):
+# the postmaster first, so that it forks no backend the second step would miss, then its children.
+pg_testbed_freeze() {
+  local pid
+  pid=$(head -1 "$PG_DIR/data/postmaster.pid")
+  kill -STOP "$pid"
+  pkill -STOP -P "$pid" || true
+}
+
+# Undoes pg_testbed_freeze: the children first, then the postmaster.
+pg_testbed_thaw() {
+  local pid
+  pid=$(head -1 "$PG_DIR/data/postmaster.pid")
+  pkill -CONT -P "$pid" || true
+  kill -CONT "$pid"
 }
 
 pg_testbed_stop() {

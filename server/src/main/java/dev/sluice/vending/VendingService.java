@@ -247,15 +247,17 @@ public final class VendingService implements AutoCloseable {
       try {
         providerCalls.execute(
             () -> {
+              // Out of inFlight before the waiters wake: a load right after must not find this
+              // finished call and take its answer (or its failure) without asking again.
               try {
                 List<StorageCredential> vended = call.get();
                 cache.put(key, vended);
                 stillValid.put(key, vended);
+                inFlight.remove(key, mine);
                 mine.complete(vended);
               } catch (RuntimeException e) {
-                mine.completeExceptionally(e);
-              } finally {
                 inFlight.remove(key, mine);
+                mine.completeExceptionally(e);
               }
             });
       } catch (RejectedExecutionException e) {
