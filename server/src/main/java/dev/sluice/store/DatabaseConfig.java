@@ -64,6 +64,11 @@ public record DatabaseConfig(
         pointerCacheMaxEntries);
   }
 
+  /** Whether the store is an H2 file (the embedded default), which {@link #jdbcUrl} tunes. */
+  public boolean h2File() {
+    return url.startsWith("jdbc:h2:file:");
+  }
+
   /**
    * The URL to connect with: {@code url}, except for an H2 file store whose URL does not set them:
    *
@@ -76,9 +81,11 @@ public record DatabaseConfig(
    *       smaller one (server/jvm.options); H2's own default, 64 MB, is too large for that heap
    *       too.
    * </ul>
+   *
+   * <p>Without a write delay H2 reuses no space by itself: {@link H2Housekeeping} does.
    */
   public String jdbcUrl() {
-    if (!url.startsWith("jdbc:h2:file:")) {
+    if (!h2File()) {
       return url;
     }
     String upper = url.toUpperCase(Locale.ROOT);

@@ -49,7 +49,11 @@ public final class JdbcStore extends JdbcSupport implements Store {
     this.contents = new JdbcContents(dataSource, connections, versions, claimSql);
     this.idempotencyKeys = new JdbcIdempotencyKeys(dataSource, connections);
     this.probe = new StoreProbe(connections);
+    this.housekeeping = config.h2File() ? new H2Housekeeping(dataSource) : null;
   }
+
+  /** For an embedded H2 file: the space reuse its background writer would do; else null. */
+  private final H2Housekeeping housekeeping;
 
   private static final int MIN_IDLE = 2;
   private static final long VALIDATION_TIMEOUT_MS = 1_000;
@@ -439,6 +443,9 @@ public final class JdbcStore extends JdbcSupport implements Store {
 
   @Override
   public void close() {
+    if (housekeeping != null) {
+      housekeeping.close();
+    }
     versions.close();
     dataSource.close();
   }
