@@ -144,7 +144,6 @@ class PgStallTest {
       assertThat(flood[0].byStatus().keySet())
           .as("what the flood was answered (-1: nothing within 40 s)")
           .isSubsetOf(200, 429, 503);
-      assertThat(flood[0].byStatus()).as("the flood's requests refused").containsKey(503);
       assertThat(refusedWithoutRetryAfter).as("503s without Retry-After").isZero();
       assertThat(flood[0].slowestMillis())
           .as("the slowest flood request (ms): at most the stall, then answered")
