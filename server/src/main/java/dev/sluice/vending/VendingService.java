@@ -255,8 +255,8 @@ public final class VendingService implements AutoCloseable {
                 stillValid.put(key, vended);
                 inFlight.remove(key, mine);
                 mine.complete(vended);
-              } catch (RuntimeException e) {
-                inFlight.remove(key, mine);
+              } catch (RuntimeException | Error e) {
+                inFlight.remove(key, mine); // never left behind: the key would wait forever
                 mine.completeExceptionally(e);
               }
             });

@@ -304,32 +304,9 @@ class VendingServiceTest {
     VendingService service = service();
     backend.delayMs = 300;
     backend.fail = true;
-    int threads = 12;
-    CyclicBarrier start = new CyclicBarrier(threads);
-    ExecutorService pool = Executors.newFixedThreadPool(threads);
     long began = System.nanoTime();
-    try {
-      List<Future<Throwable>> results = new ArrayList<>();
-      for (int i = 0; i < threads; i++) {
-        results.add(
-            pool.submit(
-                () -> {
-                  start.await(10, TimeUnit.SECONDS);
-                  try {
-                    vend(service, profile("c"), TABLE, Map.of());
-                    return null;
-                  } catch (VendingException e) {
-                    return e;
-                  }
-                }));
-      }
-      for (Future<Throwable> result : results) {
-        assertThat(result.get(10, TimeUnit.SECONDS))
-            .isInstanceOf(VendingException.class)
-            .hasMessageContaining("fake provider down");
-      }
-    } finally {
-      pool.shutdownNow();
+    for (Throwable failure : failedConcurrentVends(service, 12)) {
+      assertThat(failure).hasMessageContaining("fake provider down");
     }
     long tookMs = (System.nanoTime() - began) / 1_000_000;
     assertThat(vendor(0).calls.get()).as("provider calls").isLessThanOrEqualTo(2);
@@ -347,10 +324,30 @@ class VendingServiceTest {
   void aProviderThatHangsFailsTheLoadsWithinTheWait() throws Exception {
     VendingService service = service(Duration.ofMinutes(10), Duration.ofMillis(300));
     backend.delayMs = 1_500;
-    int threads = 8;
+    long began = System.nanoTime();
+    for (Throwable failure : failedConcurrentVends(service, 8)) {
+      assertThat(failure)
+          .hasMessageContaining("catalog c")
+          .hasMessageContaining("did not answer within 300 ms");
+    }
+    long tookMs = (System.nanoTime() - began) / 1_000_000;
+    assertThat(tookMs).as("ms until all 8 loads failed (the call takes 1,500)").isLessThan(1_200);
+    assertThat(vendor(0).calls.get()).as("provider calls").isEqualTo(1);
+    await("the late answer", () -> vendor(0).lastVended != null);
+    Thread.sleep(100); // the call's thread puts it in the cache right after
+    backend.delayMs = 0;
+    assertThat(vend(service, profile("c"), TABLE, Map.of())).hasSize(1);
+    assertThat(vendor(0).calls.get()).as("served from the late answer").isEqualTo(1);
+  }
+
+  /**
+   * {@code threads} vends of one key at once; each must fail with a {@link VendingException}, which
+   * is returned.
+   */
+  private static List<Throwable> failedConcurrentVends(VendingService service, int threads)
+      throws Exception {
     CyclicBarrier start = new CyclicBarrier(threads);
     ExecutorService pool = Executors.newFixedThreadPool(threads);
-    long began = System.nanoTime();
     try {
       List<Future<Throwable>> results = new ArrayList<>();
       for (int i = 0; i < threads; i++) {
@@ -366,23 +363,16 @@ class VendingServiceTest {
                   }
                 }));
       }
+      List<Throwable> failures = new ArrayList<>();
       for (Future<Throwable> result : results) {
-        assertThat(result.get(10, TimeUnit.SECONDS))
-            .isInstanceOf(VendingException.class)
-            .hasMessageContaining("catalog c")
-            .hasMessageContaining("did not answer within 300 ms");
+        Throwable failure = result.get(10, TimeUnit.SECONDS);
+        assertThat(failure).as("each concurrent vend fails").isInstanceOf(VendingException.class);
+        failures.add(failure);
       }
+      return failures;
     } finally {
       pool.shutdownNow();
     }
-    long tookMs = (System.nanoTime() - began) / 1_000_000;
-    assertThat(tookMs).as("ms until all 8 loads failed (the call takes 1,500)").isLessThan(1_200);
-    assertThat(vendor(0).calls.get()).as("provider calls").isEqualTo(1);
-    await("the late answer", () -> vendor(0).lastVended != null);
-    Thread.sleep(100); // the call's thread puts it in the cache right after
-    backend.delayMs = 0;
-    assertThat(vend(service, profile("c"), TABLE, Map.of())).hasSize(1);
-    assertThat(vendor(0).calls.get()).as("served from the late answer").isEqualTo(1);
   }
 
   @Test
