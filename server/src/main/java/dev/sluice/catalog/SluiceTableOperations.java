@@ -90,9 +90,20 @@ final class SluiceTableOperations extends BaseMetastoreTableOperations {
    */
   static final int METADATA_READ_RETRIES = 1;
 
+  /**
+   * The metadata file this object's own commit has just installed, for the refresh that follows it
+   * (the commit's answer is {@code current()}): read from the pointer, that refresh could fail
+   * after the commit was applied, and a 503 for an applied commit makes the client send it again,
+   * whose retry then rolled {@code main} back (issue 33: PostgreSQL frozen mid-commit, the store's
+   * next connection refused right after).
+   */
+  private String committedLocation;
+
   @Override
   protected void doRefresh() {
-    Optional<String> location = pointer.current();
+    String committed = committedLocation;
+    committedLocation = null;
+    Optional<String> location = committed != null ? Optional.of(committed) : pointer.current();
     if (location.isEmpty()) {
       if (currentMetadataLocation() != null) {
         throw new NoSuchTableException("Table does not exist: %s", identifier);
@@ -149,6 +160,7 @@ final class SluiceTableOperations extends BaseMetastoreTableOperations {
     if (create && creation != null) {
       creation.committed(newLocation, ownsFile, next);
     }
+    committedLocation = newLocation;
     requestRefresh();
   }
 

@@ -17,7 +17,6 @@ import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.rest.RESTCatalog;
 import org.apache.iceberg.types.Types;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -38,10 +37,6 @@ class PgStallTest {
       new Schema(Types.NestedField.required(1, "id", Types.LongType.get()));
 
   @Test
-  @Disabled(
-      "issue 33, open: 1 run in 4 ended with a table whose main snapshot's manifest list the"
-          + " writer had deleted (an attempt the server applied but the client took as refused);"
-          + " the cause is not found yet, see the issue's note")
   void postgresFrozen_probesAnswerAtOnce_everyRequestAnswered_fastRecovery_nothingLost()
       throws Exception {
     try (PrivatePostgres pg = PrivatePostgres.start();
