@@ -89,7 +89,8 @@ public final class LoadRunner {
         windowEndMillis);
   }
 
-  static void sleepUntil(long nanoTime) throws InterruptedException {
+  /** Sleeps until {@code System.nanoTime()} reaches {@code nanoTime}. */
+  public static void sleepUntil(long nanoTime) throws InterruptedException {
     long left;
     while ((left = nanoTime - System.nanoTime()) > 0) {
       Thread.sleep(left / 1_000_000, (int) (left % 1_000_000));

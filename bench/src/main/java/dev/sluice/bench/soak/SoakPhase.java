@@ -1,5 +1,7 @@
 package dev.sluice.bench.soak;
 
+import static dev.sluice.bench.load.LoadRunner.sleepUntil;
+
 import dev.sluice.bench.Target;
 import dev.sluice.bench.catalog.TableBodies;
 import dev.sluice.bench.http.HttpClients;
@@ -262,13 +264,6 @@ public final class SoakPhase {
   private static void require(HttpResult result, String what) throws IOException {
     if (!result.ok()) {
       throw new OperationFailed(what, result);
-    }
-  }
-
-  private static void sleepUntil(long nanoTime) throws InterruptedException {
-    long left;
-    while ((left = nanoTime - System.nanoTime()) > 0) {
-      Thread.sleep(left / 1_000_000, (int) (left % 1_000_000));
     }
   }
 }
