@@ -243,6 +243,14 @@ public final class VendingService implements AutoCloseable {
     CompletableFuture<List<StorageCredential>> mine = new CompletableFuture<>();
     CompletableFuture<List<StorageCredential>> running = inFlight.putIfAbsent(key, mine);
     if (running == null) {
+      // A call for this key may have finished between the caller's cache miss and now: it filled
+      // the cache before leaving inFlight, so a second look finds its answer without a new call.
+      List<StorageCredential> filled = cache.getIfPresent(key);
+      if (filled != null) {
+        mine.complete(filled); // for a load that joined it meanwhile
+        inFlight.remove(key, mine);
+        return filled;
+      }
       running = mine;
       try {
         providerCalls.execute(

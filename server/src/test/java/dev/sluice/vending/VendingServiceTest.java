@@ -256,6 +256,44 @@ class VendingServiceTest {
   }
 
   /**
+   * A provider that answers at once leaves a window between one load's cache miss and its turn to
+   * call: a call that finished in it filled the cache, so the late load takes that answer (CI saw
+   * two provider calls for one key before the second look at the cache). Many rounds, each a new
+   * key, widen the window's chance.
+   */
+  @Test
+  void aLoadThatMissesJustBeforeACallFinishesMakesNoSecondCall() throws Exception {
+    VendingService service = service();
+    backend.delayMs = 0;
+    int threads = 16;
+    int rounds = 400;
+    ExecutorService pool = Executors.newFixedThreadPool(threads);
+    try {
+      for (int round = 0; round < rounds; round++) {
+        String table = ALLOWED + "/ns/r" + round;
+        CyclicBarrier start = new CyclicBarrier(threads);
+        List<Future<List<StorageCredential>>> results = new ArrayList<>();
+        for (int i = 0; i < threads; i++) {
+          results.add(
+              pool.submit(
+                  () -> {
+                    start.await(10, TimeUnit.SECONDS);
+                    return vend(service, profile("c"), table, Map.of());
+                  }));
+        }
+        for (Future<List<StorageCredential>> result : results) {
+          assertThat(result.get(10, TimeUnit.SECONDS)).hasSize(1);
+        }
+        assertThat(vendor(0).calls.get())
+            .as("provider calls after round %d", round)
+            .isEqualTo(round + 1);
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+
+  /**
    * While the provider is down, a credential vended before is served as long as it stays valid a
    * minute more: its fresh entry (half its life) has expired, it has not.
    */
