@@ -398,7 +398,7 @@ class S3VendingTest {
   }
 
   @Test
-  void stsUnreachableIsAClear503() throws Exception {
+  void stsUnreachable_aCreateGets503_anAppliedCommit200WithoutCredentials() throws Exception {
     HttpResponse<String> created =
         server.send(
             "POST",
@@ -418,6 +418,56 @@ class S3VendingTest {
     assertThat(error.get("type").asText()).isEqualTo("ServiceUnavailableException");
     assertThat(error.get("message").asText()).contains("nosts").contains("STS");
     assertThat(failed.body()).doesNotContain(rgw.secretKey());
+
+    // A commit is applied before its answer vends: STS down then must not turn it into an error,
+    // which Iceberg's client would take for a failed commit and send again (issue 33).
+    Map<String, String> noDelegation = Map.of("X-Iceberg-Access-Delegation", "none");
+    HttpResponse<String> table =
+        server.sendAs(
+            server.rootToken(),
+            "POST",
+            base + "/namespaces/n/tables",
+            "{\"name\": \"t\", \"schema\": " + AuthorizationMatrixTest.SCHEMA + "}",
+            noDelegation);
+    assertThat(table.statusCode()).as(table.body()).isEqualTo(200);
+    String key = "0190b3c4-6f2a-7c11-8a5e-0d6b9e1f2a33";
+    String commit =
+        "{\"requirements\": [], \"updates\": [{\"action\": \"set-properties\","
+            + " \"updates\": {\"after-commit\": \"1\"}}]}";
+    HttpResponse<String> committed =
+        server.sendAs(
+            server.rootToken(),
+            "POST",
+            base + "/namespaces/n/tables/t",
+            commit,
+            Map.of("Idempotency-Key", key));
+    assertThat(committed.statusCode()).as(committed.body()).isEqualTo(200);
+    JsonNode answer = TestServer.json(committed.body());
+    assertThat(answer.path("metadata").path("properties").path("after-commit").asText())
+        .isEqualTo("1");
+    assertThat(answer.path("storage-credentials")).as("nothing could be vended").isEmpty();
+    HttpResponse<String> loaded =
+        server.sendAs(
+            server.rootToken(), "GET", base + "/namespaces/n/tables/t", null, noDelegation);
+    assertThat(
+            TestServer.json(loaded.body())
+                .path("metadata")
+                .path("properties")
+                .path("after-commit")
+                .asText())
+        .as("the commit stands")
+        .isEqualTo("1");
+    HttpResponse<String> again =
+        server.sendAs(
+            server.rootToken(),
+            "POST",
+            base + "/namespaces/n/tables/t",
+            commit,
+            Map.of("Idempotency-Key", key));
+    assertThat(again.statusCode()).as(again.body()).isEqualTo(200);
+    assertThat(again.headers().firstValue("Idempotent-Replayed"))
+        .as("the key kept the applied commit's answer, given again without credentials")
+        .hasValue("true");
   }
 
   @Test

@@ -30,6 +30,8 @@ import org.apache.iceberg.rest.RESTUtil;
 import org.apache.iceberg.rest.credentials.Credential;
 import org.apache.iceberg.rest.credentials.ImmutableCredential;
 import org.apache.iceberg.rest.responses.LoadTableResponse;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Storage access in table responses, for every backend. Before the operation, {@link #decide}
@@ -40,6 +42,8 @@ import org.apache.iceberg.rest.responses.LoadTableResponse;
  * out: credentials in {@code storage-credentials} and {@code config}.
  */
 final class TableCredentials {
+  private static final Logger LOG = LoggerFactory.getLogger(TableCredentials.class);
+
   private final Authorizer authz;
   private final VendingService vending;
   private final TokenService tokens;
@@ -211,6 +215,30 @@ final class TableCredentials {
         metadata,
         credentials(delegation, caller, catalog, table, metadata),
         staged);
+  }
+
+  /**
+   * {@link #attach} for the answer to a commit already applied: whatever fails in it (a provider
+   * down, most often) leaves the answer without credentials, never an error. An error would tell
+   * the client that its applied commit failed, and Iceberg's client would send it again. The client
+   * gets credentials at the table's refresh endpoint, or from its next load.
+   */
+  LoadTableResponse attachAfterCommit(
+      Delegation delegation,
+      Caller caller,
+      SluiceCatalog catalog,
+      TableIdentifier table,
+      LoadTableResponse committed) {
+    try {
+      return attach(delegation, caller, catalog, table, committed, false);
+    } catch (RuntimeException e) {
+      LOG.warn(
+          "Answering the commit to {}.{} without credentials, since they cannot be vended: {}",
+          catalog.name(),
+          table,
+          e.getMessage());
+      return committed;
+    }
   }
 
   /**

@@ -122,7 +122,8 @@ final class TableMutations {
           this::tableReply);
     }
     LoadTableResponse committed = CatalogHandlers.updateTable(catalog, table(x), request);
-    return tableReply(credentials.attach(delegation, caller, catalog, table(x), committed, false));
+    return tableReply(
+        credentials.attachAfterCommit(delegation, caller, catalog, table(x), committed));
   }
 
   private void authorizeCommit(

@@ -74,7 +74,7 @@ final class TableReplays {
               catalog.name(),
               namespace(id.namespace()),
               Privilege.TABLE_CREATE);
-          return new Target(id, request.path("stage-create").asBoolean(false));
+          return new Target(id, request.path("stage-create").asBoolean(false), false);
         });
   }
 
@@ -89,7 +89,7 @@ final class TableReplays {
               catalog.name(),
               namespace(id.namespace()),
               Privilege.TABLE_CREATE);
-          return new Target(id, false);
+          return new Target(id, false, false);
         });
   }
 
@@ -110,11 +110,15 @@ final class TableReplays {
           for (Privilege needed : CommitPrivileges.onTable(request)) {
             authz.require(caller, "updateTable", catalog.name(), tableRef(id), needed);
           }
-          return new Target(id, false);
+          return new Target(id, false, true);
         });
   }
 
-  private record Target(TableIdentifier table, boolean staged) {}
+  /**
+   * The table a replay answers; {@code commit}: a commit's answer, given without credentials when
+   * they cannot be vended (its client builds no FileIO from it, unlike a create's).
+   */
+  private record Target(TableIdentifier table, boolean staged, boolean commit) {}
 
   @FunctionalInterface
   private interface Authorize {
@@ -154,10 +158,13 @@ final class TableReplays {
             catalog.stillHolds(target.table(), answered, target.staged())
                 ? credentials.decide(x, caller, catalog, target.table())
                 : Delegation.NONE;
-        return Reply.ok(
-            body.toJson(
-                credentials.attach(
-                    delegation, caller, catalog, target.table(), original.get(), target.staged())));
+        LoadTableResponse answer =
+            target.commit()
+                ? credentials.attachAfterCommit(
+                    delegation, caller, catalog, target.table(), original.get())
+                : credentials.attach(
+                    delegation, caller, catalog, target.table(), original.get(), target.staged());
+        return Reply.ok(body.toJson(answer));
       }
     };
   }
