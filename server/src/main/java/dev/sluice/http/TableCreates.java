@@ -50,7 +50,7 @@ final class TableCreates {
       // Not a create after all (a commit to an existing table): vended as any commit is.
       LoadTableResponse answer =
           ready == null
-              ? credentials.attach(delegation, caller, catalog, table, created, false)
+              ? credentials.attachAfterCommit(delegation, caller, catalog, table, created)
               : credentials.withCredentials(delegation, catalog, table, created, ready, false);
       return reply.apply(answer);
     } catch (RuntimeException | Error e) {
