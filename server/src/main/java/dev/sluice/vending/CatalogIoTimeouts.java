@@ -5,8 +5,8 @@ import java.time.Duration;
 /**
  * How long the catalog's own storage calls (metadata files, purge) wait, for every backend that can
  * bound them: a stalled store fails a metadata read in seconds, then the load gets 503, instead of
- * holding the request through the SDK's default retries (minutes on S3 and GCS). Metadata files are
- * small; data files are the engines'.
+ * holding the request through the SDK's default retries (minutes on S3, GCS and Azure). Metadata
+ * files are small; data files are the engines'.
  */
 public final class CatalogIoTimeouts {
   /** One attempt: connect, send, answer. */
