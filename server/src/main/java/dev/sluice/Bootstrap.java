@@ -11,6 +11,7 @@ import dev.sluice.management.CatalogAdmin;
 import dev.sluice.store.AlreadyExists;
 import dev.sluice.store.PrincipalRecord;
 import dev.sluice.store.Store;
+import dev.sluice.vending.StorageBackends;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.List;
@@ -35,6 +36,7 @@ final class Bootstrap {
 
   static void run(
       Store store,
+      StorageBackends backends,
       String bootstrapCredentials,
       boolean quickstart,
       Path warehouse,
@@ -83,7 +85,7 @@ final class Bootstrap {
       ObjectNode storage = JsonNodeFactory.instance.objectNode();
       storage.put("storageType", "FILE");
       storage.putArray("allowedLocations").add(location);
-      new CatalogAdmin(store, java.util.Map.of(), 900)
+      new CatalogAdmin(store, backends, Map.of(), 900)
           .create(QUICKSTART, "INTERNAL", Map.of("default-base-location", location), storage);
       LOG.info("created catalog {} at {}", QUICKSTART, location);
     }

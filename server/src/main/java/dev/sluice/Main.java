@@ -1,7 +1,13 @@
 package dev.sluice;
 
+import dev.sluice.cli.CatalogRolesCommand;
+import dev.sluice.cli.CatalogsCommand;
+import dev.sluice.cli.PrincipalRolesCommand;
+import dev.sluice.cli.PrincipalsCommand;
+import dev.sluice.cli.PrivilegesCommand;
 import dev.sluice.config.ConfigException;
 import dev.sluice.config.ServerConfig;
+import dev.sluice.vending.StorageBackends;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
@@ -17,11 +23,11 @@ import picocli.CommandLine.Option;
         "An Apache Iceberg REST catalog that vends short-lived, table-scoped storage credentials.",
     subcommands = {
       Main.Serve.class,
-      dev.sluice.cli.CatalogsCommand.class,
-      dev.sluice.cli.PrincipalsCommand.class,
-      dev.sluice.cli.PrincipalRolesCommand.class,
-      dev.sluice.cli.CatalogRolesCommand.class,
-      dev.sluice.cli.PrivilegesCommand.class
+      CatalogsCommand.class,
+      PrincipalsCommand.class,
+      PrincipalRolesCommand.class,
+      CatalogRolesCommand.class,
+      PrivilegesCommand.class
     })
 public final class Main implements Runnable {
 
@@ -52,17 +58,19 @@ public final class Main implements Runnable {
 
     @Override
     public Integer call() throws Exception {
+      StorageBackends backends = StandardBackends.create();
       ServerConfig cfg;
       try {
         cfg =
             ServerConfig.load(
-                config, new ServerConfig.Overrides(host, port, dataDir), System::getenv);
+                config, new ServerConfig.Overrides(host, port, dataDir), System::getenv, backends);
       } catch (ConfigException e) {
         System.err.println("Invalid configuration: " + e.getMessage());
         return 2;
       }
       SluiceServer server =
-          SluiceServer.start(cfg, System.getenv("SLUICE_BOOTSTRAP_CREDENTIALS"), System.out);
+          SluiceServer.start(
+              cfg, backends, System.getenv("SLUICE_BOOTSTRAP_CREDENTIALS"), System.out);
       Runtime.getRuntime()
           .addShutdownHook(
               new Thread(

@@ -69,10 +69,21 @@ public final class SluiceServer implements AutoCloseable {
     this.stopping = stopping;
   }
 
-  /** Opens the store, bootstraps on first start, and starts listening. */
+  /** {@link #start(ServerConfig, StorageBackends, String, PrintStream)} with Sluice's backends. */
   public static SluiceServer start(
       ServerConfig config, String bootstrapCredentials, PrintStream console) throws Exception {
+    return start(config, StandardBackends.create(), bootstrapCredentials, console);
+  }
+
+  /** Opens the store, bootstraps on first start, and starts listening. */
+  public static SluiceServer start(
+      ServerConfig config,
+      StorageBackends backends,
+      String bootstrapCredentials,
+      PrintStream console)
+      throws Exception {
     requireNonNull(config, "config");
+    requireNonNull(backends, "backends");
     long started = System.nanoTime();
     try {
       Files.createDirectories(config.warehouseDir());
@@ -85,7 +96,12 @@ public final class SluiceServer implements AutoCloseable {
     AtomicBoolean stopping = new AtomicBoolean();
     try {
       Bootstrap.run(
-          store, bootstrapCredentials, config.quickstartCatalog(), config.warehouseDir(), console);
+          store,
+          backends,
+          bootstrapCredentials,
+          config.quickstartCatalog(),
+          config.warehouseDir(),
+          console);
       TokenService tokens = new TokenService(store, config.tokenLifetime(), Clock.systemUTC());
       tokens.start();
       Sealer pageTokens = new Sealer(tokens);
@@ -106,7 +122,6 @@ public final class SluiceServer implements AutoCloseable {
             verifiedSecrets.invalidateAll();
           };
       HttpServer.Routes routes = new HttpServer.Routes();
-      StorageBackends backends = StorageBackends.standard();
       VendingService vending =
           new VendingService(
               backends,
@@ -142,12 +157,13 @@ public final class SluiceServer implements AutoCloseable {
           };
       new ManagementRoutes(
               new CatalogAdmin(
-                  store, config.credentialSources(), config.vendingMinDurationSeconds()),
+                  store, backends, config.credentialSources(), config.vendingMinDurationSeconds()),
               authz,
               catalogsChanged,
               new CatalogVerification(
                   catalogs, vending, backends, config.vendingMinDurationSeconds()),
-              pageTokens)
+              pageTokens,
+              backends)
           .register(routes);
       AccessAdmin accessAdmin = new AccessAdmin(store, accessChanged);
       new AccessRoutes(accessAdmin, authz, store.access(), audit, pageTokens).register(routes);
@@ -166,7 +182,8 @@ public final class SluiceServer implements AutoCloseable {
               authenticator,
               config.maxRequestBytes(),
               new Transport(tls, config.trustedProxies()),
-              config.limits());
+              config.limits(),
+              backends);
       http.start();
       LOG.info(
           "Sluice listening on {}://{}:{}{} (store {}; ready in {} ms)",

@@ -188,7 +188,10 @@ class AuthAndBootstrapTest {
     Path dataDir = Files.createTempDirectory("sluice-boot");
     ServerConfig config =
         ServerConfig.load(
-            null, new ServerConfig.Overrides("127.0.0.1", 0, dataDir.toString()), k -> null);
+            null,
+            new ServerConfig.Overrides("127.0.0.1", 0, dataDir.toString()),
+            k -> null,
+            StandardBackends.create());
     ByteArrayOutputStream first = new ByteArrayOutputStream();
     String clientId;
     String secret;
@@ -221,7 +224,10 @@ class AuthAndBootstrapTest {
     Path dataDir = Files.createTempDirectory("sluice-boot");
     ServerConfig config =
         ServerConfig.load(
-            null, new ServerConfig.Overrides("127.0.0.1", 0, dataDir.toString()), k -> null);
+            null,
+            new ServerConfig.Overrides("127.0.0.1", 0, dataDir.toString()),
+            k -> null,
+            StandardBackends.create());
     assertThatThrownBy(() -> SluiceServer.start(config, "no-colon", System.out))
         .hasMessageContaining("SLUICE_BOOTSTRAP_CREDENTIALS");
   }

@@ -71,7 +71,10 @@ class PlaintextBindTest {
   @Test
   void aConfiguredNonLoopbackHostIsRefusedToo() throws Exception {
     Path file = Files.writeString(dir.resolve("c.yaml"), "server:\n  host: 0.0.0.0\n");
-    assertThatThrownBy(() -> ServerConfig.load(file, ServerConfig.Overrides.NONE, name -> null))
+    assertThatThrownBy(
+            () ->
+                ServerConfig.load(
+                    file, ServerConfig.Overrides.NONE, name -> null, StandardBackends.create()))
         .isInstanceOf(ConfigException.class)
         .hasMessageContaining("server.tls")
         .hasMessageContaining("server.allowPlaintext");
@@ -85,7 +88,10 @@ class PlaintextBindTest {
             "server:\n  allowPlaintext: true\nbootstrap:\n  quickstartCatalog: false\n");
     ServerConfig config =
         ServerConfig.load(
-            file, new ServerConfig.Overrides("0.0.0.0", 0, dir.toString()), name -> null);
+            file,
+            new ServerConfig.Overrides("0.0.0.0", 0, dir.toString()),
+            name -> null,
+            StandardBackends.create());
     try (SluiceServer server =
         SluiceServer.start(config, null, new PrintStream(new ByteArrayOutputStream()))) {
       HttpResponse<String> health =
@@ -101,14 +107,19 @@ class PlaintextBindTest {
 
   @Test
   void loopbackDefaultsNeedNothing() {
-    ServerConfig defaults = ServerConfig.load(null, ServerConfig.Overrides.NONE, name -> null);
+    ServerConfig defaults =
+        ServerConfig.load(
+            null, ServerConfig.Overrides.NONE, name -> null, StandardBackends.create());
     assertThat(defaults.host()).isEqualTo("127.0.0.1");
     assertThat(defaults.tls()).isNull();
     assertThat(defaults.allowPlaintext()).isFalse();
     for (String host : new String[] {"localhost", "::1", "127.0.0.2"}) {
       assertThat(
               ServerConfig.load(
-                      null, new ServerConfig.Overrides(host, 0, dir.toString()), name -> null)
+                      null,
+                      new ServerConfig.Overrides(host, 0, dir.toString()),
+                      name -> null,
+                      StandardBackends.create())
                   .host())
           .isEqualTo(host);
     }

@@ -20,6 +20,12 @@ public record AuthenticatedPrincipal(
     List<String> externalRoles,
     long credentialVersion,
     String principalId) {
+  /**
+   * The principal role that administers the service. An external identity gets it only through an
+   * explicit role mapping ({@link ExternalJwtVerifier}).
+   */
+  public static final String SERVICE_ADMIN_ROLE = "service_admin";
+
   public AuthenticatedPrincipal {
     requireNonNull(name, "name");
     requireNonNull(clientId, "clientId");

@@ -1,6 +1,5 @@
 package dev.sluice.auth;
 
-import dev.sluice.authz.RoleScopes;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;

@@ -18,7 +18,6 @@ import com.nimbusds.jwt.JWT;
 import com.nimbusds.jwt.JWTClaimsSet;
 import com.nimbusds.jwt.JWTParser;
 import com.nimbusds.jwt.SignedJWT;
-import dev.sluice.authz.Caller;
 import java.net.MalformedURLException;
 import java.net.URI;
 import java.net.URISyntaxException;
@@ -315,7 +314,7 @@ public final class ExternalJwtVerifier {
     for (String value : claimed) {
       String role =
           settings.roleMappings().isEmpty()
-              ? (value.equals(Caller.SERVICE_ADMIN) ? null : value)
+              ? (value.equals(AuthenticatedPrincipal.SERVICE_ADMIN_ROLE) ? null : value)
               : settings.roleMappings().get(value);
       if (role != null && !roles.contains(role)) {
         roles.add(role);

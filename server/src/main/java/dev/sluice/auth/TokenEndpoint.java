@@ -3,7 +3,6 @@ package dev.sluice.auth;
 import static java.util.Objects.requireNonNull;
 
 import dev.sluice.audit.AuditLog;
-import dev.sluice.authz.RoleScopes;
 import dev.sluice.store.AuditEvent;
 import dev.sluice.store.PrincipalRecord;
 import dev.sluice.store.Store;

@@ -6,6 +6,7 @@ import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.sluice.audit.AuditLog;
 import dev.sluice.auth.AuthenticatedPrincipal;
+import dev.sluice.auth.RoleScopes;
 import dev.sluice.store.AccessStore;
 import dev.sluice.store.AuditEvent;
 import dev.sluice.store.GrantRecord;

@@ -2,6 +2,7 @@ package dev.sluice.authz;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.sluice.auth.AuthenticatedPrincipal;
 import java.util.List;
 
 /**
@@ -12,7 +13,7 @@ import java.util.List;
  */
 public record Caller(
     String principal, List<String> activeRoles, String requestId, String identity) {
-  public static final String SERVICE_ADMIN = "service_admin";
+  public static final String SERVICE_ADMIN = AuthenticatedPrincipal.SERVICE_ADMIN_ROLE;
 
   public Caller {
     requireNonNull(principal, "principal");

@@ -77,14 +77,14 @@ public final class CatalogRegistry implements AutoCloseable {
   private SluiceCatalog load(String name) {
     return store
         .getCatalog(name)
-        .map(CatalogRegistry::settings)
+        .map(this::settings)
         .map(settings -> new SluiceCatalog(store, settings, fileIO(settings), metadata))
         .orElse(null);
   }
 
-  private static CatalogSettings settings(CatalogRecord record) {
+  private CatalogSettings settings(CatalogRecord record) {
     try {
-      return CatalogSettings.fromRecord(record);
+      return CatalogSettings.fromRecord(backends, record);
     } catch (IllegalStateException e) {
       throw new ServiceUnavailableException("%s", e.getMessage());
     }

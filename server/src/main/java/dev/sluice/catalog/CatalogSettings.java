@@ -51,6 +51,7 @@ public record CatalogSettings(
    * credential lifetime a catalog may ask for.
    */
   public static CatalogSettings of(
+      StorageBackends backends,
       String name,
       String type,
       Map<String, String> properties,
@@ -77,8 +78,7 @@ public record CatalogSettings(
       throw new IllegalArgumentException("Missing catalog property: " + DEFAULT_BASE_LOCATION);
     }
     StorageBackends.Parsed storage =
-        StorageBackends.standard()
-            .parse(name, storageConfigInfo, base, credentialSources, minVendDuration);
+        backends.parse(name, storageConfigInfo, base, credentialSources, minVendDuration);
     List<String> allowed = storage.profile().allowedLocations();
     if (!new LocationPolicy(name, allowed).allows(base)) {
       throw new IllegalArgumentException(
@@ -98,11 +98,12 @@ public record CatalogSettings(
         storage.profile());
   }
 
-  public static CatalogSettings fromRecord(CatalogRecord record) {
+  public static CatalogSettings fromRecord(StorageBackends backends, CatalogRecord record) {
     try {
       // Validated when stored; read back without re-checking sources or the server's duration
       // floor.
       return of(
+          backends,
           record.name(),
           record.type(),
           record.properties(),

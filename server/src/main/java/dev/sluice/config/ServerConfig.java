@@ -207,7 +207,8 @@ public record ServerConfig(
    * Loads a config file (or the defaults when {@code file} is null), applying command-line
    * overrides.
    */
-  public static ServerConfig load(Path file, Overrides overrides, Function<String, String> env) {
+  public static ServerConfig load(
+      Path file, Overrides overrides, Function<String, String> env, StorageBackends backends) {
     ObjectNode root;
     if (file == null) {
       root = new ObjectMapper().createObjectNode();
@@ -284,7 +285,7 @@ public record ServerConfig(
             integer(auth, "tokenLifetimeSeconds", "auth.tokenLifetimeSeconds", 3600)),
         oidc(auth.get("oidc")),
         bool(bootstrap, "quickstartCatalog", "bootstrap.quickstartCatalog", true),
-        credentialSources(section(section(root, "storage"), "credentialSources")),
+        credentialSources(section(section(root, "storage"), "credentialSources"), backends),
         Duration.ofSeconds(
             integer(
                 section(section(root, "storage"), "vendingCache"),
@@ -361,7 +362,8 @@ public record ServerConfig(
   /**
    * Each source is typed by its storage backend, which validates its keys; none is ever printed.
    */
-  private static Map<String, CredentialSource> credentialSources(JsonNode node) {
+  private static Map<String, CredentialSource> credentialSources(
+      JsonNode node, StorageBackends backends) {
     Map<String, CredentialSource> out = new java.util.TreeMap<>();
     node.fields()
         .forEachRemaining(
@@ -374,7 +376,7 @@ public record ServerConfig(
                       field ->
                           fields.put(field, string(e.getValue(), field, key + "." + field, null)));
               try {
-                out.put(e.getKey(), StorageBackends.standard().parseSource(e.getKey(), fields));
+                out.put(e.getKey(), backends.parseSource(e.getKey(), fields));
               } catch (IllegalArgumentException ex) {
                 throw new ConfigException(ex.getMessage());
               }

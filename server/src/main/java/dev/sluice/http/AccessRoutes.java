@@ -4,12 +4,13 @@ import static java.util.Objects.requireNonNull;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.sluice.audit.AuditLog;
+import dev.sluice.auth.RoleScopes;
 import dev.sluice.auth.Sealer;
 import dev.sluice.authz.Authorizer;
 import dev.sluice.authz.Caller;
 import dev.sluice.authz.CatalogVisibility;
 import dev.sluice.authz.Privilege;
-import dev.sluice.authz.RoleScopes;
+import dev.sluice.catalog.IdentifierRules;
 import dev.sluice.management.AccessAdmin;
 import dev.sluice.store.AccessStore;
 import dev.sluice.store.AuditEvent;
@@ -464,7 +465,7 @@ public final class AccessRoutes {
       }
       levels.add(level.asText());
     }
-    dev.sluice.catalog.IdentifierRules.checkLevels(levels);
+    IdentifierRules.checkLevels(levels);
     return new NamespacePath(levels);
   }
 

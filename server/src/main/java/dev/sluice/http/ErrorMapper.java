@@ -1,5 +1,7 @@
 package dev.sluice.http;
 
+import static java.util.Objects.requireNonNull;
+
 import dev.sluice.store.AlreadyExists;
 import dev.sluice.store.Conflict;
 import dev.sluice.store.NotEmpty;
@@ -69,7 +71,12 @@ final class ErrorMapper {
           Conflict.class, "CommitFailedException",
           NotEmpty.class, "NamespaceNotEmptyException");
 
-  private ErrorMapper() {}
+  private final StorageBackends backends;
+
+  /** {@code backends} recognise their storage clients' failures (503, not 500). */
+  ErrorMapper(StorageBackends backends) {
+    this.backends = requireNonNull(backends, "backends");
+  }
 
   /** The status for a known exception type, walking up its class hierarchy; 500 otherwise. */
   static int statusOf(Throwable error) {
@@ -82,12 +89,26 @@ final class ErrorMapper {
     return 500;
   }
 
-  static ErrorResponse toResponse(Throwable error) {
+  ErrorResponse toResponse(Throwable error) {
     int status = statusOf(error);
-    Optional<Throwable> storageFailure =
+    return map(
+        error,
+        status,
         status == 500 && !(error instanceof CommitStateUnknownException)
-            ? StorageBackends.standard().storageFailure(error)
-            : Optional.empty();
+            ? backends.storageFailure(error)
+            : Optional.empty());
+  }
+
+  /**
+   * The answer for {@code error} where no storage client can have failed (a response that cannot be
+   * serialized), or where only 4xx answers matter, which no storage failure changes.
+   */
+  static ErrorResponse withoutStorageFailures(Throwable error) {
+    return map(error, statusOf(error), Optional.empty());
+  }
+
+  private static ErrorResponse map(
+      Throwable error, int status, Optional<Throwable> storageFailure) {
     String type;
     String message;
     if (error instanceof StoreUnavailable) {

@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import dev.sluice.auth.AuthenticatedPrincipal;
 import dev.sluice.auth.Authenticator;
 import dev.sluice.config.ServerLimits;
+import dev.sluice.vending.StorageBackends;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
@@ -49,6 +50,7 @@ public final class HttpServer implements AutoCloseable {
   private final Authenticator authenticator;
   private final int maxBodyBytes;
   private final Transport transport;
+  private final ErrorMapper errors;
   private final BodyReader.Budget bodies;
   private final RequestLimiter limiter;
 
@@ -59,19 +61,15 @@ public final class HttpServer implements AutoCloseable {
   private final AtomicInteger inFlight = new AtomicInteger(); // requests not answered yet
 
   public HttpServer(
-      String host, int port, List<Route> routes, Authenticator authenticator, int maxBodyBytes) {
-    this(
-        host, port, routes, authenticator, maxBodyBytes, Transport.PLAINTEXT, ServerLimits.DEFAULT);
-  }
-
-  public HttpServer(
       String host,
       int port,
       List<Route> routes,
       Authenticator authenticator,
       int maxBodyBytes,
       Transport transport,
-      ServerLimits limits) {
+      ServerLimits limits,
+      StorageBackends backends) {
+    this.errors = new ErrorMapper(backends);
     this.transport = requireNonNull(transport, "transport");
     this.routes = List.copyOf(requireNonNull(routes, "routes"));
     this.authenticator = requireNonNull(authenticator, "authenticator");
@@ -380,7 +378,7 @@ public final class HttpServer implements AutoCloseable {
 
     /** The error answer for {@code t}, logged where it is the server's fault. */
     private Reply failure(Throwable t, Call call) {
-      ErrorResponse error = ErrorMapper.toResponse(t);
+      ErrorResponse error = errors.toResponse(t);
       String where = call.route() == null ? call.rawPath() : call.route().template();
       if (error.code() == 503) {
         // The cause's own message (e.g. the database's), which the client is not shown.

@@ -222,7 +222,7 @@ final class IdempotentMutations {
    * database may or may not have committed it.
    */
   private void recordFailure(IdempotencyClaim claim, Throwable t) {
-    ErrorResponse error = ErrorMapper.toResponse(t);
+    ErrorResponse error = ErrorMapper.withoutStorageFailures(t); // 4xx or not
     try {
       if (error.code() >= 400 && error.code() < 500 && !TRANSIENT_4XX.contains(error.code())) {
         record(claim, error.code(), ErrorResponseParser.toJson(error));

@@ -15,6 +15,7 @@ import dev.sluice.store.CatalogRecord;
 import dev.sluice.store.Page;
 import dev.sluice.store.PageRequest;
 import dev.sluice.store.SecurableRef;
+import dev.sluice.vending.StorageBackends;
 import dev.sluice.vending.verify.VerifyReport;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -28,6 +29,7 @@ public final class ManagementRoutes {
   private static final String BASE = "/api/management/v1";
 
   private final CatalogAdmin catalogs;
+  private final StorageBackends backends;
   private final Authorizer authz;
   private final CatalogVisibility visibility;
   private final Consumer<String> onChange;
@@ -43,8 +45,10 @@ public final class ManagementRoutes {
       Authorizer authz,
       Consumer<String> onChange,
       CatalogVerification verification,
-      Sealer pageTokens) {
+      Sealer pageTokens,
+      StorageBackends backends) {
     this.catalogs = requireNonNull(catalogs, "catalogs");
+    this.backends = requireNonNull(backends, "backends");
     this.paging = new Paging(pageTokens);
     this.authz = requireNonNull(authz, "authz");
     this.visibility = new CatalogVisibility(authz);
@@ -215,7 +219,7 @@ public final class ManagementRoutes {
     }
     CatalogRecord updated = catalogs.apply(change, version == null ? null : version.asLong());
     if (!change.restricted().isEmpty()) {
-      StorageChangeAudit.record(authz, caller, change, updated);
+      StorageChangeAudit.record(authz, backends, caller, change, updated);
     }
     onChange.accept(name);
     return Reply.okPlain(render(updated));

@@ -36,7 +36,7 @@ final class ReplyWriter {
                             .writeValueAsBytes(reply.body());
       } catch (Exception e) {
         LOG.error("Cannot serialize response", e);
-        ErrorResponse error = ErrorMapper.toResponse(e);
+        ErrorResponse error = ErrorMapper.withoutStorageFailures(e);
         bytes = ErrorResponseParser.toJson(error).getBytes(StandardCharsets.UTF_8);
         reply = new Reply(500, error, true);
       }

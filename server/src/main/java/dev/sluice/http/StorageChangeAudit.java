@@ -22,8 +22,12 @@ final class StorageChangeAudit {
   private StorageChangeAudit() {}
 
   static void record(
-      Authorizer authz, Caller caller, CatalogAdmin.Change change, CatalogRecord updated) {
-    String detail = describe(change);
+      Authorizer authz,
+      StorageBackends backends,
+      Caller caller,
+      CatalogAdmin.Change change,
+      CatalogRecord updated) {
+    String detail = describe(backends, change);
     LOG.info(
         "Catalog {} storage identity changed by {} (request {}): {}",
         updated.name(),
@@ -34,14 +38,14 @@ final class StorageChangeAudit {
   }
 
   /** {@code {"before":{...},"after":{...}}} of the restricted values only, secrets redacted. */
-  static String describe(CatalogAdmin.Change change) {
+  static String describe(StorageBackends backends, CatalogAdmin.Change change) {
     ObjectNode out = Json.plain().createObjectNode();
     ObjectNode before = out.putObject("before");
     ObjectNode after = out.putObject("after");
     for (String field : change.restricted()) {
       if (field.equals("storageConfigInfo")) {
-        before.set(field, StorageBackends.redacted(readTree(change.before().storageConfig())));
-        after.set(field, StorageBackends.redacted(change.after().storageConfig()));
+        before.set(field, backends.redacted(readTree(change.before().storageConfig())));
+        after.set(field, backends.redacted(change.after().storageConfig()));
       } else {
         String key = field.substring("properties.".length());
         before.put(field, change.before().properties().get(key));

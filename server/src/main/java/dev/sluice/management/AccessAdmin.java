@@ -3,6 +3,7 @@ package dev.sluice.management;
 import static java.util.Objects.requireNonNull;
 
 import dev.sluice.auth.SecretHasher;
+import dev.sluice.authz.Caller;
 import dev.sluice.authz.Privilege;
 import dev.sluice.catalog.IdentifierRules;
 import dev.sluice.store.AccessStore;
@@ -129,7 +130,7 @@ public final class AccessAdmin {
   }
 
   public void deletePrincipalRole(String name) {
-    if (dev.sluice.authz.Caller.SERVICE_ADMIN.equals(name)) {
+    if (Caller.SERVICE_ADMIN.equals(name)) {
       throw new BadRequestException("The %s principal role cannot be deleted", name);
     }
     if (!access.deletePrincipalRole(name)) {
@@ -146,7 +147,7 @@ public final class AccessAdmin {
   }
 
   public void unassignPrincipalRole(String principal, String role) {
-    if (ROOT.equals(principal) && dev.sluice.authz.Caller.SERVICE_ADMIN.equals(role)) {
+    if (ROOT.equals(principal) && Caller.SERVICE_ADMIN.equals(role)) {
       throw new BadRequestException("The root principal keeps the %s principal role", role);
     }
     if (!access.unassignPrincipalRole(principal, role)) {

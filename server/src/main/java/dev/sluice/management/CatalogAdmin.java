@@ -15,6 +15,7 @@ import dev.sluice.store.Page;
 import dev.sluice.store.PageRequest;
 import dev.sluice.store.Store;
 import dev.sluice.vending.CredentialSource;
+import dev.sluice.vending.StorageBackends;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -32,6 +33,7 @@ public final class CatalogAdmin {
   private static final String SERVICE_ADMIN = Caller.SERVICE_ADMIN;
 
   private final Store store;
+  private final StorageBackends backends;
   private final Map<String, CredentialSource> credentialSources;
   private final int minVendDuration;
 
@@ -40,8 +42,12 @@ public final class CatalogAdmin {
    * minVendDuration}: the shortest credential lifetime a catalog may ask for.
    */
   public CatalogAdmin(
-      Store store, Map<String, CredentialSource> credentialSources, int minVendDuration) {
+      Store store,
+      StorageBackends backends,
+      Map<String, CredentialSource> credentialSources,
+      int minVendDuration) {
     this.store = requireNonNull(store, "store");
+    this.backends = requireNonNull(backends, "backends");
     this.credentialSources = Map.copyOf(credentialSources);
     this.minVendDuration = minVendDuration;
   }
@@ -50,7 +56,13 @@ public final class CatalogAdmin {
       String name, String type, Map<String, String> properties, JsonNode storageConfigInfo) {
     CatalogSettings settings =
         CatalogSettings.of(
-            name, type, properties, storageConfigInfo, credentialSources, minVendDuration);
+            backends,
+            name,
+            type,
+            properties,
+            storageConfigInfo,
+            credentialSources,
+            minVendDuration);
     CatalogRecord record =
         new CatalogRecord(
             settings.name(),
@@ -99,12 +111,18 @@ public final class CatalogAdmin {
    */
   public Change plan(String name, Map<String, String> properties, JsonNode storageConfigInfo) {
     CatalogRecord current = get(name);
-    CatalogSettings before = CatalogSettings.fromRecord(current);
+    CatalogSettings before = CatalogSettings.fromRecord(backends, current);
     Map<String, String> nextProperties = properties == null ? current.properties() : properties;
     JsonNode nextStorage = storageConfigInfo == null ? before.storageConfig() : storageConfigInfo;
     CatalogSettings after =
         CatalogSettings.of(
-            name, current.type(), nextProperties, nextStorage, credentialSources, minVendDuration);
+            backends,
+            name,
+            current.type(),
+            nextProperties,
+            nextStorage,
+            credentialSources,
+            minVendDuration);
     List<String> restricted = new ArrayList<>();
     if (!after.storageConfig().equals(before.storageConfig())) {
       if (!after.storageType().equals(before.storageType())) {

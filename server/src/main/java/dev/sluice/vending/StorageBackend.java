@@ -9,7 +9,7 @@ import org.apache.iceberg.io.FileIO;
 /**
  * One storage backend (FILE, S3, ...): its profile type, the credential sources it accepts, its
  * vendor and the catalog's own FileIO. A backend lives in its own package and is registered with
- * one line in {@link StorageBackends#standard()}; nothing outside {@code vending} names it.
+ * one line in the wiring ({@code dev.sluice.StandardBackends}); nothing else names it.
  *
  * @param <P> the backend's one profile type
  */
@@ -81,7 +81,7 @@ public interface StorageBackend<P extends StorageProfile> {
    * default) when the backend has no self-check yet; the check then answers that it is not
    * available for this storage type.
    */
-  default Optional<dev.sluice.vending.verify.StoreProbes> probes() {
+  default Optional<StoreProbes> probes() {
     return Optional.empty();
   }
 

@@ -4,11 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.sluice.location.StorageLocation;
-import dev.sluice.vending.azure.AzureBackend;
-import dev.sluice.vending.file.FileBackend;
-import dev.sluice.vending.gcs.GcsBackend;
-import dev.sluice.vending.r2.R2Backend;
-import dev.sluice.vending.s3.S3Backend;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -28,7 +23,6 @@ public final class StorageBackends {
   private static final String KEY = StorageBackend.Input.KEY;
   private static final java.util.regex.Pattern SECRET_NAME =
       java.util.regex.Pattern.compile(".*(secret|password|token|key)$");
-  private static final StorageBackends STANDARD = new StorageBackends(standardBackends());
 
   private final Map<String, StorageBackend<?>> byType = new LinkedHashMap<>();
   private final Map<String, CredentialSourceType> sourceTypes = new LinkedHashMap<>();
@@ -46,16 +40,6 @@ public final class StorageBackends {
         }
       }
     }
-  }
-
-  /** Every backend Sluice ships: a new backend is one line here. */
-  private static List<StorageBackend<?>> standardBackends() {
-    return List.of(
-        new FileBackend(), new S3Backend(), new R2Backend(), new GcsBackend(), new AzureBackend());
-  }
-
-  public static StorageBackends standard() {
-    return STANDARD;
   }
 
   /**
@@ -237,7 +221,7 @@ public final class StorageBackends {
   }
 
   /** The storage self-check's probes for {@code profile}'s backend, or empty when it has none. */
-  public Optional<dev.sluice.vending.verify.StoreProbes> probes(StorageProfile profile) {
+  public Optional<StoreProbes> probes(StorageProfile profile) {
     return backendOf(profile).probes();
   }
 
@@ -256,12 +240,12 @@ public final class StorageBackends {
    * every value whose key ends in secret, password, token or key, or that its backend declares
    * secret, replaced by {@code <redacted>}, at any depth.
    */
-  public static JsonNode redacted(JsonNode storageConfig) {
+  public JsonNode redacted(JsonNode storageConfig) {
     JsonNode copy = storageConfig.deepCopy();
     Set<String> declared = new java.util.HashSet<>();
     JsonNode type = copy.get("storageType");
     if (type != null && type.isTextual()) {
-      StorageBackend<?> backend = STANDARD.byType.get(type.asText().toUpperCase(Locale.ROOT));
+      StorageBackend<?> backend = byType.get(type.asText().toUpperCase(Locale.ROOT));
       if (backend != null) {
         backend.secretKeys().forEach(k -> declared.add(k.toLowerCase(Locale.ROOT)));
       }

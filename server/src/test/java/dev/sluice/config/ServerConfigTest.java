@@ -3,6 +3,7 @@ package dev.sluice.config;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.sluice.StandardBackends;
 import dev.sluice.testing.TestPki;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -18,12 +19,14 @@ class ServerConfigTest {
   private ServerConfig load(String yaml, Map<String, String> env) throws Exception {
     Path file = dir.resolve("sluice.yaml");
     Files.writeString(file, yaml);
-    return ServerConfig.load(file, ServerConfig.Overrides.NONE, env::get);
+    return ServerConfig.load(
+        file, ServerConfig.Overrides.NONE, env::get, StandardBackends.create());
   }
 
   @Test
   void defaultsAreTheEmbeddedSetup() {
-    ServerConfig config = ServerConfig.load(null, ServerConfig.Overrides.NONE, k -> null);
+    ServerConfig config =
+        ServerConfig.load(null, ServerConfig.Overrides.NONE, k -> null, StandardBackends.create());
     assertThat(config.host()).isEqualTo("127.0.0.1");
     assertThat(config.port()).isEqualTo(8181);
     assertThat(config.dataDir()).isEqualTo(Path.of("./sluice-data").toAbsolutePath().normalize());
@@ -83,7 +86,10 @@ class ServerConfigTest {
 
   @Test
   void serverLimitsDefaultAndValidateNamingTheirKey() throws Exception {
-    assertThat(ServerConfig.load(null, ServerConfig.Overrides.NONE, k -> null).limits())
+    assertThat(
+            ServerConfig.load(
+                    null, ServerConfig.Overrides.NONE, k -> null, StandardBackends.create())
+                .limits())
         .isEqualTo(ServerLimits.DEFAULT);
     ServerConfig set =
         load(
@@ -131,7 +137,8 @@ class ServerConfigTest {
         ServerConfig.load(
             file,
             new ServerConfig.Overrides("0.0.0.0", 9100, dir.toString()),
-            Map.of("DB_NAME", "cat", "DB_PASSWORD", "pw")::get);
+            Map.of("DB_NAME", "cat", "DB_PASSWORD", "pw")::get,
+            StandardBackends.create());
     assertThat(config.database().url()).isEqualTo("jdbc:postgresql://db/cat");
     assertThat(config.database().password()).isEqualTo("pw");
     assertThat(config.database().toString()).doesNotContain("pw");
@@ -185,7 +192,8 @@ class ServerConfigTest {
 
   @Test
   void tokenThrottleHasDefaultsAndIsValidated() throws Exception {
-    ServerConfig defaults = ServerConfig.load(null, ServerConfig.Overrides.NONE, k -> null);
+    ServerConfig defaults =
+        ServerConfig.load(null, ServerConfig.Overrides.NONE, k -> null, StandardBackends.create());
     assertThat(defaults.tokenThrottle()).isEqualTo(dev.sluice.auth.TokenThrottle.Limits.DEFAULT);
     assertThat(defaults.tokenThrottle().enabled()).isTrue();
 
@@ -225,7 +233,10 @@ class ServerConfigTest {
 
   @Test
   void verifiedSecretCacheSecondsDefaultsTo60AndIsBounded() throws Exception {
-    assertThat(ServerConfig.load(null, ServerConfig.Overrides.NONE, k -> null).verifiedSecretTtl())
+    assertThat(
+            ServerConfig.load(
+                    null, ServerConfig.Overrides.NONE, k -> null, StandardBackends.create())
+                .verifiedSecretTtl())
         .isEqualTo(java.time.Duration.ofSeconds(60));
     assertThat(load("auth:\n  verifiedSecretCacheSeconds: 0\n", Map.of()).verifiedSecretTtl())
         .isZero();

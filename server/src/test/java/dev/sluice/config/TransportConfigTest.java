@@ -3,6 +3,7 @@ package dev.sluice.config;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.sluice.StandardBackends;
 import dev.sluice.testing.TestPki;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -16,7 +17,8 @@ class TransportConfigTest {
 
   private ServerConfig load(String yaml, Map<String, String> env) throws Exception {
     Path file = Files.writeString(dir.resolve("c.yaml"), yaml);
-    return ServerConfig.load(file, ServerConfig.Overrides.NONE, env::get);
+    return ServerConfig.load(
+        file, ServerConfig.Overrides.NONE, env::get, StandardBackends.create());
   }
 
   @Test

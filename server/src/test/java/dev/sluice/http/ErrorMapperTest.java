@@ -2,14 +2,33 @@ package dev.sluice.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.sluice.StandardBackends;
 import dev.sluice.store.AlreadyExists;
 import dev.sluice.store.Conflict;
 import dev.sluice.store.NotEmpty;
 import dev.sluice.store.NotFound;
 import org.apache.iceberg.rest.responses.ErrorResponse;
 import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.core.exception.SdkClientException;
 
 class ErrorMapperTest {
+  private static final ErrorMapper MAPPER = new ErrorMapper(StandardBackends.create());
+
+  @Test
+  void aStorageClientsFailureIsA503WhereTheBackendsAreKnown() {
+    RuntimeException failure =
+        new RuntimeException(SdkClientException.create("Unable to execute HTTP request"));
+    assertMapped(
+        failure,
+        503,
+        "ServiceUnavailableException",
+        "The catalog's storage refused or failed the request (SdkClientException); see the server"
+            + " log");
+    assertThat(ErrorMapper.withoutStorageFailures(failure).code())
+        .as("without the backends, nothing tells it from a bug")
+        .isEqualTo(500);
+  }
+
   @Test
   void storeOutcomesThatReachTheRouteAreClientErrorsWithIcebergTypes() {
     // e.g. a principal deleted between the rotate route's check and its update (found by FuzzTest)
@@ -47,7 +66,7 @@ class ErrorMapperTest {
   }
 
   private static void assertMapped(Exception e, int status, String type, String message) {
-    ErrorResponse response = ErrorMapper.toResponse(e);
+    ErrorResponse response = MAPPER.toResponse(e);
     assertThat(response.code()).isEqualTo(status);
     assertThat(response.type()).isEqualTo(type);
     assertThat(response.message()).isEqualTo(message);

@@ -3,6 +3,7 @@ package dev.sluice.testing;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.sluice.SluiceServer;
+import dev.sluice.StandardBackends;
 import dev.sluice.config.ServerConfig;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -72,7 +73,10 @@ public final class TestServer implements AutoCloseable {
     Files.writeString(config, yaml + extraYaml);
     ServerConfig cfg =
         ServerConfig.load(
-            config, new ServerConfig.Overrides("127.0.0.1", 0, dataDir.toString()), System::getenv);
+            config,
+            new ServerConfig.Overrides("127.0.0.1", 0, dataDir.toString()),
+            System::getenv,
+            StandardBackends.create());
     SluiceServer server =
         SluiceServer.start(
             cfg, CLIENT_ID + ":" + SECRET, new PrintStream(new ByteArrayOutputStream()));

@@ -1,5 +1,7 @@
 package dev.sluice.bench.micro;
 
+import dev.sluice.StandardBackends;
+
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.sluice.vending.AccessMode;
 import dev.sluice.vending.CredentialSource;
@@ -53,7 +55,7 @@ public class MintBench {
             "bench",
             AwsCredentialSource.staticKeys(
                 "bench", "a1b2c3d4e5f60718293a4b5c6d7e8f90", "0f".repeat(32)));
-    StorageBackends backends = StorageBackends.standard().with(StubSts.backend());
+    StorageBackends backends = StandardBackends.create().with(StubSts.backend());
     VendorMetrics metrics = new VendorMetrics(new SimpleMeterRegistry(), "bench");
     ObjectMapper json = new ObjectMapper();
     String r2Storage =

@@ -1,5 +1,7 @@
 package dev.sluice.bench.micro;
 
+import dev.sluice.StandardBackends;
+
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.sluice.bench.catalog.SignRequests;
 import dev.sluice.location.LocationPolicy;
@@ -107,7 +109,7 @@ public class SignBench {
     Map<String, CredentialSource> sources =
         Map.of("bench", AwsCredentialSource.staticKeys("bench", ACCESS_KEY, SECRET_KEY));
     // Parsed and opened as the server does for a stored catalog, with STS stubbed.
-    StorageBackends backends = StorageBackends.standard().with(StubSts.backend());
+    StorageBackends backends = StandardBackends.create().with(StubSts.backend());
     profile =
         backends
             .parse(CATALOG, new ObjectMapper().readTree(storage), WAREHOUSE, sources, 900)

@@ -1,5 +1,7 @@
 package dev.sluice.bench.micro;
 
+import dev.sluice.StandardBackends;
+
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.sluice.location.LocationPolicy;
 import dev.sluice.vending.AccessMode;
@@ -65,7 +67,7 @@ public class VendBench {
     Map<String, CredentialSource> sources =
         Map.of("bench", AwsCredentialSource.staticKeys("bench", "AKIDBENCH", "not-a-secret"));
     // Parsed as the server parses a stored catalog, so the profile is the server's.
-    StorageBackends backends = StorageBackends.standard().with(StubSts.backend());
+    StorageBackends backends = StandardBackends.create().with(StubSts.backend());
     profile =
         backends
             .parse(CATALOG, new ObjectMapper().readTree(storage), WAREHOUSE, sources, 900)

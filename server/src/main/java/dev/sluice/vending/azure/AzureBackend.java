@@ -7,6 +7,7 @@ import dev.sluice.vending.CredentialSource;
 import dev.sluice.vending.CredentialSourceType;
 import dev.sluice.vending.CredentialVendor;
 import dev.sluice.vending.StorageBackend;
+import dev.sluice.vending.StoreProbes;
 import dev.sluice.vending.VendorMetrics;
 import java.time.Clock;
 import java.util.HashMap;
@@ -51,7 +52,7 @@ public final class AzureBackend implements StorageBackend<AzureStorageProfile> {
   }
 
   @Override
-  public Optional<dev.sluice.vending.verify.StoreProbes> probes() {
+  public Optional<StoreProbes> probes() {
     return Optional.of(new AzureProbes());
   }
 

@@ -7,7 +7,7 @@ import com.azure.storage.blob.models.BlobStorageException;
 import com.azure.storage.file.datalake.models.DataLakeStorageException;
 import dev.sluice.vending.StorageCredential;
 import dev.sluice.vending.StorageProfile;
-import dev.sluice.vending.verify.StoreProbes;
+import dev.sluice.vending.StoreProbes;
 import java.util.Map;
 import java.util.Optional;
 import org.apache.iceberg.azure.adlsv2.ADLSFileIO;

@@ -10,7 +10,7 @@ import com.google.cloud.storage.StorageOptions;
 import dev.sluice.vending.ClientProperties;
 import dev.sluice.vending.StorageCredential;
 import dev.sluice.vending.StorageProfile;
-import dev.sluice.vending.verify.StoreProbes;
+import dev.sluice.vending.StoreProbes;
 import java.io.IOException;
 import java.util.Map;
 import java.util.Optional;

@@ -2,8 +2,8 @@ package dev.sluice.vending.r2;
 
 import dev.sluice.vending.StorageCredential;
 import dev.sluice.vending.StorageProfile;
+import dev.sluice.vending.StoreProbes;
 import dev.sluice.vending.s3.S3Probes;
-import dev.sluice.vending.verify.StoreProbes;
 import java.util.Optional;
 import org.apache.iceberg.io.FileIO;
 

@@ -3,7 +3,7 @@ package dev.sluice.vending.s3;
 import dev.sluice.vending.ClientProperties;
 import dev.sluice.vending.StorageCredential;
 import dev.sluice.vending.StorageProfile;
-import dev.sluice.vending.verify.StoreProbes;
+import dev.sluice.vending.StoreProbes;
 import java.net.URI;
 import java.time.Duration;
 import java.util.Map;

@@ -2,6 +2,7 @@ package dev.sluice.vending.verify;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.sluice.vending.StoreProbes;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;

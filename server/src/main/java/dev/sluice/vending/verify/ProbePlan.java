@@ -2,6 +2,7 @@ package dev.sluice.vending.verify;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.sluice.vending.StoreProbes;
 import dev.sluice.vending.verify.Check.Expect;
 import java.nio.charset.StandardCharsets;
 import java.util.List;

@@ -9,6 +9,7 @@ import dev.sluice.vending.CredentialVendor;
 import dev.sluice.vending.Delegation;
 import dev.sluice.vending.StorageCredential;
 import dev.sluice.vending.StorageProfile;
+import dev.sluice.vending.StoreProbes;
 import dev.sluice.vending.VendingException;
 import dev.sluice.vending.VendingRequest;
 import dev.sluice.vending.VendingService;

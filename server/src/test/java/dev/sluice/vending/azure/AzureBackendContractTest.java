@@ -7,6 +7,7 @@ import com.azure.storage.blob.models.BlobStorageException;
 import com.azure.storage.blob.models.ListBlobsOptions;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.sluice.StandardBackends;
 import dev.sluice.testing.AzuriteBed;
 import dev.sluice.testing.EntraTokenFake;
 import dev.sluice.vending.ClientProperties;
@@ -57,7 +58,7 @@ class AzureBackendContractTest extends StorageBackendContract {
   }
 
   private static CredentialSource source(String name, String secret) {
-    return StorageBackends.standard()
+    return StandardBackends.create()
         .parseSource(
             name,
             Map.of(
@@ -84,7 +85,7 @@ class AzureBackendContractTest extends StorageBackendContract {
 
   @Override
   protected StorageBackends backends() {
-    return StorageBackends.standard();
+    return StandardBackends.create();
   }
 
   @Override

@@ -12,8 +12,8 @@ import com.azure.storage.blob.models.BlobStorageException;
 import com.azure.storage.file.datalake.models.DataLakeStorageException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.sluice.vending.StorageBackends;
-import dev.sluice.vending.verify.StoreProbes.StoreAnswer;
+import dev.sluice.StandardBackends;
+import dev.sluice.vending.StoreProbes.StoreAnswer;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.Charset;
@@ -80,7 +80,7 @@ class AzureProbesTest {
     info.put("hierarchicalNamespace", hns);
     info.put("allowContainerScope", !hns);
     return (AzureStorageProfile)
-        StorageBackends.standard().parse("c", info, base, null, 1).profile();
+        StandardBackends.create().parse("c", info, base, null, 1).profile();
   }
 
   @Test

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.sluice.StandardBackends;
 import dev.sluice.location.LocationPolicy;
 import dev.sluice.testing.AzuriteBed;
 import dev.sluice.vending.CredentialSource;
@@ -12,11 +13,11 @@ import dev.sluice.vending.CredentialVendor;
 import dev.sluice.vending.StorageBackend;
 import dev.sluice.vending.StorageBackends;
 import dev.sluice.vending.StorageProfile;
+import dev.sluice.vending.StoreProbes;
 import dev.sluice.vending.VendingService;
 import dev.sluice.vending.VendorMetrics;
 import dev.sluice.vending.verify.Check;
 import dev.sluice.vending.verify.StorageVerifier;
-import dev.sluice.vending.verify.StoreProbes;
 import dev.sluice.vending.verify.VerifyReport;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
@@ -107,7 +108,7 @@ class AzureSelfCheckTest {
 
   @Test
   void healthyContainerScopedCatalogPassesEveryApplicableRowOnAzuritesRefusals() throws Exception {
-    VerifyReport report = verify(StorageBackends.standard(), false);
+    VerifyReport report = verify(StandardBackends.create(), false);
     assertThat(report.verdict()).as(report.toString()).isEqualTo(VerifyReport.Verdict.PASS);
     assertThat(report.failed()).as(report.toString()).isZero();
     assertThat(named(report, Check.Outcome.PASS))

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.sluice.StandardBackends;
 import dev.sluice.vending.CredentialSource;
 import dev.sluice.vending.StorageBackends;
 import dev.sluice.vending.s3.AwsCredentialSource;
@@ -15,7 +16,7 @@ import org.junit.jupiter.api.Test;
 /** {@code storageConfigInfo} for Azure and the Azure credential sources: mistakes name the key. */
 class AzureStorageProfileTest {
   private static final ObjectMapper JSON = new ObjectMapper();
-  private static final StorageBackends BACKENDS = StorageBackends.standard();
+  private static final StorageBackends BACKENDS = StandardBackends.create();
   private static final String TENANT = "22222222-2222-2222-2222-222222222222";
   private static final String CLIENT = "33333333-3333-3333-3333-333333333333";
   private static final String BASE = "abfss://lake@acct1.dfs.core.windows.net/wh";

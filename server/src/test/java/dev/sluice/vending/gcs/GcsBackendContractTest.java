@@ -10,6 +10,7 @@ import com.google.cloud.storage.BlobId;
 import com.google.cloud.storage.Storage;
 import com.google.cloud.storage.StorageException;
 import com.google.cloud.storage.StorageOptions;
+import dev.sluice.StandardBackends;
 import dev.sluice.location.StorageLocation;
 import dev.sluice.testing.gcp.GoogleCloudFake;
 import dev.sluice.testing.gcp.ServiceAccount;
@@ -72,7 +73,7 @@ class GcsBackendContractTest extends StorageBackendContract {
     sources =
         Map.of(
             "gcp",
-            StorageBackends.standard()
+            StandardBackends.create()
                 .parseSource(
                     "gcp",
                     Map.of(
@@ -152,7 +153,7 @@ class GcsBackendContractTest extends StorageBackendContract {
 
   @Override
   protected StorageBackends backends() {
-    return StorageBackends.standard();
+    return StandardBackends.create();
   }
 
   @Override

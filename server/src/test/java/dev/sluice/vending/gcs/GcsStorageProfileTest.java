@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.sluice.StandardBackends;
 import dev.sluice.vending.CredentialSource;
 import dev.sluice.vending.StorageBackends;
 import dev.sluice.vending.s3.AwsCredentialSource;
@@ -23,7 +24,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class GcsStorageProfileTest {
   private static final ObjectMapper JSON = new ObjectMapper();
-  private static final StorageBackends BACKENDS = StorageBackends.standard();
+  private static final StorageBackends BACKENDS = StandardBackends.create();
   @TempDir static Path dir;
   private static Map<String, CredentialSource> sources;
   private static Path keyFile;

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.sluice.StandardBackends;
 import dev.sluice.testing.CephRgw;
 import dev.sluice.testing.R2GatewayBed;
 import dev.sluice.testing.R2TestCredentials;
@@ -46,7 +47,7 @@ class R2BackendContractTest extends StorageBackendContract {
 
   @Override
   protected StorageBackends backends() {
-    return StorageBackends.standard();
+    return StandardBackends.create();
   }
 
   @Override

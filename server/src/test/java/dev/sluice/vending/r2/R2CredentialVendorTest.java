@@ -5,10 +5,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.sluice.StandardBackends;
 import dev.sluice.vending.AccessMode;
 import dev.sluice.vending.ClientProperties;
 import dev.sluice.vending.CredentialSource;
-import dev.sluice.vending.StorageBackends;
 import dev.sluice.vending.StorageCredential;
 import dev.sluice.vending.VendingException;
 import dev.sluice.vending.VendingRequest;
@@ -42,7 +42,7 @@ class R2CredentialVendorTest {
 
   static R2StorageProfile profile(ObjectNode info) {
     return (R2StorageProfile)
-        StorageBackends.standard().parse("cat", info, "s3://warehouse/db", SOURCES, 900).profile();
+        StandardBackends.create().parse("cat", info, "s3://warehouse/db", SOURCES, 900).profile();
   }
 
   private final List<Duration> mints = new ArrayList<>();

@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.vending.AccessMode;
 import dev.sluice.vending.StorageCredential;
+import dev.sluice.vending.StoreProbes.StoreAnswer;
 import dev.sluice.vending.VendingRequest;
 import dev.sluice.vending.s3.AwsCredentialSource;
-import dev.sluice.vending.verify.StoreProbes.StoreAnswer;
 import java.io.UncheckedIOException;
 import java.util.List;
 import java.util.TreeMap;

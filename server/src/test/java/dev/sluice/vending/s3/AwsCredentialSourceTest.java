@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.sun.net.httpserver.HttpServer;
+import dev.sluice.StandardBackends;
 import dev.sluice.client.aws.WebIdentityCredentialsProvider;
 import dev.sluice.client.aws.WebIdentitySettings;
 import dev.sluice.vending.StorageBackends;
@@ -23,7 +24,7 @@ import software.amazon.awssdk.core.exception.SdkClientException;
 
 /** The web-identity source of the server YAML, wired to the client module's provider. */
 class AwsCredentialSourceTest {
-  private static final StorageBackends BACKENDS = StorageBackends.standard();
+  private static final StorageBackends BACKENDS = StandardBackends.create();
 
   private static Map<String, String> webIdentity(String... more) {
     Map<String, String> fields = new HashMap<>();

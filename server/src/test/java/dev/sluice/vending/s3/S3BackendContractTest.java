@@ -2,6 +2,7 @@ package dev.sluice.vending.s3;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.sluice.StandardBackends;
 import dev.sluice.testing.CephRgw;
 import dev.sluice.vending.CredentialSource;
 import dev.sluice.vending.S3ApiProbe;
@@ -45,7 +46,7 @@ class S3BackendContractTest extends StorageBackendContract {
 
   @Override
   protected StorageBackends backends() {
-    return StorageBackends.standard();
+    return StandardBackends.create();
   }
 
   @Override

@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.sluice.vending.StorageBackends;
+import dev.sluice.StandardBackends;
 import dev.sluice.vending.StorageProfile;
-import dev.sluice.vending.verify.StoreProbes.StoreAnswer;
+import dev.sluice.vending.StoreProbes.StoreAnswer;
 import java.io.UncheckedIOException;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.awscore.exception.AwsErrorDetails;
@@ -30,7 +30,7 @@ class S3ProbesTest {
     if (template) {
       info.put("readPolicyTemplate", TEMPLATE);
     }
-    return StorageBackends.standard().parse("c", info, "s3://bucket/wh", null, 900).profile();
+    return StandardBackends.create().parse("c", info, "s3://bucket/wh", null, 900).profile();
   }
 
   @Test

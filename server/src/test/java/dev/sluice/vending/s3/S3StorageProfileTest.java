@@ -7,9 +7,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.sluice.StandardBackends;
 import dev.sluice.vending.CredentialSource;
 import dev.sluice.vending.Delegation;
-import dev.sluice.vending.StorageBackends;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -32,7 +32,7 @@ class S3StorageProfileTest {
     ArrayNode locations = ((ObjectNode) node).putArray("allowedLocations");
     allowed.forEach(locations::add);
     return (S3StorageProfile)
-        StorageBackends.standard()
+        StandardBackends.create()
             .parse("cat", node, "s3://b/wh", SOURCES, S3StorageProfile.MIN_DURATION)
             .profile();
   }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.sluice.StandardBackends;
 import dev.sluice.location.LocationPolicy;
 import dev.sluice.testing.CephRgw;
 import dev.sluice.testing.LogCapture;
@@ -12,6 +13,7 @@ import dev.sluice.vending.CredentialSource;
 import dev.sluice.vending.StorageBackends;
 import dev.sluice.vending.StorageCredential;
 import dev.sluice.vending.StorageProfile;
+import dev.sluice.vending.StoreProbes;
 import dev.sluice.vending.VendingService;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
@@ -34,7 +36,7 @@ class StorageVerifierRgwTest {
   void noVendedSecretInTheReportOrTheLog() throws Exception {
     CephRgw rgw = CephRgw.bed();
     String bucket = rgw.newBucket("verifier");
-    StorageBackends backends = StorageBackends.standard();
+    StorageBackends backends = StandardBackends.create();
     Map<String, CredentialSource> sources =
         Map.of(
             "rgw",

@@ -1,4 +1,4 @@
-package dev.sluice.authz;
+package dev.sluice.auth;
 
 import java.util.ArrayList;
 import java.util.List;

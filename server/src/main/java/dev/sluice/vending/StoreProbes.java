@@ -1,7 +1,5 @@
-package dev.sluice.vending.verify;
+package dev.sluice.vending;
 
-import dev.sluice.vending.StorageCredential;
-import dev.sluice.vending.StorageProfile;
 import java.util.Optional;
 import org.apache.iceberg.io.FileIO;
 
@@ -10,7 +8,7 @@ import org.apache.iceberg.io.FileIO;
  * engine-side FileIO holding nothing but a vended credential, how to read the store's answer from
  * that FileIO's exceptions, a profile with shorter sessions for the expiry check, and where an
  * operator fixes a credential the store left too wide. One small class per backend, returned by
- * {@link dev.sluice.vending.StorageBackend#probes()}.
+ * {@link StorageBackend#probes()}.
  */
 public interface StoreProbes {
   /**
