@@ -1,9 +1,11 @@
 package dev.sluice;
 
+import dev.sluice.testing.NeedsTestBeds;
 import dev.sluice.testing.PostgresTestDatabase;
 import dev.sluice.testing.TestServer;
 
 /** {@link AuditTrailResilienceTest} with the server on a real PostgreSQL. */
+@NeedsTestBeds
 class AuditTrailResiliencePostgresTest extends AuditTrailResilienceTest {
   @Override
   protected TestServer startSluice() throws Exception {

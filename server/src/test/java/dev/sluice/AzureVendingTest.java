@@ -11,6 +11,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.sluice.testing.Admin;
 import dev.sluice.testing.AzuriteBed;
 import dev.sluice.testing.EntraTokenFake;
+import dev.sluice.testing.NeedsTestBeds;
 import dev.sluice.testing.RgwVendingBed;
 import dev.sluice.testing.TestServer;
 import java.io.ByteArrayInputStream;
@@ -43,6 +44,7 @@ import org.junit.jupiter.api.Test;
  * container scope (the operator's explicit choice); directory SAS are proven offline in {@code
  * vending/azure/SasSignerTest} and vended here only to check their fields.
  */
+@NeedsTestBeds
 class AzureVendingTest {
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final String TENANT = "22222222-2222-2222-2222-222222222222";

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.sluice.testing.Admin;
+import dev.sluice.testing.NeedsTestBeds;
 import dev.sluice.testing.RgwVendingBed;
 import dev.sluice.testing.TestServer;
 import java.net.URI;
@@ -22,6 +23,7 @@ import org.junit.jupiter.api.Test;
  * caller's access mode, the delegation kind and the credential itself, and a 304 never confirms a
  * credential that is replaced or about to expire.
  */
+@NeedsTestBeds
 class ConditionalLoadVendingTest {
   private static RgwVendingBed bed;
   private static TestServer server;

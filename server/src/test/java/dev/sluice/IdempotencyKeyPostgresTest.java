@@ -2,6 +2,7 @@ package dev.sluice;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.sluice.testing.NeedsTestBeds;
 import dev.sluice.testing.PostgresTestDatabase;
 import dev.sluice.testing.TestServer;
 import java.net.http.HttpResponse;
@@ -17,6 +18,7 @@ import org.junit.jupiter.api.Test;
  * {@link IdempotencyKeyTest} on a real PostgreSQL, plus what needs the database at hand: a second
  * replica answering a retry, stored answers without credentials, and an expired key.
  */
+@NeedsTestBeds
 class IdempotencyKeyPostgresTest extends IdempotencyKeyTest {
   private String url;
 

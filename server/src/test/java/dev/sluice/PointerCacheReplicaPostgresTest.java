@@ -3,6 +3,7 @@ package dev.sluice;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.store.JdbcStore;
+import dev.sluice.testing.NeedsTestBeds;
 import dev.sluice.testing.PostgresTestDatabase;
 import dev.sluice.testing.TestServer;
 import java.sql.Connection;
@@ -38,6 +39,7 @@ import org.junit.jupiter.api.Test;
  * B within milliseconds (measured), and when B's notification connection is killed B reads the
  * database until it has listened again and flushed, so no load after that serves an older pointer.
  */
+@NeedsTestBeds
 class PointerCacheReplicaPostgresTest {
   private static final Namespace NS = Namespace.of("ns");
   private static final Schema SCHEMA =

@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.sluice.testing.Admin;
+import dev.sluice.testing.NeedsTestBeds;
 import dev.sluice.testing.R2Gateway;
 import dev.sluice.testing.R2GatewayBed;
 import dev.sluice.testing.RgwVendingBed;
@@ -33,6 +34,7 @@ import org.junit.jupiter.api.Test;
  * request only with a valid SigV4 signature by the parent key pair, in front of the Ceph RGW bed),
  * Sluice signs with that pair after authorizing each request, and Iceberg's S3FileIO holds no key.
  */
+@NeedsTestBeds
 class R2RemoteSigningTest {
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final String CATALOG = "r2signed";

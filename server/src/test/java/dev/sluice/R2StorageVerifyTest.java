@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.sluice.testing.LogCapture;
+import dev.sluice.testing.NeedsTestBeds;
 import dev.sluice.testing.R2GatewayBed;
 import dev.sluice.testing.TestServer;
 import java.net.http.HttpResponse;
@@ -25,6 +26,7 @@ import software.amazon.awssdk.services.s3.S3Client;
  * itself (403 AccessDenied, ExpiredToken for the expired credential); with the gateway set to
  * ignore the tokens' claims, exactly the negative rows fail, each MIS-SCOPED with where to fix it.
  */
+@NeedsTestBeds
 class R2StorageVerifyTest {
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final String M = "/api/management/v1/catalogs/";

@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.sluice.testing.Admin;
 import dev.sluice.testing.CephRgw;
+import dev.sluice.testing.NeedsTestBeds;
 import dev.sluice.testing.R2Gateway;
 import dev.sluice.testing.R2GatewayBed;
 import dev.sluice.testing.RgwVendingBed;
@@ -38,6 +39,7 @@ import software.amazon.awssdk.services.s3.S3Client;
  * in front of the Ceph RGW bed; fails, never skips, without the bed), the real Iceberg client with
  * S3FileIO holding no keys of its own, and the gateway deciding what a minted credential may touch.
  */
+@NeedsTestBeds
 class R2VendingTest {
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final String CATALOG = "r2lake";

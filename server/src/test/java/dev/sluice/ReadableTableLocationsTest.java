@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.sluice.testing.Admin;
 import dev.sluice.testing.CephRgw;
+import dev.sluice.testing.NeedsTestBeds;
 import dev.sluice.testing.RgwVendingBed;
 import dev.sluice.testing.TestServer;
 import java.net.URLEncoder;
@@ -33,6 +34,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * catalog's own FileIO writes the metadata files to RGW with the bed's keys). The expected
  * locations are read back from each table's metadata as root, never restated.
  */
+@NeedsTestBeds
 class ReadableTableLocationsTest {
   private static final String SCHEMA =
       "{\"type\":\"struct\",\"schema-id\":0,\"fields\":[{\"id\":1,\"name\":\"id\",\"required\":true,\"type\":\"long\"}]}";

@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.sluice.testing.Admin;
 import dev.sluice.testing.CephRgw;
 import dev.sluice.testing.ErrorShape;
+import dev.sluice.testing.NeedsTestBeds;
 import dev.sluice.testing.RgwVendingBed;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -44,6 +45,7 @@ import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
  * without it), {@code {S}} the sibling table t2's, {@code {O}} another table's; {@code {U}} is
  * {@code {EP}/{B}/{T}} and {@code {L}} a listing's URI up to its prefix.
  */
+@NeedsTestBeds
 class RemoteSigningHostileRequestsTest {
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final HttpClient HTTP = HttpClient.newHttpClient();

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.sluice.testing.Admin;
+import dev.sluice.testing.NeedsTestBeds;
 import dev.sluice.testing.RgwVendingBed;
 import dev.sluice.testing.TestServer;
 import java.net.http.HttpResponse;
@@ -23,6 +24,7 @@ import software.amazon.awssdk.services.s3.model.PutObjectRequest;
  * allows unstructured locations) was readable with the replay's credential by a principal who may
  * not load it.
  */
+@NeedsTestBeds
 class ReplayVendingTest {
   private static final String CATALOG = "replay_vend";
   private static final String API = "/api/catalog/v1/" + CATALOG;

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.sluice.auth.Authenticator;
 import dev.sluice.authz.Authorizer;
 import dev.sluice.testing.Admin;
+import dev.sluice.testing.NeedsTestBeds;
 import dev.sluice.testing.PostgresTestDatabase;
 import dev.sluice.testing.TestServer;
 import java.nio.file.Path;
@@ -23,6 +24,7 @@ import org.junit.jupiter.api.Test;
  * replica kept answering as before is measured and printed ({@code REPLICA staleness} lines), not
  * raced against a poll deadline: see {@link #measured}.
  */
+@NeedsTestBeds
 class ReplicaConsistencyTest {
   /** How long a replica is asked before it counts as never converging: far beyond any bound. */
   private static final Duration POLL_LIMIT = Duration.ofSeconds(15);

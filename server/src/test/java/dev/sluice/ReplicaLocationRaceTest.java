@@ -2,6 +2,7 @@ package dev.sluice;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.sluice.testing.NeedsTestBeds;
 import dev.sluice.testing.PostgresTestDatabase;
 import dev.sluice.testing.TestServer;
 import java.net.http.HttpResponse;
@@ -21,6 +22,7 @@ import org.junit.jupiter.api.Test;
  * overlap (each nested in the previous), half on each replica: exactly one wins, every round, and
  * every loser is a 403 ErrorResponse.
  */
+@NeedsTestBeds
 class ReplicaLocationRaceTest {
   private static final int RACERS = 16;
   private static final int ROUNDS = 50;

@@ -98,7 +98,7 @@ class RequestLimitsTest {
       }
       Thread.sleep(200);
       // Bodies that do arrive still fit, and requests go on being answered.
-      assertThat(server.token(TestServer.CLIENT_ID, TestServer.SECRET)).isNotBlank();
+      assertThat(tokenOnANewConnection()).startsWith("HTTP/1.1 200");
       assertThat(server.send("GET", table, null).statusCode()).isEqualTo(200);
     } finally {
       for (Socket socket : idle) {
@@ -133,7 +133,7 @@ class RequestLimitsTest {
       }
     }
     // Once they are done, the budget is free again.
-    assertThat(server.token(TestServer.CLIENT_ID, TestServer.SECRET)).isNotBlank();
+    assertThat(tokenOnANewConnection()).startsWith("HTTP/1.1 200");
   }
 
   @Test
@@ -215,6 +215,27 @@ class RequestLimitsTest {
             .header("Authorization", "Bearer " + token)
             .build(),
         HttpResponse.BodyHandlers.ofString());
+  }
+
+  /**
+   * A token request (a body the budget takes) on a connection of its own: this server closes idle
+   * connections after 1 s, and Java's HttpClient does not send a POST again when the pooled
+   * connection it picked was closed just then ("header parser received no bytes", seen in a run).
+   */
+  private static String tokenOnANewConnection() throws Exception {
+    byte[] form =
+        ("grant_type=client_credentials&client_id="
+                + TestServer.CLIENT_ID
+                + "&client_secret="
+                + TestServer.SECRET
+                + "&scope=PRINCIPAL_ROLE%3AALL")
+            .getBytes(StandardCharsets.US_ASCII);
+    try (Socket socket = open()) {
+      head(socket, form.length);
+      socket.getOutputStream().write(form);
+      socket.getOutputStream().flush();
+      return readHead(socket);
+    }
   }
 
   private static Socket open() throws Exception {

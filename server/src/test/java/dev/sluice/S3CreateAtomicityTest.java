@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.store.NamespacePath;
 import dev.sluice.testing.CephRgw;
+import dev.sluice.testing.NeedsTestBeds;
 import dev.sluice.testing.RgwVendingBed;
 import dev.sluice.testing.TestServer;
 import java.net.http.HttpResponse;
@@ -19,6 +20,7 @@ import software.amazon.awssdk.services.s3.S3Client;
  * the catalog's own writes would succeed; the catalog vends only when asked, so the same create
  * without asking shows the name is free.
  */
+@NeedsTestBeds
 class S3CreateAtomicityTest {
   private static final String CATALOG = "nosts_atomic";
   private static final String TABLES = "/api/catalog/v1/" + CATALOG + "/namespaces/n/tables";

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.sluice.location.LocationPolicy;
 import dev.sluice.testing.Admin;
 import dev.sluice.testing.CatalogSnapshot;
+import dev.sluice.testing.NeedsTestBeds;
 import dev.sluice.testing.RgwVendingBed;
 import dev.sluice.testing.TestServer;
 import java.net.http.HttpResponse;
@@ -28,6 +29,7 @@ import software.amazon.awssdk.services.s3.S3Client;
  * the bucket. The only creates that succeed are the IAM-special spellings inside the namespace,
  * never vended for. {@code s3a://} names the same bucket as {@code s3://}, in another catalog too.
  */
+@NeedsTestBeds
 class S3LocationEscapeTest {
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final String API = "/api/catalog/v1/";

@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.sluice.testing.Admin;
 import dev.sluice.testing.CephRgw;
+import dev.sluice.testing.NeedsTestBeds;
 import dev.sluice.testing.RgwVendingBed;
 import dev.sluice.testing.SignerClientReset;
 import dev.sluice.testing.TestServer;
@@ -44,6 +45,7 @@ import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
  * <p>Iceberg 1.10's signer client keeps its HTTP client and auth manager in static fields, bound to
  * the first server it signs for: {@link SignerClientReset} clears them around this class.
  */
+@NeedsTestBeds
 class S3RemoteSigningTest {
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final String CATALOG = "signed";

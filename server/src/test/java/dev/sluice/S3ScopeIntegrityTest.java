@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.sluice.location.LocationPolicy;
 import dev.sluice.testing.Admin;
 import dev.sluice.testing.CephRgw;
+import dev.sluice.testing.NeedsTestBeds;
 import dev.sluice.testing.RgwVendingBed;
 import dev.sluice.testing.TestServer;
 import java.net.http.HttpResponse;
@@ -38,6 +39,7 @@ import software.amazon.awssdk.services.s3.S3Client;
  * with a 403 ErrorResponse and leaves the catalog and the bucket as they were; where a credential
  * is vended, RGW itself refuses it everywhere but its own table.
  */
+@NeedsTestBeds
 class S3ScopeIntegrityTest {
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final String LAKE = "lake";

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.sluice.testing.Admin;
 import dev.sluice.testing.CephRgw;
+import dev.sluice.testing.NeedsTestBeds;
 import dev.sluice.testing.RgwVendingBed;
 import dev.sluice.testing.TestServer;
 import java.net.URI;
@@ -35,6 +36,7 @@ import software.amazon.awssdk.services.s3.model.S3Exception;
  * Iceberg client with S3FileIO holding no keys of its own, and RGW deciding what a vended
  * credential may touch.
  */
+@NeedsTestBeds
 class S3VendingTest {
   private static final Schema SCHEMA = RgwVendingBed.SCHEMA;
   private static RgwVendingBed bed;

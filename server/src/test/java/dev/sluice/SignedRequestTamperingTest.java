@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.sluice.testing.Admin;
 import dev.sluice.testing.CephRgw;
+import dev.sluice.testing.NeedsTestBeds;
 import dev.sluice.testing.RgwVendingBed;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -48,6 +49,7 @@ import software.amazon.awssdk.services.s3.model.S3Exception;
  * {@code signatureLifetimeSeconds} after it was made, so one signed before a revoke is refused by
  * RGW once that bound has passed.
  */
+@NeedsTestBeds
 class SignedRequestTamperingTest {
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final HttpClient HTTP = HttpClient.newHttpClient();

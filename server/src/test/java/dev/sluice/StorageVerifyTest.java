@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.sluice.testing.Admin;
 import dev.sluice.testing.CephRgw;
 import dev.sluice.testing.LogCapture;
+import dev.sluice.testing.NeedsTestBeds;
 import dev.sluice.testing.RgwVendingBed;
 import dev.sluice.testing.TestServer;
 import java.net.http.HttpResponse;
@@ -27,6 +28,7 @@ import software.amazon.awssdk.services.s3.S3Client;
  * narrows the credential; a catalog whose session-policy template grants the whole bucket fails on
  * exactly the negative rows, each explained; RBAC; no secret in the answer or the log.
  */
+@NeedsTestBeds
 class StorageVerifyTest {
   private static final String M = "/api/management/v1/catalogs/";
   // Ceph's access key ids are 20 upper-case alphanumerics; secrets and session tokens are long

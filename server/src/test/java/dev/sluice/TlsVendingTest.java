@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.sluice.testing.Admin;
 import dev.sluice.testing.CaFileTlsConfigurer;
+import dev.sluice.testing.NeedsTestBeds;
 import dev.sluice.testing.RgwVendingBed;
 import dev.sluice.testing.TestPki;
 import dev.sluice.testing.TestServer;
@@ -27,6 +28,7 @@ import org.junit.jupiter.api.io.TempDir;
  * bed. Iceberg's {@link RESTCatalog}, trusting only that CA, creates a table, writes a file into
  * the bucket and commits it with the credentials vended over https, then reads it back.
  */
+@NeedsTestBeds
 class TlsVendingTest {
   @TempDir static Path dir;
   private static TestPki pki;

@@ -20,6 +20,7 @@ import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import javax.imageio.ImageIO;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.CleanupMode;
@@ -42,6 +43,7 @@ import org.junit.jupiter.api.io.TempDir;
  * RGW, for the vended and signing targets; the bench reads those names, test-all.sh exports them),
  * and the server built in {@code server/target} (the reactor packages it before this module).
  */
+@Tag("bed") // the bed lane (failsafe): it needs PostgreSQL and RGW
 class BenchSmokeTest {
   private static final String NAME = "smoke";
   private static final String REFERENCE = "reference";

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.sluice.store.AuditEvent;
 import dev.sluice.store.DatabaseConfig;
 import dev.sluice.store.JdbcStore;
+import dev.sluice.testing.NeedsTestBeds;
 import dev.sluice.testing.PostgresTestDatabase;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -98,6 +99,7 @@ class AuditFieldsTest {
   }
 
   @Test
+  @NeedsTestBeds
   void theLimitsAreTheColumnSizesOnPostgres() throws Exception {
     String url = PostgresTestDatabase.fresh();
     try (JdbcStore store = JdbcStore.open(new DatabaseConfig(url, null, null, 2, 5000))) {

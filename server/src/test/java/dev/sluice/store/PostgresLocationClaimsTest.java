@@ -1,8 +1,10 @@
 package dev.sluice.store;
 
+import dev.sluice.testing.NeedsTestBeds;
 import dev.sluice.testing.PostgresTestDatabase;
 
 /** Location claims on a real PostgreSQL server. */
+@NeedsTestBeds
 class PostgresLocationClaimsTest extends LocationClaimsContract {
   @Override
   protected Store openStore() {

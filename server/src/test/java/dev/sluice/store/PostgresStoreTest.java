@@ -1,8 +1,10 @@
 package dev.sluice.store;
 
+import dev.sluice.testing.NeedsTestBeds;
 import dev.sluice.testing.PostgresTestDatabase;
 
 /** The store contract on a real PostgreSQL server. */
+@NeedsTestBeds
 class PostgresStoreTest extends StoreContract {
   @Override
   protected Store openStore() {

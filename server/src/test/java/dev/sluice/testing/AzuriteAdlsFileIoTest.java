@@ -32,6 +32,7 @@ import org.junit.jupiter.api.Test;
  * must check {@code exists()} afterwards; {@code listPrefix} needs the Data Lake List Paths
  * operation, which Azurite lacks.
  */
+@NeedsTestBeds
 class AzuriteAdlsFileIoTest {
   private static AzuriteBed bed;
   private static BlobServiceClient oauth;

@@ -35,6 +35,7 @@ import org.junit.jupiter.api.Test;
  * only with a valid bearer token over HTTPS, and user-delegation SAS (container and blob) limited
  * to their permissions, scope and lifetime. Directory SAS: see {@link AzuriteDirectorySasTest}.
  */
+@NeedsTestBeds
 class AzuriteBedTest {
   private static AzuriteBed bed;
   private static BlobServiceClient oauth;

@@ -22,6 +22,7 @@ import org.junit.jupiter.api.Test;
  * even a read inside the directory the SAS names. Directory SAS can therefore only be checked
  * offline (fields and signature) here; enforcement is tested with container and blob SAS.
  */
+@NeedsTestBeds
 class AzuriteDirectorySasTest {
   private static AzuriteBed bed;
   private static DataLakeServiceClient dataLake;

@@ -27,6 +27,7 @@ import software.amazon.awssdk.services.sts.model.Credentials;
  * AssumeRole session policy narrows the role to one prefix of one bucket, read-only means
  * read-only, and a credential stops working when it expires.
  */
+@NeedsTestBeds
 class CephRgwTestBedTest {
   private static CephRgw RGW;
   private static S3Client admin;

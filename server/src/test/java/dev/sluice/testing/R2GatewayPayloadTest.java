@@ -40,6 +40,7 @@ import software.amazon.awssdk.services.s3.S3Client;
  * with or without trailing checksums, hex payload hashes, unsigned payloads), multipart uploads,
  * and Iceberg's S3FileIO, against the real Ceph RGW bed; a body changed after signing is refused.
  */
+@NeedsTestBeds
 class R2GatewayPayloadTest {
   private static final byte[] CONTENT = "r2-payload".getBytes(UTF_8);
 

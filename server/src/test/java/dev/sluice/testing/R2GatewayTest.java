@@ -32,6 +32,7 @@ import software.amazon.awssdk.services.s3.model.S3Object;
  * every forged, expired or out-of-scope use is refused by the gateway and leaves the store as it
  * was. Payload modes and S3FileIO: {@link R2GatewayPayloadTest}.
  */
+@NeedsTestBeds
 class R2GatewayTest {
   private static final byte[] CONTENT = "r2-gateway".getBytes(UTF_8);
 

@@ -10,6 +10,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.sluice.StandardBackends;
 import dev.sluice.testing.AzuriteBed;
 import dev.sluice.testing.EntraTokenFake;
+import dev.sluice.testing.NeedsTestBeds;
 import dev.sluice.vending.ClientProperties;
 import dev.sluice.vending.CredentialSource;
 import dev.sluice.vending.StorageBackendContract;
@@ -31,6 +32,7 @@ import org.junit.jupiter.api.BeforeAll;
  * container (directory scope is checked offline in {@link SasSignerTest}). Each probe is a Blob
  * client holding only the vended SAS and endpoint.
  */
+@NeedsTestBeds
 class AzureBackendContractTest extends StorageBackendContract {
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final String TENANT = "44444444-4444-4444-4444-444444444444";

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.azure.storage.common.policy.RequestRetryOptions;
 import dev.sluice.testing.AzuriteBed;
+import dev.sluice.testing.NeedsTestBeds;
 import dev.sluice.vending.CatalogIoTimeouts;
 import java.io.IOException;
 import java.io.InputStream;
@@ -39,6 +40,7 @@ class AzureCatalogIoStallTest {
   }
 
   @Test
+  @NeedsTestBeds
   void aStalledAccountFailsTheCatalogsReadWithinItsBound() throws Exception {
     AzuriteBed bed = AzuriteBed.bed().installAsDefault();
     String container = bed.newContainer("stall");

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.sluice.StandardBackends;
 import dev.sluice.location.LocationPolicy;
 import dev.sluice.testing.AzuriteBed;
+import dev.sluice.testing.NeedsTestBeds;
 import dev.sluice.vending.CredentialSource;
 import dev.sluice.vending.CredentialSourceType;
 import dev.sluice.vending.CredentialVendor;
@@ -40,6 +41,7 @@ import org.junit.jupiter.api.Test;
  * mis-scoped catalog says hierarchical namespace (a directory SAS per table) but its vendor, by a
  * test-only backend, signs container SAS: it fails on exactly the rows inside the container.
  */
+@NeedsTestBeds
 class AzureSelfCheckTest {
   private static final ObjectMapper JSON = new ObjectMapper();
   private static AzuriteBed bed;

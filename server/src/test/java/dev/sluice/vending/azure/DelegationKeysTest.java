@@ -7,6 +7,7 @@ import com.azure.core.http.policy.HttpPipelinePolicy;
 import com.azure.storage.file.datalake.DataLakeServiceClientBuilder;
 import com.azure.storage.file.datalake.models.UserDelegationKey;
 import dev.sluice.testing.AzuriteBed;
+import dev.sluice.testing.NeedsTestBeds;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.OffsetDateTime;
@@ -18,6 +19,7 @@ import org.junit.jupiter.api.Test;
  * User delegation keys from Azurite are reused while a SAS signed with one cannot outlive it, and
  * fetched again (once) when it could.
  */
+@NeedsTestBeds
 class DelegationKeysTest {
   @Test
   void aKeyIsReusedUntilASasCouldOutliveIt() {

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.sluice.StandardBackends;
 import dev.sluice.testing.CephRgw;
+import dev.sluice.testing.NeedsTestBeds;
 import dev.sluice.testing.R2GatewayBed;
 import dev.sluice.testing.R2TestCredentials;
 import dev.sluice.vending.CredentialSource;
@@ -29,6 +30,7 @@ import software.amazon.awssdk.services.s3.model.S3Exception;
  * probe is an S3 client built from the vended client properties alone, so the gateway, not Sluice,
  * decides what a credential may touch.
  */
+@NeedsTestBeds
 class R2BackendContractTest extends StorageBackendContract {
   private static final ObjectMapper JSON = new ObjectMapper();
   private static R2GatewayBed bed;

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.sluice.StandardBackends;
 import dev.sluice.testing.CephRgw;
+import dev.sluice.testing.NeedsTestBeds;
 import dev.sluice.vending.CredentialSource;
 import dev.sluice.vending.S3ApiProbe;
 import dev.sluice.vending.StorageBackendContract;
@@ -24,6 +25,7 @@ import software.amazon.awssdk.services.s3.model.S3Exception;
  * bed is not there): STS AssumeRole with a session policy scoped to the table, one new bucket for
  * the class.
  */
+@NeedsTestBeds
 class S3BackendContractTest extends StorageBackendContract {
   private static final ObjectMapper JSON = new ObjectMapper();
   private static CephRgw rgw;

@@ -8,6 +8,7 @@ import dev.sluice.StandardBackends;
 import dev.sluice.location.LocationPolicy;
 import dev.sluice.testing.CephRgw;
 import dev.sluice.testing.LogCapture;
+import dev.sluice.testing.NeedsTestBeds;
 import dev.sluice.vending.ClientProperties;
 import dev.sluice.vending.CredentialSource;
 import dev.sluice.vending.StorageBackends;
@@ -29,6 +30,7 @@ import org.junit.jupiter.api.Test;
  * they are handed: not one of those key ids, secrets or session tokens appears in the report or in
  * anything logged while it ran, and a healthy catalog passes.
  */
+@NeedsTestBeds
 class StorageVerifierRgwTest {
   private static final ObjectMapper JSON = new ObjectMapper();
 
