@@ -6,6 +6,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.CleanupMode;
@@ -18,6 +19,7 @@ import org.junit.jupiter.api.io.TempDir;
  * RSS, threads and old generation after a full GC (asked of the server's JVM with jcmd), so a
  * ten-minute soak has the figures its trend needs. The figures are not judged.
  */
+@Tag("bed") // the bed lane (failsafe, after package): it starts the server from server/target
 class SoakSmokeTest {
   private static final List<String> KINDS = List.of("load", "commit", "create+drop", "token");
 

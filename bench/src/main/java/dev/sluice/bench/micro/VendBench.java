@@ -1,8 +1,7 @@
 package dev.sluice.bench.micro;
 
-import dev.sluice.StandardBackends;
-
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.sluice.StandardBackends;
 import dev.sluice.location.LocationPolicy;
 import dev.sluice.vending.AccessMode;
 import dev.sluice.vending.CredentialSource;
