@@ -227,26 +227,36 @@ class VendingServiceTest {
     assertThat(vendor(0).calls.get()).isEqualTo(2);
   }
 
+  /** {@code threads} vends of {@code table} on {@code pool}, released at once; their answers. */
+  private static List<List<StorageCredential>> vendAtOnce(
+      ExecutorService pool, int threads, VendingService service, String table) throws Exception {
+    CyclicBarrier start = new CyclicBarrier(threads);
+    List<Future<List<StorageCredential>>> results = new ArrayList<>();
+    for (int i = 0; i < threads; i++) {
+      results.add(
+          pool.submit(
+              () -> {
+                start.await(10, TimeUnit.SECONDS);
+                return vend(service, profile("c"), table, Map.of());
+              }));
+    }
+    List<List<StorageCredential>> answers = new ArrayList<>();
+    for (Future<List<StorageCredential>> result : results) {
+      answers.add(result.get(10, TimeUnit.SECONDS));
+    }
+    return answers;
+  }
+
   @Test
   void concurrentMissesOfOneKeyMakeOneProviderCall() throws Exception {
     VendingService service = service();
     backend.delayMs = 300;
     int threads = 32;
-    CyclicBarrier start = new CyclicBarrier(threads);
     ExecutorService pool = Executors.newFixedThreadPool(threads);
     try {
-      List<Future<List<StorageCredential>>> results = new ArrayList<>();
-      for (int i = 0; i < threads; i++) {
-        results.add(
-            pool.submit(
-                () -> {
-                  start.await(10, TimeUnit.SECONDS);
-                  return vend(service, profile("c"), TABLE, Map.of());
-                }));
-      }
-      List<StorageCredential> first = results.get(0).get(10, TimeUnit.SECONDS);
-      for (Future<List<StorageCredential>> result : results) {
-        assertThat(result.get(10, TimeUnit.SECONDS)).isSameAs(first);
+      List<List<StorageCredential>> answers = vendAtOnce(pool, threads, service, TABLE);
+      for (List<StorageCredential> answer : answers) {
+        assertThat(answer).isSameAs(answers.get(0));
       }
     } finally {
       pool.shutdownNow();
@@ -270,19 +280,9 @@ class VendingServiceTest {
     ExecutorService pool = Executors.newFixedThreadPool(threads);
     try {
       for (int round = 0; round < rounds; round++) {
-        String table = ALLOWED + "/ns/r" + round;
-        CyclicBarrier start = new CyclicBarrier(threads);
-        List<Future<List<StorageCredential>>> results = new ArrayList<>();
-        for (int i = 0; i < threads; i++) {
-          results.add(
-              pool.submit(
-                  () -> {
-                    start.await(10, TimeUnit.SECONDS);
-                    return vend(service, profile("c"), table, Map.of());
-                  }));
-        }
-        for (Future<List<StorageCredential>> result : results) {
-          assertThat(result.get(10, TimeUnit.SECONDS)).hasSize(1);
+        for (List<StorageCredential> answer :
+            vendAtOnce(pool, threads, service, ALLOWED + "/ns/r" + round)) {
+          assertThat(answer).hasSize(1);
         }
         assertThat(vendor(0).calls.get())
             .as("provider calls after round %d", round)
