@@ -39,6 +39,7 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -147,7 +148,18 @@ public final class SluiceServer implements AutoCloseable {
           .register(metrics);
       CatalogRegistry catalogs = new CatalogRegistry(store, backends, config.credentialSources());
       closeables.add(catalogs);
-      new IcebergRoutes(catalogs, authz, vending, tokens, metrics, config.idempotencyKeyLifetime())
+      new IcebergRoutes(
+              catalogs,
+              authz,
+              vending,
+              tokens,
+              metrics,
+              new IcebergRoutes.Tuning(
+                  64L << 20, // serialized metadata kept for loads: 64 MiB
+                  Duration.ofMinutes(10),
+                  config.idempotencyKeyLifetime(),
+                  Duration.ofSeconds(10),
+                  Clock.systemUTC()))
           .register(routes);
       Consumer<String> catalogsChanged =
           catalog -> {

@@ -130,27 +130,57 @@ public final class IcebergRoutes {
   private final ReadableLocationsRoute readableLocations;
   private final SignRoute sign;
 
+  /**
+   * The Iceberg routes' tuning, set in the wiring.
+   *
+   * @param metadataJsonCacheBytes the serialized table metadata kept for loads, in all
+   * @param metadataJsonIdle how long an unread entry of it stays
+   * @param idempotencyKeyLifetime how long an {@code Idempotency-Key} is remembered (advertised)
+   * @param idempotencyReplayWait how long a retry waits for the first attempt's answer
+   * @param clock the time credentials, ETags and keys are judged by
+   */
+  public record Tuning(
+      long metadataJsonCacheBytes,
+      Duration metadataJsonIdle,
+      Duration idempotencyKeyLifetime,
+      Duration idempotencyReplayWait,
+      Clock clock) {
+    public Tuning {
+      if (metadataJsonCacheBytes <= 0) {
+        throw new IllegalArgumentException(
+            "metadataJsonCacheBytes must be positive: " + metadataJsonCacheBytes);
+      }
+      requireNonNull(metadataJsonIdle, "metadataJsonIdle");
+      requireNonNull(idempotencyKeyLifetime, "idempotencyKeyLifetime");
+      requireNonNull(idempotencyReplayWait, "idempotencyReplayWait");
+      requireNonNull(clock, "clock");
+    }
+  }
+
   public IcebergRoutes(
       CatalogRegistry catalogs,
       Authorizer authz,
       VendingService vending,
       TokenService tokens,
       MeterRegistry metrics,
-      Duration idempotencyKeyLifetime) {
+      Tuning tuning) {
     this.catalogs = requireNonNull(catalogs, "catalogs");
+    requireNonNull(tuning, "tuning");
     LoadTableBody loadTableBody =
-        new LoadTableBody(64L << 20, Duration.ofMinutes(10), catalogs::writtenMetadataJson);
+        new LoadTableBody(
+            tuning.metadataJsonCacheBytes(),
+            tuning.metadataJsonIdle(),
+            catalogs::writtenMetadataJson);
     this.authz = requireNonNull(authz, "authz");
     this.visibility = new CatalogVisibility(authz);
     this.objects = new ObjectVisibility(authz);
     this.requests = new IcebergRequests(catalogs, authz, visibility, objects);
     TableCredentials credentials =
-        new TableCredentials(authz, vending, tokens, Clock.systemUTC(), metrics);
+        new TableCredentials(authz, vending, tokens, tuning.clock(), metrics);
     Paging paging = new Paging(new Sealer(tokens));
     this.listings = new IcebergListings(requests, authz, paging);
     this.loads =
-        new TableLoads(
-            requests, credentials, loadTableBody, new ConditionalLoad(Clock.systemUTC()));
+        new TableLoads(requests, credentials, loadTableBody, new ConditionalLoad(tuning.clock()));
     this.tables =
         new TableMutations(
             requests,
@@ -165,9 +195,9 @@ public final class IcebergRoutes {
         new IdempotentEndpoints(
             new IdempotentMutations(
                 catalogs.store().idempotencyKeys(),
-                idempotencyKeyLifetime,
-                Duration.ofSeconds(10),
-                Clock.systemUTC()),
+                tuning.idempotencyKeyLifetime(),
+                tuning.idempotencyReplayWait(),
+                tuning.clock()),
             new TableReplays(catalogs, authz, visibility, credentials, loadTableBody));
   }
 
