@@ -11,6 +11,8 @@ import dev.sluice.auth.TokenService;
 import dev.sluice.auth.TokenThrottle;
 import dev.sluice.auth.VerifiedSecrets;
 import dev.sluice.authz.Authorizer;
+import dev.sluice.authz.CatalogVisibility;
+import dev.sluice.authz.ObjectVisibility;
 import dev.sluice.authz.PrivilegeExplanation;
 import dev.sluice.catalog.CatalogRegistry;
 import dev.sluice.config.ServerConfig;
@@ -29,6 +31,12 @@ import dev.sluice.management.CatalogAdmin;
 import dev.sluice.management.CatalogVerification;
 import dev.sluice.store.JdbcStore;
 import dev.sluice.store.Store;
+import dev.sluice.tables.CatalogAccess;
+import dev.sluice.tables.ConditionalLoad;
+import dev.sluice.tables.TableCredentials;
+import dev.sluice.tables.TableLoads;
+import dev.sluice.tables.TableMutations;
+import dev.sluice.tables.TableSigning;
 import dev.sluice.tls.ServerTls;
 import dev.sluice.vending.StorageBackends;
 import dev.sluice.vending.VendingService;
@@ -148,18 +156,28 @@ public final class SluiceServer implements AutoCloseable {
           .register(metrics);
       CatalogRegistry catalogs = new CatalogRegistry(store, backends, config.credentialSources());
       closeables.add(catalogs);
+      Clock clock = Clock.systemUTC();
+      TableCredentials credentials = new TableCredentials(authz, vending, tokens, clock, metrics);
+      CatalogVisibility visibility = new CatalogVisibility(authz);
+      ObjectVisibility objects = new ObjectVisibility(authz);
+      CatalogAccess access = new CatalogAccess(catalogs, authz, visibility, objects);
       new IcebergRoutes(
               catalogs,
               authz,
-              vending,
+              new IcebergRoutes.Services(
+                  visibility,
+                  objects,
+                  access,
+                  new TableLoads(access, credentials, new ConditionalLoad(clock)),
+                  new TableMutations(authz, store, credentials),
+                  new TableSigning(authz, vending, tokens)),
               tokens,
-              metrics,
               new IcebergRoutes.Tuning(
                   64L << 20, // serialized metadata kept for loads: 64 MiB
                   Duration.ofMinutes(10),
                   config.idempotencyKeyLifetime(),
                   Duration.ofSeconds(10),
-                  Clock.systemUTC()))
+                  clock))
           .register(routes);
       Consumer<String> catalogsChanged =
           catalog -> {

@@ -2,9 +2,9 @@ package dev.sluice.http;
 
 import static dev.sluice.http.IcebergRequests.table;
 import static dev.sluice.http.IcebergRequests.view;
-import static dev.sluice.http.Securables.namespace;
-import static dev.sluice.http.Securables.tableRef;
-import static dev.sluice.http.Securables.viewRef;
+import static dev.sluice.tables.Securables.namespace;
+import static dev.sluice.tables.Securables.tableRef;
+import static dev.sluice.tables.Securables.viewRef;
 import static java.util.Objects.requireNonNull;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -20,8 +20,10 @@ import dev.sluice.catalog.CatalogRegistry;
 import dev.sluice.catalog.IdentifierRules;
 import dev.sluice.catalog.SluiceCatalog;
 import dev.sluice.store.SecurableRef;
-import dev.sluice.vending.VendingService;
-import io.micrometer.core.instrument.MeterRegistry;
+import dev.sluice.tables.CatalogAccess;
+import dev.sluice.tables.TableLoads;
+import dev.sluice.tables.TableMutations;
+import dev.sluice.tables.TableSigning;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Arrays;
@@ -54,9 +56,9 @@ import org.slf4j.LoggerFactory;
  * The Iceberg REST catalog API under {@code /api/catalog}: the route table ({@link #DECLARED}), and
  * the namespace and view routes. Routes parse and validate input, resolve the catalog from the
  * prefix ({@link IcebergRequests}), and hand the work to iceberg-core's {@link CatalogHandlers}
- * over a {@link SluiceCatalog}. loadTable is wired in {@link TableLoads}, the table mutations in
- * {@link TableMutations}, lists in {@link IcebergListings}, and {@code Idempotency-Key} onto the
- * mutations in {@link IdempotentEndpoints}.
+ * over a {@link SluiceCatalog}. The table routes are {@link TableRoutes} (over the table services
+ * in {@code dev.sluice.tables}), lists in {@link IcebergListings}, and {@code Idempotency-Key} onto
+ * the mutations in {@link IdempotentEndpoints}.
  */
 public final class IcebergRoutes {
   private static final Logger LOG = LoggerFactory.getLogger(IcebergRoutes.class);
@@ -83,7 +85,7 @@ public final class IcebergRoutes {
           advertised(Endpoint.V1_UPDATE_NAMESPACE, IcebergRoutes::updateNamespaceProperties),
           advertised(Endpoint.V1_DELETE_NAMESPACE, IcebergRoutes::dropNamespace),
           advertised(Endpoint.V1_LIST_TABLES, (routes, x) -> routes.listings.tables(x)),
-          advertised(Endpoint.V1_LOAD_TABLE, (routes, x) -> routes.loads.load(x)),
+          advertised(Endpoint.V1_LOAD_TABLE, (routes, x) -> routes.tables.load(x)),
           advertised(Endpoint.V1_TABLE_EXISTS, IcebergRoutes::tableExists),
           advertised(Endpoint.V1_CREATE_TABLE, (routes, x) -> routes.tables.create(x)),
           advertised(Endpoint.V1_UPDATE_TABLE, (routes, x) -> routes.tables.commit(x)),
@@ -91,7 +93,8 @@ public final class IcebergRoutes {
           advertised(Endpoint.V1_RENAME_TABLE, (routes, x) -> routes.tables.rename(x)),
           advertised(Endpoint.V1_REGISTER_TABLE, (routes, x) -> routes.tables.register(x)),
           advertised(Endpoint.V1_REPORT_METRICS, IcebergRoutes::reportMetrics),
-          advertised(Endpoint.V1_TABLE_CREDENTIALS, (routes, x) -> routes.loads.loadCredentials(x)),
+          advertised(
+              Endpoint.V1_TABLE_CREDENTIALS, (routes, x) -> routes.tables.loadCredentials(x)),
           advertised(
               Endpoint.V1_COMMIT_TRANSACTION, (routes, x) -> routes.tables.commitTransaction(x)),
           advertised(Endpoint.V1_LIST_VIEWS, (routes, x) -> routes.listings.views(x)),
@@ -124,8 +127,7 @@ public final class IcebergRoutes {
   private final ObjectVisibility objects;
   private final IcebergRequests requests;
   private final IcebergListings listings;
-  private final TableLoads loads;
-  private final TableMutations tables;
+  private final TableRoutes tables;
   private final IdempotentEndpoints idempotent;
   private final ReadableLocationsRoute readableLocations;
   private final SignRoute sign;
@@ -137,7 +139,7 @@ public final class IcebergRoutes {
    * @param metadataJsonIdle how long an unread entry of it stays
    * @param idempotencyKeyLifetime how long an {@code Idempotency-Key} is remembered (advertised)
    * @param idempotencyReplayWait how long a retry waits for the first attempt's answer
-   * @param clock the time credentials, ETags and keys are judged by
+   * @param clock the time keys are judged by
    */
   public record Tuning(
       long metadataJsonCacheBytes,
@@ -157,40 +159,50 @@ public final class IcebergRoutes {
     }
   }
 
+  /**
+   * What the routes call once they have read a request: the checks every route makes, and the table
+   * services below HTTP (built in the wiring).
+   */
+  public record Services(
+      CatalogVisibility visibility,
+      ObjectVisibility objects,
+      CatalogAccess access,
+      TableLoads loads,
+      TableMutations mutations,
+      TableSigning signing) {
+    public Services {
+      requireNonNull(visibility, "visibility");
+      requireNonNull(objects, "objects");
+      requireNonNull(access, "access");
+      requireNonNull(loads, "loads");
+      requireNonNull(mutations, "mutations");
+      requireNonNull(signing, "signing");
+    }
+  }
+
   public IcebergRoutes(
       CatalogRegistry catalogs,
       Authorizer authz,
-      VendingService vending,
+      Services services,
       TokenService tokens,
-      MeterRegistry metrics,
       Tuning tuning) {
     this.catalogs = requireNonNull(catalogs, "catalogs");
+    this.authz = requireNonNull(authz, "authz");
+    requireNonNull(services, "services");
     requireNonNull(tuning, "tuning");
     LoadTableBody loadTableBody =
         new LoadTableBody(
             tuning.metadataJsonCacheBytes(),
             tuning.metadataJsonIdle(),
             catalogs::writtenMetadataJson);
-    this.authz = requireNonNull(authz, "authz");
-    this.visibility = new CatalogVisibility(authz);
-    this.objects = new ObjectVisibility(authz);
-    this.requests = new IcebergRequests(catalogs, authz, visibility, objects);
-    TableCredentials credentials =
-        new TableCredentials(authz, vending, tokens, tuning.clock(), metrics);
+    this.visibility = services.visibility();
+    this.objects = services.objects();
+    this.requests = new IcebergRequests(authz, services.access());
     Paging paging = new Paging(new Sealer(tokens));
     this.listings = new IcebergListings(requests, authz, paging);
-    this.loads =
-        new TableLoads(requests, credentials, loadTableBody, new ConditionalLoad(tuning.clock()));
-    this.tables =
-        new TableMutations(
-            requests,
-            authz,
-            catalogs.store(),
-            credentials,
-            new TableCreates(credentials),
-            loadTableBody);
+    this.tables = new TableRoutes(requests, services.loads(), services.mutations(), loadTableBody);
     this.readableLocations = new ReadableLocationsRoute(catalogs, authz, visibility, paging);
-    this.sign = new SignRoute(catalogs, authz, visibility, vending, tokens);
+    this.sign = new SignRoute(requests, services.signing());
     this.idempotent =
         new IdempotentEndpoints(
             new IdempotentMutations(
@@ -198,7 +210,7 @@ public final class IcebergRoutes {
                 tuning.idempotencyKeyLifetime(),
                 tuning.idempotencyReplayWait(),
                 tuning.clock()),
-            new TableReplays(catalogs, authz, visibility, credentials, loadTableBody));
+            new TableReplays(requests, services.mutations(), loadTableBody));
   }
 
   public void register(HttpServer.Routes routes) {

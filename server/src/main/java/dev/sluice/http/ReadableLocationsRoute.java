@@ -13,6 +13,7 @@ import dev.sluice.store.ClaimedContent;
 import dev.sluice.store.ContentKind;
 import dev.sluice.store.Page;
 import dev.sluice.store.PageRequest;
+import dev.sluice.tables.Securables;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;

@@ -1,5 +1,6 @@
 package dev.sluice.http;
 
+import dev.sluice.tables.PartDigest;
 import java.util.HexFormat;
 
 /**

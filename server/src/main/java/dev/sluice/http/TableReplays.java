@@ -1,23 +1,16 @@
 package dev.sluice.http;
 
-import static dev.sluice.http.Securables.namespace;
-import static dev.sluice.http.Securables.tableRef;
 import static java.util.Objects.requireNonNull;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.sluice.authz.Authorizer;
 import dev.sluice.authz.Caller;
-import dev.sluice.authz.CatalogVisibility;
-import dev.sluice.authz.CommitPrivileges;
-import dev.sluice.authz.Privilege;
-import dev.sluice.catalog.CatalogRegistry;
 import dev.sluice.catalog.SluiceCatalog;
-import dev.sluice.vending.Delegation;
+import dev.sluice.tables.TableCall;
+import dev.sluice.tables.TableMutations;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.Optional;
-import org.apache.iceberg.TableMetadata;
 import org.apache.iceberg.TableMetadataParser;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.exceptions.NotFoundException;
@@ -29,13 +22,10 @@ import org.apache.iceberg.rest.responses.LoadTableResponseParser;
  * Idempotent answers of the requests that return a table (create, stage-create, register, commit).
  * What is stored is the answer without its {@code config} and {@code storage-credentials}: its
  * metadata itself up to {@link #STORED_METADATA_MAX_CHARS}, else only its metadata file's name. A
- * replay is authorized as the request itself was, for the caller who replays now, and answers the
- * first attempt's table, never the table as it is now: when neither the stored metadata nor its
- * file is there any more it is a 422, not a load of whatever the name holds now (which a caller
- * with TABLE_CREATE alone may not load). It vends afresh, under the caller's grants now, and only
- * while the name still holds that very table (same UUID), or, for a staged create, while its
- * locations are still free: never for a table dropped and created again, or for a location another
- * table took since.
+ * replay answers the first attempt's table, never the table as it is now: when neither the stored
+ * metadata nor its file is there any more it is a 422, not a load of whatever the name holds now
+ * (which a caller with TABLE_CREATE alone may not load). How a replay is authorized and vended
+ * afresh is {@link TableMutations#replay}'s.
  */
 final class TableReplays {
   private static final String METADATA_LOCATION = "metadata-location";
@@ -43,89 +33,68 @@ final class TableReplays {
   /** How large a stored answer may be with its metadata; larger ones keep the file's name. */
   static final int STORED_METADATA_MAX_CHARS = 256 * 1024;
 
-  private final CatalogRegistry catalogs;
-  private final Authorizer authz;
-  private final CatalogVisibility visibility;
-  private final TableCredentials credentials;
+  private final IcebergRequests requests;
+  private final TableMutations mutations;
   private final LoadTableBody body;
 
-  TableReplays(
-      CatalogRegistry catalogs,
-      Authorizer authz,
-      CatalogVisibility visibility,
-      TableCredentials credentials,
-      LoadTableBody body) {
-    this.catalogs = requireNonNull(catalogs, "catalogs");
-    this.authz = requireNonNull(authz, "authz");
-    this.visibility = requireNonNull(visibility, "visibility");
-    this.credentials = requireNonNull(credentials, "credentials");
+  TableReplays(IcebergRequests requests, TableMutations mutations, LoadTableBody body) {
+    this.requests = requireNonNull(requests, "requests");
+    this.mutations = requireNonNull(mutations, "mutations");
     this.body = requireNonNull(body, "body");
   }
 
   /** {@code POST …/tables}, staged or not. */
   IdempotentMutations.Answers create() {
     return answers(
-        (x, caller, catalog) -> {
+        (x, call) -> {
           JsonNode request = x.jsonBody();
-          TableIdentifier id = TableIdentifier.of(x.namespace("namespace"), name(request));
-          authz.require(
-              caller,
-              "createTable",
-              catalog.name(),
-              namespace(id.namespace()),
-              Privilege.TABLE_CREATE);
-          return new Target(id, request.path("stage-create").asBoolean(false), false);
+          return new TableMutations.Replay(
+              call.about(TableIdentifier.of(x.namespace("namespace"), name(request))),
+              request.path("stage-create").asBoolean(false)
+                  ? TableMutations.Answered.STAGED_CREATE
+                  : TableMutations.Answered.CREATE,
+              null,
+              TableRoutes.accessDelegation(x));
         });
   }
 
   /** {@code POST …/register}. */
   IdempotentMutations.Answers register() {
     return answers(
-        (x, caller, catalog) -> {
-          TableIdentifier id = TableIdentifier.of(x.namespace("namespace"), name(x.jsonBody()));
-          authz.require(
-              caller,
-              "registerTable",
-              catalog.name(),
-              namespace(id.namespace()),
-              Privilege.TABLE_CREATE);
-          return new Target(id, false, false);
-        });
+        (x, call) ->
+            new TableMutations.Replay(
+                call.about(TableIdentifier.of(x.namespace("namespace"), name(x.jsonBody()))),
+                TableMutations.Answered.REGISTER,
+                null,
+                TableRoutes.accessDelegation(x)));
   }
 
   /** {@code POST …/tables/{table}} (a commit, or the commit of a staged create). */
   IdempotentMutations.Answers commit() {
     return answers(
-        (x, caller, catalog) -> {
-          TableIdentifier id = TableIdentifier.of(x.namespace("namespace"), x.path("table"));
-          UpdateTableRequest request = x.icebergBody(UpdateTableRequest.class);
-          if (CommitPrivileges.createsTable(request)) {
-            authz.require(
-                caller,
-                "createTable",
-                catalog.name(),
-                namespace(id.namespace()),
-                Privilege.TABLE_CREATE);
-          }
-          for (Privilege needed : CommitPrivileges.onTable(request)) {
-            authz.require(caller, "updateTable", catalog.name(), tableRef(id), needed);
-          }
-          return new Target(id, false, true);
-        });
+        (x, call) ->
+            new TableMutations.Replay(
+                call.about(TableIdentifier.of(x.namespace("namespace"), x.path("table"))),
+                TableMutations.Answered.COMMIT,
+                x.icebergBody(UpdateTableRequest.class),
+                TableRoutes.accessDelegation(x)));
   }
 
-  /**
-   * The table a replay answers; {@code commit}: a commit's answer, given without credentials when
-   * they cannot be vended (its client builds no FileIO from it, unlike a create's).
-   */
-  private record Target(TableIdentifier table, boolean staged, boolean commit) {}
-
+  /** What a retry asks to replay, read from its exchange. */
   @FunctionalInterface
-  private interface Authorize {
-    Target check(Exchange x, Caller caller, SluiceCatalog catalog);
+  private interface ReplayOf {
+    /** {@code call}: the caller and catalog, about no table yet. */
+    TableMutations.Replay read(Exchange x, CatalogCall call);
   }
 
-  private IdempotentMutations.Answers answers(Authorize authorize) {
+  /** The caller and the prefix's catalog, resolved for the caller, before the body is read. */
+  private record CatalogCall(Caller caller, SluiceCatalog catalog) {
+    TableCall about(TableIdentifier table) {
+      return new TableCall(caller, catalog, table);
+    }
+  }
+
+  private IdempotentMutations.Answers answers(ReplayOf replayOf) {
     return new IdempotentMutations.Answers() {
       @Override
       public String stored(byte[] json) {
@@ -137,13 +106,10 @@ final class TableReplays {
         if (status != 200 || stored == null) {
           return IdempotentMutations.verbatim(status, stored);
         }
-        String name = x.path("prefix");
-        Caller caller = x.caller(authz);
-        visibility.require(caller, "accessCatalog", name);
-        SluiceCatalog catalog = catalogs.resolve(name);
-        Target target = authorize.check(x, caller, catalog);
-        Optional<LoadTableResponse> original = original(catalog, stored);
-        if (original.isEmpty()) {
+        CatalogCall call = new CatalogCall(requests.caller(x), requests.catalog(x));
+        Optional<LoadTableResponse> answer =
+            mutations.replay(replayOf.read(x, call), catalog -> original(catalog, stored));
+        if (answer.isEmpty()) {
           return HttpServer.error(
               422,
               "UnprocessableEntityException",
@@ -153,18 +119,7 @@ final class TableReplays {
                   + x.header(IdempotentMutations.HEADER)
                   + " is no longer available (its metadata file is gone): load the table instead");
         }
-        TableMetadata answered = original.get().tableMetadata();
-        Delegation delegation =
-            catalog.stillHolds(target.table(), answered, target.staged())
-                ? credentials.decide(x, caller, catalog, target.table())
-                : Delegation.NONE;
-        LoadTableResponse answer =
-            target.commit()
-                ? credentials.attachAfterCommit(
-                    delegation, caller, catalog, target.table(), original.get())
-                : credentials.attach(
-                    delegation, caller, catalog, target.table(), original.get(), target.staged());
-        return Reply.ok(body.toJson(answer));
+        return Reply.ok(body.toJson(answer.get()));
       }
     };
   }

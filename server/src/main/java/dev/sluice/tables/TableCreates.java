@@ -1,8 +1,7 @@
-package dev.sluice.http;
+package dev.sluice.tables;
 
 import static java.util.Objects.requireNonNull;
 
-import dev.sluice.authz.Caller;
 import dev.sluice.catalog.SluiceCatalog;
 import dev.sluice.catalog.TableCreation;
 import dev.sluice.vending.Delegation;
@@ -10,7 +9,6 @@ import dev.sluice.vending.StorageCredential;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
-import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.rest.responses.LoadTableResponse;
 
 /**
@@ -28,31 +26,29 @@ final class TableCreates {
   }
 
   /**
-   * Runs {@code create} on {@code catalog} set up for creating {@code table}, and turns its answer,
-   * with credentials under {@code delegation}, into the reply with {@code reply}.
+   * Runs {@code create} on the catalog set up for creating {@code call}'s table, and turns its
+   * response, with credentials under {@code delegation}, into the caller's answer with {@code
+   * answer}: a failure there (serializing it) undoes the create too.
    */
-  Reply create(
-      SluiceCatalog catalog,
-      TableIdentifier table,
+  <T> T create(
+      TableCall call,
       Delegation delegation,
-      Caller caller,
       Function<SluiceCatalog, LoadTableResponse> create,
-      Function<LoadTableResponse, Reply> reply) {
+      Function<LoadTableResponse, T> answer) {
     AtomicReference<List<StorageCredential>> vended = new AtomicReference<>();
     TableCreation creation =
-        catalog.newCreation(
-            table,
-            metadata ->
-                vended.set(credentials.credentials(delegation, caller, catalog, table, metadata)));
+        call.catalog()
+            .newCreation(
+                call.table(),
+                metadata -> vended.set(credentials.credentials(call, delegation, metadata)));
     try {
-      LoadTableResponse created = create.apply(catalog.creating(creation));
+      LoadTableResponse created = create.apply(call.catalog().creating(creation));
       List<StorageCredential> ready = vended.get();
       // Not a create after all (a commit to an existing table): vended as any commit is.
-      LoadTableResponse answer =
+      return answer.apply(
           ready == null
-              ? credentials.attachAfterCommit(delegation, caller, catalog, table, created)
-              : credentials.withCredentials(delegation, catalog, table, created, ready, false);
-      return reply.apply(answer);
+              ? credentials.attachAfterCommit(call, delegation, created)
+              : credentials.withVended(call, delegation, created, ready));
     } catch (RuntimeException | Error e) {
       creation.undo(e);
       throw e;

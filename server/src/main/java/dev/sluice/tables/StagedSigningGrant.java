@@ -1,4 +1,4 @@
-package dev.sluice.http;
+package dev.sluice.tables;
 
 import static java.util.Objects.requireNonNull;
 

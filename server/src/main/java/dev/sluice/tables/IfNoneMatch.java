@@ -1,4 +1,4 @@
-package dev.sluice.http;
+package dev.sluice.tables;
 
 /**
  * RFC 9110's {@code If-None-Match} (section 13.1.2): {@code *}, or a comma-separated list of entity

@@ -1,4 +1,4 @@
-package dev.sluice.http;
+package dev.sluice.tables;
 
 import java.util.Locale;
 import org.apache.iceberg.TableMetadata;
@@ -10,12 +10,12 @@ import org.apache.iceberg.exceptions.BadRequestException;
  * main}) points to. A client in refs mode (Iceberg's {@code snapshot-loading-mode=refs}) loads the
  * rest lazily, with a second load in {@code all} mode, when it first needs them.
  */
-enum SnapshotsMode {
+public enum SnapshotsMode {
   ALL,
   REFS;
 
   /** The mode a query value asks for; absent means {@code all}, anything else is a 400. */
-  static SnapshotsMode fromQuery(String value) {
+  public static SnapshotsMode fromQuery(String value) {
     if (value == null) {
       return ALL;
     }
@@ -29,7 +29,7 @@ enum SnapshotsMode {
   }
 
   /** The value as the spec writes it, also what the ETag covers. */
-  String queryValue() {
+  public String queryValue() {
     return this == ALL ? "all" : "refs";
   }
 
@@ -39,7 +39,7 @@ enum SnapshotsMode {
    * file location and timestamp, the suppressed snapshots' statistics go with them, and no change
    * is recorded (the suppression removes nothing from the table).
    */
-  TableMetadata apply(TableMetadata metadata) {
+  public TableMetadata apply(TableMetadata metadata) {
     if (this == ALL) {
       return metadata;
     }

@@ -1,15 +1,13 @@
-package dev.sluice.http;
+package dev.sluice.tables;
 
 import static java.util.Objects.requireNonNull;
 
 import dev.sluice.auth.TokenService;
 import dev.sluice.authz.Authorizer;
-import dev.sluice.authz.Caller;
 import dev.sluice.authz.Privilege;
 import dev.sluice.catalog.SluiceCatalog;
 import dev.sluice.store.SecurableRef;
 import dev.sluice.vending.AccessMode;
-import dev.sluice.vending.ClientProperties;
 import dev.sluice.vending.Delegation;
 import dev.sluice.vending.StorageCredential;
 import dev.sluice.vending.StorageProfile;
@@ -39,9 +37,10 @@ import org.slf4j.LoggerFactory;
  * X-Iceberg-Access-Delegation} header and what the catalog offers, the access mode from the
  * caller's privileges on the table (TABLE_WRITE_DATA → read-write, TABLE_READ_DATA → read-only; a
  * caller that asks without TABLE_READ_DATA is refused, 403). After it, {@link #attach} carries it
- * out: credentials in {@code storage-credentials} and {@code config}.
+ * out: credentials in {@code storage-credentials} and {@code config}. Every method takes the
+ * request as a {@link TableCall}.
  */
-final class TableCredentials {
+public final class TableCredentials {
   private static final Logger LOG = LoggerFactory.getLogger(TableCredentials.class);
 
   private final Authorizer authz;
@@ -53,7 +52,7 @@ final class TableCredentials {
       new EnumMap<>(Delegation.Kind.class);
   private final Counter requestedNone;
 
-  TableCredentials(
+  public TableCredentials(
       Authorizer authz,
       VendingService vending,
       TokenService tokens,
@@ -74,15 +73,17 @@ final class TableCredentials {
     return metrics.counter("sluice.access_delegation.requests", "requested", requested);
   }
 
-  /** The delegation for a table response to this request (load, create, register, commit). */
-  Delegation decide(Exchange x, Caller caller, SluiceCatalog catalog, TableIdentifier table) {
-    StorageProfile profile = catalog.settings().storage();
-    String header = x.header(ClientProperties.ACCESS_DELEGATION_HEADER);
-    if (Delegation.declined(header)) {
+  /**
+   * The delegation for a table response to {@code call} (load, create, register, commit), whose
+   * client sent {@code accessDelegation} ({@code X-Iceberg-Access-Delegation}; null if absent).
+   */
+  public Delegation decide(TableCall call, String accessDelegation) {
+    StorageProfile profile = call.catalog().settings().storage();
+    if (Delegation.declined(accessDelegation)) {
       requestedNone.increment();
       return Delegation.NONE;
     }
-    Set<Delegation.Kind> requested = Delegation.requested(header);
+    Set<Delegation.Kind> requested = Delegation.requested(accessDelegation);
     count(requested);
     Optional<Delegation.Kind> kind =
         Delegation.choose(requested, profile.offered(), profile.delegateOnlyOnRequest());
@@ -90,9 +91,7 @@ final class TableCredentials {
       return Delegation.NONE;
     }
     boolean asked = requested.contains(kind.get());
-    return mode(caller, catalog, table, asked)
-        .map(mode -> Delegation.of(kind.get(), mode))
-        .orElse(Delegation.NONE);
+    return mode(call, asked).map(mode -> Delegation.of(kind.get(), mode)).orElse(Delegation.NONE);
   }
 
   /**
@@ -100,21 +99,23 @@ final class TableCredentials {
    * would get now, asked for explicitly (403 without TABLE_READ_DATA); none when the catalog vends
    * nothing.
    */
-  Delegation decideRefresh(Caller caller, SluiceCatalog catalog, TableIdentifier table) {
-    if (!catalog.settings().storage().offered().contains(Delegation.Kind.VENDED_CREDENTIALS)) {
+  Delegation decideRefresh(TableCall call) {
+    if (!call.catalog()
+        .settings()
+        .storage()
+        .offered()
+        .contains(Delegation.Kind.VENDED_CREDENTIALS)) {
       return Delegation.NONE;
     }
-    return Delegation.of(
-        Delegation.Kind.VENDED_CREDENTIALS, mode(caller, catalog, table, true).orElseThrow());
+    return Delegation.of(Delegation.Kind.VENDED_CREDENTIALS, mode(call, true).orElseThrow());
   }
 
   /**
    * Read-write with TABLE_WRITE_DATA, read with TABLE_READ_DATA; else 403 if asked, none if not.
    */
-  private Optional<AccessMode> mode(
-      Caller caller, SluiceCatalog catalog, TableIdentifier table, boolean asked) {
-    SecurableRef ref = Securables.tableRef(table);
-    Set<Privilege> held = authz.effective(caller, catalog.name(), ref);
+  private Optional<AccessMode> mode(TableCall call, boolean asked) {
+    SecurableRef ref = Securables.tableRef(call.table());
+    Set<Privilege> held = authz.effective(call.caller(), call.catalog().name(), ref);
     if (held.contains(Privilege.TABLE_WRITE_DATA)) {
       return Optional.of(AccessMode.READ_WRITE);
     }
@@ -122,7 +123,8 @@ final class TableCredentials {
       return Optional.of(AccessMode.READ);
     }
     if (asked) {
-      authz.require(caller, "vendCredentials", catalog.name(), ref, Privilege.TABLE_READ_DATA);
+      authz.require(
+          call.caller(), "vendCredentials", call.catalog().name(), ref, Privilege.TABLE_READ_DATA);
     }
     return Optional.empty();
   }
@@ -138,19 +140,16 @@ final class TableCredentials {
 
   /** The credentials for a table's current metadata under {@code delegation}; empty for none. */
   List<StorageCredential> credentials(
-      Delegation delegation,
-      Caller caller,
-      SluiceCatalog catalog,
-      TableIdentifier table,
-      TableMetadata metadata) {
+      TableCall call, Delegation delegation, TableMetadata metadata) {
     if (delegation.kind() != Delegation.Kind.VENDED_CREDENTIALS) {
       return List.of();
     }
+    SluiceCatalog catalog = call.catalog();
     SortedMap<String, String> attribution = new TreeMap<>();
-    attribution.put("principal", caller.principal());
+    attribution.put("principal", call.caller().principal());
     attribution.put("catalog", catalog.name());
-    attribution.put("namespace", table.namespace().toString());
-    attribution.put("table", table.toString());
+    attribution.put("namespace", call.table().namespace().toString());
+    attribution.put("table", call.table().toString());
     return vending.vend(
         catalog.settings().storage(),
         catalog.settings().locationPolicy(),
@@ -171,50 +170,46 @@ final class TableCredentials {
    * credentials expires ({@link Loaded#NEVER} without one): a conditional load must not confirm a
    * credential that is about to expire.
    */
-  Loaded attachToLoad(
-      Delegation delegation,
-      Caller caller,
-      SluiceCatalog catalog,
-      TableIdentifier table,
-      LoadTableResponse response) {
+  Loaded attachToLoad(TableCall call, Delegation delegation, LoadTableResponse response) {
     if (delegation.kind() != Delegation.Kind.VENDED_CREDENTIALS) {
-      return new Loaded(attach(delegation, caller, catalog, table, response, false), Loaded.NEVER);
+      return new Loaded(attach(call, delegation, response), Loaded.NEVER);
     }
-    TableMetadata metadata = catalog.metadataOf(table, response);
-    List<StorageCredential> vended = credentials(delegation, caller, catalog, table, metadata);
+    TableMetadata metadata = call.catalog().metadataOf(call.table(), response);
+    List<StorageCredential> vended = credentials(call, delegation, metadata);
     long expires =
         vended.stream().mapToLong(StorageCredential::expiresAtMs).min().orElse(Loaded.NEVER);
-    return new Loaded(withCredentials(catalog, table, response, metadata, vended, false), expires);
+    return new Loaded(withCredentials(call, response, metadata, vended, false), expires);
   }
 
-  /** {@code response} with the delegation carried out; refresh keys unless the table is staged. */
-  LoadTableResponse attach(
-      Delegation delegation,
-      Caller caller,
-      SluiceCatalog catalog,
-      TableIdentifier table,
-      LoadTableResponse response,
-      boolean staged) {
+  /** {@code response}, a stored table's, with the delegation carried out and refresh keys. */
+  LoadTableResponse attach(TableCall call, Delegation delegation, LoadTableResponse response) {
+    return attach(call, delegation, response, false);
+  }
+
+  /**
+   * {@code response}, a staged table's (nothing of it is stored yet), with the delegation carried
+   * out: no refresh endpoint, and a signing endpoint that carries a {@link StagedSigningGrant}.
+   */
+  LoadTableResponse attachStaged(
+      TableCall call, Delegation delegation, LoadTableResponse response) {
+    return attach(call, delegation, response, true);
+  }
+
+  private LoadTableResponse attach(
+      TableCall call, Delegation delegation, LoadTableResponse response, boolean staged) {
     if (delegation.isNone()) {
       return response;
     }
+    SluiceCatalog catalog = call.catalog();
+    TableMetadata metadata = catalog.metadataOf(call.table(), response);
     if (delegation.kind() == Delegation.Kind.REMOTE_SIGNING) {
       return withSigning(
-          catalog,
-          table,
+          call,
           response,
-          staged
-              ? stagedSignEndpoint(caller, catalog, table, catalog.metadataOf(table, response))
-              : signEndpoint(catalog, table));
+          staged ? stagedSignEndpoint(call, metadata) : signEndpoint(catalog, call.table()));
     }
-    TableMetadata metadata = catalog.metadataOf(table, response);
     return withCredentials(
-        catalog,
-        table,
-        response,
-        metadata,
-        credentials(delegation, caller, catalog, table, metadata),
-        staged);
+        call, response, metadata, credentials(call, delegation, metadata), staged);
   }
 
   /**
@@ -224,18 +219,14 @@ final class TableCredentials {
    * gets credentials at the table's refresh endpoint, or from its next load.
    */
   LoadTableResponse attachAfterCommit(
-      Delegation delegation,
-      Caller caller,
-      SluiceCatalog catalog,
-      TableIdentifier table,
-      LoadTableResponse committed) {
+      TableCall call, Delegation delegation, LoadTableResponse committed) {
     try {
-      return attach(delegation, caller, catalog, table, committed, false);
+      return attach(call, delegation, committed);
     } catch (RuntimeException e) {
       LOG.warn(
           "Answering the commit to {}.{} without credentials, since they cannot be vended: {}",
-          catalog.name(),
-          table,
+          call.catalog().name(),
+          call.table(),
           e.getMessage());
       return committed;
     }
@@ -244,29 +235,28 @@ final class TableCredentials {
   /**
    * {@code response} carrying {@code vended}, credentials already vended for its metadata's
    * locations (a create vends before its pointer commits), or the signing keys under remote
-   * signing; refresh keys unless staged.
+   * signing; with refresh keys.
    */
-  LoadTableResponse withCredentials(
+  LoadTableResponse withVended(
+      TableCall call,
       Delegation delegation,
-      SluiceCatalog catalog,
-      TableIdentifier table,
       LoadTableResponse response,
-      List<StorageCredential> vended,
-      boolean staged) {
+      List<StorageCredential> vended) {
     if (delegation.kind() == Delegation.Kind.REMOTE_SIGNING) {
-      return withSigning(catalog, table, response, signEndpoint(catalog, table));
+      return withSigning(call, response, signEndpoint(call.catalog(), call.table()));
     }
     return vended.isEmpty()
         ? response
         : withCredentials(
-            catalog, table, response, catalog.metadataOf(table, response), vended, staged);
+            call, response, call.catalog().metadataOf(call.table(), response), vended, false);
   }
 
   /** {@code response} with the catalog's signing keys, signing at {@code endpoint}; no key. */
   private static LoadTableResponse withSigning(
-      SluiceCatalog catalog, TableIdentifier table, LoadTableResponse response, String endpoint) {
+      TableCall call, LoadTableResponse response, String endpoint) {
+    SluiceCatalog catalog = call.catalog();
     return LoadTableResponse.builder()
-        .withTableMetadata(catalog.metadataOf(table, response))
+        .withTableMetadata(catalog.metadataOf(call.table(), response))
         .addAllConfig(response.config())
         .addAllConfig(catalog.settings().storage().signingConfig(endpoint))
         .build();
@@ -276,22 +266,20 @@ final class TableCredentials {
    * A staged table's signing endpoint: the table's, plus a grant naming the caller and the staged
    * metadata's locations, since nothing of the table is stored until its create commits.
    */
-  private String stagedSignEndpoint(
-      Caller caller, SluiceCatalog catalog, TableIdentifier table, TableMetadata metadata) {
+  private String stagedSignEndpoint(TableCall call, TableMetadata metadata) {
     String grant =
         StagedSigningGrant.issue(
             tokens,
             clock,
-            caller.principal(),
-            catalog.name(),
-            table,
+            call.caller().principal(),
+            call.catalog().name(),
+            call.table(),
             SluiceCatalog.locationKeysOf(metadata));
-    return signEndpoint(catalog, table) + "/" + grant;
+    return signEndpoint(call.catalog(), call.table()) + "/" + grant;
   }
 
   private LoadTableResponse withCredentials(
-      SluiceCatalog catalog,
-      TableIdentifier table,
+      TableCall call,
       LoadTableResponse response,
       TableMetadata metadata,
       List<StorageCredential> vended,
@@ -306,7 +294,9 @@ final class TableCredentials {
     out.addAllConfig(vended.get(0).config());
     vended.forEach(credential -> out.addCredential(credential(credential)));
     if (!staged) {
-      out.addAllConfig(catalog.settings().storage().refreshConfig(refreshEndpoint(catalog, table)));
+      SluiceCatalog catalog = call.catalog();
+      out.addAllConfig(
+          catalog.settings().storage().refreshConfig(refreshEndpoint(catalog, call.table())));
     }
     return out.build();
   }

@@ -1,4 +1,4 @@
-package dev.sluice.http;
+package dev.sluice.tables;
 
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -12,7 +12,7 @@ import java.util.TreeMap;
  * iterates in. What makes an {@code ETag} ({@link LoadTableETag}) and a request's fingerprint under
  * an {@code Idempotency-Key} ({@link RequestFingerprint}).
  */
-final class PartDigest {
+public final class PartDigest {
   /**
    * Never updated, only cloned: {@code MessageDigest.getInstance} looks the provider up on every
    * call, which was 6 % of a table load's CPU (JFR); a clone copies the initial state.
@@ -21,7 +21,7 @@ final class PartDigest {
 
   private final MessageDigest digest;
 
-  PartDigest() {
+  public PartDigest() {
     this.digest = fromPrototype();
   }
 
@@ -41,7 +41,7 @@ final class PartDigest {
     }
   }
 
-  PartDigest add(String part) {
+  public PartDigest add(String part) {
     if (part == null) {
       digest.update(new byte[] {-1, -1, -1, -1});
       return this;
@@ -53,7 +53,7 @@ final class PartDigest {
     return this;
   }
 
-  PartDigest add(Map<String, String> map) {
+  public PartDigest add(Map<String, String> map) {
     Map<String, String> sorted = new TreeMap<>(map);
     add(Integer.toString(sorted.size()));
     sorted.forEach(
@@ -65,12 +65,12 @@ final class PartDigest {
   }
 
   /** Bytes as they are, unprefixed: only as the last part. */
-  PartDigest last(byte[] bytes) {
+  public PartDigest last(byte[] bytes) {
     digest.update(bytes);
     return this;
   }
 
-  byte[] finish() {
+  public byte[] finish() {
     return digest.digest();
   }
 }

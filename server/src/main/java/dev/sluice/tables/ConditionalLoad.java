@@ -1,4 +1,4 @@
-package dev.sluice.http;
+package dev.sluice.tables;
 
 import static java.util.Objects.requireNonNull;
 
@@ -12,12 +12,12 @@ import java.time.Duration;
  * (the vending cache re-vends at half a credential's lifetime); this guard keeps even a vendor's
  * short-lived credential from being confirmed to a client that would hold it expired.
  */
-final class ConditionalLoad {
+public final class ConditionalLoad {
   static final Duration MIN_REMAINING = Duration.ofMinutes(1);
 
   private final Clock clock;
 
-  ConditionalLoad(Clock clock) {
+  public ConditionalLoad(Clock clock) {
     this.clock = requireNonNull(clock, "clock");
   }
 

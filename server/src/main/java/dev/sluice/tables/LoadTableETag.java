@@ -1,4 +1,4 @@
-package dev.sluice.http;
+package dev.sluice.tables;
 
 import dev.sluice.vending.Delegation;
 import java.util.Arrays;

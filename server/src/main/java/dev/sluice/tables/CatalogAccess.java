@@ -1,0 +1,87 @@
+package dev.sluice.tables;
+
+import static dev.sluice.tables.Securables.namespace;
+import static dev.sluice.tables.Securables.tableRef;
+import static dev.sluice.tables.Securables.viewRef;
+import static java.util.Objects.requireNonNull;
+
+import dev.sluice.authz.Authorizer;
+import dev.sluice.authz.Caller;
+import dev.sluice.authz.CatalogVisibility;
+import dev.sluice.authz.ObjectVisibility;
+import dev.sluice.authz.Privilege;
+import dev.sluice.catalog.CatalogRegistry;
+import dev.sluice.catalog.SluiceCatalog;
+import dev.sluice.store.SecurableRef;
+import org.apache.iceberg.catalog.Namespace;
+import org.apache.iceberg.catalog.TableIdentifier;
+
+/**
+ * The checks every Iceberg request makes before it acts: that the caller may know of the catalog it
+ * names, and that it holds a privilege on a namespace, table or view. One place, so that every
+ * route resolves a catalog and refuses a caller the same way.
+ */
+public final class CatalogAccess {
+  private final CatalogRegistry catalogs;
+  private final Authorizer authz;
+  private final CatalogVisibility visibility;
+  private final ObjectVisibility objects;
+
+  public CatalogAccess(
+      CatalogRegistry catalogs,
+      Authorizer authz,
+      CatalogVisibility visibility,
+      ObjectVisibility objects) {
+    this.catalogs = requireNonNull(catalogs, "catalogs");
+    this.authz = requireNonNull(authz, "authz");
+    this.visibility = requireNonNull(visibility, "visibility");
+    this.objects = requireNonNull(objects, "objects");
+  }
+
+  /**
+   * The catalog named {@code name}. A caller who may not learn whether it exists is refused here,
+   * with the same 403 for a catalog that exists and one that does not; others get the precise 404.
+   */
+  public SluiceCatalog catalog(Caller caller, String name) {
+    visibility.require(caller, "accessCatalog", name);
+    return catalogs.resolve(name);
+  }
+
+  /**
+   * Loads and probes of a table or view: 403 without the privilege, except 404 for a missing object
+   * to a caller who may know it is missing ({@link ObjectVisibility}).
+   */
+  public void requireReadable(
+      Caller caller,
+      String action,
+      SluiceCatalog catalog,
+      SecurableRef object,
+      TableIdentifier id,
+      Privilege privilege) {
+    objects.requireRead(
+        caller, action, catalog.name(), object, privilege, () -> catalog.kindAt(id));
+  }
+
+  public void requireOnNamespace(
+      Caller caller, String action, SluiceCatalog catalog, Namespace ns, Privilege privilege) {
+    authz.require(caller, action, catalog.name(), namespace(ns), privilege);
+  }
+
+  public void requireOnTable(
+      Caller caller,
+      String action,
+      SluiceCatalog catalog,
+      TableIdentifier table,
+      Privilege privilege) {
+    authz.require(caller, action, catalog.name(), tableRef(table), privilege);
+  }
+
+  public void requireOnView(
+      Caller caller,
+      String action,
+      SluiceCatalog catalog,
+      TableIdentifier view,
+      Privilege privilege) {
+    authz.require(caller, action, catalog.name(), viewRef(view), privilege);
+  }
+}

@@ -1,0 +1,103 @@
+package dev.sluice.tables;
+
+import static dev.sluice.tables.Securables.tableRef;
+import static java.util.Objects.requireNonNull;
+
+import dev.sluice.authz.Privilege;
+import dev.sluice.vending.Delegation;
+import java.util.List;
+import org.apache.iceberg.TableMetadata;
+import org.apache.iceberg.rest.CatalogHandlers;
+import org.apache.iceberg.rest.credentials.Credential;
+import org.apache.iceberg.rest.responses.ImmutableLoadCredentialsResponse;
+import org.apache.iceberg.rest.responses.LoadCredentialsResponse;
+import org.apache.iceberg.rest.responses.LoadTableResponse;
+
+/**
+ * loadTable, the hot path of the catalog, its steps in order: authorization, credentials for the
+ * caller's delegation, the ETag over the whole response, and {@code If-None-Match} (a 304 through
+ * {@link ConditionalLoad}); and {@code GET …/credentials}, which vends as a load would.
+ */
+public final class TableLoads {
+  /**
+   * A loadTable: {@code accessDelegation} and {@code ifNoneMatch} are the client's {@code
+   * X-Iceberg-Access-Delegation} and {@code If-None-Match} headers (null when absent).
+   */
+  public record LoadTable(
+      TableCall call, SnapshotsMode mode, String accessDelegation, String ifNoneMatch) {
+    public LoadTable {
+      requireNonNull(call, "call");
+      requireNonNull(mode, "mode");
+    }
+  }
+
+  /**
+   * A load's outcome: the response to send in {@code mode} with its ETag, or, when the client's
+   * copy is current, only the ETag ({@code response} null: 304 Not Modified).
+   */
+  public record Loaded(LoadTableResponse response, String etag, SnapshotsMode mode) {
+    public Loaded {
+      requireNonNull(etag, "etag");
+      requireNonNull(mode, "mode");
+    }
+
+    public boolean notModified() {
+      return response == null;
+    }
+  }
+
+  private final CatalogAccess access;
+  private final TableCredentials credentials;
+  private final ConditionalLoad conditional;
+
+  public TableLoads(
+      CatalogAccess access, TableCredentials credentials, ConditionalLoad conditional) {
+    this.access = requireNonNull(access, "access");
+    this.credentials = requireNonNull(credentials, "credentials");
+    this.conditional = requireNonNull(conditional, "conditional");
+  }
+
+  /** {@code GET …/tables/{table}}. */
+  public Loaded load(LoadTable request) {
+    TableCall call = request.call();
+    access.requireReadable(
+        call.caller(),
+        "loadTable",
+        call.catalog(),
+        tableRef(call.table()),
+        call.table(),
+        Privilege.TABLE_READ_PROPERTIES);
+    Delegation delegation = credentials.decide(call, request.accessDelegation());
+    // Authorized, and the credential is the one a full answer would carry now (the vending cache
+    // has decided), before the 304 decision; only the body's serialization is skipped.
+    TableCredentials.Loaded loaded =
+        credentials.attachToLoad(
+            call, delegation, CatalogHandlers.loadTable(call.catalog(), call.table()));
+    String etag = LoadTableETag.of(loaded.response(), request.mode(), delegation);
+    if (conditional.notModified(request.ifNoneMatch(), etag, loaded.credentialsExpireAtMs())) {
+      return new Loaded(null, etag, request.mode());
+    }
+    return new Loaded(loaded.response(), etag, request.mode());
+  }
+
+  /**
+   * {@code GET …/credentials}: what a load by this caller would vend now (a revoked write grant
+   * gives read-only).
+   */
+  public LoadCredentialsResponse credentials(TableCall call) {
+    access.requireOnTable(
+        call.caller(),
+        "loadCredentials",
+        call.catalog(),
+        call.table(),
+        Privilege.TABLE_READ_PROPERTIES);
+    TableMetadata metadata =
+        CatalogHandlers.loadTable(call.catalog(), call.table()).tableMetadata();
+    Delegation delegation = credentials.decideRefresh(call);
+    List<Credential> vended =
+        credentials.credentials(call, delegation, metadata).stream()
+            .map(TableCredentials::credential)
+            .toList();
+    return ImmutableLoadCredentialsResponse.builder().credentials(vended).build();
+  }
+}
