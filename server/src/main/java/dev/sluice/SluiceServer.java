@@ -169,7 +169,7 @@ public final class SluiceServer implements AutoCloseable {
                   objects,
                   access,
                   new TableLoads(access, credentials, new ConditionalLoad(clock)),
-                  new TableMutations(authz, store, credentials),
+                  new TableMutations(authz, credentials),
                   new TableSigning(authz, vending, tokens)),
               tokens,
               new IcebergRoutes.Tuning(

@@ -11,8 +11,17 @@ import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -154,6 +163,50 @@ class IdempotencyKeyTest {
         .isEqualTo(table.path("metadata-location").asText());
     // Control: the same commit without the key is refused (its requirement no longer holds).
     assertThat(send(null, "POST", path, commit).statusCode()).isEqualTo(409);
+  }
+
+  /**
+   * Attempts racing with one key (a client that retried before its first attempt answered) apply
+   * the change once: each attempt's store change records the key in its own transaction, so every
+   * attempt but one is rolled back and answered with the first one's answer. A commit with no
+   * requirement would apply once per attempt otherwise (each adds a metadata file).
+   */
+  @Test
+  void racingAttemptsWithOneKeyApplyTheChangeOnce() throws Exception {
+    assertThat(
+            send(null, "POST", api() + "/namespaces/ns/tables", createBody("raced")).statusCode())
+        .isEqualTo(200);
+    String path = api() + "/namespaces/ns/tables/raced";
+    String commit =
+        "{\"requirements\": [], \"updates\": [{\"action\": \"set-properties\","
+            + " \"updates\": {\"raced\": \"once\"}}]}";
+    int attempts = 8;
+    String key = newKey();
+    ExecutorService pool = Executors.newFixedThreadPool(attempts);
+    try {
+      CyclicBarrier start = new CyclicBarrier(attempts);
+      List<Future<HttpResponse<String>>> answers = new ArrayList<>();
+      for (int i = 0; i < attempts; i++) {
+        answers.add(
+            pool.submit(
+                () -> {
+                  start.await();
+                  return send(key, "POST", path, commit);
+                }));
+      }
+      Set<String> locations = new HashSet<>();
+      for (Future<HttpResponse<String>> answer : answers) {
+        HttpResponse<String> response = answer.get(60, TimeUnit.SECONDS);
+        assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
+        locations.add(TestServer.json(response.body()).path("metadata-location").asText());
+      }
+      assertThat(locations).as("every attempt got the one answer").hasSize(1);
+    } finally {
+      pool.shutdownNow();
+    }
+    assertThat(load("raced").path("metadata").path("metadata-log").size())
+        .as("one commit applied")
+        .isEqualTo(1);
   }
 
   /** Sends a request on a raw socket and closes it without reading the answer. */

@@ -8,6 +8,7 @@ import dev.sluice.location.StorageLocation;
 import dev.sluice.store.AlreadyExists;
 import dev.sluice.store.ContentKind;
 import dev.sluice.store.ContentRecord;
+import dev.sluice.store.IdempotencyClaim;
 import dev.sluice.store.LocationClaim;
 import dev.sluice.store.LocationConflict;
 import dev.sluice.store.NamespacePath;
@@ -95,6 +96,19 @@ public final class SluiceCatalog extends BaseMetastoreViewCatalog implements Sup
    */
   public SluiceCatalog creating(TableCreation creation) {
     return new SluiceCatalog(store, settings, io, metadata, requireNonNull(creation, "creation"));
+  }
+
+  /**
+   * This catalog for one request under an {@code Idempotency-Key}: its store mutations record
+   * {@code idempotency} ({@link Store#claiming}); everything else as this catalog.
+   */
+  public SluiceCatalog claiming(IdempotencyClaim idempotency) {
+    return new SluiceCatalog(store.claiming(idempotency), settings, io, metadata, creation);
+  }
+
+  /** The store this catalog reads and writes through (a request's claiming view, if it is one). */
+  public Store store() {
+    return store;
   }
 
   @Override

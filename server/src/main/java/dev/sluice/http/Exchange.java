@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.sluice.auth.AuthenticatedPrincipal;
 import dev.sluice.authz.Authorizer;
 import dev.sluice.authz.Caller;
+import dev.sluice.store.IdempotencyClaim;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.URLDecoder;
@@ -13,6 +14,8 @@ import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import org.apache.iceberg.catalog.Namespace;
@@ -32,6 +35,7 @@ public final class Exchange {
   private RequestOrigin origin;
   private Caller caller;
   private String routeTemplate;
+  private IdempotencyClaim idempotency;
 
   Exchange(
       String method,
@@ -123,6 +127,22 @@ public final class Exchange {
     } catch (IllegalArgumentException e) {
       throw new BadRequestException("Invalid namespace in path: bad percent-encoding");
     }
+  }
+
+  /**
+   * The request runs under {@code claim}: the catalog its routes resolve ({@link IcebergRequests})
+   * records it with the change it makes. Set once, by {@link IdempotentMutations}.
+   */
+  void claims(IdempotencyClaim claim) {
+    if (this.idempotency != null) {
+      throw new IllegalStateException("This request already runs under an Idempotency-Key");
+    }
+    this.idempotency = Objects.requireNonNull(claim, "claim");
+  }
+
+  /** The {@code Idempotency-Key} claim the request runs under, if it has one. */
+  Optional<IdempotencyClaim> idempotencyClaim() {
+    return Optional.ofNullable(idempotency);
   }
 
   void routedBy(String template) {

@@ -29,15 +29,18 @@ final class IcebergRequests {
     return x.caller(authz);
   }
 
-  /** The prefix's catalog, resolved for the caller ({@link CatalogAccess#catalog}). */
+  /**
+   * The prefix's catalog, resolved for the caller ({@link CatalogAccess#catalog}); under an {@code
+   * Idempotency-Key}, the view of it whose changes record the request's claim.
+   */
   SluiceCatalog catalog(Exchange x) {
-    return access.catalog(caller(x), x.path("prefix"));
+    SluiceCatalog catalog = access.catalog(caller(x), x.path("prefix"));
+    return x.idempotencyClaim().map(catalog::claiming).orElse(catalog);
   }
 
-  /** The caller, the prefix's catalog and the path's table. */
+  /** The caller, the prefix's catalog ({@link #catalog}) and the path's table. */
   TableCall tableCall(Exchange x) {
-    Caller caller = caller(x);
-    return new TableCall(caller, access.catalog(caller, x.path("prefix")), table(x));
+    return new TableCall(caller(x), catalog(x), table(x));
   }
 
   static TableIdentifier table(Exchange x) {

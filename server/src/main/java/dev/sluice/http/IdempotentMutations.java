@@ -24,7 +24,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The Iceberg REST {@code Idempotency-Key} on mutations. The first request with a key runs; its
- * store change records the key in the change's own transaction ({@link IdempotencyClaim}), and its
+ * store change records the key in the change's own transaction (the request carries its {@link
+ * IdempotencyClaim}, and the catalog it resolves writes through {@code Store#claiming}), and its
  * answer (status and body, credentials stripped) is recorded right after. A retry with the same key
  * by the same principal (its identity: {@link dev.sluice.auth.AuthenticatedPrincipal#identity}, so
  * neither a principal created again under the name nor an external identity of that name) for the
@@ -132,21 +133,17 @@ final class IdempotentMutations {
             UUID.randomUUID().toString(),
             now,
             now + lifetime.toMillis());
-    claim.open();
+    x.claims(claim);
     Reply reply;
     try {
       reply = handler.handle(x);
     } catch (IdempotencyKeyTaken taken) {
       // A concurrent request with this key applied its change first; ours was rolled back.
-      IdempotencyClaim.close();
       return answerFrom(
           keys.find(key).orElseThrow(() -> taken), x, principal, catalog, operation, hash, answers);
     } catch (Throwable t) {
-      IdempotencyClaim.close();
       recordFailure(claim, t);
       throw t;
-    } finally {
-      IdempotencyClaim.close();
     }
     byte[] body = serialized(reply);
     record(claim, reply.status(), body == null ? null : answers.stored(body));

@@ -9,11 +9,11 @@ import java.sql.SQLException;
 import java.sql.Types;
 
 /**
- * The {@code Idempotency-Key} of the request this thread is serving, while it is served. A mutation
- * of the store records it in the mutation's own transaction ({@link #recordIn}), so the key says
- * "applied" exactly when the change is: a retry either finds the row or may run again. A thread
- * serves one request at a time and Iceberg's handlers run on it, hence a thread-local rather than a
- * parameter threaded through every {@link Store} method.
+ * The {@code Idempotency-Key} of one request. The request's view of the store ({@link
+ * Store#claiming}) records it in the transaction of the mutation it makes ({@link #recordIn}), so
+ * the key says "applied" exactly when the change is: a retry either finds the row or may run again.
+ * Passed with the store the request uses, never held by a thread: whatever runs the change (on any
+ * thread) records exactly the claim of the request it runs for.
  */
 public record IdempotencyClaim(
     String key,
@@ -25,8 +25,6 @@ public record IdempotencyClaim(
     String attempt,
     long createdAt,
     long expiresAt) {
-  private static final ThreadLocal<IdempotencyClaim> CURRENT = new ThreadLocal<>();
-
   public IdempotencyClaim {
     requireNonNull(key, "key");
     requireNonNull(principal, "principal");
@@ -37,23 +35,13 @@ public record IdempotencyClaim(
     requireNonNull(attempt, "attempt");
   }
 
-  /** Makes this the claim of the current thread's request until {@link #close()}. */
-  public void open() {
-    CURRENT.set(this);
-  }
-
-  public static void close() {
-    CURRENT.remove();
-  }
-
   /**
-   * Inside a mutation's transaction: writes the current request's key (answer still unrecorded),
-   * unless this request already did in an earlier transaction of its own. Throws {@link
-   * IdempotencyKeyTaken} when another request holds the key; the caller's transaction then rolls
-   * back, so the change is not applied twice.
+   * Inside a mutation's transaction: writes {@code claim}'s key (answer still unrecorded), unless
+   * its request already did in an earlier transaction of its own; nothing when {@code claim} is
+   * null (a request without a key). Throws {@link IdempotencyKeyTaken} when another request holds
+   * the key; the caller's transaction then rolls back, so the change is not applied twice.
    */
-  static void recordIn(Connection conn) throws SQLException {
-    IdempotencyClaim claim = CURRENT.get();
+  static void recordIn(IdempotencyClaim claim, Connection conn) throws SQLException {
     if (claim == null) {
       return;
     }

@@ -131,7 +131,8 @@ final class JdbcContents extends JdbcSupport {
       String name,
       ContentKind kind,
       String metadataLocation,
-      List<LocationClaim> claims) {
+      List<LocationClaim> claims,
+      IdempotencyClaim idempotency) {
     ensureRoots(claimSql, claims);
     PointerCache.Key key = PointerCache.Key.of(catalog, ns, name);
     try {
@@ -140,7 +141,7 @@ final class JdbcContents extends JdbcSupport {
           published ->
               inTransaction(
                   conn -> {
-                    IdempotencyClaim.recordIn(conn); // in the change's own transaction
+                    IdempotencyClaim.recordIn(idempotency, conn); // in the change's own transaction
                     // Roots first, then the row: the order swapMetadata locks in too.
                     JdbcLocationClaims.lockRoots(conn, claims);
                     List<Long> version;
@@ -184,7 +185,7 @@ final class JdbcContents extends JdbcSupport {
     }
   }
 
-  void swapMetadata(String catalog, List<MetadataSwap> swaps) {
+  void swapMetadata(String catalog, List<MetadataSwap> swaps, IdempotencyClaim idempotency) {
     // A fixed lock order keeps two concurrent multi-table commits from deadlocking.
     List<MetadataSwap> ordered = new ArrayList<>(swaps);
     ordered.sort(
@@ -205,7 +206,7 @@ final class JdbcContents extends JdbcSupport {
         published -> {
           for (int attempt = 1; ; attempt++) {
             try {
-              swapOnce(catalog, ordered, claimed, keys, published);
+              swapOnce(catalog, ordered, claimed, keys, published, idempotency);
               return null;
             } catch (RetryableSwap e) {
               // Rolled back before COMMIT: nothing was applied, so trying again is safe.
@@ -237,7 +238,8 @@ final class JdbcContents extends JdbcSupport {
       List<MetadataSwap> ordered,
       List<LocationClaim> claimed,
       List<PointerCache.Key> keys,
-      Published published) {
+      Published published,
+      IdempotencyClaim idempotency) {
     Connection conn;
     try {
       conn = connection();
@@ -247,7 +249,7 @@ final class JdbcContents extends JdbcSupport {
     try {
       conn.setAutoCommit(false);
       try {
-        IdempotencyClaim.recordIn(conn); // in the commit's own transaction
+        IdempotencyClaim.recordIn(idempotency, conn); // in the commit's own transaction
         // Roots before rows, as createContent does.
         JdbcLocationClaims.lockRoots(conn, claimed);
         long now = System.currentTimeMillis();
@@ -402,14 +404,19 @@ final class JdbcContents extends JdbcSupport {
     }
   }
 
-  boolean dropContent(String catalog, NamespacePath ns, String name, ContentKind kind) {
+  boolean dropContent(
+      String catalog,
+      NamespacePath ns,
+      String name,
+      ContentKind kind,
+      IdempotencyClaim idempotency) {
     PointerCache.Key key = PointerCache.Key.of(catalog, ns, name);
     return writing(
         List.of(key),
         published ->
             inTransaction(
                 conn -> {
-                  IdempotencyClaim.recordIn(conn); // in the change's own transaction
+                  IdempotencyClaim.recordIn(idempotency, conn); // in the change's own transaction
                   List<Long> dropped =
                       versioning.versioned(
                           conn,
@@ -471,7 +478,8 @@ final class JdbcContents extends JdbcSupport {
       NamespacePath fromNs,
       String fromName,
       NamespacePath toNs,
-      String toName) {
+      String toName,
+      IdempotencyClaim idempotency) {
     PointerCache.Key from = PointerCache.Key.of(catalog, fromNs, fromName);
     PointerCache.Key to = PointerCache.Key.of(catalog, toNs, toName);
     try {
@@ -480,7 +488,7 @@ final class JdbcContents extends JdbcSupport {
           published ->
               inTransaction(
                   conn -> {
-                    IdempotencyClaim.recordIn(conn); // in the change's own transaction
+                    IdempotencyClaim.recordIn(idempotency, conn); // in the change's own transaction
                     List<Long> moved =
                         versioning.versioned(
                             conn,

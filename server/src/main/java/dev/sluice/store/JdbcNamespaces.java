@@ -27,12 +27,16 @@ final class JdbcNamespaces extends JdbcSupport {
   }
 
   void createNamespace(
-      String catalog, NamespacePath path, Map<String, String> properties, LocationClaim claim) {
+      String catalog,
+      NamespacePath path,
+      Map<String, String> properties,
+      LocationClaim claim,
+      IdempotencyClaim idempotency) {
     List<LocationClaim> claims = claim == null ? List.of() : List.of(claim);
     ensureRoots(claimSql, claims);
     inTransaction(
         conn -> {
-          IdempotencyClaim.recordIn(conn); // in the change's own transaction
+          IdempotencyClaim.recordIn(idempotency, conn); // in the change's own transaction
           JdbcLocationClaims.lockRoots(conn, claims);
           if (!path.parent().isRoot() && !lockNamespace(conn, catalog, path.parent())) {
             throw new NotFound("Namespace does not exist: " + path.parent());
@@ -98,10 +102,10 @@ final class JdbcNamespaces extends JdbcSupport {
     return new Page<>(keys.items().stream().map(NamespacePath::fromKey).toList(), keys.nextToken());
   }
 
-  boolean dropNamespace(String catalog, NamespacePath path) {
+  boolean dropNamespace(String catalog, NamespacePath path, IdempotencyClaim idempotency) {
     return inTransaction(
         conn -> {
-          IdempotencyClaim.recordIn(conn); // in the change's own transaction
+          IdempotencyClaim.recordIn(idempotency, conn); // in the change's own transaction
           if (!lockNamespace(conn, catalog, path)) {
             return false;
           }
@@ -134,12 +138,13 @@ final class JdbcNamespaces extends JdbcSupport {
       NamespacePath path,
       Set<String> removals,
       Map<String, String> updates,
-      LocationClaim newClaim) {
+      LocationClaim newClaim,
+      IdempotencyClaim idempotency) {
     List<LocationClaim> claims = newClaim == null ? List.of() : List.of(newClaim);
     ensureRoots(claimSql, claims);
     return inTransaction(
         conn -> {
-          IdempotencyClaim.recordIn(conn); // in the change's own transaction
+          IdempotencyClaim.recordIn(idempotency, conn); // in the change's own transaction
           JdbcLocationClaims.lockRoots(conn, claims);
           Map<String, String> current;
           try (PreparedStatement ps =

@@ -37,6 +37,9 @@ public final class JdbcStore extends JdbcSupport implements Store {
   private final PointerVersions versions;
   private final StoreProbe probe;
 
+  /** What this view's mutations record ({@link #claiming}); null in the store itself. */
+  private final IdempotencyClaim idempotency;
+
   private JdbcStore(
       HikariDataSource dataSource, StoreConnections connections, DatabaseConfig config) {
     super(dataSource, connections);
@@ -50,6 +53,26 @@ public final class JdbcStore extends JdbcSupport implements Store {
     this.idempotencyKeys = new JdbcIdempotencyKeys(dataSource, connections);
     this.probe = new StoreProbe(connections);
     this.housekeeping = config.h2File() ? new H2Housekeeping(dataSource) : null;
+    this.idempotency = null;
+  }
+
+  /** {@code base} for one request whose mutations record {@code idempotency}. */
+  private JdbcStore(JdbcStore base, IdempotencyClaim idempotency) {
+    super(base.dataSource, base.connections);
+    this.connections = base.connections;
+    this.access = base.access;
+    this.versions = base.versions;
+    this.namespaces = base.namespaces;
+    this.contents = base.contents;
+    this.idempotencyKeys = base.idempotencyKeys;
+    this.probe = base.probe;
+    this.housekeeping = base.housekeeping;
+    this.idempotency = requireNonNull(idempotency, "idempotency");
+  }
+
+  @Override
+  public Store claiming(IdempotencyClaim idempotency) {
+    return new JdbcStore(this, idempotency);
   }
 
   /** For an embedded H2 file: the space reuse its background writer would do; else null. */
@@ -253,7 +276,7 @@ public final class JdbcStore extends JdbcSupport implements Store {
   @Override
   public void createNamespace(
       String catalog, NamespacePath path, Map<String, String> properties, LocationClaim claim) {
-    namespaces.createNamespace(catalog, path, properties, claim);
+    namespaces.createNamespace(catalog, path, properties, claim, idempotency);
   }
 
   @Override
@@ -269,7 +292,7 @@ public final class JdbcStore extends JdbcSupport implements Store {
 
   @Override
   public boolean dropNamespace(String catalog, NamespacePath path) {
-    return namespaces.dropNamespace(catalog, path);
+    return namespaces.dropNamespace(catalog, path, idempotency);
   }
 
   @Override
@@ -279,7 +302,8 @@ public final class JdbcStore extends JdbcSupport implements Store {
       Set<String> removals,
       Map<String, String> updates,
       LocationClaim newClaim) {
-    return namespaces.updateNamespaceProperties(catalog, path, removals, updates, newClaim);
+    return namespaces.updateNamespaceProperties(
+        catalog, path, removals, updates, newClaim, idempotency);
   }
 
   // ---------------------------------------------------------------- tables and views
@@ -308,17 +332,17 @@ public final class JdbcStore extends JdbcSupport implements Store {
       ContentKind kind,
       String metadataLocation,
       List<LocationClaim> claims) {
-    contents.createContent(catalog, ns, name, kind, metadataLocation, claims);
+    contents.createContent(catalog, ns, name, kind, metadataLocation, claims, idempotency);
   }
 
   @Override
   public void swapMetadata(String catalog, List<MetadataSwap> swaps) {
-    contents.swapMetadata(catalog, swaps);
+    contents.swapMetadata(catalog, swaps, idempotency);
   }
 
   @Override
   public boolean dropContent(String catalog, NamespacePath ns, String name, ContentKind kind) {
-    return contents.dropContent(catalog, ns, name, kind);
+    return contents.dropContent(catalog, ns, name, kind, idempotency);
   }
 
   @Override
@@ -335,7 +359,7 @@ public final class JdbcStore extends JdbcSupport implements Store {
       String fromName,
       NamespacePath toNs,
       String toName) {
-    contents.renameContent(catalog, kind, fromNs, fromName, toNs, toName);
+    contents.renameContent(catalog, kind, fromNs, fromName, toNs, toName, idempotency);
   }
 
   // ---------------------------------------------------------------- location claims
@@ -443,6 +467,9 @@ public final class JdbcStore extends JdbcSupport implements Store {
 
   @Override
   public void close() {
+    if (idempotency != null) {
+      return; // a request's view: the store itself owns the pool
+    }
     if (housekeeping != null) {
       housekeeping.close();
     }

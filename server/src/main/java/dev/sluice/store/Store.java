@@ -159,6 +159,16 @@ public interface Store extends AutoCloseable {
   // --- Idempotency-Key answers ---
   IdempotencyKeys idempotencyKeys();
 
+  /**
+   * This store for one request under an {@code Idempotency-Key}: each of its mutations ({@code
+   * createNamespace}, {@code dropNamespace}, {@code updateNamespaceProperties}, {@code
+   * createContent}, {@code swapMetadata}, {@code dropContent}, {@code renameContent}) records
+   * {@code idempotency} in the mutation's own transaction, first, and fails with {@link
+   * IdempotencyKeyTaken} when another request holds the key. Everything else as this store; closing
+   * the view closes nothing.
+   */
+  Store claiming(IdempotencyClaim idempotency);
+
   // --- token signing keys ---
   /** Adds a key unless one with that id exists; returns all keys, newest first. */
   List<SigningKey> ensureSigningKey(SigningKey candidate);

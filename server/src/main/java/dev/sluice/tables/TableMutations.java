@@ -11,7 +11,6 @@ import dev.sluice.authz.Privilege;
 import dev.sluice.catalog.IdentifierRules;
 import dev.sluice.catalog.MultiTableCommit;
 import dev.sluice.catalog.SluiceCatalog;
-import dev.sluice.store.Store;
 import dev.sluice.vending.Delegation;
 import java.util.Optional;
 import java.util.function.Function;
@@ -99,13 +98,11 @@ public final class TableMutations {
   }
 
   private final Authorizer authz;
-  private final Store store;
   private final TableCredentials credentials;
   private final TableCreates creates;
 
-  public TableMutations(Authorizer authz, Store store, TableCredentials credentials) {
+  public TableMutations(Authorizer authz, TableCredentials credentials) {
     this.authz = requireNonNull(authz, "authz");
-    this.store = requireNonNull(store, "store");
     this.credentials = requireNonNull(credentials, "credentials");
     this.creates = new TableCreates(credentials);
   }
@@ -228,7 +225,7 @@ public final class TableMutations {
       }
       authorizeCommit(caller, catalog.name(), change.identifier(), change);
     }
-    new MultiTableCommit(store, catalog).commit(request);
+    new MultiTableCommit(catalog.store(), catalog).commit(request);
   }
 
   /**
