@@ -1,5 +1,7 @@
 package dev.sluice;
 
+import static java.util.Objects.requireNonNull;
+
 import dev.sluice.cli.CatalogRolesCommand;
 import dev.sluice.cli.CatalogsCommand;
 import dev.sluice.cli.PrincipalRolesCommand;
@@ -7,12 +9,15 @@ import dev.sluice.cli.PrincipalsCommand;
 import dev.sluice.cli.PrivilegesCommand;
 import dev.sluice.config.ConfigException;
 import dev.sluice.config.ServerConfig;
+import dev.sluice.store.Store;
 import dev.sluice.vending.StorageBackends;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
+import java.util.function.UnaryOperator;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParentCommand;
 
 /** The {@code sluice} command line. */
 @Command(
@@ -31,8 +36,27 @@ import picocli.CommandLine.Option;
     })
 public final class Main implements Runnable {
 
+  /** The store the catalogs use ({@link SluiceServer#start}); as it is but in fault tests. */
+  private final UnaryOperator<Store> catalogStore;
+
+  public Main() {
+    this(UnaryOperator.identity());
+  }
+
+  private Main(UnaryOperator<Store> catalogStore) {
+    this.catalogStore = catalogStore;
+  }
+
   public static void main(String[] args) {
-    System.exit(new CommandLine(new Main()).execute(args));
+    System.exit(execute(args, UnaryOperator.identity()));
+  }
+
+  /**
+   * Runs the command line with {@code serve}'s catalogs using {@code catalogStore} of the store:
+   * for the test sources' fault injection, which starts a deliberately broken server this way.
+   */
+  public static int execute(String[] args, UnaryOperator<Store> catalogStore) {
+    return new CommandLine(new Main(requireNonNull(catalogStore, "catalogStore"))).execute(args);
   }
 
   @Override
@@ -42,6 +66,8 @@ public final class Main implements Runnable {
 
   @Command(name = "serve", mixinStandardHelpOptions = true, description = "Run the catalog server.")
   static final class Serve implements Callable<Integer> {
+    @ParentCommand Main main;
+
     @Option(names = "--host", description = "Listen address (default 127.0.0.1)")
     String host;
 
@@ -70,7 +96,11 @@ public final class Main implements Runnable {
       }
       SluiceServer server =
           SluiceServer.start(
-              cfg, backends, System.getenv("SLUICE_BOOTSTRAP_CREDENTIALS"), System.out);
+              cfg,
+              backends,
+              System.getenv("SLUICE_BOOTSTRAP_CREDENTIALS"),
+              System.out,
+              main.catalogStore);
       Runtime.getRuntime()
           .addShutdownHook(
               new Thread(

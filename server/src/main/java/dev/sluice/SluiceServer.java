@@ -52,6 +52,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
+import java.util.function.UnaryOperator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -91,6 +92,23 @@ public final class SluiceServer implements AutoCloseable {
       String bootstrapCredentials,
       PrintStream console)
       throws Exception {
+    return start(config, backends, bootstrapCredentials, console, UnaryOperator.identity());
+  }
+
+  /**
+   * As {@link #start(ServerConfig, StorageBackends, String, PrintStream)}, with the catalogs
+   * reading and writing their tables through {@code catalogStore} of the store: the seam where the
+   * durability tests put a deliberately broken store (a decorator in the test sources), so that
+   * they can show they catch one. The shipped server passes the store as it is.
+   */
+  public static SluiceServer start(
+      ServerConfig config,
+      StorageBackends backends,
+      String bootstrapCredentials,
+      PrintStream console,
+      UnaryOperator<Store> catalogStore)
+      throws Exception {
+    requireNonNull(catalogStore, "catalogStore");
     requireNonNull(config, "config");
     requireNonNull(backends, "backends");
     long started = System.nanoTime();
@@ -154,7 +172,8 @@ public final class SluiceServer implements AutoCloseable {
           .description(
               "Reads of the token signing keys from the store (start, refresh, unknown key id)")
           .register(metrics);
-      CatalogRegistry catalogs = new CatalogRegistry(store, backends, config.credentialSources());
+      CatalogRegistry catalogs =
+          new CatalogRegistry(catalogStore.apply(store), backends, config.credentialSources());
       closeables.add(catalogs);
       Clock clock = Clock.systemUTC();
       TableCredentials credentials = new TableCredentials(authz, vending, tokens, clock, metrics);

@@ -11,8 +11,6 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The SQL of table and view pointers for {@link JdbcStore}: read through this replica's {@link
@@ -22,17 +20,12 @@ import org.slf4j.LoggerFactory;
  * invalidated whatever the outcome.
  */
 final class JdbcContents extends JdbcSupport {
-  private static final Logger LOG = LoggerFactory.getLogger(JdbcContents.class);
-
-  /** The compare-and-set of a pointer swap; a test build may make it blind ({@link TestFaults}). */
+  /** The compare-and-set of a pointer swap. */
   private static final String SWAP_CAS = "metadata_location = ?";
-
-  private static final String SWAP_BLIND = "(metadata_location = ? OR TRUE)";
 
   private final PointerVersions versioning;
   private final PointerCache pointers;
   private final JdbcLocationClaims claimSql;
-  private final String swapCondition;
 
   JdbcContents(
       HikariDataSource dataSource,
@@ -43,12 +36,6 @@ final class JdbcContents extends JdbcSupport {
     this.versioning = requireNonNull(versioning, "versioning");
     this.pointers = versioning.cache();
     this.claimSql = requireNonNull(claimSql, "claimSql");
-    if (TestFaults.installed().blindPointerSwap()) {
-      LOG.warn("TEST FAULT blind-pointer-swap: commits overwrite pointers without compare-and-set");
-      this.swapCondition = SWAP_BLIND;
-    } else {
-      this.swapCondition = SWAP_CAS;
-    }
   }
 
   /** What a write published in its transaction, for the cache once the outcome is known. */
@@ -262,7 +249,7 @@ final class JdbcContents extends JdbcSupport {
                       + PointerVersions.VERSION
                       + ", updated_at = ?"
                       + " WHERE catalog_name = ? AND ns_path = ? AND name = ? AND kind = ? AND "
-                      + swapCondition,
+                      + SWAP_CAS,
                   swap.next(),
                   swap.expected(),
                   now,

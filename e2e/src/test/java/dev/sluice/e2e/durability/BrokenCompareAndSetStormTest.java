@@ -43,7 +43,7 @@ class BrokenCompareAndSetStormTest {
   private static final Schema SCHEMA =
       new Schema(Types.NestedField.required(1, "id", Types.LongType.get()));
 
-  /** What a replica with the fault logs once its store is open (server: JdbcContents). */
+  /** What a replica with the fault logs as it starts (server tests: FaultyServerMain). */
   private static final String FAULT_ON = "TEST FAULT " + ReplicaCluster.BLIND_POINTER_SWAP;
 
   @Test

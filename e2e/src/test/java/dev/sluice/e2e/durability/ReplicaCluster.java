@@ -50,14 +50,17 @@ final class ReplicaCluster implements AutoCloseable {
   private static final String SERVER_JAR = "server/target/sluice-server-0.1.0-SNAPSHOT.jar";
 
   /**
-   * TEST-ONLY server faults: the server's test sources hold the only implementation of its fault
-   * hook ({@code dev.sluice.store.TestFaults}), packaged alone as this jar next to the server jar.
-   * A replica with a fault gets it on its class path and the fault's name in the system property
-   * {@value #FAULT_PROPERTY}; the shipped server (jar and lib/ only) ignores that property.
+   * TEST-ONLY server faults: the server's test sources hold them ({@code
+   * dev.sluice.testing.faults}: store decorators, and {@value #FAULTY_MAIN}, which starts {@code
+   * sluice} with one in the catalogs' store), packaged alone as this jar next to the server jar. A
+   * replica with a fault runs that main, with the jar on its class path and the fault's name in the
+   * system property {@value #FAULT_PROPERTY}; the shipped server has no fault to turn on.
    */
   private static final String TEST_FAULTS_JAR = "sluice-server-0.1.0-SNAPSHOT-test-faults.jar";
 
   static final String FAULT_PROPERTY = "sluice.test.fault";
+
+  private static final String FAULTY_MAIN = "dev.sluice.testing.faults.FaultyServerMain";
 
   /** Commits overwrite metadata pointers without compare-and-set. */
   static final String BLIND_POINTER_SWAP = "blind-pointer-swap";
@@ -336,7 +339,7 @@ final class ReplicaCluster implements AutoCloseable {
               "-XX:+UseSerialGC",
               "-cp",
               cp,
-              "dev.sluice.Main",
+              fault == null ? "dev.sluice.Main" : FAULTY_MAIN,
               "serve",
               "--host",
               "127.0.0.1",
