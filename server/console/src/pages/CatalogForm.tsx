@@ -1,8 +1,8 @@
-// The catalog form: the fields common to every catalog, then the storage type's own keys
-// (docs/S3-VENDING.md, R2-VENDING.md, GCS-VENDING.md, AZURE-VENDING.md). The server validates;
+// The catalog form: the fields common to every catalog, then the storage type's own keys, which
+// the server's backends declare (GET /api/management/v1/storage-types; docs/S3-VENDING.md, …). The server validates;
 // its message names the key it refused, and the form shows it next to that field.
 import { useState } from "preact/hooks";
-import { ApiError, type Json } from "../api";
+import { ApiError, management, type Json } from "../api";
 import { Checkbox, ErrorBox, Field, Select } from "../ui";
 
 interface StorageKey {
@@ -12,46 +12,26 @@ interface StorageKey {
   kind?: "text" | "number" | "boolean" | "list";
 }
 
-const STORAGE_KEYS: Record<string, StorageKey[]> = {
-  FILE: [],
-  S3: [
-    { key: "region", label: "Region", hint: "e.g. us-east-1" },
-    { key: "roleArn", label: "Role ARN", hint: "the role STS AssumeRole takes for each table" },
-    { key: "endpoint", label: "S3 endpoint", hint: "for S3-compatible stores (Ceph RGW, MinIO)" },
-    { key: "stsEndpoint", label: "STS endpoint" },
-    { key: "externalId", label: "External id" },
-    {
-      key: "pathStyleAccess",
-      label: "Path-style access (untouched: on with an endpoint, off on AWS)",
-      kind: "boolean",
-    },
-    { key: "durationSeconds", label: "Credential lifetime (s)", kind: "number" },
-    {
-      key: "delegation",
-      label: "Delegation",
-      kind: "list",
-      hint: "comma-separated: vended-credentials, remote-signing",
-    },
-  ],
-  R2: [
-    { key: "accountId", label: "Cloudflare account id" },
-    { key: "endpoint", label: "R2 endpoint" },
-    { key: "durationSeconds", label: "Credential lifetime (s)", kind: "number" },
-  ],
-  GCS: [
-    { key: "projectId", label: "Project id" },
-    { key: "gcsServiceAccount", label: "Service account to impersonate" },
-    { key: "durationSeconds", label: "Credential lifetime (s)", kind: "number" },
-  ],
-  AZURE: [
-    { key: "tenantId", label: "Entra tenant id" },
-    { key: "hierarchicalNamespace", label: "Hierarchical namespace (ADLS Gen2)", kind: "boolean" },
-    { key: "allowContainerScope", label: "Allow container-wide SAS", kind: "boolean" },
-    { key: "durationSeconds", label: "Credential lifetime (s)", kind: "number" },
-  ],
-};
+/** Each storage type's own keys, as the server's backends declare them (by storage type). */
+export type StorageKeys = Record<string, StorageKey[]>;
 
-export const STORAGE_TYPES = Object.keys(STORAGE_KEYS);
+let storageKeys: Promise<StorageKeys> | undefined;
+
+/**
+ * The storage types this server has and each one's form keys (`GET /storage-types`), read once:
+ * a backend added to the server shows here without a console change.
+ */
+export function loadStorageKeys(): Promise<StorageKeys> {
+  storageKeys ??= management.get("/storage-types").then((answer: Json) => {
+    const out: StorageKeys = {};
+    for (const t of answer.storageTypes ?? []) {
+      out[t.storageType] = t.fields ?? [];
+    }
+    return out;
+  });
+  storageKeys.catch(() => (storageKeys = undefined)); // a failed read is tried again next time
+  return storageKeys;
+}
 const BASE_LOCATION = "default-base-location";
 
 /** What the form edits, as strings (the inputs' own values). */
@@ -84,10 +64,10 @@ export function emptyDraft(): CatalogDraft {
 }
 
 /** A catalog as the management API answers it, as a draft to edit. */
-export function draftOf(catalog: Json): CatalogDraft {
+export function draftOf(catalog: Json, keys: StorageKeys): CatalogDraft {
   const info = catalog.storageConfigInfo ?? {};
   const storage: Record<string, string> = {};
-  for (const k of STORAGE_KEYS[info.storageType] ?? []) {
+  for (const k of keys[info.storageType] ?? []) {
     const v = info[k.key];
     if (v !== undefined && v !== null) {
       storage[k.key] = Array.isArray(v) ? v.join(", ") : String(v);
@@ -97,7 +77,7 @@ export function draftOf(catalog: Json): CatalogDraft {
     "storageType",
     "allowedLocations",
     "credentialSource",
-    ...(STORAGE_KEYS[info.storageType] ?? []).map((k) => k.key),
+    ...(keys[info.storageType] ?? []).map((k) => k.key),
   ]);
   const kept = Object.fromEntries(Object.entries(info).filter(([k]) => !edited.has(k)));
   const props = { ...(catalog.properties ?? {}) };
@@ -134,7 +114,10 @@ export function parseProperties(text: string): Record<string, string> {
 }
 
 /** The draft as the management API's catalog properties and storageConfigInfo. */
-export function requestOf(draft: CatalogDraft): { properties: Json; storageConfigInfo: Json } {
+export function requestOf(
+  draft: CatalogDraft,
+  keys: StorageKeys,
+): { properties: Json; storageConfigInfo: Json } {
   const properties = parseProperties(draft.properties);
   if (draft.baseLocation.trim()) {
     properties[BASE_LOCATION] = draft.baseLocation.trim();
@@ -150,7 +133,7 @@ export function requestOf(draft: CatalogDraft): { properties: Json; storageConfi
   if (draft.credentialSource.trim()) {
     info.credentialSource = draft.credentialSource.trim();
   }
-  for (const k of STORAGE_KEYS[draft.storageType] ?? []) {
+  for (const k of keys[draft.storageType] ?? []) {
     const raw = (draft.storage[k.key] ?? "").trim();
     if (!raw) {
       continue;
@@ -193,14 +176,14 @@ export function fieldOf(message: string, keys: string[]): string | undefined {
   return best;
 }
 
-function errorKeys(draft: CatalogDraft): string[] {
+function errorKeys(draft: CatalogDraft, keys: StorageKeys): string[] {
   return [
     "name",
     BASE_LOCATION,
     "storageType",
     "allowedLocations",
     "credentialSource",
-    ...(STORAGE_KEYS[draft.storageType] ?? []).map((k) => k.key),
+    ...(keys[draft.storageType] ?? []).map((k) => k.key),
   ];
 }
 
@@ -210,6 +193,7 @@ function errorKeys(draft: CatalogDraft): string[] {
  */
 export function CatalogForm({
   initial,
+  storageKeys: keys,
   creating,
   storageEditable,
   submitLabel,
@@ -217,6 +201,7 @@ export function CatalogForm({
   onCancel,
 }: {
   initial: CatalogDraft;
+  storageKeys: StorageKeys;
   creating: boolean;
   storageEditable: boolean;
   submitLabel: string;
@@ -227,7 +212,7 @@ export function CatalogForm({
   const [verify, setVerify] = useState(false);
   const [error, setError] = useState<ApiError | undefined>();
   const [busy, setBusy] = useState(false);
-  const errorField = error ? fieldOf(error.message, errorKeys(draft)) : undefined;
+  const errorField = error ? fieldOf(error.message, errorKeys(draft, keys)) : undefined;
   const fieldError = (key: string) => (errorField === key ? error?.message : undefined);
   const set = (change: Partial<CatalogDraft>) => setDraft({ ...draft, ...change });
 
@@ -269,7 +254,7 @@ export function CatalogForm({
         <Select
           label="Storage type"
           value={draft.storageType}
-          options={STORAGE_TYPES.map((t) => ({ value: t, label: t }))}
+          options={Object.keys(keys).map((t) => ({ value: t, label: t }))}
           onChange={(v) => set({ storageType: v, storage: {}, kept: {} })}
         />
         {fieldError("storageType") ? (
@@ -296,7 +281,7 @@ export function CatalogForm({
             error={fieldError("credentialSource")}
           />
         ) : null}
-        {(STORAGE_KEYS[draft.storageType] ?? []).map((k) =>
+        {(keys[draft.storageType] ?? []).map((k) =>
           k.kind === "boolean" ? (
             <Checkbox
               label={k.label}

@@ -4,7 +4,7 @@ import { useState } from "preact/hooks";
 import { ApiError, all, management, seg, type Json } from "../api";
 import { useSession } from "../session";
 import { Async, DataTable, ErrorBox, Field, Properties, asApiError, formatTime, go, href, useLoad } from "../ui";
-import { CatalogForm, draftOf, emptyDraft, requestOf } from "./CatalogForm";
+import { CatalogForm, draftOf, emptyDraft, loadStorageKeys, requestOf, type StorageKeys } from "./CatalogForm";
 import { VerifyResult } from "./VerifyResult";
 
 export function Catalogs({ rest }: { rest: string[] }) {
@@ -52,6 +52,7 @@ function CatalogList() {
 
 function NewCatalog() {
   const [created, setCreated] = useState<Json | null>(null);
+  const storageKeys = useLoad(loadStorageKeys, []);
   if (created) {
     return (
       <section aria-labelledby="created-title">
@@ -67,28 +68,36 @@ function NewCatalog() {
   return (
     <section aria-labelledby="new-title">
       <h1 id="new-title">New catalog</h1>
-      <CatalogForm
-        initial={emptyDraft()}
-        creating
-        storageEditable
-        submitLabel="Create catalog"
-        onCancel={() => go("catalogs")}
-        submit={async (draft, verify) => {
-          const { properties, storageConfigInfo } = requestOf(draft);
-          const answer = await management.post("/catalogs", {
-            catalog: { name: draft.name.trim(), type: "INTERNAL", properties, storageConfigInfo },
-            verify,
-          });
-          setCreated(answer);
-        }}
-      />
+      <Async loaded={storageKeys}>
+        {(keys: StorageKeys) => (
+          <CatalogForm
+            initial={emptyDraft()}
+            storageKeys={keys}
+            creating
+            storageEditable
+            submitLabel="Create catalog"
+            onCancel={() => go("catalogs")}
+            submit={async (draft, verify) => {
+              const { properties, storageConfigInfo } = requestOf(draft, keys);
+              const answer = await management.post("/catalogs", {
+                catalog: { name: draft.name.trim(), type: "INTERNAL", properties, storageConfigInfo },
+                verify,
+              });
+              setCreated(answer);
+            }}
+          />
+        )}
+      </Async>
     </section>
   );
 }
 
 function CatalogDetails({ name }: { name: string }) {
   const session = useSession();
-  const catalog = useLoad(() => management.get(`/catalogs/${seg(name)}`), [name]);
+  const catalog = useLoad(
+    () => Promise.all([management.get(`/catalogs/${seg(name)}`), loadStorageKeys()]),
+    [name],
+  );
   const [editing, setEditing] = useState(false);
   const [deleteError, setDeleteError] = useState<ApiError | undefined>();
   return (
@@ -103,16 +112,17 @@ function CatalogDetails({ name }: { name: string }) {
         </a>
       </div>
       <Async loaded={catalog}>
-        {(c: Json) =>
+        {([c, keys]: [Json, StorageKeys]) =>
           editing ? (
             <CatalogForm
-              initial={draftOf(c)}
+              initial={draftOf(c, keys)}
+              storageKeys={keys}
               creating={false}
               storageEditable={session.serviceAdmin}
               submitLabel="Save"
               onCancel={() => setEditing(false)}
               submit={async (draft) => {
-                const { properties, storageConfigInfo } = requestOf(draft);
+                const { properties, storageConfigInfo } = requestOf(draft, keys);
                 await management.put(`/catalogs/${seg(name)}`, {
                   currentEntityVersion: c.entityVersion,
                   properties,

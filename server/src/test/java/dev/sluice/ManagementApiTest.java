@@ -3,6 +3,7 @@ package dev.sluice;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.sluice.testing.Admin;
 import dev.sluice.testing.TestServer;
 import java.net.http.HttpResponse;
 import org.junit.jupiter.api.AfterAll;
@@ -97,6 +98,37 @@ class ManagementApiTest {
     assertThat(server.send("DELETE", CATALOGS + "/m1", null).statusCode()).isEqualTo(204);
     assertThat(server.send("GET", CATALOGS + "/m1", null).statusCode()).isEqualTo(404);
     assertThat(server.send("DELETE", CATALOGS + "/m1", null).statusCode()).isEqualTo(404);
+  }
+
+  /**
+   * The storage types and each one's form fields, as the backends declare them: what the console
+   * builds its catalog form from. Any authenticated principal may read it; nobody else.
+   */
+  @Test
+  void storageTypesListEachBackendsFormFields() throws Exception {
+    String[] nobody = new Admin(server).principal("form_reader", null);
+    HttpResponse<String> answer =
+        server.sendAs(
+            server.token(nobody[0], nobody[1]), "GET", "/api/management/v1/storage-types", null);
+    assertThat(answer.statusCode()).as(answer.body()).isEqualTo(200);
+    JsonNode types = TestServer.json(answer.body()).get("storageTypes");
+    assertThat(types.findValuesAsText("storageType"))
+        .containsExactlyInAnyOrder("FILE", "S3", "R2", "GCS", "AZURE");
+    JsonNode s3 = null;
+    for (JsonNode type : types) {
+      if (type.get("storageType").asText().equals("S3")) {
+        s3 = type.get("fields");
+      }
+    }
+    assertThat(s3).isNotNull();
+    assertThat(s3.findValuesAsText("key"))
+        .startsWith("region", "roleArn", "endpoint")
+        .contains("durationSeconds", "delegation");
+    assertThat(s3.get(1).get("label").asText()).isEqualTo("Role ARN");
+    assertThat(s3.get(1).get("hint").asText()).contains("AssumeRole");
+    assertThat(s3.findValuesAsText("kind")).contains("text", "boolean", "number", "list");
+    assertThat(server.sendAs(null, "GET", "/api/management/v1/storage-types", null).statusCode())
+        .isEqualTo(401);
   }
 
   @Test

@@ -16,9 +16,13 @@ import dev.sluice.store.Page;
 import dev.sluice.store.PageRequest;
 import dev.sluice.store.SecurableRef;
 import dev.sluice.vending.StorageBackends;
+import dev.sluice.vending.StorageField;
 import dev.sluice.vending.verify.VerifyReport;
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Consumer;
@@ -60,6 +64,7 @@ public final class ManagementRoutes {
     routes
         .add("POST", BASE + "/catalogs", this::createCatalog)
         .add("GET", BASE + "/catalogs", this::listCatalogs)
+        .add("GET", BASE + "/storage-types", this::storageTypes)
         .add(
             "GET",
             BASE + "/catalogs/{name}",
@@ -78,6 +83,34 @@ public final class ManagementRoutes {
               onChange.accept(x.path("name"));
               return Reply.NO_CONTENT;
             });
+  }
+
+  /**
+   * A Sluice extension: the storage types this server has, each with the {@code storageConfigInfo}
+   * keys its catalog form offers (declared by the backend), so the console builds its form from the
+   * server. Nothing secret: any authenticated principal may read it.
+   */
+  private Reply storageTypes(Exchange x) {
+    authz.record(caller(x), "listStorageTypes", null, "storage types", true);
+    List<Map<String, Object>> types = new ArrayList<>();
+    backends
+        .formFields()
+        .forEach(
+            (type, fields) -> {
+              List<Map<String, Object>> rendered = new ArrayList<>();
+              for (StorageField field : fields) {
+                Map<String, Object> f = new LinkedHashMap<>();
+                f.put("key", field.key());
+                f.put("label", field.label());
+                if (field.hint() != null) {
+                  f.put("hint", field.hint());
+                }
+                f.put("kind", field.kind().name().toLowerCase(Locale.ROOT));
+                rendered.add(f);
+              }
+              types.add(Map.of("storageType", type, "fields", rendered));
+            });
+    return Reply.okPlain(Map.of("storageTypes", types));
   }
 
   /**

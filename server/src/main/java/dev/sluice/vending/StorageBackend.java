@@ -27,6 +27,15 @@ public interface StorageBackend<P extends StorageProfile> {
   List<CredentialSourceType> credentialSourceTypes();
 
   /**
+   * The {@code storageConfigInfo} keys the console's catalog form offers for this backend, in order
+   * (besides the keys every catalog has: allowed locations and the credential source). Each must be
+   * a key {@link #parse} accepts. Empty (the default) for a backend with none.
+   */
+  default List<StorageField> formFields() {
+    return List.of();
+  }
+
+  /**
    * Keys of its {@code storageConfigInfo} that are secret although their names do not say so (S3's
    * {@code externalId}); names ending in secret, password, token or key always are.
    */

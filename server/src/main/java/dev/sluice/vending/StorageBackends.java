@@ -58,6 +58,13 @@ public final class StorageBackends {
     return byType.keySet();
   }
 
+  /** Each registered backend's catalog-form fields ({@link StorageBackend#formFields}), by type. */
+  public Map<String, List<StorageField>> formFields() {
+    Map<String, List<StorageField>> out = new LinkedHashMap<>();
+    byType.forEach((type, backend) -> out.put(type, backend.formFields()));
+    return out;
+  }
+
   /**
    * A parsed {@code storageConfigInfo}: as stored (type upper case, allowedLocations filled) and as
    * a profile.

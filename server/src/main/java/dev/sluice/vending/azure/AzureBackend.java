@@ -7,6 +7,7 @@ import dev.sluice.vending.CredentialSource;
 import dev.sluice.vending.CredentialSourceType;
 import dev.sluice.vending.CredentialVendor;
 import dev.sluice.vending.StorageBackend;
+import dev.sluice.vending.StorageField;
 import dev.sluice.vending.StoreProbes;
 import dev.sluice.vending.VendorMetrics;
 import java.time.Clock;
@@ -49,6 +50,15 @@ public final class AzureBackend implements StorageBackend<AzureStorageProfile> {
   @Override
   public List<CredentialSourceType> credentialSourceTypes() {
     return AzureCredentialSource.TYPES;
+  }
+
+  @Override
+  public List<StorageField> formFields() {
+    return List.of(
+        StorageField.text("tenantId", "Entra tenant id"),
+        StorageField.bool("hierarchicalNamespace", "Hierarchical namespace (ADLS Gen2)"),
+        StorageField.bool("allowContainerScope", "Allow container-wide SAS"),
+        StorageField.durationSeconds());
   }
 
   @Override

@@ -9,6 +9,7 @@ import dev.sluice.vending.CredentialSource;
 import dev.sluice.vending.CredentialSourceType;
 import dev.sluice.vending.CredentialVendor;
 import dev.sluice.vending.StorageBackend;
+import dev.sluice.vending.StorageField;
 import dev.sluice.vending.StoreProbes;
 import dev.sluice.vending.VendorMetrics;
 import java.time.Duration;
@@ -51,6 +52,14 @@ public final class GcsBackend implements StorageBackend<GcsStorageProfile> {
   @Override
   public List<CredentialSourceType> credentialSourceTypes() {
     return GoogleCredentialSource.TYPES;
+  }
+
+  @Override
+  public List<StorageField> formFields() {
+    return List.of(
+        StorageField.text("projectId", "Project id"),
+        StorageField.text("gcsServiceAccount", "Service account to impersonate"),
+        StorageField.durationSeconds());
   }
 
   @Override

@@ -6,6 +6,7 @@ import dev.sluice.vending.CredentialVendor;
 import dev.sluice.vending.Delegation;
 import dev.sluice.vending.RequestSigner;
 import dev.sluice.vending.StorageBackend;
+import dev.sluice.vending.StorageField;
 import dev.sluice.vending.StoreProbes;
 import dev.sluice.vending.VendorMetrics;
 import dev.sluice.vending.s3.AwsCredentialSource;
@@ -50,6 +51,14 @@ public final class R2Backend implements StorageBackend<R2StorageProfile> {
   @Override
   public List<CredentialSourceType> credentialSourceTypes() {
     return List.of(AwsCredentialSource.STATIC_TYPE);
+  }
+
+  @Override
+  public List<StorageField> formFields() {
+    return List.of(
+        StorageField.text("accountId", "Cloudflare account id"),
+        StorageField.text("endpoint", "R2 endpoint"),
+        StorageField.durationSeconds());
   }
 
   @Override

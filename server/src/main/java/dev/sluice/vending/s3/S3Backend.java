@@ -8,6 +8,7 @@ import dev.sluice.vending.CredentialVendor;
 import dev.sluice.vending.Delegation;
 import dev.sluice.vending.RequestSigner;
 import dev.sluice.vending.StorageBackend;
+import dev.sluice.vending.StorageField;
 import dev.sluice.vending.StoreProbes;
 import dev.sluice.vending.VendorMetrics;
 import java.time.Clock;
@@ -60,6 +61,21 @@ public final class S3Backend implements StorageBackend<S3StorageProfile> {
   @Override
   public List<CredentialSourceType> credentialSourceTypes() {
     return AwsCredentialSource.TYPES;
+  }
+
+  @Override
+  public List<StorageField> formFields() {
+    return List.of(
+        StorageField.text("region", "Region", "e.g. us-east-1"),
+        StorageField.text("roleArn", "Role ARN", "the role STS AssumeRole takes for each table"),
+        StorageField.text("endpoint", "S3 endpoint", "for S3-compatible stores (Ceph RGW, MinIO)"),
+        StorageField.text("stsEndpoint", "STS endpoint"),
+        StorageField.text("externalId", "External id"),
+        StorageField.bool(
+            "pathStyleAccess", "Path-style access (untouched: on with an endpoint, off on AWS)"),
+        StorageField.durationSeconds(),
+        StorageField.list(
+            "delegation", "Delegation", "comma-separated: vended-credentials, remote-signing"));
   }
 
   /** The external id guards the role against the confused deputy: not for audit trails. */
