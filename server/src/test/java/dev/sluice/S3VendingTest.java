@@ -42,22 +42,20 @@ class S3VendingTest extends VendingContract {
   private static final String catalog = "lake";
   private RgwVendingBed bed;
   private CephRgw rgw;
-  private S3Client rgwAdmin;
   private String bucket;
   private String otherBucket;
   private String[] stranger;
-  private final List<S3Client> clients = new ArrayList<>();
 
   @Override
   protected TestServer startBackend() throws Exception {
     bed = RgwVendingBed.start("vend");
     rgw = bed.rgw();
-    rgwAdmin = rgw.adminClient();
     bucket = bed.bucket();
     otherBucket = rgw.newBucket("other");
     TestServer server = bed.server();
     HttpResponse<String> created =
-        server.send("POST", "/api/management/v1/catalogs", catalogJson(catalog, rgw.endpoint()));
+        server.send(
+            "POST", "/api/management/v1/catalogs", bed.catalogJson(catalog, rgw.endpoint()));
     assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
     assertThat(created.body()).doesNotContain(rgw.secretKey());
     for (String ns : List.of("sales", "hr")) {
@@ -78,10 +76,6 @@ class S3VendingTest extends VendingContract {
 
   @Override
   protected void stopBackend() throws Exception {
-    clients.forEach(S3Client::close);
-    if (rgwAdmin != null) {
-      rgwAdmin.close();
-    }
     if (bed != null) {
       bed.close();
     }
@@ -104,18 +98,12 @@ class S3VendingTest extends VendingContract {
 
   @Override
   protected StoreClient store(JsonNode config) {
-    S3Client s3 =
-        rgw.clientWith(
-            config.get("s3.access-key-id").asText(),
-            config.get("s3.secret-access-key").asText(),
-            config.get("s3.session-token").asText());
-    clients.add(s3);
-    return S3Store.of(s3);
+    return bed.store(config);
   }
 
   @Override
   protected byte[] adminRead(String location) {
-    return S3Store.read(rgwAdmin, location);
+    return bed.adminRead(location);
   }
 
   /** Refused by RGW, not by Sluice: its 403. */
@@ -157,7 +145,9 @@ class S3VendingTest extends VendingContract {
   @Override
   protected List<String> filesElsewhere(String t) {
     String key = S3Store.keyOf(t) + "/data/x.parquet";
-    CephRgw.put(rgwAdmin, otherBucket, key, new byte[] {7});
+    try (S3Client admin = rgw.adminClient()) {
+      CephRgw.put(admin, otherBucket, key, new byte[] {7});
+    }
     return List.of("s3://" + otherBucket + "/" + key);
   }
 
@@ -180,35 +170,14 @@ class S3VendingTest extends VendingContract {
 
   // ---- S3's own ----
 
-  private String catalogJson(String name, String stsEndpoint) {
-    return bed.catalogJson(name, stsEndpoint);
-  }
-
-  /** The real client, configured with no storage keys at all. */
-  private RESTCatalog client(String[] credentials) {
-    return bed.client(catalog, credentials);
-  }
-
   private JsonNode load(String token, String ns, String table, boolean askForCredentials)
       throws Exception {
     return bed.load(token, catalog, ns, table, askForCredentials);
   }
 
-  private S3Client vendedClient(JsonNode loaded) {
-    return bed.vendedClient(loaded);
-  }
-
-  private String key(String location, String suffix) {
-    return bed.key(location, suffix);
-  }
-
-  private static DataFile writeDataFile(Table table, String name, String content) throws Exception {
-    return RgwVendingBed.writeDataFile(table, name, content);
-  }
-
   @Test
   void aLoadThatDeclinesDelegationGetsNoCredentialsFromAnAlwaysCatalog() throws Exception {
-    try (RESTCatalog client = client(writer)) {
+    try (RESTCatalog client = client(catalog, writer)) {
       client.createTable(TableIdentifier.of("sales", "declined"), SCHEMA);
     }
     String token = server.token(writer[0], writer[1]);
@@ -228,7 +197,7 @@ class S3VendingTest extends VendingContract {
 
   @Test
   void withoutReadDataAskingIsRefusedAndNotAskingGetsNoCredentials() throws Exception {
-    try (RESTCatalog client = client(writer)) {
+    try (RESTCatalog client = client(catalog, writer)) {
       client.createTable(TableIdentifier.of("sales", "props"), SCHEMA);
     }
     String token = server.token(stranger[0], stranger[1]);
@@ -237,33 +206,21 @@ class S3VendingTest extends VendingContract {
             token, "GET", "/api/catalog/v1/" + catalog + "/namespaces/sales/tables/props", null);
     assertThat(asked.statusCode()).isEqualTo(200);
     assertThat(TestServer.json(asked.body()).path("storage-credentials").size()).isZero();
-    HttpResponse<String> withHeader =
-        HttpClient.newHttpClient()
-            .send(
-                HttpRequest.newBuilder(
-                        URI.create(
-                            server.baseUrl()
-                                + "/api/catalog/v1/"
-                                + catalog
-                                + "/namespaces/sales/tables/props"))
-                    .header("Authorization", "Bearer " + token)
-                    .header("X-Iceberg-Access-Delegation", "vended-credentials")
-                    .build(),
-                HttpResponse.BodyHandlers.ofString());
+    HttpResponse<String> withHeader = get(stranger, tablePath(catalog, "sales", "props"));
     assertThat(withHeader.statusCode()).isEqualTo(403);
   }
 
   @Test
   void renameKeepsTheRecordedLocationAsTheScope() throws Exception {
-    try (RESTCatalog client = client(writer)) {
+    try (RESTCatalog client = client(catalog, writer)) {
       Table t = client.createTable(TableIdentifier.of("sales", "before"), SCHEMA);
       String location = t.location();
       client.renameTable(TableIdentifier.of("sales", "before"), TableIdentifier.of("hr", "after"));
       JsonNode loaded = load(server.token(writer[0], writer[1]), "hr", "after", true);
       assertThat(loaded.get("storage-credentials").get(0).get("prefix").asText())
           .isEqualTo(location);
-      try (S3Client vended = vendedClient(loaded)) {
-        assertThat(CephRgw.put(vended, bucket, key(location, "/data/after"), new byte[] {1}))
+      try (S3Client vended = bed.vendedClient(loaded)) {
+        assertThat(CephRgw.put(vended, bucket, bed.key(location, "/data/after"), new byte[] {1}))
             .isEqualTo(200);
       }
       // The folder stays the renamed table's: a new table under the old name would default to it.
@@ -300,29 +257,21 @@ class S3VendingTest extends VendingContract {
 
   @Test
   void aThousandConcurrentLoadsOfAColdKeyMakeOneStsCall() throws Exception {
-    try (RESTCatalog client = client(writer)) {
+    try (RESTCatalog client = client(catalog, writer)) {
       client.createTable(TableIdentifier.of("sales", "hot"), SCHEMA);
     }
     String token = server.token(reader[0], reader[1]);
     double before = stsCalls();
     ExecutorService pool = Executors.newFixedThreadPool(32);
     HttpClient http = HttpClient.newHttpClient();
+    HttpRequest load =
+        HttpRequest.newBuilder(URI.create(server.baseUrl() + tablePath(catalog, "sales", "hot")))
+            .header("Authorization", "Bearer " + token)
+            .build();
     List<Future<Integer>> results = new ArrayList<>();
     for (int i = 0; i < 1000; i++) {
       results.add(
-          pool.submit(
-              () ->
-                  http.send(
-                          HttpRequest.newBuilder(
-                                  URI.create(
-                                      server.baseUrl()
-                                          + "/api/catalog/v1/"
-                                          + catalog
-                                          + "/namespaces/sales/tables/hot"))
-                              .header("Authorization", "Bearer " + token)
-                              .build(),
-                          HttpResponse.BodyHandlers.discarding())
-                      .statusCode()));
+          pool.submit(() -> http.send(load, HttpResponse.BodyHandlers.discarding()).statusCode()));
     }
     for (Future<Integer> result : results) {
       assertThat(result.get()).isEqualTo(200);
@@ -332,12 +281,7 @@ class S3VendingTest extends VendingContract {
   }
 
   private double stsCalls() throws Exception {
-    String metrics =
-        HttpClient.newHttpClient()
-            .send(
-                HttpRequest.newBuilder(URI.create(server.baseUrl() + "/metrics")).build(),
-                HttpResponse.BodyHandlers.ofString())
-            .body();
+    String metrics = server.sendAs(null, "GET", "/metrics", null).body();
     for (String line : metrics.split("\n")) {
       if (line.startsWith("sluice_vending_provider_calls_total{backend=\"s3\"")) {
         return Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
@@ -352,7 +296,7 @@ class S3VendingTest extends VendingContract {
         server.send(
             "POST",
             "/api/management/v1/catalogs",
-            catalogJson("nosts", "http://127.0.0.1:9").replace("/wh\"", "/nosts\""));
+            bed.catalogJson("nosts", "http://127.0.0.1:9").replace("/wh\"", "/nosts\""));
     assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
     String base = "/api/catalog/v1/nosts";
     assertThat(server.send("POST", base + "/namespaces", "{\"namespace\": [\"n\"]}").statusCode())
@@ -421,12 +365,12 @@ class S3VendingTest extends VendingContract {
 
   @Test
   void purgeDeletesTheTablesFilesServerSide() throws Exception {
-    try (RESTCatalog client = client(writer);
+    try (RESTCatalog client = client(catalog, writer);
         S3Client admin = rgw.adminClient()) {
       Table t = client.createTable(TableIdentifier.of("hr", "purged"), SCHEMA);
-      DataFile file = writeDataFile(t, "p.parquet", "gone");
+      DataFile file = RgwVendingBed.writeDataFile(t, "p.parquet", "gone");
       t.newAppend().appendFile(file).commit();
-      String dataKey = key(file.location(), "");
+      String dataKey = bed.key(file.location(), "");
       assertThat(CephRgw.get(admin, bucket, dataKey)).isEqualTo(200);
       assertThat(client.dropTable(TableIdentifier.of("hr", "purged"), true)).isTrue();
       assertThatThrownBy(() -> CephRgw.get(admin, bucket, dataKey))
@@ -441,7 +385,7 @@ class S3VendingTest extends VendingContract {
         server.send(
             "POST",
             "/api/management/v1/catalogs",
-            catalogJson("asked", rgw.endpoint())
+            bed.catalogJson("asked", rgw.endpoint())
                 .replace(
                     "\"durationSeconds\": 900",
                     "\"durationSeconds\": 900, \"vendCredentials\": \"on-request\"")
@@ -457,16 +401,13 @@ class S3VendingTest extends VendingContract {
     assertThat(TestServer.json(made.body()).path("storage-credentials").size()).isZero();
     String token = server.rootToken();
     HttpResponse<String> commit =
-        HttpClient.newHttpClient()
-            .send(
-                HttpRequest.newBuilder(URI.create(server.baseUrl() + base + "/n/tables/t"))
-                    .header("Authorization", "Bearer " + token)
-                    .header("X-Iceberg-Access-Delegation", "vended-credentials")
-                    .POST(
-                        HttpRequest.BodyPublishers.ofString(
-                            "{\"requirements\": [], \"updates\": [{\"action\": \"set-properties\", \"updates\": {\"k\": \"v\"}}]}"))
-                    .build(),
-                HttpResponse.BodyHandlers.ofString());
+        server.sendAs(
+            token,
+            "POST",
+            base + "/n/tables/t",
+            "{\"requirements\": [], \"updates\": [{\"action\": \"set-properties\","
+                + " \"updates\": {\"k\": \"v\"}}]}",
+            Map.of(RgwVendingBed.DELEGATION, "vended-credentials"));
     assertThat(commit.statusCode()).as(commit.body()).isEqualTo(200);
     assertThat(
             TestServer.json(commit.body())
@@ -486,7 +427,7 @@ class S3VendingTest extends VendingContract {
    */
   @Test
   void vendLatencyColdAndWarm() throws Exception {
-    try (RESTCatalog client = client(writer)) {
+    try (RESTCatalog client = client(catalog, writer)) {
       client.createTable(TableIdentifier.of("sales", "latency"), SCHEMA);
     }
     String[] fresh = admin.principal("latency_reader", "readers");
@@ -528,7 +469,7 @@ class S3VendingTest extends VendingContract {
    */
   @Test
   void registerVendsForTheRegisteredTable() throws Exception {
-    try (RESTCatalog client = client(writer)) {
+    try (RESTCatalog client = client(catalog, writer)) {
       client.createTable(TableIdentifier.of("hr", "original"), SCHEMA);
     }
     String token = server.token(writer[0], writer[1]);
@@ -550,7 +491,7 @@ class S3VendingTest extends VendingContract {
                     null)
                 .statusCode())
         .isEqualTo(404);
-    try (RESTCatalog client = client(writer)) {
+    try (RESTCatalog client = client(catalog, writer)) {
       assertThat(client.dropTable(TableIdentifier.of("hr", "original"), false)).isTrue();
     }
     HttpResponse<String> registered = server.sendAs(token, "POST", register, request);
@@ -560,12 +501,12 @@ class S3VendingTest extends VendingContract {
         .isEqualTo(original.get("metadata").get("location").asText());
     assertThat(body.get("config").get("client.refresh-credentials-endpoint").asText())
         .isEqualTo("v1/" + catalog + "/namespaces/hr/tables/copy/credentials");
-    try (S3Client vended = vendedClient(body)) {
+    try (S3Client vended = bed.vendedClient(body)) {
       assertThat(
               CephRgw.put(
                   vended,
                   bucket,
-                  key(original.get("metadata").get("location").asText(), "/data/x"),
+                  bed.key(original.get("metadata").get("location").asText(), "/data/x"),
                   new byte[] {1}))
           .isEqualTo(200);
     }
