@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.sluice.testing.CephRgw;
 import dev.sluice.testing.CredentialSourcesYaml;
 import dev.sluice.testing.NeedsTestBeds;
 import dev.sluice.testing.R2Gateway;
@@ -109,7 +110,7 @@ class R2VendingTest extends VendingContract {
 
   @Override
   protected byte[] adminRead(String location) {
-    return r2.adminGet(key(location));
+    return S3Store.read(r2.admin(), location);
   }
 
   /** A 403 {@code AccessDenied} the gateway itself answered. */
@@ -165,10 +166,13 @@ class R2VendingTest extends VendingContract {
             .isGreaterThanOrEqualTo(2);
   }
 
-  /** The R2 bed has one bucket: the sibling and the other table are what lies outside. */
+  /** The same names in another bucket behind the gateway: outside the token's bucket claim. */
   @Override
   protected List<String> filesElsewhere(String t) {
-    return List.of();
+    String other = r2.rgw().newBucket("r2else");
+    String key = key(t) + "/data/x.parquet";
+    CephRgw.put(r2.admin(), other, key, new byte[] {7});
+    return List.of("s3://" + other + "/" + key);
   }
 
   @Override

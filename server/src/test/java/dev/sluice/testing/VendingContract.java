@@ -272,12 +272,12 @@ public abstract class VendingContract {
     }
     assertThat(adminRead(evil)).as("after a refused write").isNull();
     assertThat(adminRead(location)).as("after a refused delete").isEqualTo(content);
-    String folder = location.substring(0, location.lastIndexOf('/') + 1);
+    String tableRoot = location.substring(0, location.indexOf("/data/") + 1);
     for (JsonNode config : vendedConfigs(reader, catalog(), "sales", "ro")) {
       assertReadOnly(config);
       StoreClient readOnly = store(config);
       assertThat(readOnly.get(location)).isEqualTo(content);
-      assertThat(readOnly.list(folder)).isNotEmpty();
+      assertThat(readOnly.list(tableRoot)).isNotEmpty();
       assertRefused(() -> readOnly.put(evil, new byte[] {1}));
       assertRefused(() -> readOnly.put(location, new byte[] {1}));
       assertRefused(() -> readOnly.delete(location));
