@@ -7,6 +7,7 @@ import dev.sluice.testing.Admin;
 import dev.sluice.testing.NeedsTestBeds;
 import dev.sluice.testing.RgwVendingBed;
 import dev.sluice.testing.TestServer;
+import dev.sluice.testing.WriterAndReader;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -53,20 +54,16 @@ class ConditionalLoadVendingTest {
         bed.catalogJson(BRIEF, endpoint)
             .replace("\"durationSeconds\": 900}", "\"durationSeconds\": 4}")
             .replace("/wh", "/brief"));
-    writer = admin.principal("writer", "writers");
-    reader = admin.principal("reader", "readers");
+    WriterAndReader people = WriterAndReader.create(admin);
+    writer = people.writer();
+    reader = people.reader();
     mover = admin.principal("mover", "movers");
     for (String catalog : List.of(LAKE, BRIEF)) {
       bed.createNamespace(catalog, "ns");
-      admin.catalogRole(catalog, "write_ns", "writers");
-      admin.catalogRole(catalog, "read_ns", "readers");
+      people
+          .writes(catalog, "write_ns", List.of("ns"), List.of("TABLE_WRITE_DATA", "TABLE_CREATE"))
+          .reads(catalog, "read_ns", List.of("ns"));
       admin.catalogRole(catalog, "move_t", "movers");
-      for (String privilege : List.of("TABLE_WRITE_DATA", "TABLE_CREATE")) {
-        admin.grant(
-            catalog, "write_ns", Admin.grantJson("namespace", List.of("ns"), null, privilege));
-      }
-      admin.grant(
-          catalog, "read_ns", Admin.grantJson("namespace", List.of("ns"), null, "TABLE_READ_DATA"));
       try (RESTCatalog client = bed.client(catalog, writer)) {
         client.createTable(TableIdentifier.of("ns", "t"), RgwVendingBed.SCHEMA);
       }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.sluice.testing.CredentialSourcesYaml;
 import dev.sluice.testing.LogCapture;
 import dev.sluice.testing.TestServer;
 import dev.sluice.testing.gcp.GoogleCloudFake;
@@ -57,12 +58,9 @@ class GcsStorageVerifyTest {
     server =
         TestServer.start(
             null,
-            "storage:\n  credentialSources:\n    gcp:\n      type: google-service-account\n"
-                + "      keyFile: \""
-                + key
-                + "\"\n      endpoint: \""
-                + google.endpoint()
-                + "\"\n  vendingMinDurationSeconds: 3\n");
+            CredentialSourcesYaml.googleServiceAccount("gcp", key.toString(), google.endpoint())
+                .vendingMinDurationSeconds(3)
+                .toYaml());
     createCatalog("impersonating", "imp", Map.of("gcsServiceAccount", SHORT_SA));
     createCatalog("direct", "direct", Map.of());
   }

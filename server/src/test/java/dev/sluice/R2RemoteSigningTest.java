@@ -7,12 +7,14 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.sluice.testing.Admin;
+import dev.sluice.testing.CredentialSourcesYaml;
 import dev.sluice.testing.NeedsTestBeds;
 import dev.sluice.testing.R2Gateway;
 import dev.sluice.testing.R2GatewayBed;
 import dev.sluice.testing.RgwVendingBed;
 import dev.sluice.testing.SignerClientReset;
 import dev.sluice.testing.TestServer;
+import dev.sluice.testing.WriterAndReader;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.http.HttpResponse;
@@ -52,12 +54,7 @@ class R2RemoteSigningTest {
     server =
         TestServer.start(
             null,
-            "storage:\n  credentialSources:\n    r2:\n      type: static\n"
-                + "      accessKeyId: \""
-                + r2.parentKeyId()
-                + "\"\n      secretAccessKey: \""
-                + r2.parentSecret()
-                + "\"\n");
+            CredentialSourcesYaml.s3Static("r2", r2.parentKeyId(), r2.parentSecret()).toYaml());
     String location = "s3://" + r2.bucket() + "/wh";
     Map<String, Object> storage =
         Map.of(
@@ -99,18 +96,16 @@ class R2RemoteSigningTest {
                 .statusCode())
         .isEqualTo(200);
     Admin admin = new Admin(server);
-    writer = admin.principal("writer", "writers");
-    reader = admin.principal("reader", "readers");
-    admin.catalogRole(CATALOG, "write_sales", "writers");
-    admin.catalogRole(CATALOG, "read_sales", "readers");
-    for (String privilege : List.of("TABLE_WRITE_DATA", "TABLE_CREATE")) {
-      admin.grant(
-          CATALOG, "write_sales", Admin.grantJson("namespace", List.of("sales"), null, privilege));
-    }
-    admin.grant(
-        CATALOG,
-        "read_sales",
-        Admin.grantJson("namespace", List.of("sales"), null, "TABLE_READ_DATA"));
+    WriterAndReader people =
+        WriterAndReader.create(admin)
+            .writes(
+                CATALOG,
+                "write_sales",
+                List.of("sales"),
+                List.of("TABLE_WRITE_DATA", "TABLE_CREATE"))
+            .reads(CATALOG, "read_sales", List.of("sales"));
+    writer = people.writer();
+    reader = people.reader();
   }
 
   @AfterAll

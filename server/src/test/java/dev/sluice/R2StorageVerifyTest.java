@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.sluice.testing.CredentialSourcesYaml;
 import dev.sluice.testing.LogCapture;
 import dev.sluice.testing.NeedsTestBeds;
 import dev.sluice.testing.R2GatewayBed;
@@ -42,12 +43,9 @@ class R2StorageVerifyTest {
     server =
         TestServer.start(
             null,
-            "storage:\n  credentialSources:\n    r2:\n      type: static\n"
-                + "      accessKeyId: \""
-                + r2.parentKeyId()
-                + "\"\n      secretAccessKey: \""
-                + r2.parentSecret()
-                + "\"\n  vendingMinDurationSeconds: 1\n");
+            CredentialSourcesYaml.s3Static("r2", r2.parentKeyId(), r2.parentSecret())
+                .vendingMinDurationSeconds(1)
+                .toYaml());
     String location = "s3://" + r2.bucket() + "/wh";
     Map<String, Object> storage =
         Map.of(

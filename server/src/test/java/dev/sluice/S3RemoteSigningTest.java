@@ -12,6 +12,7 @@ import dev.sluice.testing.NeedsTestBeds;
 import dev.sluice.testing.RgwVendingBed;
 import dev.sluice.testing.SignerClientReset;
 import dev.sluice.testing.TestServer;
+import dev.sluice.testing.WriterAndReader;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.URI;
@@ -66,15 +67,16 @@ class S3RemoteSigningTest {
     admin = bed.admin();
     createSigningCatalog(CATALOG, List.of("remote-signing"));
     bed.createNamespace(CATALOG, NS);
-    writer = admin.principal("writer", "writers");
-    admin.catalogRole(CATALOG, "writer_cr", "writers");
-    for (String privilege : List.of("TABLE_CREATE", "TABLE_WRITE_DATA", "TABLE_DROP")) {
-      admin.grant(CATALOG, "writer_cr", Admin.grantJson("namespace", List.of(NS), null, privilege));
-    }
-    reader = admin.principal("reader", "readers");
-    admin.catalogRole(CATALOG, "reader_cr", "readers");
-    admin.grant(
-        CATALOG, "reader_cr", Admin.grantJson("namespace", List.of(NS), null, "TABLE_READ_DATA"));
+    WriterAndReader people =
+        WriterAndReader.create(admin)
+            .writes(
+                CATALOG,
+                "writer_cr",
+                List.of(NS),
+                List.of("TABLE_CREATE", "TABLE_WRITE_DATA", "TABLE_DROP"))
+            .reads(CATALOG, "reader_cr", List.of(NS));
+    writer = people.writer();
+    reader = people.reader();
   }
 
   @AfterAll

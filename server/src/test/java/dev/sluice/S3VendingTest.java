@@ -8,25 +8,25 @@ import dev.sluice.testing.Admin;
 import dev.sluice.testing.CephRgw;
 import dev.sluice.testing.NeedsTestBeds;
 import dev.sluice.testing.RgwVendingBed;
+import dev.sluice.testing.S3Store;
 import dev.sluice.testing.TestServer;
+import dev.sluice.testing.VendingContract;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import org.apache.iceberg.DataFile;
-import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.rest.RESTCatalog;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.S3Exception;
@@ -34,128 +34,97 @@ import software.amazon.awssdk.services.s3.model.S3Exception;
 /**
  * S3 credential vending, end to end on a real Ceph RGW with STS: Sluice's HTTP API, the real
  * Iceberg client with S3FileIO holding no keys of its own, and RGW deciding what a vended
- * credential may touch.
+ * credential may touch. The five scenarios every backend passes are {@link VendingContract}'s; here
+ * are S3's own (STS unreachable, purge, one STS call for a cold key, latency, ...).
  */
 @NeedsTestBeds
-class S3VendingTest {
-  private static final Schema SCHEMA = RgwVendingBed.SCHEMA;
-  private static RgwVendingBed bed;
-  private static CephRgw rgw;
-  private static TestServer server;
-  private static Admin admin;
-  private static String bucket;
-  private static String otherBucket;
-  private static String catalog = "lake";
-  private static String[] writer;
-  private static String[] reader;
-  private static String[] stranger;
+class S3VendingTest extends VendingContract {
+  private static final String catalog = "lake";
+  private RgwVendingBed bed;
+  private CephRgw rgw;
+  private String bucket;
+  private String otherBucket;
+  private String[] stranger;
 
-  @BeforeAll
-  static void start() throws Exception {
+  @Override
+  protected TestServer startBackend() throws Exception {
     bed = RgwVendingBed.start("vend");
     rgw = bed.rgw();
-    server = bed.server();
-    admin = bed.admin();
     bucket = bed.bucket();
     otherBucket = rgw.newBucket("other");
+    TestServer server = bed.server();
     HttpResponse<String> created =
-        server.send("POST", "/api/management/v1/catalogs", catalogJson(catalog, rgw.endpoint()));
+        server.send(
+            "POST", "/api/management/v1/catalogs", bed.catalogJson(catalog, rgw.endpoint()));
     assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
     assertThat(created.body()).doesNotContain(rgw.secretKey());
     for (String ns : List.of("sales", "hr")) {
       bed.createNamespace(catalog, ns);
     }
-    writer = admin.principal("writer", "writers");
-    reader = admin.principal("reader", "readers");
+    return server;
+  }
+
+  @Override
+  protected void afterPrincipals() throws Exception {
     stranger = admin.principal("stranger", "strangers");
-    admin.catalogRole(catalog, "write_sales", "writers");
-    admin.catalogRole(catalog, "read_sales", "readers");
     admin.catalogRole(catalog, "props_only", "strangers");
-    admin.grant(
-        catalog,
-        "write_sales",
-        Admin.grantJson("namespace", List.of("sales"), null, "TABLE_WRITE_DATA"));
-    admin.grant(
-        catalog,
-        "write_sales",
-        Admin.grantJson("namespace", List.of("sales"), null, "TABLE_CREATE"));
-    admin.grant(
-        catalog,
-        "write_sales",
-        Admin.grantJson("namespace", List.of("hr"), null, "TABLE_WRITE_DATA"));
-    admin.grant(
-        catalog, "write_sales", Admin.grantJson("namespace", List.of("hr"), null, "TABLE_CREATE"));
-    admin.grant(
-        catalog,
-        "write_sales",
-        Admin.grantJson("namespace", List.of("sales"), null, "TABLE_FULL_METADATA"));
-    admin.grant(
-        catalog,
-        "write_sales",
-        Admin.grantJson("namespace", List.of("hr"), null, "TABLE_FULL_METADATA"));
-    admin.grant(
-        catalog,
-        "read_sales",
-        Admin.grantJson("namespace", List.of("sales"), null, "TABLE_READ_DATA"));
     admin.grant(
         catalog,
         "props_only",
         Admin.grantJson("namespace", List.of("sales"), null, "TABLE_READ_PROPERTIES"));
   }
 
-  @AfterAll
-  static void stop() throws Exception {
-    bed.close();
-  }
-
-  static String catalogJson(String name, String stsEndpoint) {
-    return bed.catalogJson(name, stsEndpoint);
-  }
-
-  /** The real client, configured with no storage keys at all. */
-  private static RESTCatalog client(String[] credentials) {
-    return bed.client(catalog, credentials);
-  }
-
-  private static JsonNode load(String token, String ns, String table, boolean askForCredentials)
-      throws Exception {
-    return load(token, catalog, ns, table, askForCredentials);
-  }
-
-  private static JsonNode load(
-      String token, String catalogName, String ns, String table, boolean askForCredentials)
-      throws Exception {
-    return bed.load(token, catalogName, ns, table, askForCredentials);
-  }
-
-  private static S3Client vendedClient(JsonNode loaded) {
-    return bed.vendedClient(loaded);
-  }
-
-  private static String key(String location, String suffix) {
-    return bed.key(location, suffix);
-  }
-
-  private static DataFile writeDataFile(Table table, String name, String content) throws Exception {
-    return RgwVendingBed.writeDataFile(table, name, content);
-  }
-
-  @Test
-  void writerCreatesAppendsAndReadsBackWithVendedCredentialsOnly() throws Exception {
-    try (RESTCatalog client = client(writer)) {
-      Table table = client.createTable(TableIdentifier.of("sales", "orders"), SCHEMA);
-      DataFile file = writeDataFile(table, "a.parquet", "order-1");
-      table.newAppend().appendFile(file).commit();
-      Table reloaded = client.loadTable(TableIdentifier.of("sales", "orders"));
-      assertThat(reloaded.currentSnapshot().addedDataFiles(reloaded.io())).hasSize(1);
-      try (var in = reloaded.io().newInputFile(file.location()).newStream()) {
-        assertThat(new String(in.readAllBytes(), StandardCharsets.UTF_8)).isEqualTo("order-1");
-      }
+  @Override
+  protected void stopBackend() throws Exception {
+    if (bed != null) {
+      bed.close();
     }
-    JsonNode loaded = load(server.token(writer[0], writer[1]), "sales", "orders", true);
+  }
+
+  // ---- the contract's hooks ----
+
+  @Override
+  protected String catalog() {
+    return catalog;
+  }
+
+  @Override
+  protected void createCatalog(String name, String path, Map<String, Object> storageExtra)
+      throws Exception {
+    Map<String, Object> storage = new LinkedHashMap<>(storageExtra);
+    storage.put("stsEndpoint", rgw.endpoint());
+    bed.createCatalog(name, path, path, Map.of(), storage);
+  }
+
+  @Override
+  protected StoreClient store(JsonNode config) {
+    return bed.store(config);
+  }
+
+  @Override
+  protected byte[] adminRead(String location) {
+    return bed.adminRead(location);
+  }
+
+  /** Refused by RGW, not by Sluice: its 403. */
+  @Override
+  protected void assertRefused(ThrowingCallable call) {
+    RgwVendingBed.assertS3Status(403, call);
+  }
+
+  @Override
+  protected String ioRefusal() {
+    return "Status Code: 403";
+  }
+
+  @Override
+  protected String refreshEndpointProperty() {
+    return "client.refresh-credentials-endpoint";
+  }
+
+  @Override
+  protected void assertWriterResponse(JsonNode loaded, Table table) {
     JsonNode credential = loaded.get("storage-credentials").get(0);
-    assertThat(credential.get("prefix").asText())
-        .isEqualTo(loaded.get("metadata").get("location").asText());
     for (String key :
         List.of(
             "s3.access-key-id",
@@ -168,59 +137,47 @@ class S3VendingTest {
       assertThat(credential.get("config").has(key)).as(key).isTrue();
       assertThat(loaded.get("config").has(key)).as(key).isTrue();
     }
-    assertThat(loaded.get("config").get("client.refresh-credentials-endpoint").asText())
-        .isEqualTo("v1/" + catalog + "/namespaces/sales/tables/orders/credentials");
     assertThat(credential.get("config").get("s3.access-key-id").asText())
         .isNotEqualTo(rgw.accessKey());
   }
 
-  @Test
-  void readersCannotWriteAndCredentialsStayInsideTheirTable() throws Exception {
-    try (RESTCatalog client = client(writer)) {
-      Table a = client.createTable(TableIdentifier.of("sales", "a"), SCHEMA);
-      a.newAppend().appendFile(writeDataFile(a, "x.parquet", "in-a")).commit();
-      Table b = client.createTable(TableIdentifier.of("sales", "b"), SCHEMA);
-      b.newAppend().appendFile(writeDataFile(b, "y.parquet", "in-b")).commit();
+  /** The same names in another bucket of the bed. */
+  @Override
+  protected List<String> filesElsewhere(String t) {
+    String key = S3Store.keyOf(t) + "/data/x.parquet";
+    try (S3Client admin = rgw.adminClient()) {
+      CephRgw.put(admin, otherBucket, key, new byte[] {7});
     }
-    JsonNode a = load(server.token(reader[0], reader[1]), "sales", "a", true);
-    String aLocation = a.get("metadata").get("location").asText();
-    JsonNode b = load(server.token(writer[0], writer[1]), "sales", "b", false);
-    String bLocation = b.get("metadata").get("location").asText();
-    try (S3Client readOnly = vendedClient(a);
-        S3Client admin = rgw.adminClient()) {
-      assertThat(CephRgw.get(readOnly, bucket, key(aLocation, "/data/x.parquet"))).isEqualTo(200);
-      assertThat(CephRgw.list(readOnly, bucket, key(aLocation, "/"))).isEqualTo(200);
-      // refused by RGW, not by Sluice:
-      CephRgw.assertPutRefused(
-          readOnly, bucket, key(aLocation, "/data/evil.parquet"), new byte[] {1});
-      CephRgw.assertPutRefused(readOnly, bucket, key(aLocation, "/data/x.parquet"), new byte[] {1});
-      assertThatThrownBy(() -> CephRgw.delete(readOnly, bucket, key(aLocation, "/data/x.parquet")))
-          .isInstanceOf(S3Exception.class)
-          .satisfies(e -> assertThat(((S3Exception) e).statusCode()).isEqualTo(403));
-      assertThat(CephRgw.get(admin, bucket, key(aLocation, "/data/x.parquet"))).isEqualTo(200);
-      // another table's prefix, a bucket-wide list, another bucket
-      assertThatThrownBy(() -> CephRgw.get(readOnly, bucket, key(bLocation, "/data/y.parquet")))
-          .isInstanceOf(S3Exception.class)
-          .satisfies(e -> assertThat(((S3Exception) e).statusCode()).isEqualTo(403));
-      assertThatThrownBy(() -> CephRgw.list(readOnly, bucket, ""))
-          .isInstanceOf(S3Exception.class)
-          .satisfies(e -> assertThat(((S3Exception) e).statusCode()).isEqualTo(403));
-      CephRgw.put(admin, otherBucket, "secret.txt", new byte[] {7});
-      assertThatThrownBy(() -> CephRgw.get(readOnly, otherBucket, "secret.txt"))
-          .isInstanceOf(S3Exception.class)
-          .satisfies(e -> assertThat(((S3Exception) e).statusCode()).isEqualTo(403));
-    }
-    try (S3Client writable = vendedClient(b)) {
-      assertThat(CephRgw.put(writable, bucket, key(bLocation, "/data/new.parquet"), new byte[] {2}))
-          .isEqualTo(200);
-      CephRgw.assertPutRefused(
-          writable, bucket, key(aLocation, "/data/new.parquet"), new byte[] {2});
-    }
+    return List.of("s3://" + otherBucket + "/" + key);
+  }
+
+  @Override
+  protected List<String> widerLists(String t) {
+    return List.of(t.substring(0, t.lastIndexOf('/') + 1), "s3://" + bucket + "/");
+  }
+
+  @Override
+  protected long expiresAtMillis(JsonNode config) {
+    return config.get("s3.session-token-expires-at-ms").asLong();
+  }
+
+  /** The first credential is dead at RGW. */
+  @Override
+  protected void assertExpiredRefused(JsonNode config, String location) {
+    StoreClient expired = store(config);
+    RgwVendingBed.assertS3Status(403, () -> expired.get(location));
+  }
+
+  // ---- S3's own ----
+
+  private JsonNode load(String token, String ns, String table, boolean askForCredentials)
+      throws Exception {
+    return bed.load(token, catalog, ns, table, askForCredentials);
   }
 
   @Test
   void aLoadThatDeclinesDelegationGetsNoCredentialsFromAnAlwaysCatalog() throws Exception {
-    try (RESTCatalog client = client(writer)) {
+    try (RESTCatalog client = client(catalog, writer)) {
       client.createTable(TableIdentifier.of("sales", "declined"), SCHEMA);
     }
     String token = server.token(writer[0], writer[1]);
@@ -240,7 +197,7 @@ class S3VendingTest {
 
   @Test
   void withoutReadDataAskingIsRefusedAndNotAskingGetsNoCredentials() throws Exception {
-    try (RESTCatalog client = client(writer)) {
+    try (RESTCatalog client = client(catalog, writer)) {
       client.createTable(TableIdentifier.of("sales", "props"), SCHEMA);
     }
     String token = server.token(stranger[0], stranger[1]);
@@ -249,74 +206,21 @@ class S3VendingTest {
             token, "GET", "/api/catalog/v1/" + catalog + "/namespaces/sales/tables/props", null);
     assertThat(asked.statusCode()).isEqualTo(200);
     assertThat(TestServer.json(asked.body()).path("storage-credentials").size()).isZero();
-    HttpResponse<String> withHeader =
-        HttpClient.newHttpClient()
-            .send(
-                HttpRequest.newBuilder(
-                        URI.create(
-                            server.baseUrl()
-                                + "/api/catalog/v1/"
-                                + catalog
-                                + "/namespaces/sales/tables/props"))
-                    .header("Authorization", "Bearer " + token)
-                    .header("X-Iceberg-Access-Delegation", "vended-credentials")
-                    .build(),
-                HttpResponse.BodyHandlers.ofString());
+    HttpResponse<String> withHeader = get(stranger, tablePath(catalog, "sales", "props"));
     assertThat(withHeader.statusCode()).isEqualTo(403);
   }
 
   @Test
-  void refreshVendsWhatALoadWouldNow() throws Exception {
-    try (RESTCatalog client = client(writer)) {
-      client.createTable(TableIdentifier.of("hr", "staff"), SCHEMA);
-    }
-    String token = server.token(writer[0], writer[1]);
-    String base = "/api/catalog/v1/" + catalog + "/namespaces/hr/tables/staff/credentials";
-    JsonNode rw = TestServer.json(server.sendAs(token, "GET", base, null).body());
-    String location = load(token, "hr", "staff", false).get("metadata").get("location").asText();
-    assertThat(rw.get("storage-credentials").get(0).get("prefix").asText()).isEqualTo(location);
-    try (S3Client client = vendedClient(rw)) {
-      assertThat(CephRgw.put(client, bucket, key(location, "/data/ok"), new byte[] {1}))
-          .isEqualTo(200);
-    }
-    // Take write away (keep read): the next refresh is read-only.
-    admin.revoke(
-        catalog,
-        "write_sales",
-        Admin.grantJson("namespace", List.of("hr"), null, "TABLE_WRITE_DATA"));
-    admin.grant(
-        catalog,
-        "write_sales",
-        Admin.grantJson("namespace", List.of("hr"), null, "TABLE_READ_DATA"));
-    JsonNode ro = TestServer.json(server.sendAs(token, "GET", base, null).body());
-    try (S3Client client = vendedClient(ro)) {
-      CephRgw.assertPutRefused(client, bucket, key(location, "/data/no"), new byte[] {1});
-      assertThat(CephRgw.get(client, bucket, key(location, "/data/ok"))).isEqualTo(200);
-    }
-    assertThat(server.sendAs(token, "GET", base + "?planId=p1", null).statusCode()).isEqualTo(400);
-    assertThat(server.sendAs(token, "GET", base.replace("staff", "missing"), null).statusCode())
-        .isEqualTo(404);
-    admin.revoke(
-        catalog,
-        "write_sales",
-        Admin.grantJson("namespace", List.of("hr"), null, "TABLE_READ_DATA"));
-    admin.grant(
-        catalog,
-        "write_sales",
-        Admin.grantJson("namespace", List.of("hr"), null, "TABLE_WRITE_DATA"));
-  }
-
-  @Test
   void renameKeepsTheRecordedLocationAsTheScope() throws Exception {
-    try (RESTCatalog client = client(writer)) {
+    try (RESTCatalog client = client(catalog, writer)) {
       Table t = client.createTable(TableIdentifier.of("sales", "before"), SCHEMA);
       String location = t.location();
       client.renameTable(TableIdentifier.of("sales", "before"), TableIdentifier.of("hr", "after"));
       JsonNode loaded = load(server.token(writer[0], writer[1]), "hr", "after", true);
       assertThat(loaded.get("storage-credentials").get(0).get("prefix").asText())
           .isEqualTo(location);
-      try (S3Client vended = vendedClient(loaded)) {
-        assertThat(CephRgw.put(vended, bucket, key(location, "/data/after"), new byte[] {1}))
+      try (S3Client vended = bed.vendedClient(loaded)) {
+        assertThat(CephRgw.put(vended, bucket, bed.key(location, "/data/after"), new byte[] {1}))
             .isEqualTo(200);
       }
       // The folder stays the renamed table's: a new table under the old name would default to it.
@@ -353,29 +257,21 @@ class S3VendingTest {
 
   @Test
   void aThousandConcurrentLoadsOfAColdKeyMakeOneStsCall() throws Exception {
-    try (RESTCatalog client = client(writer)) {
+    try (RESTCatalog client = client(catalog, writer)) {
       client.createTable(TableIdentifier.of("sales", "hot"), SCHEMA);
     }
     String token = server.token(reader[0], reader[1]);
     double before = stsCalls();
     ExecutorService pool = Executors.newFixedThreadPool(32);
     HttpClient http = HttpClient.newHttpClient();
+    HttpRequest load =
+        HttpRequest.newBuilder(URI.create(server.baseUrl() + tablePath(catalog, "sales", "hot")))
+            .header("Authorization", "Bearer " + token)
+            .build();
     List<Future<Integer>> results = new ArrayList<>();
     for (int i = 0; i < 1000; i++) {
       results.add(
-          pool.submit(
-              () ->
-                  http.send(
-                          HttpRequest.newBuilder(
-                                  URI.create(
-                                      server.baseUrl()
-                                          + "/api/catalog/v1/"
-                                          + catalog
-                                          + "/namespaces/sales/tables/hot"))
-                              .header("Authorization", "Bearer " + token)
-                              .build(),
-                          HttpResponse.BodyHandlers.discarding())
-                      .statusCode()));
+          pool.submit(() -> http.send(load, HttpResponse.BodyHandlers.discarding()).statusCode()));
     }
     for (Future<Integer> result : results) {
       assertThat(result.get()).isEqualTo(200);
@@ -384,13 +280,8 @@ class S3VendingTest {
     assertThat(stsCalls() - before).isEqualTo(1.0);
   }
 
-  private static double stsCalls() throws Exception {
-    String metrics =
-        HttpClient.newHttpClient()
-            .send(
-                HttpRequest.newBuilder(URI.create(server.baseUrl() + "/metrics")).build(),
-                HttpResponse.BodyHandlers.ofString())
-            .body();
+  private double stsCalls() throws Exception {
+    String metrics = server.sendAs(null, "GET", "/metrics", null).body();
     for (String line : metrics.split("\n")) {
       if (line.startsWith("sluice_vending_provider_calls_total{backend=\"s3\"")) {
         return Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
@@ -405,7 +296,7 @@ class S3VendingTest {
         server.send(
             "POST",
             "/api/management/v1/catalogs",
-            catalogJson("nosts", "http://127.0.0.1:9").replace("/wh\"", "/nosts\""));
+            bed.catalogJson("nosts", "http://127.0.0.1:9").replace("/wh\"", "/nosts\""));
     assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
     String base = "/api/catalog/v1/nosts";
     assertThat(server.send("POST", base + "/namespaces", "{\"namespace\": [\"n\"]}").statusCode())
@@ -474,12 +365,12 @@ class S3VendingTest {
 
   @Test
   void purgeDeletesTheTablesFilesServerSide() throws Exception {
-    try (RESTCatalog client = client(writer);
+    try (RESTCatalog client = client(catalog, writer);
         S3Client admin = rgw.adminClient()) {
       Table t = client.createTable(TableIdentifier.of("hr", "purged"), SCHEMA);
-      DataFile file = writeDataFile(t, "p.parquet", "gone");
+      DataFile file = RgwVendingBed.writeDataFile(t, "p.parquet", "gone");
       t.newAppend().appendFile(file).commit();
-      String dataKey = key(file.location(), "");
+      String dataKey = bed.key(file.location(), "");
       assertThat(CephRgw.get(admin, bucket, dataKey)).isEqualTo(200);
       assertThat(client.dropTable(TableIdentifier.of("hr", "purged"), true)).isTrue();
       assertThatThrownBy(() -> CephRgw.get(admin, bucket, dataKey))
@@ -489,86 +380,12 @@ class S3VendingTest {
   }
 
   @Test
-  void aLongReadOutlivesItsCredentialByRefreshing() throws Exception {
-    HttpResponse<String> created =
-        server.send(
-            "POST",
-            "/api/management/v1/catalogs",
-            catalogJson("short", rgw.endpoint())
-                .replace("\"durationSeconds\": 900", "\"durationSeconds\": 3")
-                .replace("/wh\"", "/short\""));
-    assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
-    assertThat(
-            server
-                .send("POST", "/api/catalog/v1/short/namespaces", "{\"namespace\": [\"n\"]}")
-                .statusCode())
-        .isEqualTo(200);
-    RESTCatalog client = new RESTCatalog();
-    client.initialize(
-        "sluice",
-        Map.of(
-            "uri",
-            server.catalogUri(),
-            "warehouse",
-            "short",
-            "credential",
-            TestServer.CLIENT_ID + ":" + TestServer.SECRET));
-    try (client) {
-      Table table = client.createTable(TableIdentifier.of("n", "long_read"), SCHEMA);
-      DataFile file = writeDataFile(table, "r.parquet", "still-readable");
-      table.newAppend().appendFile(file).commit();
-      JsonNode first = load(server.rootToken(), "short", "n", "long_read", true);
-      long expiresAt =
-          first
-              .get("storage-credentials")
-              .get(0)
-              .get("config")
-              .get("s3.session-token-expires-at-ms")
-              .asLong();
-      Table reader = client.loadTable(TableIdentifier.of("n", "long_read"));
-      Thread.sleep(Math.max(0, expiresAt - System.currentTimeMillis()) + 1500);
-      // The first credential is dead at RGW...
-      try (S3Client expired =
-          rgw.clientWith(
-              first
-                  .get("storage-credentials")
-                  .get(0)
-                  .get("config")
-                  .get("s3.access-key-id")
-                  .asText(),
-              first
-                  .get("storage-credentials")
-                  .get(0)
-                  .get("config")
-                  .get("s3.secret-access-key")
-                  .asText(),
-              first
-                  .get("storage-credentials")
-                  .get(0)
-                  .get("config")
-                  .get("s3.session-token")
-                  .asText())) {
-        String dataKey = file.location().replace("s3://" + bucket + "/", "");
-        assertThatThrownBy(() -> CephRgw.get(expired, bucket, dataKey))
-            .isInstanceOf(S3Exception.class)
-            .satisfies(e -> assertThat(((S3Exception) e).statusCode()).isEqualTo(403));
-      }
-      // ...yet the client, loaded before it expired, keeps reading: it refreshed through the
-      // catalog.
-      try (var in = reader.io().newInputFile(file.location()).newStream()) {
-        assertThat(new String(in.readAllBytes(), StandardCharsets.UTF_8))
-            .isEqualTo("still-readable");
-      }
-    }
-  }
-
-  @Test
   void onRequestCatalogsVendOnlyWhenAskedAndCommitsCarryCredentials() throws Exception {
     HttpResponse<String> created =
         server.send(
             "POST",
             "/api/management/v1/catalogs",
-            catalogJson("asked", rgw.endpoint())
+            bed.catalogJson("asked", rgw.endpoint())
                 .replace(
                     "\"durationSeconds\": 900",
                     "\"durationSeconds\": 900, \"vendCredentials\": \"on-request\"")
@@ -584,16 +401,13 @@ class S3VendingTest {
     assertThat(TestServer.json(made.body()).path("storage-credentials").size()).isZero();
     String token = server.rootToken();
     HttpResponse<String> commit =
-        HttpClient.newHttpClient()
-            .send(
-                HttpRequest.newBuilder(URI.create(server.baseUrl() + base + "/n/tables/t"))
-                    .header("Authorization", "Bearer " + token)
-                    .header("X-Iceberg-Access-Delegation", "vended-credentials")
-                    .POST(
-                        HttpRequest.BodyPublishers.ofString(
-                            "{\"requirements\": [], \"updates\": [{\"action\": \"set-properties\", \"updates\": {\"k\": \"v\"}}]}"))
-                    .build(),
-                HttpResponse.BodyHandlers.ofString());
+        server.sendAs(
+            token,
+            "POST",
+            base + "/n/tables/t",
+            "{\"requirements\": [], \"updates\": [{\"action\": \"set-properties\","
+                + " \"updates\": {\"k\": \"v\"}}]}",
+            Map.of(RgwVendingBed.DELEGATION, "vended-credentials"));
     assertThat(commit.statusCode()).as(commit.body()).isEqualTo(200);
     assertThat(
             TestServer.json(commit.body())
@@ -613,7 +427,7 @@ class S3VendingTest {
    */
   @Test
   void vendLatencyColdAndWarm() throws Exception {
-    try (RESTCatalog client = client(writer)) {
+    try (RESTCatalog client = client(catalog, writer)) {
       client.createTable(TableIdentifier.of("sales", "latency"), SCHEMA);
     }
     String[] fresh = admin.principal("latency_reader", "readers");
@@ -655,7 +469,7 @@ class S3VendingTest {
    */
   @Test
   void registerVendsForTheRegisteredTable() throws Exception {
-    try (RESTCatalog client = client(writer)) {
+    try (RESTCatalog client = client(catalog, writer)) {
       client.createTable(TableIdentifier.of("hr", "original"), SCHEMA);
     }
     String token = server.token(writer[0], writer[1]);
@@ -677,7 +491,7 @@ class S3VendingTest {
                     null)
                 .statusCode())
         .isEqualTo(404);
-    try (RESTCatalog client = client(writer)) {
+    try (RESTCatalog client = client(catalog, writer)) {
       assertThat(client.dropTable(TableIdentifier.of("hr", "original"), false)).isTrue();
     }
     HttpResponse<String> registered = server.sendAs(token, "POST", register, request);
@@ -687,12 +501,12 @@ class S3VendingTest {
         .isEqualTo(original.get("metadata").get("location").asText());
     assertThat(body.get("config").get("client.refresh-credentials-endpoint").asText())
         .isEqualTo("v1/" + catalog + "/namespaces/hr/tables/copy/credentials");
-    try (S3Client vended = vendedClient(body)) {
+    try (S3Client vended = bed.vendedClient(body)) {
       assertThat(
               CephRgw.put(
                   vended,
                   bucket,
-                  key(original.get("metadata").get("location").asText(), "/data/x"),
+                  bed.key(original.get("metadata").get("location").asText(), "/data/x"),
                   new byte[] {1}))
           .isEqualTo(200);
     }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.sluice.testing.Admin;
+import dev.sluice.testing.CredentialSourcesYaml;
 import dev.sluice.testing.TestServer;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
@@ -34,8 +35,7 @@ class StorageIdentityTest {
     server =
         TestServer.start(
             null,
-            "storage:\n  credentialSources:\n    static1:\n      type: static\n"
-                + "      accessKeyId: AKIDEXAMPLE\n      secretAccessKey: not-a-real-secret\n");
+            CredentialSourcesYaml.s3Static("static1", "AKIDEXAMPLE", "not-a-real-secret").toYaml());
     root = Files.createTempDirectory("sluice-storage-identity");
     Admin admin = new Admin(server);
     String[] credentials = admin.principal("meta_admin", "meta_admins");

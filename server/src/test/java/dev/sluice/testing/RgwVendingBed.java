@@ -11,7 +11,9 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import javax.net.ssl.SSLContext;
 import org.apache.iceberg.DataFile;
@@ -44,6 +46,8 @@ public final class RgwVendingBed implements AutoCloseable {
   private final Admin admin;
   private final String bucket;
   private final HttpClient http = HttpClient.newHttpClient();
+  private final List<S3Client> clients = new ArrayList<>();
+  private S3Client storeAdmin;
 
   private RgwVendingBed(CephRgw rgw, TestServer server, String bucket) {
     this.rgw = rgw;
@@ -71,10 +75,11 @@ public final class RgwVendingBed implements AutoCloseable {
     TestServer server =
         TestServer.start(
             null,
-            "storage:\n  credentialSources:\n    rgw:\n      type: static\n"
-                + "      accessKeyId: ${SLUICE_TEST_RGW_ACCESS_KEY}\n      secretAccessKey: ${SLUICE_TEST_RGW_SECRET_KEY}\n"
-                // The bed's STS allows 1-second sessions, so expiry and refresh are testable.
-                + "  vendingMinDurationSeconds: 1\n"
+            CredentialSourcesYaml.s3Static(
+                        "rgw", "${SLUICE_TEST_RGW_ACCESS_KEY}", "${SLUICE_TEST_RGW_SECRET_KEY}")
+                    // The bed's STS allows 1-second sessions, so expiry and refresh are testable.
+                    .vendingMinDurationSeconds(1)
+                    .toYaml()
                 + extraYaml,
             clientTls);
     return new RgwVendingBed(rgw, server, bucket);
@@ -151,7 +156,7 @@ public final class RgwVendingBed implements AutoCloseable {
     all.put("default-base-location", s3(base));
     Map<String, Object> storage = new LinkedHashMap<>();
     storage.put("storageType", "S3");
-    storage.put("allowedLocations", java.util.List.of(s3(allowed)));
+    storage.put("allowedLocations", List.of(s3(allowed)));
     storage.put("roleArn", rgw.roleArn());
     storage.put("region", rgw.region());
     storage.put("endpoint", rgw.endpoint());
@@ -257,6 +262,29 @@ public final class RgwVendingBed implements AutoCloseable {
         config.get("s3.session-token").asText());
   }
 
+  /**
+   * A {@link VendingContract.StoreClient} holding only the credential whose client properties are
+   * {@code config} (closed with the bed).
+   */
+  public synchronized VendingContract.StoreClient store(JsonNode config) {
+    S3Client s3 =
+        rgw.clientWith(
+            config.get("s3.access-key-id").asText(),
+            config.get("s3.secret-access-key").asText(),
+            config.get("s3.session-token").asText());
+    clients.add(s3);
+    return S3Store.of(s3);
+  }
+
+  /** The object at an s3:// location as the bed's own keys read it, or null when absent. */
+  public synchronized byte[] adminRead(String location) {
+    if (storeAdmin == null) {
+      storeAdmin = rgw.adminClient();
+      clients.add(storeAdmin);
+    }
+    return S3Store.read(storeAdmin, location);
+  }
+
   /** The object key of {@code location} (an s3:// location in this bucket) plus {@code suffix}. */
   public String key(String location, String suffix) {
     return location.replace("s3://" + bucket + "/", "") + suffix;
@@ -289,6 +317,7 @@ public final class RgwVendingBed implements AutoCloseable {
 
   @Override
   public void close() throws Exception {
+    clients.forEach(S3Client::close);
     server.close();
   }
 }
