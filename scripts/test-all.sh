@@ -21,4 +21,6 @@ if [ -f e2e/js/package.json ]; then
 fi
 
 mvn -B verify "$@"
+# The README's way to run one bed test, checked: a PostgreSQL and an RGW test of one class.
+scripts/one-test.sh 'MigrationPostgresTest,TlsVendingTest'
 echo "test-all: passed in $(( $(date +%s) - start )) s"
