@@ -29,14 +29,16 @@ import dev.sluice.http.Transport;
 import dev.sluice.management.AccessAdmin;
 import dev.sluice.management.CatalogAdmin;
 import dev.sluice.management.CatalogVerification;
+import dev.sluice.operations.CatalogAccess;
+import dev.sluice.operations.ConditionalLoad;
+import dev.sluice.operations.NamespaceOperations;
+import dev.sluice.operations.TableCredentials;
+import dev.sluice.operations.TableLoads;
+import dev.sluice.operations.TableMutations;
+import dev.sluice.operations.TableSigning;
+import dev.sluice.operations.ViewOperations;
 import dev.sluice.store.JdbcStore;
 import dev.sluice.store.Store;
-import dev.sluice.tables.CatalogAccess;
-import dev.sluice.tables.ConditionalLoad;
-import dev.sluice.tables.TableCredentials;
-import dev.sluice.tables.TableLoads;
-import dev.sluice.tables.TableMutations;
-import dev.sluice.tables.TableSigning;
 import dev.sluice.tls.ServerTls;
 import dev.sluice.vending.StorageBackends;
 import dev.sluice.vending.VendingService;
@@ -185,11 +187,12 @@ public final class SluiceServer implements AutoCloseable {
               authz,
               new IcebergRoutes.Services(
                   visibility,
-                  objects,
                   access,
+                  new NamespaceOperations(authz, objects),
                   new TableLoads(access, credentials, new ConditionalLoad(clock)),
                   new TableMutations(authz, credentials),
-                  new TableSigning(authz, vending, tokens)),
+                  new TableSigning(authz, vending, tokens),
+                  new ViewOperations(authz, access)),
               tokens,
               new IcebergRoutes.Tuning(
                   64L << 20, // serialized metadata kept for loads: 64 MiB

@@ -46,7 +46,9 @@ class AuthorizationRouteCoverageTest {
           "POST " + TABLE + "/sign/{grant}",
           "S3RemoteSigningTest#aStagedTablesGrantServesOnlyItsPrincipalItsTableAndFreeLocations",
           "POST " + M + "/catalogs/{name}/verify",
-          "StorageVerifyTest#onlyTheServiceAdminOrCatalogManageContentMayVerify");
+          "StorageVerifyTest#onlyTheServiceAdminOrCatalogManageContentMayVerify",
+          "GET " + M + "/storage-types",
+          "ManagementApiTest#storageTypesListEachBackendsFormFields");
 
   /** Authenticated routes with nothing to authorize, and why. */
   static final Map<String, String> NOTHING_TO_AUTHORIZE =

@@ -6,9 +6,10 @@ import dev.sluice.authz.Authorizer;
 import dev.sluice.authz.Caller;
 import dev.sluice.authz.Privilege;
 import dev.sluice.catalog.SluiceCatalog;
+import dev.sluice.operations.CatalogAccess;
+import dev.sluice.operations.NamespaceCall;
+import dev.sluice.operations.TableCall;
 import dev.sluice.store.SecurableRef;
-import dev.sluice.tables.CatalogAccess;
-import dev.sluice.tables.TableCall;
 import org.apache.iceberg.catalog.TableIdentifier;
 
 /**
@@ -41,6 +42,16 @@ final class IcebergRequests {
   /** The caller, the prefix's catalog ({@link #catalog}) and the path's table. */
   TableCall tableCall(Exchange x) {
     return new TableCall(caller(x), catalog(x), table(x));
+  }
+
+  /** The caller, the prefix's catalog ({@link #catalog}) and the path's namespace. */
+  NamespaceCall namespaceCall(Exchange x) {
+    return new NamespaceCall(caller(x), catalog(x), x.namespace("namespace"));
+  }
+
+  /** The caller, the prefix's catalog ({@link #catalog}) and the path's view. */
+  TableCall viewCall(Exchange x) {
+    return new TableCall(caller(x), catalog(x), view(x));
   }
 
   static TableIdentifier table(Exchange x) {

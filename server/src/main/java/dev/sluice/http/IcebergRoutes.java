@@ -1,10 +1,5 @@
 package dev.sluice.http;
 
-import static dev.sluice.http.IcebergRequests.table;
-import static dev.sluice.http.IcebergRequests.view;
-import static dev.sluice.tables.Securables.namespace;
-import static dev.sluice.tables.Securables.tableRef;
-import static dev.sluice.tables.Securables.viewRef;
 import static java.util.Objects.requireNonNull;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -14,29 +9,23 @@ import dev.sluice.auth.TokenService;
 import dev.sluice.authz.Authorizer;
 import dev.sluice.authz.Caller;
 import dev.sluice.authz.CatalogVisibility;
-import dev.sluice.authz.ObjectVisibility;
-import dev.sluice.authz.Privilege;
 import dev.sluice.catalog.CatalogRegistry;
-import dev.sluice.catalog.IdentifierRules;
 import dev.sluice.catalog.SluiceCatalog;
+import dev.sluice.operations.CatalogAccess;
+import dev.sluice.operations.NamespaceOperations;
+import dev.sluice.operations.TableLoads;
+import dev.sluice.operations.TableMutations;
+import dev.sluice.operations.TableSigning;
+import dev.sluice.operations.ViewOperations;
 import dev.sluice.store.SecurableRef;
-import dev.sluice.tables.CatalogAccess;
-import dev.sluice.tables.TableLoads;
-import dev.sluice.tables.TableMutations;
-import dev.sluice.tables.TableSigning;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 import java.util.function.Function;
-import org.apache.iceberg.MetadataUpdate;
 import org.apache.iceberg.catalog.Namespace;
-import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.exceptions.BadRequestException;
 import org.apache.iceberg.exceptions.ForbiddenException;
-import org.apache.iceberg.exceptions.NoSuchTableException;
-import org.apache.iceberg.rest.CatalogHandlers;
 import org.apache.iceberg.rest.Endpoint;
 import org.apache.iceberg.rest.RESTUtil;
 import org.apache.iceberg.rest.requests.CreateNamespaceRequest;
@@ -46,23 +35,17 @@ import org.apache.iceberg.rest.requests.ReportMetricsRequest;
 import org.apache.iceberg.rest.requests.UpdateNamespacePropertiesRequest;
 import org.apache.iceberg.rest.requests.UpdateTableRequest;
 import org.apache.iceberg.rest.responses.ConfigResponse;
-import org.apache.iceberg.view.SQLViewRepresentation;
-import org.apache.iceberg.view.ViewRepresentation;
-import org.apache.iceberg.view.ViewVersion;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
- * The Iceberg REST catalog API under {@code /api/catalog}: the route table ({@link #DECLARED}), and
- * the namespace and view routes. Routes parse and validate input, resolve the catalog from the
- * prefix ({@link IcebergRequests}), and hand the work to iceberg-core's {@link CatalogHandlers}
- * over a {@link SluiceCatalog}. The table routes are {@link TableRoutes} (over the table services
- * in {@code dev.sluice.tables}), lists in {@link IcebergListings}, and {@code Idempotency-Key} onto
- * the mutations in {@link IdempotentEndpoints}.
+ * The Iceberg REST catalog API under {@code /api/catalog}: the route table ({@link #DECLARED}),
+ * {@code /v1/config}, and the namespace and view routes. Routes read the request, resolve the
+ * catalog from the prefix ({@link IcebergRequests}), and hand the work to the operations below HTTP
+ * ({@code dev.sluice.operations}), which authorize it and carry it out through iceberg-core's
+ * {@code CatalogHandlers} over a {@link SluiceCatalog}. The table routes are {@link TableRoutes},
+ * lists {@link IcebergListings}, and {@code Idempotency-Key} is wrapped onto the mutations by
+ * {@link IdempotentEndpoints}.
  */
 public final class IcebergRoutes {
-  private static final Logger LOG = LoggerFactory.getLogger(IcebergRoutes.class);
-
   /** Where this server mounts Iceberg's REST paths ({@code /v1/...}). */
   static final String MOUNT = "/api/catalog";
 
@@ -124,10 +107,12 @@ public final class IcebergRoutes {
   private final CatalogRegistry catalogs;
   private final Authorizer authz;
   private final CatalogVisibility visibility;
-  private final ObjectVisibility objects;
   private final IcebergRequests requests;
   private final IcebergListings listings;
   private final TableRoutes tables;
+  private final NamespaceOperations namespaces;
+  private final TableLoads tableOperations;
+  private final ViewOperations views;
   private final IdempotentEndpoints idempotent;
   private final ReadableLocationsRoute readableLocations;
   private final SignRoute sign;
@@ -165,18 +150,20 @@ public final class IcebergRoutes {
    */
   public record Services(
       CatalogVisibility visibility,
-      ObjectVisibility objects,
       CatalogAccess access,
+      NamespaceOperations namespaces,
       TableLoads loads,
       TableMutations mutations,
-      TableSigning signing) {
+      TableSigning signing,
+      ViewOperations views) {
     public Services {
       requireNonNull(visibility, "visibility");
-      requireNonNull(objects, "objects");
       requireNonNull(access, "access");
+      requireNonNull(namespaces, "namespaces");
       requireNonNull(loads, "loads");
       requireNonNull(mutations, "mutations");
       requireNonNull(signing, "signing");
+      requireNonNull(views, "views");
     }
   }
 
@@ -196,7 +183,9 @@ public final class IcebergRoutes {
             tuning.metadataJsonIdle(),
             catalogs::writtenMetadataJson);
     this.visibility = services.visibility();
-    this.objects = services.objects();
+    this.namespaces = services.namespaces();
+    this.tableOperations = services.loads();
+    this.views = services.views();
     this.requests = new IcebergRequests(authz, services.access());
     Paging paging = new Paging(new Sealer(tokens));
     this.listings = new IcebergListings(requests, authz, paging);
@@ -298,71 +287,40 @@ public final class IcebergRoutes {
     SluiceCatalog catalog = requests.catalog(x);
     requireStringArray(x.jsonBody().get("namespace"), "namespace");
     CreateNamespaceRequest request = x.icebergBody(CreateNamespaceRequest.class);
-    request.validate();
-    IdentifierRules.checkNamespace(request.namespace());
-    Namespace ns = request.namespace();
-    SecurableRef parent = ns.length() == 1 ? SecurableRef.CATALOG : namespace(parentOf(ns));
-    authz.require(
-        requests.caller(x), "createNamespace", catalog.name(), parent, Privilege.NAMESPACE_CREATE);
-    return Reply.ok(CatalogHandlers.createNamespace(catalog, request));
+    return Reply.ok(namespaces.create(requests.caller(x), catalog, request));
   }
 
   private Reply loadNamespace(Exchange x) {
-    SluiceCatalog catalog =
-        requests.onNamespace(x, "loadNamespace", Privilege.NAMESPACE_READ_PROPERTIES);
-    return Reply.ok(CatalogHandlers.loadNamespace(catalog, x.namespace("namespace")));
+    return Reply.ok(namespaces.load(requests.namespaceCall(x)));
   }
 
   private Reply namespaceExists(Exchange x) {
-    SluiceCatalog catalog = requests.catalog(x);
-    Namespace ns = x.namespace("namespace");
-    objects.requireExistenceCheck(
-        requests.caller(x), "namespaceExists", catalog.name(), namespace(ns));
-    CatalogHandlers.namespaceExists(catalog, ns);
+    namespaces.exists(requests.namespaceCall(x));
     return Reply.NO_CONTENT;
   }
 
   private Reply dropNamespace(Exchange x) {
-    SluiceCatalog catalog = requests.onNamespace(x, "dropNamespace", Privilege.NAMESPACE_DROP);
-    CatalogHandlers.dropNamespace(catalog, x.namespace("namespace"));
-    authz.invalidate(); // the grants on it are gone
+    namespaces.drop(requests.namespaceCall(x));
     return Reply.NO_CONTENT;
   }
 
   private Reply updateNamespaceProperties(Exchange x) {
-    SluiceCatalog catalog =
-        requests.onNamespace(x, "updateNamespaceProperties", Privilege.NAMESPACE_WRITE_PROPERTIES);
-    UpdateNamespacePropertiesRequest request =
-        x.icebergBody(UpdateNamespacePropertiesRequest.class);
-    request.validate();
     return Reply.ok(
-        CatalogHandlers.updateNamespaceProperties(catalog, x.namespace("namespace"), request));
+        namespaces.updateProperties(
+            requests.namespaceCall(x),
+            () -> x.icebergBody(UpdateNamespacePropertiesRequest.class)));
   }
 
   // ------------------------------------------------------------------ tables
 
   private Reply tableExists(Exchange x) {
-    SluiceCatalog catalog = requests.catalog(x);
-    TableIdentifier table = table(x);
-    requests.readable(
-        requests.caller(x),
-        "tableExists",
-        catalog,
-        tableRef(table),
-        table,
-        Privilege.TABLE_READ_PROPERTIES);
-    CatalogHandlers.tableExists(catalog, table);
+    tableOperations.exists(requests.tableCall(x));
     return Reply.NO_CONTENT;
   }
 
   private Reply reportMetrics(Exchange x) {
-    SluiceCatalog catalog = requests.onTable(x, "reportMetrics", Privilege.TABLE_READ_DATA);
-    TableIdentifier table = table(x);
-    ReportMetricsRequest request = x.icebergBody(ReportMetricsRequest.class);
-    if (!catalog.tableExists(table)) {
-      throw new NoSuchTableException("Table does not exist: %s", table);
-    }
-    LOG.debug("metrics report for {}: {}", table, request.reportType());
+    tableOperations.reportMetrics(
+        requests.tableCall(x), () -> x.icebergBody(ReportMetricsRequest.class));
     return Reply.NO_CONTENT;
   }
 
@@ -372,100 +330,36 @@ public final class IcebergRoutes {
     SluiceCatalog catalog = requests.catalog(x);
     Namespace namespace = x.namespace("namespace");
     CreateViewRequest request = x.icebergBody(CreateViewRequest.class);
-    request.validate();
-    IdentifierRules.checkIdentifier(TableIdentifier.of(namespace, request.name()));
-    requireSqlRepresentations(request.viewVersion());
-    authz.require(
-        requests.caller(x),
-        "createView",
-        catalog.name(),
-        namespace(namespace),
-        Privilege.VIEW_CREATE);
-    return Reply.ok(CatalogHandlers.createView(catalog, namespace, request));
-  }
-
-  /**
-   * Iceberg's view handlers take only SQL representations; anything else is the client's mistake,
-   * not a 500.
-   */
-  private static void requireSqlRepresentations(ViewVersion version) {
-    for (ViewRepresentation representation : version.representations()) {
-      if (!(representation instanceof SQLViewRepresentation)) {
-        throw new BadRequestException(
-            "Invalid view version: unsupported representation type '%s' (supported: sql)",
-            representation.type());
-      }
-    }
+    return Reply.ok(views.create(requests.caller(x), catalog, namespace, request));
   }
 
   private Reply loadView(Exchange x) {
-    SluiceCatalog catalog = requests.catalog(x);
-    TableIdentifier view = view(x);
-    requests.readable(
-        requests.caller(x),
-        "loadView",
-        catalog,
-        viewRef(view),
-        view,
-        Privilege.VIEW_READ_PROPERTIES);
-    return Reply.ok(CatalogHandlers.loadView(catalog, view));
+    return Reply.ok(views.load(requests.viewCall(x)));
   }
 
   private Reply viewExists(Exchange x) {
-    SluiceCatalog catalog = requests.catalog(x);
-    TableIdentifier view = view(x);
-    requests.readable(
-        requests.caller(x),
-        "viewExists",
-        catalog,
-        viewRef(view),
-        view,
-        Privilege.VIEW_READ_PROPERTIES);
-    CatalogHandlers.viewExists(catalog, view);
+    views.exists(requests.viewCall(x));
     return Reply.NO_CONTENT;
   }
 
   private Reply replaceView(Exchange x) {
-    SluiceCatalog catalog = requests.onView(x, "replaceView", Privilege.VIEW_WRITE_PROPERTIES);
-    UpdateTableRequest request = x.icebergBody(UpdateTableRequest.class);
-    request.updates().stream()
-        .filter(MetadataUpdate.AddViewVersion.class::isInstance)
-        .forEach(
-            update ->
-                requireSqlRepresentations(((MetadataUpdate.AddViewVersion) update).viewVersion()));
-    return Reply.ok(CatalogHandlers.updateView(catalog, view(x), request));
+    return Reply.ok(
+        views.replace(requests.viewCall(x), () -> x.icebergBody(UpdateTableRequest.class)));
   }
 
   private Reply dropView(Exchange x) {
-    SluiceCatalog catalog = requests.onView(x, "dropView", Privilege.VIEW_DROP);
-    CatalogHandlers.dropView(catalog, view(x));
-    authz.invalidate(); // the grants on it are gone
+    views.drop(requests.viewCall(x));
     return Reply.NO_CONTENT;
   }
 
   private Reply renameView(Exchange x) {
     SluiceCatalog catalog = requests.catalog(x);
     RenameTableRequest request = x.icebergBody(RenameTableRequest.class);
-    request.validate();
-    Caller caller = requests.caller(x);
-    authz.require(
-        caller, "renameView", catalog.name(), viewRef(request.source()), Privilege.VIEW_DROP);
-    authz.require(
-        caller,
-        "renameView",
-        catalog.name(),
-        namespace(request.destination().namespace()),
-        Privilege.VIEW_CREATE);
-    CatalogHandlers.renameView(catalog, request);
-    authz.invalidate(); // its grants moved with it
+    views.rename(requests.caller(x), catalog, request);
     return Reply.NO_CONTENT;
   }
 
   // ------------------------------------------------------------------ helpers
-
-  private static Namespace parentOf(Namespace ns) {
-    return Namespace.of(Arrays.copyOf(ns.levels(), ns.length() - 1));
-  }
 
   /**
    * Iceberg's namespace parser turns numbers into strings; a namespace level must be a JSON string.

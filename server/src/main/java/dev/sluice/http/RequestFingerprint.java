@@ -1,6 +1,6 @@
 package dev.sluice.http;
 
-import dev.sluice.tables.PartDigest;
+import dev.sluice.operations.PartDigest;
 import java.util.HexFormat;
 
 /**

@@ -2,7 +2,7 @@ package dev.sluice.http;
 
 import static java.util.Objects.requireNonNull;
 
-import dev.sluice.tables.TableSigning;
+import dev.sluice.operations.TableSigning;
 import dev.sluice.vending.SignedRequest;
 import dev.sluice.vending.StorageRequest;
 import java.util.LinkedHashMap;

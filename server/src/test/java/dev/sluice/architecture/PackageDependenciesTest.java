@@ -32,7 +32,7 @@ class PackageDependenciesTest {
       List.of(
           List.of("dev.sluice"),
           List.of("cli", "http"),
-          List.of("management", "tables"),
+          List.of("management", "operations"),
           List.of("config"),
           List.of("catalog", "authz"),
           List.of("auth"),

@@ -1,4 +1,4 @@
-package dev.sluice.tables;
+package dev.sluice.operations;
 
 import static java.util.Objects.requireNonNull;
 

@@ -1,4 +1,4 @@
-package dev.sluice.tables;
+package dev.sluice.operations;
 
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;

@@ -1,7 +1,7 @@
-package dev.sluice.tables;
+package dev.sluice.operations;
 
-import static dev.sluice.tables.Securables.namespace;
-import static dev.sluice.tables.Securables.tableRef;
+import static dev.sluice.operations.Securables.namespace;
+import static dev.sluice.operations.Securables.tableRef;
 import static java.util.Objects.requireNonNull;
 
 import dev.sluice.authz.Authorizer;

@@ -1,4 +1,4 @@
-package dev.sluice.tables;
+package dev.sluice.operations;
 
 import java.util.Locale;
 import org.apache.iceberg.TableMetadata;

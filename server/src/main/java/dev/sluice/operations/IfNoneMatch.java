@@ -1,4 +1,4 @@
-package dev.sluice.tables;
+package dev.sluice.operations;
 
 /**
  * RFC 9110's {@code If-None-Match} (section 13.1.2): {@code *}, or a comma-separated list of entity

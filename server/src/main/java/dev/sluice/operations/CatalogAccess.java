@@ -1,8 +1,8 @@
-package dev.sluice.tables;
+package dev.sluice.operations;
 
-import static dev.sluice.tables.Securables.namespace;
-import static dev.sluice.tables.Securables.tableRef;
-import static dev.sluice.tables.Securables.viewRef;
+import static dev.sluice.operations.Securables.namespace;
+import static dev.sluice.operations.Securables.tableRef;
+import static dev.sluice.operations.Securables.viewRef;
 import static java.util.Objects.requireNonNull;
 
 import dev.sluice.authz.Authorizer;

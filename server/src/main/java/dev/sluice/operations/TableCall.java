@@ -1,4 +1,4 @@
-package dev.sluice.tables;
+package dev.sluice.operations;
 
 import static java.util.Objects.requireNonNull;
 
@@ -7,8 +7,9 @@ import dev.sluice.catalog.SluiceCatalog;
 import org.apache.iceberg.catalog.TableIdentifier;
 
 /**
- * Who asks about which table, in a catalog already resolved for them ({@link CatalogAccess}): the
- * three things every table request carries, so that no method takes them as loose parameters.
+ * Who asks about which table (or view: Iceberg names both with a {@link TableIdentifier}), in a
+ * catalog already resolved for them ({@link CatalogAccess}): the three things every table request
+ * carries, so that no method takes them as loose parameters.
  */
 public record TableCall(Caller caller, SluiceCatalog catalog, TableIdentifier table) {
   public TableCall {

@@ -1,24 +1,32 @@
-package dev.sluice.tables;
+package dev.sluice.operations;
 
-import static dev.sluice.tables.Securables.tableRef;
+import static dev.sluice.operations.Securables.tableRef;
 import static java.util.Objects.requireNonNull;
 
 import dev.sluice.authz.Privilege;
 import dev.sluice.vending.Delegation;
 import java.util.List;
+import java.util.function.Supplier;
 import org.apache.iceberg.TableMetadata;
+import org.apache.iceberg.exceptions.NoSuchTableException;
 import org.apache.iceberg.rest.CatalogHandlers;
 import org.apache.iceberg.rest.credentials.Credential;
+import org.apache.iceberg.rest.requests.ReportMetricsRequest;
 import org.apache.iceberg.rest.responses.ImmutableLoadCredentialsResponse;
 import org.apache.iceberg.rest.responses.LoadCredentialsResponse;
 import org.apache.iceberg.rest.responses.LoadTableResponse;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * loadTable, the hot path of the catalog, its steps in order: authorization, credentials for the
  * caller's delegation, the ETag over the whole response, and {@code If-None-Match} (a 304 through
- * {@link ConditionalLoad}); and {@code GET …/credentials}, which vends as a load would.
+ * {@link ConditionalLoad}); {@code GET …/credentials}, which vends as a load would; and the table's
+ * existence check and metrics reports.
  */
 public final class TableLoads {
+  private static final Logger LOG = LoggerFactory.getLogger(TableLoads.class);
+
   /**
    * A loadTable: {@code accessDelegation} and {@code ifNoneMatch} are the client's {@code
    * X-Iceberg-Access-Delegation} and {@code If-None-Match} headers (null when absent).
@@ -78,6 +86,32 @@ public final class TableLoads {
       return new Loaded(null, etag, request.mode());
     }
     return new Loaded(loaded.response(), etag, request.mode());
+  }
+
+  /** {@code HEAD …/tables/{table}}: 404 for a missing table only to a caller who may know. */
+  public void exists(TableCall call) {
+    access.requireReadable(
+        call.caller(),
+        "tableExists",
+        call.catalog(),
+        tableRef(call.table()),
+        call.table(),
+        Privilege.TABLE_READ_PROPERTIES);
+    CatalogHandlers.tableExists(call.catalog(), call.table());
+  }
+
+  /**
+   * {@code POST …/metrics}: accepted (and logged at debug) from a caller who may read the table's
+   * data, for a table that exists; authorized before {@code report} (the body) is read.
+   */
+  public void reportMetrics(TableCall call, Supplier<ReportMetricsRequest> report) {
+    access.requireOnTable(
+        call.caller(), "reportMetrics", call.catalog(), call.table(), Privilege.TABLE_READ_DATA);
+    ReportMetricsRequest request = report.get();
+    if (!call.catalog().tableExists(call.table())) {
+      throw new NoSuchTableException("Table does not exist: %s", call.table());
+    }
+    LOG.debug("metrics report for {}: {}", call.table(), request.reportType());
   }
 
   /**

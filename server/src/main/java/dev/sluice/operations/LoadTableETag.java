@@ -1,4 +1,4 @@
-package dev.sluice.tables;
+package dev.sluice.operations;
 
 import dev.sluice.vending.Delegation;
 import java.util.Arrays;

@@ -1,0 +1,82 @@
+package dev.sluice.operations;
+
+import static dev.sluice.operations.Securables.namespace;
+import static java.util.Objects.requireNonNull;
+
+import dev.sluice.authz.Authorizer;
+import dev.sluice.authz.Caller;
+import dev.sluice.authz.ObjectVisibility;
+import dev.sluice.authz.Privilege;
+import dev.sluice.catalog.IdentifierRules;
+import dev.sluice.catalog.SluiceCatalog;
+import dev.sluice.store.SecurableRef;
+import java.util.Arrays;
+import java.util.function.Supplier;
+import org.apache.iceberg.catalog.Namespace;
+import org.apache.iceberg.rest.CatalogHandlers;
+import org.apache.iceberg.rest.requests.CreateNamespaceRequest;
+import org.apache.iceberg.rest.requests.UpdateNamespacePropertiesRequest;
+import org.apache.iceberg.rest.responses.CreateNamespaceResponse;
+import org.apache.iceberg.rest.responses.GetNamespaceResponse;
+import org.apache.iceberg.rest.responses.UpdateNamespacePropertiesResponse;
+
+/**
+ * The namespace requests: create, load, exists, drop and properties, each authorized before it acts
+ * (a create on its parent, or on the catalog for a top-level namespace); a drop ends the
+ * authorization cache, since the grants on the namespace are gone.
+ */
+public final class NamespaceOperations {
+  private final Authorizer authz;
+  private final ObjectVisibility objects;
+
+  public NamespaceOperations(Authorizer authz, ObjectVisibility objects) {
+    this.authz = requireNonNull(authz, "authz");
+    this.objects = requireNonNull(objects, "objects");
+  }
+
+  public CreateNamespaceResponse create(
+      Caller caller, SluiceCatalog catalog, CreateNamespaceRequest request) {
+    request.validate();
+    IdentifierRules.checkNamespace(request.namespace());
+    Namespace ns = request.namespace();
+    SecurableRef parent = ns.length() == 1 ? SecurableRef.CATALOG : namespace(parentOf(ns));
+    authz.require(caller, "createNamespace", catalog.name(), parent, Privilege.NAMESPACE_CREATE);
+    return CatalogHandlers.createNamespace(catalog, request);
+  }
+
+  public GetNamespaceResponse load(NamespaceCall call) {
+    require(call, "loadNamespace", Privilege.NAMESPACE_READ_PROPERTIES);
+    return CatalogHandlers.loadNamespace(call.catalog(), call.namespace());
+  }
+
+  /** {@code HEAD}: 404 for a missing namespace only to a caller who may know it is missing. */
+  public void exists(NamespaceCall call) {
+    objects.requireExistenceCheck(
+        call.caller(), "namespaceExists", call.catalog().name(), namespace(call.namespace()));
+    CatalogHandlers.namespaceExists(call.catalog(), call.namespace());
+  }
+
+  public void drop(NamespaceCall call) {
+    require(call, "dropNamespace", Privilege.NAMESPACE_DROP);
+    CatalogHandlers.dropNamespace(call.catalog(), call.namespace());
+    authz.invalidate(); // the grants on it are gone
+  }
+
+  /** Authorized first; only then is {@code request} (the body) read and validated. */
+  public UpdateNamespacePropertiesResponse updateProperties(
+      NamespaceCall call, Supplier<UpdateNamespacePropertiesRequest> request) {
+    require(call, "updateNamespaceProperties", Privilege.NAMESPACE_WRITE_PROPERTIES);
+    UpdateNamespacePropertiesRequest update = request.get();
+    update.validate();
+    return CatalogHandlers.updateNamespaceProperties(call.catalog(), call.namespace(), update);
+  }
+
+  private void require(NamespaceCall call, String action, Privilege privilege) {
+    authz.require(
+        call.caller(), action, call.catalog().name(), namespace(call.namespace()), privilege);
+  }
+
+  private static Namespace parentOf(Namespace ns) {
+    return Namespace.of(Arrays.copyOf(ns.levels(), ns.length() - 1));
+  }
+}
