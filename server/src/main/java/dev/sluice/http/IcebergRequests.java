@@ -9,7 +9,9 @@ import dev.sluice.catalog.SluiceCatalog;
 import dev.sluice.operations.CatalogAccess;
 import dev.sluice.operations.NamespaceCall;
 import dev.sluice.operations.TableCall;
+import dev.sluice.store.IdempotencyClaim;
 import dev.sluice.store.SecurableRef;
+import java.util.Optional;
 import org.apache.iceberg.catalog.TableIdentifier;
 
 /**
@@ -36,7 +38,8 @@ final class IcebergRequests {
    */
   SluiceCatalog catalog(Exchange x) {
     SluiceCatalog catalog = access.catalog(caller(x), x.path("prefix"));
-    return x.idempotencyClaim().map(catalog::claiming).orElse(catalog);
+    Optional<IdempotencyClaim> claim = x.idempotencyClaim(); // empty: no allocation on a load
+    return claim.isPresent() ? catalog.claiming(claim.get()) : catalog;
   }
 
   /** The caller, the prefix's catalog ({@link #catalog}) and the path's table. */
