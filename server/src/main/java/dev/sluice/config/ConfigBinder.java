@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonStreamContext;
 import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.core.exc.InputCoercionException;
 import com.fasterxml.jackson.databind.DeserializationContext;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JavaType;
@@ -166,7 +167,13 @@ final class ConfigBinder {
       return new ConfigException(
           at + " must be " + expected(mismatch.getTargetType()) + got(mismatch));
     }
-    // Out-of-range numbers, and what Jackson reports otherwise: its first line, named.
+    for (Throwable cause = e; cause != null; cause = cause.getCause()) {
+      if (cause instanceof InputCoercionException range) {
+        return new ConfigException(
+            at + " must be " + expected(range.getTargetType()) + " within its range" + got(range));
+      }
+    }
+    // What Jackson reports otherwise: its own reason, named.
     String reason = e.getOriginalMessage();
     return new ConfigException(
         at + " is not valid: " + (reason == null ? e.getClass().getSimpleName() : reason));
@@ -204,7 +211,7 @@ final class ConfigBinder {
   }
 
   /** {@code ", got: …"} for the value that did not fit, when the parser still shows it. */
-  private static String got(MismatchedInputException e) {
+  private static String got(JsonProcessingException e) {
     if (!(e.getProcessor() instanceof JsonParser parser)) {
       return "";
     }

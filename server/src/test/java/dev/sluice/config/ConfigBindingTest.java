@@ -95,9 +95,7 @@ class ConfigBindingTest {
                 .hasMessage(message));
     assertThatThrownBy(() -> load("server:\n  port: 99999999999\n"))
         .isInstanceOf(ConfigException.class)
-        .hasMessageStartingWith("server.port ")
-        .hasMessageNotContaining("com.fasterxml")
-        .hasMessageNotContaining("Cannot deserialize");
+        .hasMessage("server.port must be an integer within its range, got: 99999999999");
   }
 
   @Test
