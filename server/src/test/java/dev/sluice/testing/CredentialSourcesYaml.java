@@ -34,8 +34,10 @@ public final class CredentialSourcesYaml {
   /** A {@code google-service-account} source whose Google endpoints are at {@code endpoint}. */
   public static CredentialSourcesYaml googleServiceAccount(
       String name, String keyFile, String endpoint) {
-    return none()
-        .and(name, "google-service-account", Map.of("keyFile", keyFile, "endpoint", endpoint));
+    Map<String, String> fields = new LinkedHashMap<>(); // in order: Map.of's order varies
+    fields.put("keyFile", keyFile);
+    fields.put("endpoint", endpoint);
+    return none().and(name, "google-service-account", fields);
   }
 
   /**
