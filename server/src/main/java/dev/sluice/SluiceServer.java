@@ -49,7 +49,6 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.time.Clock;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -120,7 +119,7 @@ public final class SluiceServer implements AutoCloseable {
       throw new IllegalStateException(
           "Cannot create the data directory " + config.dataDir() + ": " + e.getMessage(), e);
     }
-    JdbcStore store = JdbcStore.open(config.database());
+    JdbcStore store = JdbcStore.open(config.database().settings());
     List<AutoCloseable> closeables = new ArrayList<>();
     AtomicBoolean stopping = new AtomicBoolean();
     try {
@@ -128,22 +127,26 @@ public final class SluiceServer implements AutoCloseable {
           store,
           backends,
           bootstrapCredentials,
-          config.quickstartCatalog(),
+          config.bootstrap().quickstartCatalog(),
           config.warehouseDir(),
           console);
-      TokenService tokens = new TokenService(store, config.tokenLifetime(), Clock.systemUTC());
+      TokenService tokens =
+          new TokenService(store, config.auth().tokenLifetime(), Clock.systemUTC());
       tokens.start();
       Sealer pageTokens = new Sealer(tokens);
       store.ready();
       ExternalJwtVerifier oidc =
-          config.oidc() == null ? null : new ExternalJwtVerifier(config.oidc(), Clock.systemUTC());
+          config.auth().oidc() == null
+              ? null
+              : new ExternalJwtVerifier(config.auth().oidc().settings(), Clock.systemUTC());
       Authenticator authenticator = new Authenticator(store, tokens, oidc);
       PrometheusMeterRegistry metrics = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
       store.bindMetrics(metrics);
       AuditLog audit = new AuditLog(store.access(), metrics);
       closeables.add(audit);
       Authorizer authz = new Authorizer(store.access(), audit);
-      VerifiedSecrets verifiedSecrets = new VerifiedSecrets(config.verifiedSecretTtl(), metrics);
+      VerifiedSecrets verifiedSecrets =
+          new VerifiedSecrets(config.auth().verifiedSecretTtl(), metrics);
       Runnable accessChanged =
           () -> {
             authz.invalidate();
@@ -154,10 +157,11 @@ public final class SluiceServer implements AutoCloseable {
       VendingService vending =
           new VendingService(
               backends,
-              config.credentialSources(),
-              config.vendingCacheTtlCap(),
-              config.vendingCacheMaxEntries(),
-              metrics);
+              config.storage().credentialSources(),
+              config.storage().vendingCache().ttlCap(),
+              config.storage().vendingCache().maxEntries(),
+              metrics,
+              config.storage().providerWait());
       closeables.add(vending);
       new HealthRoutes(store, metrics, stopping::get).register(routes);
       new ConsoleRoutes().register(routes);
@@ -165,7 +169,7 @@ public final class SluiceServer implements AutoCloseable {
           new TokenEndpoint(
               store,
               authenticator,
-              new TokenThrottle(config.tokenThrottle()),
+              new TokenThrottle(config.auth().tokenThrottle().limits()),
               verifiedSecrets,
               audit,
               metrics);
@@ -175,7 +179,8 @@ public final class SluiceServer implements AutoCloseable {
               "Reads of the token signing keys from the store (start, refresh, unknown key id)")
           .register(metrics);
       CatalogRegistry catalogs =
-          new CatalogRegistry(catalogStore.apply(store), backends, config.credentialSources());
+          new CatalogRegistry(
+              catalogStore.apply(store), backends, config.storage().credentialSources());
       closeables.add(catalogs);
       Clock clock = Clock.systemUTC();
       TableCredentials credentials = new TableCredentials(authz, vending, tokens, clock, metrics);
@@ -195,10 +200,10 @@ public final class SluiceServer implements AutoCloseable {
                   new ViewOperations(authz, access)),
               tokens,
               new IcebergRoutes.Tuning(
-                  64L << 20, // serialized metadata kept for loads: 64 MiB
-                  Duration.ofMinutes(10),
-                  config.idempotencyKeyLifetime(),
-                  Duration.ofSeconds(10),
+                  config.server().metadataCache().maxBytes(),
+                  config.server().metadataCache().idleLifetime(),
+                  config.server().idempotencyKeyLifetime(),
+                  config.server().idempotencyReplayWait(),
                   clock))
           .register(routes);
       Consumer<String> catalogsChanged =
@@ -209,11 +214,14 @@ public final class SluiceServer implements AutoCloseable {
           };
       new ManagementRoutes(
               new CatalogAdmin(
-                  store, backends, config.credentialSources(), config.vendingMinDurationSeconds()),
+                  store,
+                  backends,
+                  config.storage().credentialSources(),
+                  config.storage().vendingMinDurationSeconds()),
               authz,
               catalogsChanged,
               new CatalogVerification(
-                  catalogs, vending, backends, config.vendingMinDurationSeconds()),
+                  catalogs, vending, backends, config.storage().vendingMinDurationSeconds()),
               pageTokens,
               backends)
           .register(routes);
@@ -222,25 +230,26 @@ public final class SluiceServer implements AutoCloseable {
       new PrivilegeRoutes(accessAdmin, authz, new PrivilegeExplanation(store.access()))
           .register(routes);
       new SigningKeyRoutes(tokens, authz).register(routes);
-      ServerTls tls = config.tls() == null ? null : ServerTls.start(config.tls());
+      ServerTls tls =
+          config.server().tls() == null ? null : ServerTls.start(config.server().tls().settings());
       if (tls != null) {
         closeables.add(tls);
       }
       HttpServer http =
           new HttpServer(
-              config.host(),
-              config.port(),
+              config.server().host(),
+              config.server().port(),
               routes.build(),
               authenticator,
-              config.maxRequestBytes(),
-              new Transport(tls, config.trustedProxies()),
-              config.limits(),
+              config.server().maxRequestBytes(),
+              new Transport(tls, config.server().trustedProxies()),
+              config.server().limits(),
               backends);
       http.start();
       LOG.info(
           "Sluice listening on {}://{}:{}{} (store {}; ready in {} ms)",
           tls == null ? "http" : "https",
-          config.host(),
+          config.server().host(),
           http.port(),
           tls == null ? "" : tls.clientAuth() ? ", management API needs client certificates" : "",
           config.database().url().replaceAll("password=[^;&]*", "password=***"),

@@ -110,9 +110,9 @@ class PlaintextBindTest {
     ServerConfig defaults =
         ServerConfig.load(
             null, ServerConfig.Overrides.NONE, name -> null, StandardBackends.create());
-    assertThat(defaults.host()).isEqualTo("127.0.0.1");
-    assertThat(defaults.tls()).isNull();
-    assertThat(defaults.allowPlaintext()).isFalse();
+    assertThat(defaults.server().host()).isEqualTo("127.0.0.1");
+    assertThat(defaults.server().tls()).isNull();
+    assertThat(defaults.server().allowPlaintext()).isFalse();
     for (String host : new String[] {"localhost", "::1", "127.0.0.2"}) {
       assertThat(
               ServerConfig.load(
@@ -120,6 +120,7 @@ class PlaintextBindTest {
                       new ServerConfig.Overrides(host, 0, dir.toString()),
                       name -> null,
                       StandardBackends.create())
+                  .server()
                   .host())
           .isEqualTo(host);
     }

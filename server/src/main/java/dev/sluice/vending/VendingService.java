@@ -120,21 +120,21 @@ public final class VendingService implements AutoCloseable {
       Duration ttlCap,
       long maxEntries,
       MeterRegistry metrics) {
-    this(backends, sources, ttlCap, maxEntries, metrics, Duration.ofSeconds(30));
+    this(backends, sources, ttlCap, maxEntries, metrics, ProviderTimeouts.WAIT);
   }
 
-  /** With the grace before a replaced vendor is closed (tests use a short one). */
-  VendingService(
+  /** With the longest a load waits for a provider call ({@code storage.providerWait}). */
+  public VendingService(
       StorageBackends backends,
       Map<String, CredentialSource> sources,
       Duration ttlCap,
       long maxEntries,
       MeterRegistry metrics,
-      Duration vendorGrace) {
-    this(backends, sources, ttlCap, maxEntries, metrics, vendorGrace, ProviderTimeouts.WAIT);
+      Duration providerWait) {
+    this(backends, sources, ttlCap, maxEntries, metrics, Duration.ofSeconds(30), providerWait);
   }
 
-  /** And with the longest a load waits for a provider call (tests use a short one). */
+  /** And with the grace before a replaced vendor is closed (tests use short ones). */
   VendingService(
       StorageBackends backends,
       Map<String, CredentialSource> sources,

@@ -27,8 +27,8 @@ class ServerConfigTest {
   void defaultsAreTheEmbeddedSetup() {
     ServerConfig config =
         ServerConfig.load(null, ServerConfig.Overrides.NONE, k -> null, StandardBackends.create());
-    assertThat(config.host()).isEqualTo("127.0.0.1");
-    assertThat(config.port()).isEqualTo(8181);
+    assertThat(config.server().host()).isEqualTo("127.0.0.1");
+    assertThat(config.server().port()).isEqualTo(8181);
     assertThat(config.dataDir()).isEqualTo(Path.of("./sluice-data").toAbsolutePath().normalize());
     assertThat(config.database().url())
         .startsWith("jdbc:h2:file:" + config.dataDir().resolve("catalog"));
@@ -46,11 +46,11 @@ class ServerConfigTest {
                 + "    roleMappings:\n      \"Data Engineers\": engineers\n"
                 + "      platform-admins: service_admin\n",
             Map.of());
-    assertThat(mapped.oidc().roleMappings())
+    assertThat(mapped.auth().oidc().roleMappings())
         .containsOnly(
             Map.entry("Data Engineers", "engineers"),
             Map.entry("platform-admins", "service_admin"));
-    assertThat(load(oidc, Map.of()).oidc().roleMappings()).isEmpty();
+    assertThat(load(oidc, Map.of()).auth().oidc().roleMappings()).isEmpty();
     assertThatThrownBy(() -> load(oidc + "    roleMappings: [engineers]\n", Map.of()))
         .isInstanceOf(ConfigException.class)
         .hasMessageContaining("auth.oidc.roleMappings");
@@ -75,13 +75,13 @@ class ServerConfigTest {
             .replace("/etc/sluice/tls/admin-ca.pem", pki.caPem().toString());
     ServerConfig config =
         load(yaml, Map.of("SLUICE_DB_PASSWORD", "pw", "SLUICE_TLS_PASSWORD", "tls-pw"));
-    assertThat(config.port()).isEqualTo(8181);
-    assertThat(config.limits().maxConcurrentRequests()).isEqualTo(128);
+    assertThat(config.server().port()).isEqualTo(8181);
+    assertThat(config.server().limits().maxConcurrentRequests()).isEqualTo(128);
     assertThat(config.database().url()).startsWith("jdbc:postgresql://");
     assertThat(config.database().password()).isEqualTo("pw");
-    assertThat(config.oidc().roleMappings())
+    assertThat(config.auth().oidc().roleMappings())
         .containsOnly(Map.entry("sluice-admins", "service_admin"));
-    assertThat(config.tls()).isNotNull();
+    assertThat(config.server().tls()).isNotNull();
   }
 
   @Test
@@ -89,6 +89,7 @@ class ServerConfigTest {
     assertThat(
             ServerConfig.load(
                     null, ServerConfig.Overrides.NONE, k -> null, StandardBackends.create())
+                .server()
                 .limits())
         .isEqualTo(ServerLimits.DEFAULT);
     ServerConfig set =
@@ -96,11 +97,11 @@ class ServerConfigTest {
             "server:\n  limits:\n    maxConnections: 50\n    maxConcurrentRequests: 10\n"
                 + "    idleTimeoutSeconds: 5\n",
             Map.of());
-    assertThat(set.limits().maxConnections()).isEqualTo(50);
-    assertThat(set.limits().maxConcurrentRequestsPerPrincipal())
+    assertThat(set.server().limits().maxConnections()).isEqualTo(50);
+    assertThat(set.server().limits().maxConcurrentRequestsPerPrincipal())
         .as("the per-principal default, capped by the total")
         .isEqualTo(10);
-    assertThat(set.limits().idleTimeout()).hasSeconds(5);
+    assertThat(set.server().limits().idleTimeout()).hasSeconds(5);
     for (String bad :
         List.of(
             "maxConnections: 1",
@@ -142,8 +143,8 @@ class ServerConfigTest {
     assertThat(config.database().url()).isEqualTo("jdbc:postgresql://db/cat");
     assertThat(config.database().password()).isEqualTo("pw");
     assertThat(config.database().toString()).doesNotContain("pw");
-    assertThat(config.port()).isEqualTo(9100);
-    assertThat(config.host()).isEqualTo("0.0.0.0");
+    assertThat(config.server().port()).isEqualTo(9100);
+    assertThat(config.server().host()).isEqualTo("0.0.0.0");
   }
 
   @Test
@@ -175,9 +176,12 @@ class ServerConfigTest {
 
   @Test
   void idempotencyKeyLifetimeIsAnIsoDurationWithinBounds() throws Exception {
-    assertThat(load("", Map.of()).idempotencyKeyLifetime()).isEqualTo(Duration.ofMinutes(30));
+    assertThat(load("", Map.of()).server().idempotencyKeyLifetime())
+        .isEqualTo(Duration.ofMinutes(30));
     assertThat(
-            load("server:\n  idempotencyKeyLifetime: PT24H\n", Map.of()).idempotencyKeyLifetime())
+            load("server:\n  idempotencyKeyLifetime: PT24H\n", Map.of())
+                .server()
+                .idempotencyKeyLifetime())
         .isEqualTo(Duration.ofHours(24));
     assertThatThrownBy(() -> load("server:\n  idempotencyKeyLifetime: 30m\n", Map.of()))
         .isInstanceOf(ConfigException.class)
@@ -194,19 +198,22 @@ class ServerConfigTest {
   void tokenThrottleHasDefaultsAndIsValidated() throws Exception {
     ServerConfig defaults =
         ServerConfig.load(null, ServerConfig.Overrides.NONE, k -> null, StandardBackends.create());
-    assertThat(defaults.tokenThrottle()).isEqualTo(dev.sluice.auth.TokenThrottle.Limits.DEFAULT);
-    assertThat(defaults.tokenThrottle().enabled()).isTrue();
+    assertThat(defaults.auth().tokenThrottle().limits())
+        .isEqualTo(dev.sluice.auth.TokenThrottle.Limits.DEFAULT);
+    assertThat(defaults.auth().tokenThrottle().limits().enabled()).isTrue();
 
     ServerConfig custom =
         load(
             "auth:\n  tokenThrottle:\n    clientBurst: 5\n    clientFailuresPerMinute: 2\n"
                 + "    addressBurst: 200\n    addressFailuresPerMinute: 120\n    maxTrackedKeys: 5000\n",
             Map.of());
-    assertThat(custom.tokenThrottle())
+    assertThat(custom.auth().tokenThrottle().limits())
         .isEqualTo(new dev.sluice.auth.TokenThrottle.Limits(true, 5, 2, 200, 120, 5000));
     assertThat(
             load("auth:\n  tokenThrottle:\n    enabled: false\n", Map.of())
+                .auth()
                 .tokenThrottle()
+                .limits()
                 .enabled())
         .isFalse();
 
@@ -236,9 +243,11 @@ class ServerConfigTest {
     assertThat(
             ServerConfig.load(
                     null, ServerConfig.Overrides.NONE, k -> null, StandardBackends.create())
+                .auth()
                 .verifiedSecretTtl())
         .isEqualTo(java.time.Duration.ofSeconds(60));
-    assertThat(load("auth:\n  verifiedSecretCacheSeconds: 0\n", Map.of()).verifiedSecretTtl())
+    assertThat(
+            load("auth:\n  verifiedSecretCacheSeconds: 0\n", Map.of()).auth().verifiedSecretTtl())
         .isZero();
     assertThatThrownBy(() -> load("auth:\n  verifiedSecretCacheSeconds: 301\n", Map.of()))
         .isInstanceOf(ConfigException.class)
@@ -255,7 +264,7 @@ class ServerConfigTest {
             "storage:\n  credentialSources:\n    rgw: { type: static, accessKeyId: \"${K}\", secretAccessKey: \"${S}\" }\n"
                 + "    aws: { type: default-chain }\n",
             Map.of("K", "AKIAEXAMPLE", "S", "very-secret-value"));
-    assertThat(config.credentialSources()).containsOnlyKeys("rgw", "aws");
+    assertThat(config.storage().credentialSources()).containsOnlyKeys("rgw", "aws");
     assertThat(config.toString()).doesNotContain("very-secret-value").doesNotContain("AKIAEXAMPLE");
     assertThatThrownBy(
             () ->

@@ -75,7 +75,7 @@ class TransportConfigTest {
                 + one.pkcs12()
                 + "\"\n    keyStorePassword: \"${TLS_PASSWORD}\"\n",
             Map.of("TLS_PASSWORD", TestPki.PASSWORD));
-    assertThat(config.tls().keyStore()).isEqualTo(one.pkcs12());
-    assertThat(config.tls().toString()).doesNotContain(TestPki.PASSWORD);
+    assertThat(config.server().tls().keyStore()).isEqualTo(one.pkcs12());
+    assertThat(config.server().tls().toString()).doesNotContain(TestPki.PASSWORD);
   }
 }

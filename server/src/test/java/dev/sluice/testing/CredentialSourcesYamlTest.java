@@ -33,14 +33,15 @@ class CredentialSourcesYamlTest {
                 .vendingMinDurationSeconds(1)
                 .toYaml(),
             Map.of("K", "AKIAEXAMPLE", "S", "from-the-environment"));
-    assertThat(config.credentialSources()).containsOnlyKeys("rgw", "fromEnv");
-    AwsCredentialSource rgw = (AwsCredentialSource) config.credentialSources().get("rgw");
+    assertThat(config.storage().credentialSources()).containsOnlyKeys("rgw", "fromEnv");
+    AwsCredentialSource rgw = (AwsCredentialSource) config.storage().credentialSources().get("rgw");
     assertThat(rgw.accessKeyId()).isEqualTo("AKID");
     assertThat(rgw.secretAccessKey()).isEqualTo(secret);
-    AwsCredentialSource env = (AwsCredentialSource) config.credentialSources().get("fromEnv");
+    AwsCredentialSource env =
+        (AwsCredentialSource) config.storage().credentialSources().get("fromEnv");
     assertThat(env.accessKeyId()).isEqualTo("AKIAEXAMPLE");
     assertThat(env.secretAccessKey()).isEqualTo("from-the-environment");
-    assertThat(config.vendingMinDurationSeconds()).isEqualTo(1);
+    assertThat(config.storage().vendingMinDurationSeconds()).isEqualTo(1);
   }
 
   @Test
