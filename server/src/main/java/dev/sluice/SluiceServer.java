@@ -193,7 +193,7 @@ public final class SluiceServer implements AutoCloseable {
               new IcebergRoutes.Services(
                   visibility,
                   access,
-                  new NamespaceOperations(authz, objects),
+                  new NamespaceOperations(authz, access),
                   new TableLoads(access, credentials, new ConditionalLoad(clock)),
                   new TableMutations(authz, credentials),
                   new TableSigning(authz, vending, tokens),

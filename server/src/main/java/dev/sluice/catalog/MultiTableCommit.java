@@ -48,9 +48,13 @@ public final class MultiTableCommit {
   private final Store store;
   private final SluiceCatalog catalog;
 
-  public MultiTableCommit(Store store, SluiceCatalog catalog) {
-    this.store = requireNonNull(store, "store");
+  /**
+   * A transaction on {@code catalog}, written through the catalog's own store: under an {@code
+   * Idempotency-Key}, the request's claiming view, so the swap records the key.
+   */
+  public MultiTableCommit(SluiceCatalog catalog) {
     this.catalog = requireNonNull(catalog, "catalog");
+    this.store = catalog.store();
   }
 
   public void commit(CommitTransactionRequest request) {

@@ -107,7 +107,7 @@ public final class SluiceCatalog extends BaseMetastoreViewCatalog implements Sup
   }
 
   /** The store this catalog reads and writes through (a request's claiming view, if it is one). */
-  public Store store() {
+  Store store() {
     return store;
   }
 

@@ -4,13 +4,11 @@ import static java.util.Objects.requireNonNull;
 
 import dev.sluice.authz.Authorizer;
 import dev.sluice.authz.Caller;
-import dev.sluice.authz.Privilege;
 import dev.sluice.catalog.SluiceCatalog;
 import dev.sluice.operations.CatalogAccess;
 import dev.sluice.operations.NamespaceCall;
 import dev.sluice.operations.TableCall;
 import dev.sluice.store.IdempotencyClaim;
-import dev.sluice.store.SecurableRef;
 import java.util.Optional;
 import org.apache.iceberg.catalog.TableIdentifier;
 
@@ -63,37 +61,5 @@ final class IcebergRequests {
 
   static TableIdentifier view(Exchange x) {
     return TableIdentifier.of(x.namespace("namespace"), x.path("view"));
-  }
-
-  /** {@link CatalogAccess#requireReadable}. */
-  void readable(
-      Caller caller,
-      String action,
-      SluiceCatalog catalog,
-      SecurableRef object,
-      TableIdentifier id,
-      Privilege privilege) {
-    access.requireReadable(caller, action, catalog, object, id, privilege);
-  }
-
-  /** The catalog, once the caller holds {@code privilege} on the path's namespace. */
-  SluiceCatalog onNamespace(Exchange x, String action, Privilege privilege) {
-    SluiceCatalog catalog = catalog(x);
-    access.requireOnNamespace(caller(x), action, catalog, x.namespace("namespace"), privilege);
-    return catalog;
-  }
-
-  /** The catalog, once the caller holds {@code privilege} on the path's table. */
-  SluiceCatalog onTable(Exchange x, String action, Privilege privilege) {
-    SluiceCatalog catalog = catalog(x);
-    access.requireOnTable(caller(x), action, catalog, table(x), privilege);
-    return catalog;
-  }
-
-  /** The catalog, once the caller holds {@code privilege} on the path's view. */
-  SluiceCatalog onView(Exchange x, String action, Privilege privilege) {
-    SluiceCatalog catalog = catalog(x);
-    access.requireOnView(caller(x), action, catalog, view(x), privilege);
-    return catalog;
   }
 }

@@ -62,6 +62,15 @@ public final class CatalogAccess {
         caller, action, catalog.name(), object, privilege, () -> catalog.kindAt(id));
   }
 
+  /**
+   * A namespace's existence check: 404 for a missing one only to a caller who may know it is
+   * missing ({@link ObjectVisibility}).
+   */
+  public void requireExistenceCheck(
+      Caller caller, String action, SluiceCatalog catalog, Namespace ns) {
+    objects.requireExistenceCheck(caller, action, catalog.name(), namespace(ns));
+  }
+
   public void requireOnNamespace(
       Caller caller, String action, SluiceCatalog catalog, Namespace ns, Privilege privilege) {
     authz.require(caller, action, catalog.name(), namespace(ns), privilege);

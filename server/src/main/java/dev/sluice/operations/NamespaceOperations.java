@@ -5,7 +5,6 @@ import static java.util.Objects.requireNonNull;
 
 import dev.sluice.authz.Authorizer;
 import dev.sluice.authz.Caller;
-import dev.sluice.authz.ObjectVisibility;
 import dev.sluice.authz.Privilege;
 import dev.sluice.catalog.IdentifierRules;
 import dev.sluice.catalog.SluiceCatalog;
@@ -27,11 +26,11 @@ import org.apache.iceberg.rest.responses.UpdateNamespacePropertiesResponse;
  */
 public final class NamespaceOperations {
   private final Authorizer authz;
-  private final ObjectVisibility objects;
+  private final CatalogAccess access;
 
-  public NamespaceOperations(Authorizer authz, ObjectVisibility objects) {
+  public NamespaceOperations(Authorizer authz, CatalogAccess access) {
     this.authz = requireNonNull(authz, "authz");
-    this.objects = requireNonNull(objects, "objects");
+    this.access = requireNonNull(access, "access");
   }
 
   public CreateNamespaceResponse create(
@@ -51,8 +50,8 @@ public final class NamespaceOperations {
 
   /** {@code HEAD}: 404 for a missing namespace only to a caller who may know it is missing. */
   public void exists(NamespaceCall call) {
-    objects.requireExistenceCheck(
-        call.caller(), "namespaceExists", call.catalog().name(), namespace(call.namespace()));
+    access.requireExistenceCheck(
+        call.caller(), "namespaceExists", call.catalog(), call.namespace());
     CatalogHandlers.namespaceExists(call.catalog(), call.namespace());
   }
 
@@ -72,8 +71,7 @@ public final class NamespaceOperations {
   }
 
   private void require(NamespaceCall call, String action, Privilege privilege) {
-    authz.require(
-        call.caller(), action, call.catalog().name(), namespace(call.namespace()), privilege);
+    access.requireOnNamespace(call.caller(), action, call.catalog(), call.namespace(), privilege);
   }
 
   private static Namespace parentOf(Namespace ns) {

@@ -4,6 +4,8 @@ import static java.util.Objects.requireNonNull;
 
 import dev.sluice.authz.Caller;
 import dev.sluice.catalog.SluiceCatalog;
+import java.util.SortedMap;
+import java.util.TreeMap;
 import org.apache.iceberg.catalog.TableIdentifier;
 
 /**
@@ -18,8 +20,16 @@ public record TableCall(Caller caller, SluiceCatalog catalog, TableIdentifier ta
     requireNonNull(table, "table");
   }
 
-  /** The same caller and catalog, about {@code other}. */
-  TableCall about(TableIdentifier other) {
-    return new TableCall(caller, catalog, other);
+  /**
+   * Who a credential is vended or a request signed for, for the vendor to record (S3's STS session
+   * name and tags): principal, catalog, namespace and table.
+   */
+  SortedMap<String, String> attribution() {
+    SortedMap<String, String> attribution = new TreeMap<>();
+    attribution.put("principal", caller.principal());
+    attribution.put("catalog", catalog.name());
+    attribution.put("namespace", table.namespace().toString());
+    attribution.put("table", table.toString());
+    return attribution;
   }
 }

@@ -20,8 +20,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.SortedMap;
-import java.util.TreeMap;
 import org.apache.iceberg.TableMetadata;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.rest.RESTUtil;
@@ -145,18 +143,13 @@ public final class TableCredentials {
       return List.of();
     }
     SluiceCatalog catalog = call.catalog();
-    SortedMap<String, String> attribution = new TreeMap<>();
-    attribution.put("principal", call.caller().principal());
-    attribution.put("catalog", catalog.name());
-    attribution.put("namespace", call.table().namespace().toString());
-    attribution.put("table", call.table().toString());
     return vending.vend(
         catalog.settings().storage(),
         catalog.settings().locationPolicy(),
         metadata.location(),
         metadata.properties(),
         delegation.mode().orElseThrow(),
-        attribution);
+        call.attribution());
   }
 
   /** A loaded table's response with the delegation carried out. */
@@ -206,6 +199,7 @@ public final class TableCredentials {
       return withSigning(
           call,
           response,
+          metadata,
           staged ? stagedSignEndpoint(call, metadata) : signEndpoint(catalog, call.table()));
     }
     return withCredentials(
@@ -243,7 +237,11 @@ public final class TableCredentials {
       LoadTableResponse response,
       List<StorageCredential> vended) {
     if (delegation.kind() == Delegation.Kind.REMOTE_SIGNING) {
-      return withSigning(call, response, signEndpoint(call.catalog(), call.table()));
+      return withSigning(
+          call,
+          response,
+          call.catalog().metadataOf(call.table(), response),
+          signEndpoint(call.catalog(), call.table()));
     }
     return vended.isEmpty()
         ? response
@@ -251,14 +249,16 @@ public final class TableCredentials {
             call, response, call.catalog().metadataOf(call.table(), response), vended, false);
   }
 
-  /** {@code response} with the catalog's signing keys, signing at {@code endpoint}; no key. */
+  /**
+   * {@code response}, whose table metadata is {@code metadata}, with the catalog's signing keys,
+   * signing at {@code endpoint}; no key.
+   */
   private static LoadTableResponse withSigning(
-      TableCall call, LoadTableResponse response, String endpoint) {
-    SluiceCatalog catalog = call.catalog();
+      TableCall call, LoadTableResponse response, TableMetadata metadata, String endpoint) {
     return LoadTableResponse.builder()
-        .withTableMetadata(catalog.metadataOf(call.table(), response))
+        .withTableMetadata(metadata)
         .addAllConfig(response.config())
-        .addAllConfig(catalog.settings().storage().signingConfig(endpoint))
+        .addAllConfig(call.catalog().settings().storage().signingConfig(endpoint))
         .build();
   }
 

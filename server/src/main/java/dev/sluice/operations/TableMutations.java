@@ -225,7 +225,7 @@ public final class TableMutations {
       }
       authorizeCommit(caller, catalog.name(), change.identifier(), change);
     }
-    new MultiTableCommit(catalog.store(), catalog).commit(request);
+    new MultiTableCommit(catalog).commit(request);
   }
 
   /**

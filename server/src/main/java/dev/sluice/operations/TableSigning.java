@@ -20,8 +20,6 @@ import dev.sluice.vending.StorageRequest;
 import dev.sluice.vending.VendingService;
 import java.time.Duration;
 import java.util.List;
-import java.util.SortedMap;
-import java.util.TreeMap;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.exceptions.BadRequestException;
 import org.apache.iceberg.exceptions.ForbiddenException;
@@ -124,18 +122,13 @@ public final class TableSigning {
           target.operation(), target.paths(), table);
     }
 
-    SortedMap<String, String> attribution = new TreeMap<>();
-    attribution.put("principal", caller.principal());
-    attribution.put("catalog", catalog.name());
-    attribution.put("namespace", table.namespace().toString());
-    attribution.put("table", table.toString());
     try {
       return vending.sign(
           profile,
           catalog.settings().locationPolicy(),
           owned.stream().map(TableSigning::location).toList(),
           target.needed(),
-          attribution,
+          call.attribution(),
           sign.request());
     } catch (IllegalArgumentException e) {
       authz.record(caller, ACTION, catalog.name(), ref.toString(), false, e.getMessage());
