@@ -17,6 +17,7 @@ import dev.sluice.authz.PrivilegeExplanation;
 import dev.sluice.catalog.CatalogRegistry;
 import dev.sluice.config.ServerConfig;
 import dev.sluice.http.AccessRoutes;
+import dev.sluice.http.CatalogRoutes;
 import dev.sluice.http.ConsoleRoutes;
 import dev.sluice.http.HealthRoutes;
 import dev.sluice.http.HttpServer;
@@ -29,6 +30,7 @@ import dev.sluice.http.Transport;
 import dev.sluice.management.AccessAdmin;
 import dev.sluice.management.CatalogAdmin;
 import dev.sluice.management.CatalogVerification;
+import dev.sluice.management.ManagementAccess;
 import dev.sluice.operations.CatalogAccess;
 import dev.sluice.operations.ConditionalLoad;
 import dev.sluice.operations.NamespaceOperations;
@@ -212,24 +214,34 @@ public final class SluiceServer implements AutoCloseable {
             vending.retire(catalog);
             accessChanged.run();
           };
-      new ManagementRoutes(
-              new CatalogAdmin(
-                  store,
-                  backends,
-                  config.storage().credentialSources(),
-                  config.storage().vendingMinDurationSeconds()),
-              authz,
-              catalogsChanged,
-              new CatalogVerification(
-                  catalogs, vending, backends, config.storage().vendingMinDurationSeconds()),
-              pageTokens,
-              backends)
-          .register(routes);
+      CatalogAdmin catalogAdmin =
+          new CatalogAdmin(
+              store,
+              backends,
+              config.storage().credentialSources(),
+              config.storage().vendingMinDurationSeconds());
       AccessAdmin accessAdmin = new AccessAdmin(store, accessChanged);
-      new AccessRoutes(accessAdmin, authz, store.access(), audit, pageTokens).register(routes);
-      new PrivilegeRoutes(accessAdmin, authz, new PrivilegeExplanation(store.access()))
+      ManagementAccess managementAccess = new ManagementAccess(authz, catalogAdmin, accessAdmin);
+      new ManagementRoutes(
+              managementAccess,
+              new ManagementRoutes.Handlers(
+                  new CatalogRoutes(
+                      catalogAdmin,
+                      authz,
+                      managementAccess,
+                      catalogsChanged,
+                      new CatalogVerification(
+                          catalogs,
+                          vending,
+                          backends,
+                          config.storage().vendingMinDurationSeconds()),
+                      pageTokens,
+                      backends),
+                  new AccessRoutes(
+                      accessAdmin, managementAccess, store.access(), audit, pageTokens),
+                  new PrivilegeRoutes(managementAccess, new PrivilegeExplanation(store.access())),
+                  new SigningKeyRoutes(tokens)))
           .register(routes);
-      new SigningKeyRoutes(tokens, authz).register(routes);
       ServerTls tls =
           config.server().tls() == null ? null : ServerTls.start(config.server().tls().settings());
       if (tls != null) {

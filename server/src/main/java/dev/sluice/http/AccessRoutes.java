@@ -4,14 +4,11 @@ import static java.util.Objects.requireNonNull;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.sluice.audit.AuditLog;
-import dev.sluice.auth.RoleScopes;
 import dev.sluice.auth.Sealer;
-import dev.sluice.authz.Authorizer;
-import dev.sluice.authz.Caller;
-import dev.sluice.authz.CatalogVisibility;
 import dev.sluice.authz.Privilege;
 import dev.sluice.catalog.IdentifierRules;
 import dev.sluice.management.AccessAdmin;
+import dev.sluice.management.ManagementAccess;
 import dev.sluice.store.AccessStore;
 import dev.sluice.store.AuditEvent;
 import dev.sluice.store.AuditFilter;
@@ -22,310 +19,225 @@ import dev.sluice.store.PrincipalRecord;
 import dev.sluice.store.RoleRecord;
 import dev.sluice.store.SecurableRef;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import org.apache.iceberg.exceptions.BadRequestException;
-import org.apache.iceberg.exceptions.ForbiddenException;
 
 /**
- * Principals, principal roles, catalog roles, grants and audit events under {@code
- * /api/management/v1}, in Apache Polaris's JSON shape. Service-level objects need the service_admin
- * principal role; a catalog's roles and grants need CATALOG_MANAGE_ACCESS on it.
+ * The access routes of the management API ({@link ManagementRoutes} declares them and the checks
+ * that guard them): principals, principal roles, catalog roles, grants and audit events, in Apache
+ * Polaris's JSON shape.
  */
 public final class AccessRoutes {
-  private static final String BASE = "/api/management/v1";
-
   private final AccessAdmin admin;
-  private final Authorizer authz;
-  private final CatalogVisibility visibility;
+  private final ManagementAccess checks;
   private final AccessStore access;
   private final AuditLog audit;
   private final Paging paging;
 
   public AccessRoutes(
-      AccessAdmin admin, Authorizer authz, AccessStore access, AuditLog audit, Sealer pageTokens) {
+      AccessAdmin admin,
+      ManagementAccess checks,
+      AccessStore access,
+      AuditLog audit,
+      Sealer pageTokens) {
     this.admin = requireNonNull(admin, "admin");
     this.paging = new Paging(pageTokens);
-    this.authz = requireNonNull(authz, "authz");
-    this.visibility = new CatalogVisibility(authz);
+    this.checks = requireNonNull(checks, "checks");
     this.access = requireNonNull(access, "access");
     this.audit = requireNonNull(audit, "audit");
   }
 
-  public void register(HttpServer.Routes routes) {
-    String principal = BASE + "/principals/{principal}";
-    String principalRole = BASE + "/principal-roles/{role}";
-    String catalogRole = BASE + "/catalogs/{catalog}/catalog-roles/{role}";
-    routes
-        .add("POST", BASE + "/principals", this::createPrincipal)
-        .add(
-            "GET",
-            BASE + "/principals",
-            x -> {
-              serviceAdmin(x, "listPrincipals", "principals");
-              return Reply.okPlain(
-                  paging.body(
-                      x,
-                      "principals",
-                      admin.principals(paging.request(x)),
-                      AccessRoutes::principal));
-            })
-        .add(
-            "GET",
-            principal,
-            x -> {
-              selfOrServiceAdmin(x, "getPrincipal");
-              return Reply.okPlain(principal(admin.principal(x.path("principal"))));
-            })
-        .add(
-            "PUT",
-            principal,
-            x -> {
-              serviceAdmin(x, "updatePrincipal", x.path("principal"));
-              return Reply.okPlain(
-                  principal(admin.updatePrincipal(x.path("principal"), properties(x.jsonBody()))));
-            })
-        .add(
-            "DELETE",
-            principal,
-            x -> {
-              serviceAdmin(x, "deletePrincipal", x.path("principal"));
-              admin.deletePrincipal(x.path("principal"));
-              return Reply.NO_CONTENT;
-            })
-        .add(
-            "POST",
-            principal + "/rotate",
-            x -> {
-              selfOrServiceAdmin(x, "rotateCredentials");
-              return Reply.okPlain(credentials(admin.rotate(x.path("principal"))));
-            })
-        .add(
-            "GET",
-            principal + "/principal-roles",
-            x -> {
-              selfOrServiceAdmin(x, "listPrincipalRolesOfPrincipal");
-              return Reply.okPlain(
-                  paging.body(
-                      x,
-                      "roles",
-                      admin.rolesOfPrincipal(x.path("principal"), paging.request(x)),
-                      AccessRoutes::role));
-            })
-        .add(
-            "PUT",
-            principal + "/principal-roles",
-            x -> {
-              serviceAdmin(x, "assignPrincipalRole", x.path("principal"));
-              admin.assignPrincipalRole(x.path("principal"), name(x.jsonBody(), "principalRole"));
-              return Reply.status(201, null);
-            })
-        .add(
-            "DELETE",
-            principal + "/principal-roles/{role}",
-            x -> {
-              serviceAdmin(x, "revokePrincipalRole", x.path("principal"));
-              admin.unassignPrincipalRole(x.path("principal"), x.path("role"));
-              return Reply.NO_CONTENT;
-            })
-        .add(
-            "POST",
-            BASE + "/principal-roles",
-            x -> {
-              serviceAdmin(x, "createPrincipalRole", "principal-roles");
-              JsonNode role = object(x.jsonBody(), "principalRole");
-              return Reply.status(
-                  201, role(admin.createPrincipalRole(text(role, "name"), properties(role))));
-            })
-        .add(
-            "GET",
-            BASE + "/principal-roles",
-            x -> {
-              serviceAdmin(x, "listPrincipalRoles", "principal-roles");
-              return Reply.okPlain(
-                  paging.body(
-                      x, "roles", admin.principalRoles(paging.request(x)), AccessRoutes::role));
-            })
-        .add(
-            "GET",
-            principalRole,
-            x -> {
-              serviceAdmin(x, "getPrincipalRole", x.path("role"));
-              return Reply.okPlain(role(admin.principalRole(x.path("role"))));
-            })
-        .add(
-            "DELETE",
-            principalRole,
-            x -> {
-              serviceAdmin(x, "deletePrincipalRole", x.path("role"));
-              admin.deletePrincipalRole(x.path("role"));
-              return Reply.NO_CONTENT;
-            })
-        .add(
-            "GET",
-            principalRole + "/principals",
-            x -> {
-              serviceAdmin(x, "listPrincipalsWithRole", x.path("role"));
-              return Reply.okPlain(
-                  paging.body(
-                      x,
-                      "principals",
-                      admin.principalsWithRole(x.path("role"), paging.request(x)),
-                      AccessRoutes::principal));
-            })
-        .add(
-            "GET",
-            principalRole + "/catalog-roles/{catalog}",
-            x -> {
-              manageAccess(x, "listCatalogRolesOfPrincipalRole", x.path("catalog"));
-              return Reply.okPlain(
-                  paging.body(
-                      x,
-                      "roles",
-                      admin.catalogRolesOf(
-                          x.path("role"),
-                          x.path("catalog"),
-                          paging.request(x),
-                          caller(x).isServiceAdmin()),
-                      AccessRoutes::role));
-            })
-        .add(
-            "PUT",
-            principalRole + "/catalog-roles/{catalog}",
-            x -> {
-              manageAccess(x, "grantCatalogRole", x.path("catalog"));
-              admin.assignCatalogRole(
-                  x.path("catalog"), name(x.jsonBody(), "catalogRole"), x.path("role"));
-              return Reply.status(201, null);
-            })
-        .add(
-            "DELETE",
-            principalRole + "/catalog-roles/{catalog}/{catalogRole}",
-            x -> {
-              manageAccess(x, "revokeCatalogRole", x.path("catalog"));
-              admin.unassignCatalogRole(x.path("catalog"), x.path("catalogRole"), x.path("role"));
-              return Reply.NO_CONTENT;
-            })
-        .add(
-            "POST",
-            BASE + "/catalogs/{catalog}/catalog-roles",
-            x -> {
-              manageAccess(x, "createCatalogRole", x.path("catalog"));
-              JsonNode role = object(x.jsonBody(), "catalogRole");
-              return Reply.status(
-                  201,
-                  role(
-                      admin.createCatalogRole(
-                          x.path("catalog"), text(role, "name"), properties(role))));
-            })
-        .add(
-            "GET",
-            BASE + "/catalogs/{catalog}/catalog-roles",
-            x -> {
-              manageAccess(x, "listCatalogRoles", x.path("catalog"));
-              return Reply.okPlain(
-                  paging.body(
-                      x,
-                      "roles",
-                      admin.catalogRoles(x.path("catalog"), paging.request(x)),
-                      AccessRoutes::role));
-            })
-        .add(
-            "GET",
-            catalogRole,
-            x -> {
-              manageAccess(x, "getCatalogRole", x.path("catalog"));
-              return Reply.okPlain(role(admin.catalogRole(x.path("catalog"), x.path("role"))));
-            })
-        .add(
-            "DELETE",
-            catalogRole,
-            x -> {
-              manageAccess(x, "deleteCatalogRole", x.path("catalog"));
-              admin.deleteCatalogRole(x.path("catalog"), x.path("role"));
-              return Reply.NO_CONTENT;
-            })
-        .add(
-            "GET",
-            catalogRole + "/principal-roles",
-            x -> {
-              manageAccess(x, "listPrincipalRolesWithCatalogRole", x.path("catalog"));
-              return Reply.okPlain(
-                  paging.body(
-                      x,
-                      "roles",
-                      admin.principalRolesWith(
-                          x.path("catalog"), x.path("role"), paging.request(x)),
-                      AccessRoutes::role));
-            })
-        .add(
-            "GET",
-            catalogRole + "/grants",
-            x -> {
-              manageAccess(x, "listGrants", x.path("catalog"));
-              return Reply.okPlain(
-                  paging.body(
-                      x,
-                      "grants",
-                      admin.grants(x.path("catalog"), x.path("role"), paging.request(x)),
-                      AccessRoutes::grant));
-            })
-        .add(
-            "PUT",
-            catalogRole + "/grants",
-            x -> {
-              manageAccess(x, "addGrant", x.path("catalog"));
-              admin.grant(grant(x.path("catalog"), x.path("role"), x.jsonBody()));
-              return Reply.status(201, null);
-            })
-        .add(
-            "POST",
-            catalogRole + "/grants",
-            x -> {
-              manageAccess(x, "revokeGrant", x.path("catalog"));
-              admin.revoke(grant(x.path("catalog"), x.path("role"), x.jsonBody()));
-              return Reply.status(201, null);
-            })
-        .add("GET", BASE + "/events", this::events);
-  }
+  // ---------------------------------------------------------------- principals
 
-  private Reply createPrincipal(Exchange x) {
-    serviceAdmin(x, "createPrincipal", "principals");
-    JsonNode body = x.jsonBody();
-    JsonNode principal = object(body, "principal");
+  Reply createPrincipal(ManagementRoutes.Call call) {
+    JsonNode principal = object(call.x().jsonBody(), "principal");
     return Reply.status(
         201,
         credentials(
             admin.createPrincipal(text(principal, "name"), properties(principal), List.of())));
   }
 
+  Reply listPrincipals(ManagementRoutes.Call call) {
+    Exchange x = call.x();
+    return Reply.okPlain(
+        paging.body(x, "principals", admin.principals(paging.request(x)), AccessRoutes::principal));
+  }
+
+  Reply getPrincipal(ManagementRoutes.Call call) {
+    return Reply.okPlain(principal(admin.principal(call.x().path("principal"))));
+  }
+
+  Reply updatePrincipal(ManagementRoutes.Call call) {
+    Exchange x = call.x();
+    return Reply.okPlain(
+        principal(admin.updatePrincipal(x.path("principal"), properties(x.jsonBody()))));
+  }
+
+  Reply deletePrincipal(ManagementRoutes.Call call) {
+    admin.deletePrincipal(call.x().path("principal"));
+    return Reply.NO_CONTENT;
+  }
+
+  Reply rotateCredentials(ManagementRoutes.Call call) {
+    return Reply.okPlain(credentials(admin.rotate(call.x().path("principal"))));
+  }
+
+  Reply rolesOfPrincipal(ManagementRoutes.Call call) {
+    Exchange x = call.x();
+    return Reply.okPlain(
+        paging.body(
+            x,
+            "roles",
+            admin.rolesOfPrincipal(x.path("principal"), paging.request(x)),
+            AccessRoutes::role));
+  }
+
+  Reply assignPrincipalRole(ManagementRoutes.Call call) {
+    Exchange x = call.x();
+    admin.assignPrincipalRole(x.path("principal"), name(x.jsonBody(), "principalRole"));
+    return Reply.status(201, null);
+  }
+
+  Reply revokePrincipalRole(ManagementRoutes.Call call) {
+    Exchange x = call.x();
+    admin.unassignPrincipalRole(x.path("principal"), x.path("role"));
+    return Reply.NO_CONTENT;
+  }
+
+  // ---------------------------------------------------------------- principal roles
+
+  Reply createPrincipalRole(ManagementRoutes.Call call) {
+    JsonNode role = object(call.x().jsonBody(), "principalRole");
+    return Reply.status(201, role(admin.createPrincipalRole(text(role, "name"), properties(role))));
+  }
+
+  Reply listPrincipalRoles(ManagementRoutes.Call call) {
+    Exchange x = call.x();
+    return Reply.okPlain(
+        paging.body(x, "roles", admin.principalRoles(paging.request(x)), AccessRoutes::role));
+  }
+
+  Reply getPrincipalRole(ManagementRoutes.Call call) {
+    return Reply.okPlain(role(admin.principalRole(call.x().path("role"))));
+  }
+
+  Reply deletePrincipalRole(ManagementRoutes.Call call) {
+    admin.deletePrincipalRole(call.x().path("role"));
+    return Reply.NO_CONTENT;
+  }
+
+  Reply principalsWithRole(ManagementRoutes.Call call) {
+    Exchange x = call.x();
+    return Reply.okPlain(
+        paging.body(
+            x,
+            "principals",
+            admin.principalsWithRole(x.path("role"), paging.request(x)),
+            AccessRoutes::principal));
+  }
+
+  Reply catalogRolesOfPrincipalRole(ManagementRoutes.Call call) {
+    Exchange x = call.x();
+    return Reply.okPlain(
+        paging.body(
+            x,
+            "roles",
+            admin.catalogRolesOf(
+                x.path("role"),
+                x.path("catalog"),
+                paging.request(x),
+                call.caller().isServiceAdmin()),
+            AccessRoutes::role));
+  }
+
+  Reply assignCatalogRole(ManagementRoutes.Call call) {
+    Exchange x = call.x();
+    admin.assignCatalogRole(x.path("catalog"), name(x.jsonBody(), "catalogRole"), x.path("role"));
+    return Reply.status(201, null);
+  }
+
+  Reply unassignCatalogRole(ManagementRoutes.Call call) {
+    Exchange x = call.x();
+    admin.unassignCatalogRole(x.path("catalog"), x.path("catalogRole"), x.path("role"));
+    return Reply.NO_CONTENT;
+  }
+
+  // ---------------------------------------------------------------- catalog roles and grants
+
+  Reply createCatalogRole(ManagementRoutes.Call call) {
+    Exchange x = call.x();
+    JsonNode role = object(x.jsonBody(), "catalogRole");
+    return Reply.status(
+        201,
+        role(admin.createCatalogRole(x.path("catalog"), text(role, "name"), properties(role))));
+  }
+
+  Reply catalogRoles(ManagementRoutes.Call call) {
+    Exchange x = call.x();
+    return Reply.okPlain(
+        paging.body(
+            x,
+            "roles",
+            admin.catalogRoles(x.path("catalog"), paging.request(x)),
+            AccessRoutes::role));
+  }
+
+  Reply catalogRole(ManagementRoutes.Call call) {
+    Exchange x = call.x();
+    return Reply.okPlain(role(admin.catalogRole(x.path("catalog"), x.path("role"))));
+  }
+
+  Reply deleteCatalogRole(ManagementRoutes.Call call) {
+    Exchange x = call.x();
+    admin.deleteCatalogRole(x.path("catalog"), x.path("role"));
+    return Reply.NO_CONTENT;
+  }
+
+  Reply principalRolesWithCatalogRole(ManagementRoutes.Call call) {
+    Exchange x = call.x();
+    return Reply.okPlain(
+        paging.body(
+            x,
+            "roles",
+            admin.principalRolesWith(x.path("catalog"), x.path("role"), paging.request(x)),
+            AccessRoutes::role));
+  }
+
+  Reply grants(ManagementRoutes.Call call) {
+    Exchange x = call.x();
+    return Reply.okPlain(
+        paging.body(
+            x,
+            "grants",
+            admin.grants(x.path("catalog"), x.path("role"), paging.request(x)),
+            AccessRoutes::grant));
+  }
+
+  Reply grant(ManagementRoutes.Call call) {
+    Exchange x = call.x();
+    admin.grant(grant(x.path("catalog"), x.path("role"), x.jsonBody()));
+    return Reply.status(201, null);
+  }
+
+  Reply revoke(ManagementRoutes.Call call) {
+    Exchange x = call.x();
+    admin.revoke(grant(x.path("catalog"), x.path("role"), x.jsonBody()));
+    return Reply.status(201, null);
+  }
+
+  // ---------------------------------------------------------------- audit events
+
   /**
    * Audit events, newest first. The service admin reads all; others, the catalogs whose access they
    * manage.
    */
-  private Reply events(Exchange x) {
-    Caller caller = caller(x);
-    Set<String> visible = null;
-    if (!caller.isServiceAdmin()) {
-      visible = new HashSet<>();
-      for (String catalog : authz.catalogsOf(caller)) {
-        if (authz
-            .effective(caller, catalog, SecurableRef.CATALOG)
-            .contains(Privilege.CATALOG_MANAGE_ACCESS)) {
-          visible.add(catalog);
-        }
-      }
-      authz.record(caller, "listEvents", null, "events", !visible.isEmpty());
-      if (visible.isEmpty()) {
-        throw new ForbiddenException(
-            "Principal '%s' may not read audit events", caller.principal());
-      }
-    } else {
-      authz.record(caller, "listEvents", null, "events", true);
-    }
+  Reply events(ManagementRoutes.Call call) {
+    Exchange x = call.x();
+    Set<String> visible = checks.auditedCatalogs(call.caller(), call.action());
     String decision = x.query("decision");
     Boolean allowed = null;
     if (decision != null) {
@@ -349,46 +261,6 @@ public final class AccessRoutes {
     audit.flush();
     return Reply.okPlain(
         paging.body(x, "events", access.events(filter, request), AccessRoutes::event));
-  }
-
-  // ---------------------------------------------------------------- authorization
-
-  private Caller caller(Exchange x) {
-    return authz.caller(x.principal(), x.requestId());
-  }
-
-  private void serviceAdmin(Exchange x, String action, String target) {
-    authz.requireServiceAdmin(caller(x), action, target);
-  }
-
-  /**
-   * A principal may read itself and rotate its own secret, but only with a token that acts with all
-   * of its roles: a token narrowed to some (a {@code PRINCIPAL_ROLE:} scope) acts only through
-   * them, so it could otherwise buy a new secret and, with it, an unnarrowed token.
-   */
-  private void selfOrServiceAdmin(Exchange x, String action) {
-    Caller caller = caller(x);
-    if (caller.principal().equals(x.path("principal"))
-        && x.principal().externalRoles() == null
-        && RoleScopes.requested(x.principal().scopes()).isEmpty()) {
-      authz.record(caller, action, null, "principal " + caller.principal(), true);
-      return;
-    }
-    authz.requireServiceAdmin(caller, action, "principal " + x.path("principal"));
-  }
-
-  /**
-   * CATALOG_MANAGE_ACCESS on {@code catalog}; a caller with no standing in it cannot tell whether
-   * it exists.
-   */
-  private void manageAccess(Exchange x, String action, String catalog) {
-    Caller caller = caller(x);
-    if (caller.isServiceAdmin()) {
-      admin.requireCatalog(catalog); // the service admin may learn that a catalog does not exist
-    } else {
-      visibility.require(caller, action, catalog);
-    }
-    authz.require(caller, action, catalog, SecurableRef.CATALOG, Privilege.CATALOG_MANAGE_ACCESS);
   }
 
   // ---------------------------------------------------------------- JSON in
@@ -440,7 +312,7 @@ public final class AccessRoutes {
     String type = text(grant, "type");
     String privilege = Privilege.parse(text(grant, "privilege")).name();
     SecurableRef securable =
-        switch (type.toLowerCase(java.util.Locale.ROOT)) {
+        switch (type.toLowerCase(Locale.ROOT)) {
           case "catalog" -> SecurableRef.CATALOG;
           case "namespace" -> SecurableRef.namespace(namespace(grant));
           case "table" -> SecurableRef.table(namespace(grant), text(grant, "tableName"));
@@ -513,7 +385,7 @@ public final class AccessRoutes {
 
   static Map<String, Object> grant(GrantRecord g) {
     Map<String, Object> out = new LinkedHashMap<>();
-    out.put("type", g.securable().type().name().toLowerCase(java.util.Locale.ROOT));
+    out.put("type", g.securable().type().name().toLowerCase(Locale.ROOT));
     if (g.securable().type() != SecurableRef.Type.CATALOG) {
       out.put("namespace", g.securable().namespace().levels());
     }

@@ -2,310 +2,411 @@ package dev.sluice.http;
 
 import static java.util.Objects.requireNonNull;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.sluice.auth.Sealer;
-import dev.sluice.authz.Authorizer;
 import dev.sluice.authz.Caller;
-import dev.sluice.authz.CatalogVisibility;
 import dev.sluice.authz.Privilege;
-import dev.sluice.management.CatalogAdmin;
-import dev.sluice.management.CatalogVerification;
-import dev.sluice.store.CatalogRecord;
-import dev.sluice.store.Page;
-import dev.sluice.store.PageRequest;
-import dev.sluice.store.SecurableRef;
-import dev.sluice.vending.StorageBackends;
-import dev.sluice.vending.StorageField;
-import dev.sluice.vending.verify.VerifyReport;
-import java.util.ArrayList;
-import java.util.HashSet;
-import java.util.LinkedHashMap;
+import dev.sluice.management.ManagementAccess;
 import java.util.List;
-import java.util.Locale;
-import java.util.Map;
-import java.util.Set;
-import java.util.function.Consumer;
-import org.apache.iceberg.exceptions.BadRequestException;
+import java.util.function.Function;
 
-/** The management API under {@code /api/management/v1}, in Apache Polaris's JSON shape. */
+/**
+ * The management API under {@code /api/management/v1}, in Apache Polaris's JSON shape: every route
+ * declared once ({@link #DECLARED}) with the action its audit events name and the check that guards
+ * it. The checks are decided in {@link ManagementAccess}, below HTTP, and run before a body is
+ * read; the handlers ({@link CatalogRoutes}, {@link AccessRoutes}, {@link PrivilegeRoutes}, {@link
+ * SigningKeyRoutes}) only read the request, call {@code dev.sluice.management} and write the reply.
+ */
 public final class ManagementRoutes {
-  private static final String BASE = "/api/management/v1";
+  static final String BASE = "/api/management/v1";
+  private static final String CATALOGS = BASE + "/catalogs";
+  private static final String CATALOG = CATALOGS + "/{name}";
+  private static final String PRINCIPALS = BASE + "/principals";
+  private static final String PRINCIPAL = PRINCIPALS + "/{principal}";
+  private static final String PRINCIPAL_ROLES = BASE + "/principal-roles";
+  private static final String PRINCIPAL_ROLE = PRINCIPAL_ROLES + "/{role}";
+  private static final String CATALOG_ROLES = CATALOGS + "/{catalog}/catalog-roles";
+  private static final String CATALOG_ROLE = CATALOG_ROLES + "/{role}";
+  private static final String SIGNING_KEYS = BASE + "/signing-keys";
 
-  private final CatalogAdmin catalogs;
-  private final StorageBackends backends;
-  private final Authorizer authz;
-  private final CatalogVisibility visibility;
-  private final Consumer<String> onChange;
-  private final CatalogVerification verification;
-  private final Paging paging;
+  /** Every management route, declared once, in the order the API reference lists them. */
+  static final List<Declared> DECLARED =
+      List.of(
+          // Catalogs
+          route(
+              "POST",
+              CATALOGS,
+              "createCatalog",
+              serviceAdmin("catalogs"),
+              catalogs(CatalogRoutes::create)),
+          route("GET", CATALOGS, "listCatalogs", anyone("catalogs"), catalogs(CatalogRoutes::list)),
+          route(
+              "GET",
+              BASE + "/storage-types",
+              "listStorageTypes",
+              anyone("storage types"),
+              catalogs(CatalogRoutes::storageTypes)),
+          route(
+              "GET",
+              CATALOG,
+              "getCatalog",
+              onCatalog(Privilege.CATALOG_READ_PROPERTIES),
+              catalogs(CatalogRoutes::get)),
+          route(
+              "PUT",
+              CATALOG,
+              "updateCatalog",
+              onCatalog(Privilege.CATALOG_WRITE_PROPERTIES),
+              catalogs(CatalogRoutes::update)),
+          route(
+              "POST",
+              CATALOG + "/verify",
+              "verifyCatalog",
+              onCatalog(Privilege.CATALOG_MANAGE_CONTENT),
+              catalogs(CatalogRoutes::verify)),
+          route(
+              "DELETE",
+              CATALOG,
+              "deleteCatalog",
+              serviceAdmin(x -> "catalog " + x.path("name")),
+              catalogs(CatalogRoutes::delete)),
+          // Principals
+          route(
+              "POST",
+              PRINCIPALS,
+              "createPrincipal",
+              serviceAdmin("principals"),
+              access(AccessRoutes::createPrincipal)),
+          route(
+              "GET",
+              PRINCIPALS,
+              "listPrincipals",
+              serviceAdmin("principals"),
+              access(AccessRoutes::listPrincipals)),
+          route(
+              "GET",
+              PRINCIPAL,
+              "getPrincipal",
+              selfOrServiceAdmin(),
+              access(AccessRoutes::getPrincipal)),
+          route(
+              "PUT",
+              PRINCIPAL,
+              "updatePrincipal",
+              serviceAdmin(x -> x.path("principal")),
+              access(AccessRoutes::updatePrincipal)),
+          route(
+              "DELETE",
+              PRINCIPAL,
+              "deletePrincipal",
+              serviceAdmin(x -> x.path("principal")),
+              access(AccessRoutes::deletePrincipal)),
+          route(
+              "POST",
+              PRINCIPAL + "/rotate",
+              "rotateCredentials",
+              selfOrServiceAdmin(),
+              access(AccessRoutes::rotateCredentials)),
+          route(
+              "GET",
+              PRINCIPAL + "/principal-roles",
+              "listPrincipalRolesOfPrincipal",
+              selfOrServiceAdmin(),
+              access(AccessRoutes::rolesOfPrincipal)),
+          route(
+              "PUT",
+              PRINCIPAL + "/principal-roles",
+              "assignPrincipalRole",
+              serviceAdmin(x -> x.path("principal")),
+              access(AccessRoutes::assignPrincipalRole)),
+          route(
+              "DELETE",
+              PRINCIPAL + "/principal-roles/{role}",
+              "revokePrincipalRole",
+              serviceAdmin(x -> x.path("principal")),
+              access(AccessRoutes::revokePrincipalRole)),
+          // Principal roles
+          route(
+              "POST",
+              PRINCIPAL_ROLES,
+              "createPrincipalRole",
+              serviceAdmin("principal-roles"),
+              access(AccessRoutes::createPrincipalRole)),
+          route(
+              "GET",
+              PRINCIPAL_ROLES,
+              "listPrincipalRoles",
+              serviceAdmin("principal-roles"),
+              access(AccessRoutes::listPrincipalRoles)),
+          route(
+              "GET",
+              PRINCIPAL_ROLE,
+              "getPrincipalRole",
+              serviceAdmin(x -> x.path("role")),
+              access(AccessRoutes::getPrincipalRole)),
+          route(
+              "DELETE",
+              PRINCIPAL_ROLE,
+              "deletePrincipalRole",
+              serviceAdmin(x -> x.path("role")),
+              access(AccessRoutes::deletePrincipalRole)),
+          route(
+              "GET",
+              PRINCIPAL_ROLE + "/principals",
+              "listPrincipalsWithRole",
+              serviceAdmin(x -> x.path("role")),
+              access(AccessRoutes::principalsWithRole)),
+          route(
+              "GET",
+              PRINCIPAL_ROLE + "/catalog-roles/{catalog}",
+              "listCatalogRolesOfPrincipalRole",
+              manageAccess(),
+              access(AccessRoutes::catalogRolesOfPrincipalRole)),
+          route(
+              "PUT",
+              PRINCIPAL_ROLE + "/catalog-roles/{catalog}",
+              "grantCatalogRole",
+              manageAccess(),
+              access(AccessRoutes::assignCatalogRole)),
+          route(
+              "DELETE",
+              PRINCIPAL_ROLE + "/catalog-roles/{catalog}/{catalogRole}",
+              "revokeCatalogRole",
+              manageAccess(),
+              access(AccessRoutes::unassignCatalogRole)),
+          // Catalog roles and grants
+          route(
+              "POST",
+              CATALOG_ROLES,
+              "createCatalogRole",
+              manageAccess(),
+              access(AccessRoutes::createCatalogRole)),
+          route(
+              "GET",
+              CATALOG_ROLES,
+              "listCatalogRoles",
+              manageAccess(),
+              access(AccessRoutes::catalogRoles)),
+          route(
+              "GET",
+              CATALOG_ROLE,
+              "getCatalogRole",
+              manageAccess(),
+              access(AccessRoutes::catalogRole)),
+          route(
+              "DELETE",
+              CATALOG_ROLE,
+              "deleteCatalogRole",
+              manageAccess(),
+              access(AccessRoutes::deleteCatalogRole)),
+          route(
+              "GET",
+              CATALOG_ROLE + "/principal-roles",
+              "listPrincipalRolesWithCatalogRole",
+              manageAccess(),
+              access(AccessRoutes::principalRolesWithCatalogRole)),
+          route(
+              "GET",
+              CATALOG_ROLE + "/grants",
+              "listGrants",
+              manageAccess(),
+              access(AccessRoutes::grants)),
+          route(
+              "PUT",
+              CATALOG_ROLE + "/grants",
+              "addGrant",
+              manageAccess(),
+              access(AccessRoutes::grant)),
+          route(
+              "POST",
+              CATALOG_ROLE + "/grants",
+              "revokeGrant",
+              manageAccess(),
+              access(AccessRoutes::revoke)),
+          route(
+              "GET",
+              PrivilegeRoutes.PATH,
+              "explainPrivileges",
+              inHandler("the query is checked first, so a 400 tells nobody what exists"),
+              privileges(PrivilegeRoutes::explain)),
+          // Audit events and token signing keys
+          route(
+              "GET",
+              BASE + "/events",
+              "listEvents",
+              inHandler("the catalogs whose access the caller manages narrow the answer"),
+              access(AccessRoutes::events)),
+          route(
+              "POST",
+              SIGNING_KEYS + "/rotate",
+              "rotateSigningKey",
+              serviceAdmin("signing-keys"),
+              signingKeys(SigningKeyRoutes::rotate)),
+          route(
+              "GET",
+              SIGNING_KEYS,
+              "listSigningKeys",
+              serviceAdmin("signing-keys"),
+              signingKeys(SigningKeyRoutes::list)),
+          route(
+              "DELETE",
+              SIGNING_KEYS + "/{kid}",
+              "retireSigningKey",
+              serviceAdmin(x -> "signing-key " + x.path("kid")),
+              signingKeys(SigningKeyRoutes::retire)));
 
-  /**
-   * {@code onChange} gets the name of each catalog created, changed or deleted; {@code
-   * verification} runs the storage self-check; {@code pageTokens} seals list tokens.
-   */
-  public ManagementRoutes(
-      CatalogAdmin catalogs,
-      Authorizer authz,
-      Consumer<String> onChange,
-      CatalogVerification verification,
-      Sealer pageTokens,
-      StorageBackends backends) {
-    this.catalogs = requireNonNull(catalogs, "catalogs");
-    this.backends = requireNonNull(backends, "backends");
-    this.paging = new Paging(pageTokens);
-    this.authz = requireNonNull(authz, "authz");
-    this.visibility = new CatalogVisibility(authz);
-    this.onChange = requireNonNull(onChange, "onChange");
-    this.verification = requireNonNull(verification, "verification");
+  /** The handlers the declarations are bound to. */
+  public record Handlers(
+      CatalogRoutes catalogs,
+      AccessRoutes access,
+      PrivilegeRoutes privileges,
+      SigningKeyRoutes signingKeys) {
+    public Handlers {
+      requireNonNull(catalogs, "catalogs");
+      requireNonNull(access, "access");
+      requireNonNull(privileges, "privileges");
+      requireNonNull(signingKeys, "signingKeys");
+    }
+  }
+
+  private final ManagementAccess checks;
+  private final Handlers handlers;
+
+  public ManagementRoutes(ManagementAccess checks, Handlers handlers) {
+    this.checks = requireNonNull(checks, "checks");
+    this.handlers = requireNonNull(handlers, "handlers");
   }
 
   public void register(HttpServer.Routes routes) {
-    routes
-        .add("POST", BASE + "/catalogs", this::createCatalog)
-        .add("GET", BASE + "/catalogs", this::listCatalogs)
-        .add("GET", BASE + "/storage-types", this::storageTypes)
-        .add(
-            "GET",
-            BASE + "/catalogs/{name}",
+    mount(
+        routes,
+        declared ->
             x -> {
-              onCatalog(x, "getCatalog", Privilege.CATALOG_READ_PROPERTIES);
-              return Reply.okPlain(render(catalogs.get(x.path("name"))));
-            })
-        .add("PUT", BASE + "/catalogs/{name}", this::updateCatalog)
-        .add("POST", BASE + "/catalogs/{name}/verify", this::verifyCatalog)
-        .add(
-            "DELETE",
-            BASE + "/catalogs/{name}",
-            x -> {
-              authz.requireServiceAdmin(caller(x), "deleteCatalog", "catalog " + x.path("name"));
-              catalogs.delete(x.path("name"));
-              onChange.accept(x.path("name"));
-              return Reply.NO_CONTENT;
+              Call call =
+                  new Call(x, checks.caller(x.principal(), x.requestId()), declared.action());
+              declared.guard().check().check(checks, call);
+              return declared.handler().handle(handlers, call);
             });
   }
 
-  /**
-   * A Sluice extension: the storage types this server has, each with the {@code storageConfigInfo}
-   * keys its catalog form offers (declared by the backend), so the console builds its form from the
-   * server. Nothing secret: any authenticated principal may read it.
-   */
-  private Reply storageTypes(Exchange x) {
-    authz.record(caller(x), "listStorageTypes", null, "storage types", true);
-    List<Map<String, Object>> types = new ArrayList<>();
-    backends
-        .formFields()
-        .forEach(
-            (type, fields) -> {
-              List<Map<String, Object>> rendered = new ArrayList<>();
-              for (StorageField field : fields) {
-                Map<String, Object> f = new LinkedHashMap<>();
-                f.put("key", field.key());
-                f.put("label", field.label());
-                if (field.hint() != null) {
-                  f.put("hint", field.hint());
-                }
-                f.put("kind", field.kind().name().toLowerCase(Locale.ROOT));
-                rendered.add(f);
-              }
-              types.add(Map.of("storageType", type, "fields", rendered));
-            });
-    return Reply.okPlain(Map.of("storageTypes", types));
+  /** Adds every declared route, handled by what {@code bind} makes of it. */
+  static void mount(HttpServer.Routes routes, Function<Declared, RouteHandler> bind) {
+    for (Declared declared : DECLARED) {
+      routes.add(declared.method(), declared.path(), bind.apply(declared));
+    }
   }
+
+  /** One request to a management route: the exchange, its caller, and the route's action. */
+  record Call(Exchange x, Caller caller, String action) {}
 
   /**
-   * The service admin sees every catalog; anyone else, the catalogs they hold a role in. Paged like
-   * every list; for others a page is filtered, so it may hold fewer items than asked for (the token
-   * still leads on), as Iceberg's filtered listings do.
+   * One management route: method, path, the action its audit events name, the check that guards it
+   * and its handler.
    */
-  private Reply listCatalogs(Exchange x) {
-    Caller caller = caller(x);
-    authz.record(caller, "listCatalogs", null, "catalogs", true);
-    PageRequest request = paging.request(x);
-    Page<CatalogRecord> page;
-    if (caller.isServiceAdmin()) {
-      page = catalogs.list(request);
-    } else {
-      Set<String> mine = new HashSet<>(authz.catalogsOf(caller));
-      page =
-          Page.visible(
-              request,
-              catalogs::list,
-              c -> mine.contains(c.name()),
-              c -> PageRequest.tokenFor(c.name()));
-    }
-    return Reply.okPlain(paging.body(x, "catalogs", page, ManagementRoutes::render));
-  }
-
-  /**
-   * The service admin may act on any catalog (and learns that one does not exist); others need
-   * {@code privilege} on it, and without any standing in it get the same 403 whether it exists or
-   * not.
-   */
-  private void onCatalog(Exchange x, String action, Privilege privilege) {
-    Caller caller = caller(x);
-    String name = x.path("name");
-    if (caller.isServiceAdmin()) {
-      authz.record(caller, action, name, "catalog", true);
-      return;
-    }
-    visibility.require(caller, action, name);
-    catalogs.get(name);
-    authz.require(caller, action, name, SecurableRef.CATALOG, privilege);
-  }
-
-  /**
-   * The storage self-check (service admin, or CATALOG_MANAGE_CONTENT on the catalog): an optional
-   * body {@code {"otherLocation": "s3://other-bucket/"}}. Always 200 with the report when the check
-   * ran, whatever its verdict: the verdict is the answer.
-   */
-  private Reply verifyCatalog(Exchange x) {
-    onCatalog(x, "verifyCatalog", Privilege.CATALOG_MANAGE_CONTENT);
-    String name = x.path("name");
-    catalogs.get(name); // 404 for the service admin too
-    String other = null;
-    if (x.body().length > 0) {
-      JsonNode body = x.jsonBody();
-      if (!body.isObject()) {
-        throw new BadRequestException("Invalid request: expected a JSON object");
-      }
-      other = text(body, "otherLocation", false);
-    }
-    VerifyReport report =
-        verification.verify(name, caller(x).principal(), java.util.Optional.ofNullable(other));
-    return Reply.okPlain(VerifyReportJson.render(report));
-  }
-
-  private Caller caller(Exchange x) {
-    return authz.caller(x.principal(), x.requestId());
-  }
-
-  private Reply createCatalog(Exchange x) {
-    authz.requireServiceAdmin(caller(x), "createCatalog", "catalogs");
-    JsonNode body = x.jsonBody();
-    JsonNode catalog = body.has("catalog") ? body.get("catalog") : body;
-    if (!catalog.isObject()) {
-      throw new BadRequestException("Invalid request: expected {\"catalog\": {...}}");
-    }
-    JsonNode verifyNode = body.get("verify");
-    if (verifyNode != null && !verifyNode.isNull() && !verifyNode.isBoolean()) {
-      throw new BadRequestException("Invalid verify: must be a boolean");
-    }
-    boolean verify = verifyNode != null && verifyNode.asBoolean();
-    CatalogRecord created =
-        catalogs.create(
-            text(catalog, "name", true),
-            text(catalog, "type", false),
-            stringMap(catalog.get("properties"), "catalog.properties"),
-            catalog.get("storageConfigInfo"));
-    onChange.accept(created.name());
-    Map<String, Object> answer = render(created);
-    if (verify) {
-      answer.put("verification", verifyCreated(created.name(), caller(x).principal()));
-    }
-    return Reply.status(201, answer);
-  }
-
-  /**
-   * The self-check of a catalog just created ({@code "verify": true}): its report, or why it could
-   * not run. The catalog stays either way; a failed verdict is for the operator to act on.
-   */
-  private Map<String, Object> verifyCreated(String name, String principal) {
-    try {
-      return VerifyReportJson.render(
-          verification.verify(name, principal, java.util.Optional.empty()));
-    } catch (org.apache.iceberg.exceptions.UnprocessableEntityException e) {
-      Map<String, Object> unavailable = new LinkedHashMap<>();
-      unavailable.put("catalog", name);
-      unavailable.put("verdict", "unavailable");
-      unavailable.put("message", e.getMessage());
-      return unavailable;
+  record Declared(String method, String path, String action, Guard guard, Handler handler) {
+    Declared {
+      requireNonNull(method, "method");
+      requireNonNull(path, "path");
+      requireNonNull(action, "action");
+      requireNonNull(guard, "guard");
+      requireNonNull(handler, "handler");
     }
   }
 
   /**
-   * CATALOG_WRITE_PROPERTIES updates properties; where credentials come from and where tables may
-   * live (storageConfigInfo, {@link CatalogAdmin#ADMIN_PROPERTIES}) is the service admin's alone,
-   * and every such change is audited with the old and new values, secrets redacted.
+   * Who may call a route, as the reference says it ({@code description}), and the check that holds
+   * it, run before the handler.
    */
-  private Reply updateCatalog(Exchange x) {
-    onCatalog(x, "updateCatalog", Privilege.CATALOG_WRITE_PROPERTIES);
-    JsonNode body = x.jsonBody();
-    if (!body.isObject()) {
-      throw new BadRequestException("Invalid request: expected a JSON object");
+  record Guard(String description, Check check) {
+    Guard {
+      requireNonNull(description, "description");
+      requireNonNull(check, "check");
     }
-    JsonNode version = body.get("currentEntityVersion");
-    if (version != null && !version.isIntegralNumber()) {
-      throw new BadRequestException("Invalid currentEntityVersion: must be an integer");
+
+    /** True when the handler authorizes the call itself, once it has read what it needs. */
+    boolean inHandler() {
+      return description.startsWith(IN_HANDLER);
     }
-    JsonNode properties = body.get("properties");
-    String name = x.path("name");
-    CatalogAdmin.Change change =
-        catalogs.plan(
-            name,
-            properties == null || properties.isNull() ? null : stringMap(properties, "properties"),
-            body.get("storageConfigInfo"));
-    Caller caller = caller(x);
-    if (!change.restricted().isEmpty()) {
-      authz.requireServiceAdmin(
-          caller, "updateCatalogStorage", "catalog " + name + " " + change.restricted());
-    }
-    CatalogRecord updated = catalogs.apply(change, version == null ? null : version.asLong());
-    if (!change.restricted().isEmpty()) {
-      StorageChangeAudit.record(authz, backends, caller, change, updated);
-    }
-    onChange.accept(name);
-    return Reply.okPlain(render(updated));
   }
 
-  static Map<String, Object> render(CatalogRecord record) {
-    Map<String, Object> out = new LinkedHashMap<>();
-    out.put("type", record.type());
-    out.put("name", record.name());
-    out.put("properties", record.properties());
-    out.put("createTimestamp", record.createdAt());
-    out.put("lastUpdateTimestamp", record.updatedAt());
-    out.put("entityVersion", record.version());
-    try {
-      out.put("storageConfigInfo", Json.plain().readTree(record.storageConfig()));
-    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-      throw new IllegalStateException(
-          "Corrupt storage configuration for catalog " + record.name(), e);
-    }
-    return out;
+  @FunctionalInterface
+  interface Check {
+    void check(ManagementAccess checks, Call call);
   }
 
-  private static String text(JsonNode node, String field, boolean required) {
-    JsonNode value = node.get(field);
-    if (value == null || value.isNull()) {
-      if (required) {
-        throw new BadRequestException("Missing field: %s", field);
-      }
-      return null;
-    }
-    if (!value.isTextual()) {
-      throw new BadRequestException("Invalid %s: must be a string", field);
-    }
-    return value.asText();
+  /** A route's handler before it is bound to the handlers that serve it. */
+  @FunctionalInterface
+  interface Handler {
+    Reply handle(Handlers handlers, Call call) throws Exception;
   }
 
-  private static Map<String, String> stringMap(JsonNode node, String what) {
-    Map<String, String> out = new LinkedHashMap<>();
-    if (node == null || node.isNull()) {
-      return out;
-    }
-    if (!(node instanceof ObjectNode object)) {
-      throw new BadRequestException("Invalid %s: must be an object of strings", what);
-    }
-    object
-        .fields()
-        .forEachRemaining(
-            e -> {
-              if (!e.getValue().isTextual()) {
-                throw new BadRequestException("Invalid %s.%s: must be a string", what, e.getKey());
-              }
-              out.put(e.getKey(), e.getValue().asText());
-            });
-    return out;
+  /** A handler method of one of the {@link Handlers}. */
+  @FunctionalInterface
+  interface On<T> {
+    Reply handle(T target, Call call) throws Exception;
+  }
+
+  private static final String IN_HANDLER = "in the handler: ";
+
+  private static Declared route(
+      String method, String path, String action, Guard guard, Handler handler) {
+    return new Declared(method, path, action, guard, handler);
+  }
+
+  private static Handler catalogs(On<CatalogRoutes> on) {
+    return (handlers, call) -> on.handle(handlers.catalogs(), call);
+  }
+
+  private static Handler access(On<AccessRoutes> on) {
+    return (handlers, call) -> on.handle(handlers.access(), call);
+  }
+
+  private static Handler privileges(On<PrivilegeRoutes> on) {
+    return (handlers, call) -> on.handle(handlers.privileges(), call);
+  }
+
+  private static Handler signingKeys(On<SigningKeyRoutes> on) {
+    return (handlers, call) -> on.handle(handlers.signingKeys(), call);
+  }
+
+  private static Guard serviceAdmin(String target) {
+    return serviceAdmin(x -> target);
+  }
+
+  private static Guard serviceAdmin(Function<Exchange, String> target) {
+    return new Guard(
+        "the service admin",
+        (checks, call) ->
+            checks.serviceAdmin(call.caller(), call.action(), target.apply(call.x())));
+  }
+
+  private static Guard anyone(String target) {
+    return new Guard(
+        "any authenticated principal",
+        (checks, call) -> checks.anyone(call.caller(), call.action(), target));
+  }
+
+  private static Guard selfOrServiceAdmin() {
+    return new Guard(
+        "the principal itself (with an unnarrowed token), or the service admin",
+        (checks, call) ->
+            checks.selfOrServiceAdmin(
+                call.x().principal(), call.caller(), call.action(), call.x().path("principal")));
+  }
+
+  private static Guard manageAccess() {
+    return new Guard(
+        "CATALOG_MANAGE_ACCESS on {catalog}",
+        (checks, call) ->
+            checks.manageAccess(call.caller(), call.action(), call.x().path("catalog")));
+  }
+
+  private static Guard onCatalog(Privilege privilege) {
+    return new Guard(
+        privilege + " on {name}, or the service admin",
+        (checks, call) ->
+            checks.onCatalog(call.caller(), call.action(), call.x().path("name"), privilege));
+  }
+
+  private static Guard inHandler(String why) {
+    return new Guard(IN_HANDLER + why, (checks, call) -> {});
   }
 }

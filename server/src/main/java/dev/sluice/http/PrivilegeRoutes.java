@@ -2,13 +2,9 @@ package dev.sluice.http;
 
 import static java.util.Objects.requireNonNull;
 
-import dev.sluice.authz.Authorizer;
-import dev.sluice.authz.Caller;
-import dev.sluice.authz.CatalogVisibility;
-import dev.sluice.authz.Privilege;
 import dev.sluice.authz.PrivilegeExplanation;
 import dev.sluice.catalog.IdentifierRules;
-import dev.sluice.management.AccessAdmin;
+import dev.sluice.management.ManagementAccess;
 import dev.sluice.store.NamespacePath;
 import dev.sluice.store.SecurableRef;
 import java.util.ArrayList;
@@ -22,36 +18,30 @@ import org.apache.iceberg.exceptions.BadRequestException;
  * {@code GET /api/management/v1/catalogs/{catalog}/principals/{principal}/effective-privileges
  * ?type=&namespace=&name=}: the privileges a principal holds on one securable, each with the
  * principal role → catalog role → grant that gives it. The service admin, a holder of
- * CATALOG_MANAGE_ACCESS on the catalog, and the principal itself may ask; anyone else gets the same
- * 403 whether the catalog or principal exists or not.
+ * CATALOG_MANAGE_ACCESS on the catalog, and the principal itself may ask ({@link
+ * ManagementAccess#explainPrivileges}); anyone else gets the same 403 whether the catalog or
+ * principal exists or not.
  */
 public final class PrivilegeRoutes {
   static final String PATH =
       "/api/management/v1/catalogs/{catalog}/principals/{principal}/effective-privileges";
-  private static final String ACTION = "explainPrivileges";
 
-  private final AccessAdmin admin;
-  private final Authorizer authz;
-  private final CatalogVisibility visibility;
+  private final ManagementAccess checks;
   private final PrivilegeExplanation explanation;
 
-  public PrivilegeRoutes(AccessAdmin admin, Authorizer authz, PrivilegeExplanation explanation) {
-    this.admin = requireNonNull(admin, "admin");
-    this.authz = requireNonNull(authz, "authz");
-    this.visibility = new CatalogVisibility(authz);
+  public PrivilegeRoutes(ManagementAccess checks, PrivilegeExplanation explanation) {
+    this.checks = requireNonNull(checks, "checks");
     this.explanation = requireNonNull(explanation, "explanation");
   }
 
-  public void register(HttpServer.Routes routes) {
-    routes.add("GET", PATH, this::explain);
-  }
-
-  private Reply explain(Exchange x) {
+  Reply explain(ManagementRoutes.Call call) {
+    Exchange x = call.x();
     String catalog = x.path("catalog");
     String principal = x.path("principal");
     // Syntax first: a 400 depends on the query alone, so it tells nobody whether anything exists.
     SecurableRef securable = securable(x);
-    authorize(x, catalog, principal, securable);
+    checks.explainPrivileges(
+        x.principal(), call.caller(), call.action(), catalog, principal, securable);
     Map<String, Object> out = new LinkedHashMap<>();
     out.put("principal", principal);
     out.put("catalog", catalog);
@@ -73,32 +63,6 @@ public final class PrivilegeRoutes {
     }
     out.put("privileges", privileges);
     return Reply.okPlain(out);
-  }
-
-  /**
-   * The service admin learns what does not exist (404); anyone else must have standing in the
-   * catalog (else one 403 for a catalog that exists and one that does not), and then be the
-   * principal asked about or hold CATALOG_MANAGE_ACCESS. An access manager asking about a principal
-   * that does not exist gets an empty answer, as for one holding nothing: principal names are the
-   * service admin's to list.
-   */
-  private void authorize(Exchange x, String catalog, String principal, SecurableRef securable) {
-    Caller caller = authz.caller(x.principal(), x.requestId());
-    String target = "principal " + principal + " on " + securable;
-    if (caller.isServiceAdmin()) {
-      admin.requireCatalog(catalog);
-      admin.principal(principal);
-      authz.record(caller, ACTION, catalog, target, true);
-      return;
-    }
-    visibility.require(caller, ACTION, catalog);
-    // An external identity's roles come from its token, not the store: it is not "itself" here.
-    boolean self = caller.principal().equals(principal) && x.principal().externalRoles() == null;
-    if (self) {
-      authz.record(caller, ACTION, catalog, target, true);
-      return;
-    }
-    authz.require(caller, ACTION, catalog, SecurableRef.CATALOG, Privilege.CATALOG_MANAGE_ACCESS);
   }
 
   // ---------------------------------------------------------------- query in, JSON out
