@@ -32,8 +32,10 @@ import dev.sluice.management.CatalogAdmin;
 import dev.sluice.management.CatalogVerification;
 import dev.sluice.management.ManagementAccess;
 import dev.sluice.operations.CatalogAccess;
+import dev.sluice.operations.CatalogListings;
 import dev.sluice.operations.ConditionalLoad;
 import dev.sluice.operations.NamespaceOperations;
+import dev.sluice.operations.ReadableLocations;
 import dev.sluice.operations.TableCredentials;
 import dev.sluice.operations.TableLoads;
 import dev.sluice.operations.TableMutations;
@@ -193,8 +195,9 @@ public final class SluiceServer implements AutoCloseable {
               catalogs,
               authz,
               new IcebergRoutes.Services(
-                  visibility,
                   access,
+                  new CatalogListings(authz),
+                  new ReadableLocations(authz, catalogs.store()),
                   new NamespaceOperations(authz, access),
                   new TableLoads(access, credentials, new ConditionalLoad(clock)),
                   new TableMutations(authz, credentials),

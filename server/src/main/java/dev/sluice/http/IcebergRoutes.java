@@ -7,17 +7,16 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.sluice.auth.Sealer;
 import dev.sluice.auth.TokenService;
 import dev.sluice.authz.Authorizer;
-import dev.sluice.authz.Caller;
-import dev.sluice.authz.CatalogVisibility;
 import dev.sluice.catalog.CatalogRegistry;
 import dev.sluice.catalog.SluiceCatalog;
 import dev.sluice.operations.CatalogAccess;
+import dev.sluice.operations.CatalogListings;
 import dev.sluice.operations.NamespaceOperations;
+import dev.sluice.operations.ReadableLocations;
 import dev.sluice.operations.TableLoads;
 import dev.sluice.operations.TableMutations;
 import dev.sluice.operations.TableSigning;
 import dev.sluice.operations.ViewOperations;
-import dev.sluice.store.SecurableRef;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
@@ -25,7 +24,6 @@ import java.util.Objects;
 import java.util.function.Function;
 import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.exceptions.BadRequestException;
-import org.apache.iceberg.exceptions.ForbiddenException;
 import org.apache.iceberg.rest.Endpoint;
 import org.apache.iceberg.rest.RESTUtil;
 import org.apache.iceberg.rest.requests.CreateNamespaceRequest;
@@ -104,9 +102,7 @@ public final class IcebergRoutes {
   static final List<Endpoint> ENDPOINTS =
       DECLARED.stream().map(Declared::advertisedAs).filter(Objects::nonNull).toList();
 
-  private final CatalogRegistry catalogs;
-  private final Authorizer authz;
-  private final CatalogVisibility visibility;
+  private final CatalogAccess access;
   private final IcebergRequests requests;
   private final IcebergListings listings;
   private final TableRoutes tables;
@@ -149,16 +145,18 @@ public final class IcebergRoutes {
    * services below HTTP (built in the wiring).
    */
   public record Services(
-      CatalogVisibility visibility,
       CatalogAccess access,
+      CatalogListings listings,
+      ReadableLocations readableLocations,
       NamespaceOperations namespaces,
       TableLoads loads,
       TableMutations mutations,
       TableSigning signing,
       ViewOperations views) {
     public Services {
-      requireNonNull(visibility, "visibility");
       requireNonNull(access, "access");
+      requireNonNull(listings, "listings");
+      requireNonNull(readableLocations, "readableLocations");
       requireNonNull(namespaces, "namespaces");
       requireNonNull(loads, "loads");
       requireNonNull(mutations, "mutations");
@@ -173,8 +171,8 @@ public final class IcebergRoutes {
       Services services,
       TokenService tokens,
       Tuning tuning) {
-    this.catalogs = requireNonNull(catalogs, "catalogs");
-    this.authz = requireNonNull(authz, "authz");
+    requireNonNull(catalogs, "catalogs");
+    requireNonNull(authz, "authz");
     requireNonNull(services, "services");
     requireNonNull(tuning, "tuning");
     LoadTableBody loadTableBody =
@@ -182,15 +180,16 @@ public final class IcebergRoutes {
             tuning.metadataJsonCacheBytes(),
             tuning.metadataJsonIdle(),
             catalogs::writtenMetadataJson);
-    this.visibility = services.visibility();
+    this.access = services.access();
     this.namespaces = services.namespaces();
     this.tableOperations = services.loads();
     this.views = services.views();
     this.requests = new IcebergRequests(authz, services.access());
     Paging paging = new Paging(new Sealer(tokens));
-    this.listings = new IcebergListings(requests, authz, paging);
+    this.listings = new IcebergListings(requests, services.listings(), paging);
     this.tables = new TableRoutes(requests, services.loads(), services.mutations(), loadTableBody);
-    this.readableLocations = new ReadableLocationsRoute(catalogs, authz, visibility, paging);
+    this.readableLocations =
+        new ReadableLocationsRoute(requests, services.readableLocations(), paging);
     this.sign = new SignRoute(requests, services.signing());
     this.idempotent =
         new IdempotentEndpoints(
@@ -259,16 +258,7 @@ public final class IcebergRoutes {
     if (warehouse == null || warehouse.isEmpty()) {
       throw new BadRequestException("Missing query parameter: warehouse (the catalog name)");
     }
-    Caller caller = requests.caller(x);
-    visibility.require(
-        caller, "getConfig", warehouse); // before the lookup: no 404 for those who may not know
-    SluiceCatalog catalog = catalogs.resolve(warehouse);
-    boolean allowed = authz.seesAnythingAt(caller, catalog.name(), SecurableRef.CATALOG);
-    authz.record(caller, "getConfig", catalog.name(), "catalog", allowed);
-    if (!allowed) {
-      throw new ForbiddenException(
-          "Principal '%s' has no privilege in catalog %s", caller.principal(), catalog.name());
-    }
+    SluiceCatalog catalog = access.configurable(requests.caller(x), warehouse);
     ConfigResponse response =
         ConfigResponse.builder()
             .withOverride("prefix", RESTUtil.encodeString(catalog.name()))

@@ -15,6 +15,7 @@ import dev.sluice.catalog.SluiceCatalog;
 import dev.sluice.store.SecurableRef;
 import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.exceptions.ForbiddenException;
 
 /**
  * The checks every Iceberg request makes before it acts: that the caller may know of the catalog it
@@ -45,6 +46,23 @@ public final class CatalogAccess {
   public SluiceCatalog catalog(Caller caller, String name) {
     visibility.require(caller, "accessCatalog", name);
     return catalogs.resolve(name);
+  }
+
+  /**
+   * The catalog a client configures itself for ({@code GET /v1/config?warehouse=}): the caller must
+   * be allowed to know of it (checked before the lookup, so no 404 for those who may not know), and
+   * must hold some privilege in it.
+   */
+  public SluiceCatalog configurable(Caller caller, String warehouse) {
+    visibility.require(caller, "getConfig", warehouse);
+    SluiceCatalog catalog = catalogs.resolve(warehouse);
+    boolean allowed = authz.seesAnythingAt(caller, catalog.name(), SecurableRef.CATALOG);
+    authz.record(caller, "getConfig", catalog.name(), "catalog", allowed);
+    if (!allowed) {
+      throw new ForbiddenException(
+          "Principal '%s' has no privilege in catalog %s", caller.principal(), catalog.name());
+    }
+    return catalog;
   }
 
   /**
