@@ -4,6 +4,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -20,8 +22,14 @@ public record StorageLocation(String scheme, String authority, List<String> segm
    * {@code s3://}, and a credential for either reaches the same objects. Folded when parsing, so
    * one place has one key however it is spelled: otherwise a table at {@code s3a://b/t} would not
    * overlap one at {@code s3://b/t}, and each would be vended a credential for the other's files.
+   * Each backend declares its spellings ({@code vending.SameStorage}), checked against these keys
+   * when it is registered. The keys are stored with every location claim, so a new folding needs a
+   * migration that re-keys them.
    */
   private static final Map<String, String> SAME_STORAGE = Map.of("s3a", "s3");
+
+  /** The Blob spelling of an Azure container, keyed as its DFS one ({@link #storageKey}). */
+  private static final String AZURE_BLOB = "wasbs";
 
   /**
    * An Azure authority, {@code container@account.(dfs|blob).suffix}: host names are
@@ -33,6 +41,13 @@ public record StorageLocation(String scheme, String authority, List<String> segm
 
   public StorageLocation {
     segments = List.copyOf(segments);
+  }
+
+  /** The schemes whose locations are keyed under another scheme's spelling. */
+  public static Set<String> foldedSchemes() {
+    Set<String> folded = new TreeSet<>(SAME_STORAGE.keySet());
+    folded.add(AZURE_BLOB);
+    return Set.copyOf(folded);
   }
 
   public static StorageLocation parse(String location) {
@@ -147,7 +162,7 @@ public record StorageLocation(String scheme, String authority, List<String> segm
    * (and the host Iceberg's ADLSFileIO names its credentials after) stays as written.
    */
   private String storageKey() {
-    if (scheme.equals("abfss") || scheme.equals("wasbs")) {
+    if (scheme.equals("abfss") || scheme.equals(AZURE_BLOB)) {
       Matcher m = AZURE_AUTHORITY.matcher(authority);
       if (m.matches()) {
         return "abfss://"

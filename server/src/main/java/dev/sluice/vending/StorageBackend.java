@@ -23,6 +23,15 @@ public interface StorageBackend<P extends StorageProfile> {
   /** The location schemes of {@code allowedLocations} ({@code s3}, {@code s3a}, ...). */
   Set<String> schemes();
 
+  /**
+   * Spellings of one place that its locations may use ({@code s3a://b/p} for {@code s3://b/p}): the
+   * location key must fold each pair into one, checked when the backend is registered. Empty (the
+   * default) for a backend whose every place has one spelling.
+   */
+  default List<SameStorage> sameStorage() {
+    return List.of();
+  }
+
   /** The credential source types it accepts from the server YAML; empty when it needs none. */
   List<CredentialSourceType> credentialSourceTypes();
 

@@ -32,6 +32,20 @@ public final class StorageBackends {
       if (byType.put(backend.storageType(), backend) != null) {
         throw new IllegalArgumentException("Two backends for storageType " + backend.storageType());
       }
+      for (SameStorage same : backend.sameStorage()) {
+        if (!same.keyedAsOne()) {
+          // Location keys are stored with every claim: folding a new spelling re-keys claims.
+          throw new IllegalArgumentException(
+              "Backend "
+                  + backend.storageType()
+                  + " says "
+                  + same.location()
+                  + " and "
+                  + same.sameAs()
+                  + " are one place, but the location key tells them apart: fold the spelling in"
+                  + " StorageLocation, with a migration that re-keys the stored location claims");
+        }
+      }
       for (CredentialSourceType type : backend.credentialSourceTypes()) {
         CredentialSourceType previous = sourceTypes.putIfAbsent(type.type(), type);
         if (previous != null && previous != type) {

@@ -5,17 +5,22 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.sluice.location.StorageLocation;
 import dev.sluice.vending.VendingServiceTest.FakeBackend;
 import dev.sluice.vending.VendingServiceTest.FakeProfile;
 import dev.sluice.vending.VendingServiceTest.FakeSource;
+import dev.sluice.vending.azure.AzureBackend;
 import dev.sluice.vending.file.FileBackend;
+import dev.sluice.vending.r2.R2Backend;
 import dev.sluice.vending.s3.AwsCredentialSource;
 import dev.sluice.vending.s3.S3Backend;
+import dev.sluice.vending.s3.S3StorageProfile;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.stream.Collectors;
 import org.apache.iceberg.io.FileIO;
 import org.junit.jupiter.api.Test;
 
@@ -222,6 +227,84 @@ class StorageBackendsTest {
     @Override
     public FileIO openCatalogIO(FakeProfile profile, CredentialSource source) {
       throw new UnsupportedOperationException();
+    }
+  }
+
+  @Test
+  void aBackendWhoseSpellingsOfOnePlaceTheLocationKeyTellsApartIsRefused() {
+    StorageBackend<?> lying =
+        new Respelled(new SameStorage("s3n://bucket/path", "s3://bucket/path"));
+    assertThatThrownBy(() -> new StorageBackends(List.of(lying)))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("s3n://bucket/path")
+        .hasMessageContaining("StorageLocation");
+  }
+
+  @Test
+  void everySpellingTheLocationKeyFoldsIsDeclaredByAShippedBackend() {
+    List<SameStorage> declared =
+        List.of(new S3Backend(), new R2Backend(), new AzureBackend()).stream()
+            .flatMap(b -> b.sameStorage().stream())
+            .toList();
+    assertThat(declared).allMatch(SameStorage::keyedAsOne);
+    Set<String> declaredSchemes =
+        declared.stream()
+            .map(same -> same.location().substring(0, same.location().indexOf(':')))
+            .collect(Collectors.toSet());
+    assertThat(declaredSchemes).containsAll(StorageLocation.foldedSchemes());
+    // Registration accepts them all.
+    new StorageBackends(List.of(new S3Backend(), new AzureBackend()));
+    new StorageBackends(List.of(new R2Backend()));
+  }
+
+  /** S3's backend, but saying that {@code same} are one place. */
+  private static final class Respelled implements StorageBackend<S3StorageProfile> {
+    private final S3Backend s3 = new S3Backend();
+    private final SameStorage same;
+
+    Respelled(SameStorage same) {
+      this.same = same;
+    }
+
+    @Override
+    public List<SameStorage> sameStorage() {
+      return List.of(same);
+    }
+
+    @Override
+    public String storageType() {
+      return s3.storageType();
+    }
+
+    @Override
+    public Class<S3StorageProfile> profileType() {
+      return s3.profileType();
+    }
+
+    @Override
+    public Set<String> schemes() {
+      return s3.schemes();
+    }
+
+    @Override
+    public List<CredentialSourceType> credentialSourceTypes() {
+      return s3.credentialSourceTypes();
+    }
+
+    @Override
+    public S3StorageProfile parse(Input input) {
+      return s3.parse(input);
+    }
+
+    @Override
+    public Optional<CredentialVendor> openVendor(
+        S3StorageProfile profile, CredentialSource source, VendorMetrics metrics) {
+      return s3.openVendor(profile, source, metrics);
+    }
+
+    @Override
+    public FileIO openCatalogIO(S3StorageProfile profile, CredentialSource source) {
+      return s3.openCatalogIO(profile, source);
     }
   }
 }

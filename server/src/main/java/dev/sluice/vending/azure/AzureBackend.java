@@ -6,6 +6,7 @@ import dev.sluice.vending.ClientProperties;
 import dev.sluice.vending.CredentialSource;
 import dev.sluice.vending.CredentialSourceType;
 import dev.sluice.vending.CredentialVendor;
+import dev.sluice.vending.SameStorage;
 import dev.sluice.vending.StorageBackend;
 import dev.sluice.vending.StorageField;
 import dev.sluice.vending.StoreProbes;
@@ -50,6 +51,21 @@ public final class AzureBackend implements StorageBackend<AzureStorageProfile> {
   @Override
   public List<CredentialSourceType> credentialSourceTypes() {
     return AzureCredentialSource.TYPES;
+  }
+
+  /**
+   * The Blob endpoint ({@code wasbs://}) reaches the files of the DFS one ({@code abfss://}), and
+   * host names are case-insensitive.
+   */
+  @Override
+  public List<SameStorage> sameStorage() {
+    return List.of(
+        new SameStorage(
+            "wasbs://container@account.blob.core.windows.net/path",
+            "abfss://container@account.dfs.core.windows.net/path"),
+        new SameStorage(
+            "abfss://container@Account.DFS.Core.Windows.Net/path",
+            "abfss://container@account.dfs.core.windows.net/path"));
   }
 
   @Override

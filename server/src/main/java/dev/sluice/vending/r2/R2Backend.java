@@ -5,6 +5,7 @@ import dev.sluice.vending.CredentialSourceType;
 import dev.sluice.vending.CredentialVendor;
 import dev.sluice.vending.Delegation;
 import dev.sluice.vending.RequestSigner;
+import dev.sluice.vending.SameStorage;
 import dev.sluice.vending.StorageBackend;
 import dev.sluice.vending.StorageField;
 import dev.sluice.vending.StoreProbes;
@@ -51,6 +52,12 @@ public final class R2Backend implements StorageBackend<R2StorageProfile> {
   @Override
   public List<CredentialSourceType> credentialSourceTypes() {
     return List.of(AwsCredentialSource.STATIC_TYPE);
+  }
+
+  /** Hadoop's {@code s3a://} names the objects {@code s3://} does. */
+  @Override
+  public List<SameStorage> sameStorage() {
+    return List.of(new SameStorage("s3a://bucket/path", "s3://bucket/path"));
   }
 
   @Override

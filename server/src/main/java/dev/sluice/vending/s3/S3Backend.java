@@ -7,6 +7,7 @@ import dev.sluice.vending.CredentialSourceType;
 import dev.sluice.vending.CredentialVendor;
 import dev.sluice.vending.Delegation;
 import dev.sluice.vending.RequestSigner;
+import dev.sluice.vending.SameStorage;
 import dev.sluice.vending.StorageBackend;
 import dev.sluice.vending.StorageField;
 import dev.sluice.vending.StoreProbes;
@@ -61,6 +62,12 @@ public final class S3Backend implements StorageBackend<S3StorageProfile> {
   @Override
   public List<CredentialSourceType> credentialSourceTypes() {
     return AwsCredentialSource.TYPES;
+  }
+
+  /** Hadoop's {@code s3a://} names the objects {@code s3://} does. */
+  @Override
+  public List<SameStorage> sameStorage() {
+    return List.of(new SameStorage("s3a://bucket/path", "s3://bucket/path"));
   }
 
   @Override
