@@ -23,8 +23,8 @@ import org.apache.iceberg.exceptions.NotFoundException;
 
 /**
  * Principals, principal roles, catalog roles and grants: validation, storage, and clearing the
- * authorization caches after every change so it applies to the next request. Authorization of the
- * caller happens in the routes, before any of this runs.
+ * authorization caches after every change so it applies to the next request. The caller is
+ * authorized before any of this runs, by the check its route declares ({@link ManagementAccess}).
  */
 public final class AccessAdmin {
   public static final String ROOT = "root";
