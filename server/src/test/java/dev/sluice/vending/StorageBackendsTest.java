@@ -164,7 +164,11 @@ class StorageBackendsTest {
     FakeProfile profile = new FakeProfile("cat", List.of("fake://b/wh"), Optional.empty(), 1, true);
     try (CredentialVendor vendor =
         replaced
-            .openVendor(profile, SOURCES, new VendorMetrics(new SimpleMeterRegistry(), "f"))
+            .openVendor(
+                profile,
+                SOURCES,
+                new VendorMetrics(new SimpleMeterRegistry(), "f"),
+                StorageTimeouts.Provider.DEFAULT)
             .orElseThrow()) {
       assertThat(replacement.opened).containsExactly((VendingServiceTest.FakeVendor) vendor);
     }
@@ -177,7 +181,10 @@ class StorageBackendsTest {
     assertThatThrownBy(
             () ->
                 s3Only.openVendor(
-                    profile, SOURCES, new VendorMetrics(new SimpleMeterRegistry(), "f")))
+                    profile,
+                    SOURCES,
+                    new VendorMetrics(new SimpleMeterRegistry(), "f"),
+                    StorageTimeouts.Provider.DEFAULT))
         .isInstanceOf(IllegalStateException.class)
         .hasMessageContaining("No backend registered");
   }
@@ -215,12 +222,16 @@ class StorageBackendsTest {
 
     @Override
     public Optional<CredentialVendor> openVendor(
-        FakeProfile profile, CredentialSource source, VendorMetrics metrics) {
+        FakeProfile profile,
+        CredentialSource source,
+        VendorMetrics metrics,
+        StorageTimeouts.Provider timeouts) {
       return Optional.empty();
     }
 
     @Override
-    public FileIO openCatalogIO(FakeProfile profile, CredentialSource source) {
+    public FileIO openCatalogIO(
+        FakeProfile profile, CredentialSource source, StorageTimeouts.CatalogIo timeouts) {
       throw new UnsupportedOperationException();
     }
   }
