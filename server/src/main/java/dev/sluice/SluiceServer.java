@@ -165,7 +165,7 @@ public final class SluiceServer implements AutoCloseable {
               config.storage().vendingCache().ttlCap(),
               config.storage().vendingCache().maxEntries(),
               metrics,
-              config.storage().providerWait());
+              config.storage().timeouts().provider());
       closeables.add(vending);
       new HealthRoutes(store, metrics, stopping::get).register(routes);
       new ConsoleRoutes().register(routes);
@@ -184,7 +184,10 @@ public final class SluiceServer implements AutoCloseable {
           .register(metrics);
       CatalogRegistry catalogs =
           new CatalogRegistry(
-              catalogStore.apply(store), backends, config.storage().credentialSources());
+              catalogStore.apply(store),
+              backends,
+              config.storage().credentialSources(),
+              config.storage().timeouts().catalogIo());
       closeables.add(catalogs);
       Clock clock = Clock.systemUTC();
       TableCredentials credentials = new TableCredentials(authz, vending, tokens, clock, metrics);

@@ -10,6 +10,7 @@ import dev.sluice.store.Store;
 import dev.sluice.vending.CatalogClients;
 import dev.sluice.vending.CredentialSource;
 import dev.sluice.vending.StorageBackends;
+import dev.sluice.vending.StorageTimeouts;
 import java.time.Duration;
 import java.util.Map;
 import org.apache.iceberg.exceptions.NotFoundException;
@@ -31,6 +32,7 @@ public final class CatalogRegistry implements AutoCloseable {
   private final Store store;
   private final StorageBackends backends;
   private final Map<String, CredentialSource> sources;
+  private final StorageTimeouts.CatalogIo ioTimeouts;
   private final CatalogClients<FileIO> fileIOs =
       new CatalogClients<>(
           "catalog FileIO", FileIO::close, Duration.ofMinutes(30), Duration.ofSeconds(30));
@@ -40,11 +42,18 @@ public final class CatalogRegistry implements AutoCloseable {
   private final Cache<String, SluiceCatalog> resolved =
       Caffeine.newBuilder().expireAfterWrite(Duration.ofSeconds(1)).maximumSize(10_000).build();
 
+  /**
+   * @param ioTimeouts the bounds of each catalog FileIO's calls ({@code storage.catalogIoTimeouts})
+   */
   public CatalogRegistry(
-      Store store, StorageBackends backends, Map<String, CredentialSource> sources) {
+      Store store,
+      StorageBackends backends,
+      Map<String, CredentialSource> sources,
+      StorageTimeouts.CatalogIo ioTimeouts) {
     this.store = requireNonNull(store, "store");
     this.backends = requireNonNull(backends, "backends");
     this.sources = Map.copyOf(requireNonNull(sources, "sources"));
+    this.ioTimeouts = requireNonNull(ioTimeouts, "ioTimeouts");
   }
 
   /**
@@ -93,7 +102,8 @@ public final class CatalogRegistry implements AutoCloseable {
   private FileIO fileIO(CatalogSettings settings) {
     try {
       // Confined to the catalog's allowedLocations, whatever path a table's metadata names.
-      FileIO io = fileIOs.get(settings.storage(), p -> backends.openCatalogIO(p, sources));
+      FileIO io =
+          fileIOs.get(settings.storage(), p -> backends.openCatalogIO(p, sources, ioTimeouts));
       return new ConfinedFileIO(
           io, "catalog " + settings.name(), settings.locationPolicy().allowed());
     } catch (StorageBackends.MissingCredentialSource e) {

@@ -24,6 +24,15 @@ final class Bounds {
     return value;
   }
 
+  /** {@code value}, which must not be shorter than {@code other}, the value of {@code otherKey}. */
+  static Duration atLeast(String key, Duration value, String otherKey, Duration other) {
+    if (value.compareTo(other) < 0) {
+      throw new ConfigException(
+          key + " must be at least " + otherKey + " (" + iso(other) + "), got " + iso(value));
+    }
+    return value;
+  }
+
   /** ISO-8601 as an operator writes it: {@code P7D}, not {@code PT168H}. */
   static String iso(Duration value) {
     long seconds = value.toSeconds();

@@ -71,25 +71,31 @@ public interface StorageBackend<P extends StorageProfile> {
 
   /**
    * The vendor for {@code profile}, or empty when the backend never vends (the profile offers no
-   * delegation). Opened once per profile and closed when the catalog's storage changes.
+   * delegation). Opened once per profile and closed when the catalog's storage changes. Its
+   * provider calls keep to {@code timeouts} where its client library can bound them.
    */
-  Optional<CredentialVendor> openVendor(P profile, CredentialSource source, VendorMetrics metrics);
+  Optional<CredentialVendor> openVendor(
+      P profile, CredentialSource source, VendorMetrics metrics, StorageTimeouts.Provider timeouts);
 
   /**
    * The catalog's own FileIO (metadata files, purge) with its credential source, never a vended
-   * credential. The caller confines it to the catalog's allowed locations and closes it.
+   * credential, its calls bounded by {@code timeouts}. The caller confines it to the catalog's
+   * allowed locations and closes it.
    */
-  FileIO openCatalogIO(P profile, CredentialSource source);
+  FileIO openCatalogIO(P profile, CredentialSource source, StorageTimeouts.CatalogIo timeouts);
 
   /**
    * The remote signer for {@code profile}, or empty when the profile does not offer {@link
    * Delegation.Kind#REMOTE_SIGNING} (or the backend cannot sign). Its {@link
    * RequestSigner#scopedIdentity()} mints the store-confined credentials it signs with ({@code
-   * metrics} time the provider). Opened once per profile and closed when the catalog's storage
-   * changes.
+   * metrics} time the provider, whose calls keep to {@code timeouts}). Opened once per profile and
+   * closed when the catalog's storage changes.
    */
   default Optional<RequestSigner> openSigner(
-      P profile, CredentialSource source, VendorMetrics metrics) {
+      P profile,
+      CredentialSource source,
+      VendorMetrics metrics,
+      StorageTimeouts.Provider timeouts) {
     return Optional.empty();
   }
 

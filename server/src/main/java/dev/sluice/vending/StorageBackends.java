@@ -1,5 +1,7 @@
 package dev.sluice.vending;
 
+import static java.util.Objects.requireNonNull;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -211,34 +213,58 @@ public final class StorageBackends {
     return type.parser().parse(name, values);
   }
 
-  /** The vendor for {@code profile}, or empty when its backend never vends. */
+  /**
+   * The vendor for {@code profile}, or empty when its backend never vends; its provider calls keep
+   * to {@code timeouts}.
+   */
   public Optional<CredentialVendor> openVendor(
-      StorageProfile profile, Map<String, CredentialSource> sources, VendorMetrics metrics) {
-    return open(backendOf(profile), profile, sources, metrics);
+      StorageProfile profile,
+      Map<String, CredentialSource> sources,
+      VendorMetrics metrics,
+      StorageTimeouts.Provider timeouts) {
+    return open(
+        backendOf(profile),
+        profile,
+        sources,
+        requireNonNull(metrics, "metrics"),
+        requireNonNull(timeouts, "timeouts"));
   }
 
   private static <P extends StorageProfile> Optional<CredentialVendor> open(
       StorageBackend<P> backend,
       StorageProfile profile,
       Map<String, CredentialSource> sources,
-      VendorMetrics metrics) {
+      VendorMetrics metrics,
+      StorageTimeouts.Provider timeouts) {
     return backend.openVendor(
-        backend.profileType().cast(profile), source(profile, sources), metrics);
+        backend.profileType().cast(profile), source(profile, sources), metrics, timeouts);
   }
 
-  /** The remote signer for {@code profile}, or empty when it offers no signing. */
+  /**
+   * The remote signer for {@code profile}, or empty when it offers no signing; its provider calls
+   * keep to {@code timeouts}.
+   */
   public Optional<RequestSigner> openSigner(
-      StorageProfile profile, Map<String, CredentialSource> sources, VendorMetrics metrics) {
-    return openSigner(backendOf(profile), profile, sources, metrics);
+      StorageProfile profile,
+      Map<String, CredentialSource> sources,
+      VendorMetrics metrics,
+      StorageTimeouts.Provider timeouts) {
+    return openSigner(
+        backendOf(profile),
+        profile,
+        sources,
+        requireNonNull(metrics, "metrics"),
+        requireNonNull(timeouts, "timeouts"));
   }
 
   private static <P extends StorageProfile> Optional<RequestSigner> openSigner(
       StorageBackend<P> backend,
       StorageProfile profile,
       Map<String, CredentialSource> sources,
-      VendorMetrics metrics) {
+      VendorMetrics metrics,
+      StorageTimeouts.Provider timeouts) {
     return backend.openSigner(
-        backend.profileType().cast(profile), source(profile, sources), metrics);
+        backend.profileType().cast(profile), source(profile, sources), metrics, timeouts);
   }
 
   /** The storage self-check's probes for {@code profile}'s backend, or empty when it has none. */
@@ -246,14 +272,23 @@ public final class StorageBackends {
     return backendOf(profile).probes();
   }
 
-  /** The catalog's own FileIO for {@code profile} (not yet confined). */
-  public FileIO openCatalogIO(StorageProfile profile, Map<String, CredentialSource> sources) {
-    return openIO(backendOf(profile), profile, sources);
+  /**
+   * The catalog's own FileIO for {@code profile} (not yet confined), bounded by {@code timeouts}.
+   */
+  public FileIO openCatalogIO(
+      StorageProfile profile,
+      Map<String, CredentialSource> sources,
+      StorageTimeouts.CatalogIo timeouts) {
+    return openIO(backendOf(profile), profile, sources, requireNonNull(timeouts, "timeouts"));
   }
 
   private static <P extends StorageProfile> FileIO openIO(
-      StorageBackend<P> backend, StorageProfile profile, Map<String, CredentialSource> sources) {
-    return backend.openCatalogIO(backend.profileType().cast(profile), source(profile, sources));
+      StorageBackend<P> backend,
+      StorageProfile profile,
+      Map<String, CredentialSource> sources,
+      StorageTimeouts.CatalogIo timeouts) {
+    return backend.openCatalogIO(
+        backend.profileType().cast(profile), source(profile, sources), timeouts);
   }
 
   /**

@@ -98,6 +98,7 @@ public final class VendingService implements AutoCloseable {
     return t;
   }
 
+  private final StorageTimeouts.Provider timeouts;
   private final Duration providerWait;
 
   private final CatalogClients<Optional<CredentialVendor>> vendors;
@@ -114,24 +115,19 @@ public final class VendingService implements AutoCloseable {
       Counter signingHits,
       Counter signingMisses) {}
 
-  public VendingService(
-      StorageBackends backends,
-      Map<String, CredentialSource> sources,
-      Duration ttlCap,
-      long maxEntries,
-      MeterRegistry metrics) {
-    this(backends, sources, ttlCap, maxEntries, metrics, ProviderTimeouts.WAIT);
-  }
-
-  /** With the longest a load waits for a provider call ({@code storage.providerWait}). */
+  /**
+   * @param timeouts the provider calls' bounds ({@code storage.providerTimeouts}), which each
+   *     vendor and signer is opened with, and the longest a load waits for one ({@code
+   *     storage.providerWait})
+   */
   public VendingService(
       StorageBackends backends,
       Map<String, CredentialSource> sources,
       Duration ttlCap,
       long maxEntries,
       MeterRegistry metrics,
-      Duration providerWait) {
-    this(backends, sources, ttlCap, maxEntries, metrics, Duration.ofSeconds(30), providerWait);
+      StorageTimeouts.Provider timeouts) {
+    this(backends, sources, ttlCap, maxEntries, metrics, Duration.ofSeconds(30), timeouts);
   }
 
   /** And with the grace before a replaced vendor is closed (tests use short ones). */
@@ -142,8 +138,9 @@ public final class VendingService implements AutoCloseable {
       long maxEntries,
       MeterRegistry metrics,
       Duration vendorGrace,
-      Duration providerWait) {
-    this.providerWait = requireNonNull(providerWait, "providerWait");
+      StorageTimeouts.Provider timeouts) {
+    this.timeouts = requireNonNull(timeouts, "timeouts");
+    this.providerWait = timeouts.loadWait();
     this.backends = requireNonNull(backends, "backends");
     this.sources = Map.copyOf(requireNonNull(sources, "sources"));
     this.registry = requireNonNull(metrics, "metrics");
@@ -335,7 +332,7 @@ public final class VendingService implements AutoCloseable {
    */
   public Optional<CredentialVendor> openVendor(StorageProfile profile) {
     try {
-      return backends.openVendor(profile, sources, meters(profile).vendor());
+      return backends.openVendor(profile, sources, meters(profile).vendor(), timeouts);
     } catch (StorageBackends.MissingCredentialSource e) {
       throw new VendingException("Cannot vend credentials: " + e.getMessage(), 0, e);
     }
@@ -354,7 +351,7 @@ public final class VendingService implements AutoCloseable {
       Meters m) {
     Optional<CredentialVendor> opened;
     try {
-      opened = vendors.get(profile, p -> backends.openVendor(p, sources, m.vendor()));
+      opened = vendors.get(profile, p -> backends.openVendor(p, sources, m.vendor(), timeouts));
     } catch (StorageBackends.MissingCredentialSource e) {
       m.errors().increment();
       throw new VendingException("Cannot vend credentials: " + e.getMessage(), 0, e);
@@ -423,7 +420,8 @@ public final class VendingService implements AutoCloseable {
   public RequestSigner signer(StorageProfile profile) {
     Optional<RequestSigner> signer;
     try {
-      signer = signers.get(profile, p -> backends.openSigner(p, sources, meters(p).vendor()));
+      signer =
+          signers.get(profile, p -> backends.openSigner(p, sources, meters(p).vendor(), timeouts));
     } catch (StorageBackends.MissingCredentialSource e) {
       throw new VendingException("Cannot sign: " + e.getMessage(), 0, e);
     }

@@ -168,7 +168,14 @@ public abstract class StorageBackendContract {
   @BeforeEach
   void openService() {
     registry = new SimpleMeterRegistry();
-    service = new VendingService(backends(), sources(), Duration.ofHours(1), 10_000, registry);
+    service =
+        new VendingService(
+            backends(),
+            sources(),
+            Duration.ofHours(1),
+            10_000,
+            registry,
+            StorageTimeouts.Provider.DEFAULT);
     area = allowedLocation() + "/t-" + UUID.randomUUID().toString().substring(0, 8);
   }
 

@@ -169,7 +169,11 @@ class StorageBackendsTest {
     FakeProfile profile = new FakeProfile("cat", List.of("fake://b/wh"), Optional.empty(), 1, true);
     try (CredentialVendor vendor =
         replaced
-            .openVendor(profile, SOURCES, new VendorMetrics(new SimpleMeterRegistry(), "f"))
+            .openVendor(
+                profile,
+                SOURCES,
+                new VendorMetrics(new SimpleMeterRegistry(), "f"),
+                StorageTimeouts.Provider.DEFAULT)
             .orElseThrow()) {
       assertThat(replacement.opened).containsExactly((VendingServiceTest.FakeVendor) vendor);
     }
@@ -182,7 +186,10 @@ class StorageBackendsTest {
     assertThatThrownBy(
             () ->
                 s3Only.openVendor(
-                    profile, SOURCES, new VendorMetrics(new SimpleMeterRegistry(), "f")))
+                    profile,
+                    SOURCES,
+                    new VendorMetrics(new SimpleMeterRegistry(), "f"),
+                    StorageTimeouts.Provider.DEFAULT))
         .isInstanceOf(IllegalStateException.class)
         .hasMessageContaining("No backend registered");
   }
@@ -220,12 +227,16 @@ class StorageBackendsTest {
 
     @Override
     public Optional<CredentialVendor> openVendor(
-        FakeProfile profile, CredentialSource source, VendorMetrics metrics) {
+        FakeProfile profile,
+        CredentialSource source,
+        VendorMetrics metrics,
+        StorageTimeouts.Provider timeouts) {
       return Optional.empty();
     }
 
     @Override
-    public FileIO openCatalogIO(FakeProfile profile, CredentialSource source) {
+    public FileIO openCatalogIO(
+        FakeProfile profile, CredentialSource source, StorageTimeouts.CatalogIo timeouts) {
       throw new UnsupportedOperationException();
     }
   }
@@ -298,13 +309,17 @@ class StorageBackendsTest {
 
     @Override
     public Optional<CredentialVendor> openVendor(
-        S3StorageProfile profile, CredentialSource source, VendorMetrics metrics) {
-      return s3.openVendor(profile, source, metrics);
+        S3StorageProfile profile,
+        CredentialSource source,
+        VendorMetrics metrics,
+        StorageTimeouts.Provider timeouts) {
+      return s3.openVendor(profile, source, metrics, timeouts);
     }
 
     @Override
-    public FileIO openCatalogIO(S3StorageProfile profile, CredentialSource source) {
-      return s3.openCatalogIO(profile, source);
+    public FileIO openCatalogIO(
+        S3StorageProfile profile, CredentialSource source, StorageTimeouts.CatalogIo timeouts) {
+      return s3.openCatalogIO(profile, source, timeouts);
     }
   }
 }

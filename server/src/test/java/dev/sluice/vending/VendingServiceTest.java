@@ -45,10 +45,10 @@ class VendingServiceTest {
   }
 
   private VendingService service(Duration ttlCap) {
-    return service(ttlCap, ProviderTimeouts.WAIT);
+    return service(ttlCap, StorageTimeouts.Provider.DEFAULT);
   }
 
-  private VendingService service(Duration ttlCap, Duration providerWait) {
+  private VendingService service(Duration ttlCap, StorageTimeouts.Provider timeouts) {
     VendingService service =
         new VendingService(
             new StorageBackends(List.of(backend)),
@@ -57,7 +57,7 @@ class VendingServiceTest {
             1000,
             registry,
             Duration.ofMillis(50),
-            providerWait);
+            timeouts);
     services.add(service);
     return service;
   }
@@ -360,7 +360,10 @@ class VendingServiceTest {
    */
   @Test
   void aProviderThatHangsFailsTheLoadsWithinTheWait() throws Exception {
-    VendingService service = service(Duration.ofMinutes(10), Duration.ofMillis(300));
+    VendingService service =
+        service(
+            Duration.ofMinutes(10),
+            StorageTimeouts.Provider.DEFAULT.withLoadWait(Duration.ofMillis(300)));
     backend.delayMs = 1_500;
     long began = System.nanoTime();
     for (Throwable failure : failedConcurrentVends(service, 8)) {
@@ -435,6 +438,21 @@ class VendingServiceTest {
     assertThat(count("errors")).isEqualTo(3);
   }
 
+  /**
+   * The provider timeouts the service was built with ({@code storage.providerTimeouts}) are the
+   * ones each vendor is opened with, the catalog's and the self-check's alike.
+   */
+  @Test
+  void vendorsAreOpenedWithTheServicesProviderTimeouts() {
+    StorageTimeouts.Provider custom =
+        StorageTimeouts.Provider.of(Duration.ofMillis(700), Duration.ofMillis(1_400));
+    VendingService service = service(Duration.ofMinutes(10), custom);
+    assertThat(vend(service, profile("c"), TABLE, Map.of())).hasSize(1);
+    service.openVendor(profile("apart")).orElseThrow().close();
+    assertThat(backend.openedWith).containsExactly(custom, custom);
+    assertThat(custom.loadWait()).isEqualTo(Duration.ofMillis(2_400));
+  }
+
   @Test
   void aBackendWithoutAVendorVendsNothing() {
     VendingService service = service();
@@ -505,6 +523,7 @@ class VendingServiceTest {
 
     final List<FakeVendor> opened = new CopyOnWriteArrayList<>();
     final AtomicInteger openCalls = new AtomicInteger();
+    final List<StorageTimeouts.Provider> openedWith = new CopyOnWriteArrayList<>();
     volatile long[] lifetimesMs = {60_000};
     volatile long delayMs;
     volatile boolean fail;
@@ -543,8 +562,12 @@ class VendingServiceTest {
 
     @Override
     public Optional<CredentialVendor> openVendor(
-        FakeProfile profile, CredentialSource source, VendorMetrics metrics) {
+        FakeProfile profile,
+        CredentialSource source,
+        VendorMetrics metrics,
+        StorageTimeouts.Provider timeouts) {
       openCalls.incrementAndGet();
+      openedWith.add(timeouts);
       if (!profile.vends()) {
         return Optional.empty();
       }
@@ -554,7 +577,8 @@ class VendingServiceTest {
     }
 
     @Override
-    public FileIO openCatalogIO(FakeProfile profile, CredentialSource source) {
+    public FileIO openCatalogIO(
+        FakeProfile profile, CredentialSource source, StorageTimeouts.CatalogIo timeouts) {
       throw new UnsupportedOperationException("the fake has no store");
     }
   }

@@ -7,6 +7,7 @@ import dev.sluice.vending.CredentialSource;
 import dev.sluice.vending.CredentialVendor;
 import dev.sluice.vending.StorageBackends;
 import dev.sluice.vending.StorageCredential;
+import dev.sluice.vending.StorageTimeouts;
 import dev.sluice.vending.VendingRequest;
 import dev.sluice.vending.VendorMetrics;
 import dev.sluice.vending.s3.AwsCredentialSource;
@@ -71,14 +72,16 @@ public class MintBench {
             .openVendor(
                 backends.parse("r2", json.readTree(r2Storage), base, sources, 900).profile(),
                 sources,
-                metrics)
+                metrics,
+                StorageTimeouts.Provider.DEFAULT)
             .orElseThrow();
     s3 =
         backends
             .openVendor(
                 backends.parse("s3", json.readTree(s3Storage), base, sources, 900).profile(),
                 sources,
-                metrics)
+                metrics,
+                StorageTimeouts.Provider.DEFAULT)
             .orElseThrow();
     TreeMap<String, String> attribution = new TreeMap<>();
     attribution.put("principal", "analyst");

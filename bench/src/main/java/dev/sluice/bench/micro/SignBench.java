@@ -13,6 +13,7 @@ import dev.sluice.vending.SignedRequest;
 import dev.sluice.vending.StorageBackends;
 import dev.sluice.vending.StorageProfile;
 import dev.sluice.vending.StorageRequest;
+import dev.sluice.vending.StorageTimeouts;
 import dev.sluice.vending.VendingService;
 import dev.sluice.vending.s3.AwsCredentialSource;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -116,7 +117,12 @@ public class SignBench {
     policy = new LocationPolicy(CATALOG, List.of(WAREHOUSE));
     vending =
         new VendingService(
-            backends, sources, Duration.ofSeconds(1800), 10_000, new SimpleMeterRegistry());
+            backends,
+            sources,
+            Duration.ofSeconds(1800),
+            10_000,
+            new SimpleMeterRegistry(),
+            StorageTimeouts.Provider.DEFAULT);
     sluice = vending.signer(profile);
     attribution.put("principal", "analyst");
     attribution.put("catalog", CATALOG);

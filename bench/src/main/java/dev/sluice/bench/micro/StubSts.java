@@ -48,6 +48,7 @@ final class StubSts implements StsClient {
 
   /** The S3 backend with this stub instead of STS. */
   static S3Backend backend() {
-    return new S3Backend((profile, source) -> new StubSts(Instant.now().plus(Duration.ofHours(1))));
+    return new S3Backend(
+        (profile, source, timeouts) -> new StubSts(Instant.now().plus(Duration.ofHours(1))));
   }
 }

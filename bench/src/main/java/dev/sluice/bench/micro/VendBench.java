@@ -8,6 +8,7 @@ import dev.sluice.vending.CredentialSource;
 import dev.sluice.vending.StorageBackends;
 import dev.sluice.vending.StorageCredential;
 import dev.sluice.vending.StorageProfile;
+import dev.sluice.vending.StorageTimeouts;
 import dev.sluice.vending.VendingService;
 import dev.sluice.vending.s3.AwsCredentialSource;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -74,7 +75,14 @@ public class VendBench {
     policy = new LocationPolicy(CATALOG, List.of(WAREHOUSE));
     SimpleMeterRegistry metrics = new SimpleMeterRegistry();
     // The server's defaults: storage.vendingCache {ttlCapSeconds: 1800, maxEntries: 10000}.
-    vending = new VendingService(backends, sources, Duration.ofSeconds(1800), 10_000, metrics);
+    vending =
+        new VendingService(
+            backends,
+            sources,
+            Duration.ofSeconds(1800),
+            10_000,
+            metrics,
+            StorageTimeouts.Provider.DEFAULT);
     if (vend_cached().isEmpty() || vend_miss().isEmpty()) {
       throw new IllegalStateException("Nothing vended: check the profile and locations");
     }

@@ -9,6 +9,7 @@ import dev.sluice.vending.CredentialVendor;
 import dev.sluice.vending.SameStorage;
 import dev.sluice.vending.StorageBackend;
 import dev.sluice.vending.StorageField;
+import dev.sluice.vending.StorageTimeouts;
 import dev.sluice.vending.StoreProbes;
 import dev.sluice.vending.VendorMetrics;
 import java.time.Clock;
@@ -89,7 +90,10 @@ public final class AzureBackend implements StorageBackend<AzureStorageProfile> {
 
   @Override
   public Optional<CredentialVendor> openVendor(
-      AzureStorageProfile profile, CredentialSource source, VendorMetrics metrics) {
+      AzureStorageProfile profile,
+      CredentialSource source,
+      VendorMetrics metrics,
+      StorageTimeouts.Provider timeouts) {
     AzureCredentialSource azure = (AzureCredentialSource) source;
     String endpoint = azure.endpoint().orElse(null);
     // The JDK's HTTP client (the netty transport's native jars are not available everywhere),
@@ -97,14 +101,16 @@ public final class AzureBackend implements StorageBackend<AzureStorageProfile> {
     HttpClient http = new JdkHttpClientBuilder().build();
     DelegationKeys keys =
         new DelegationKeys(
-            DelegationKeys.clients(azure.credential(), endpoint, http), Clock.systemUTC());
+            DelegationKeys.clients(azure.credential(), endpoint, http, timeouts),
+            Clock.systemUTC());
     return Optional.of(
         new AzureCredentialVendor(
             profile, keys, endpoint, Clock.systemUTC(), metrics::providerCall));
   }
 
   @Override
-  public FileIO openCatalogIO(AzureStorageProfile profile, CredentialSource source) {
+  public FileIO openCatalogIO(
+      AzureStorageProfile profile, CredentialSource source, StorageTimeouts.CatalogIo timeouts) {
     AzureCredentialSource azure = (AzureCredentialSource) source;
     Map<String, String> connectionStrings = new HashMap<>();
     azure
@@ -117,6 +123,7 @@ public final class AzureBackend implements StorageBackend<AzureStorageProfile> {
                         host ->
                             connectionStrings.put(
                                 ClientProperties.ADLS_CONNECTION_STRING_PREFIX + host, endpoint)));
-    return new CatalogAdlsIO(azure.credential(), connectionStrings);
+    return new CatalogAdlsIO(
+        azure.credential(), connectionStrings, CatalogAdlsIO.retryOptions(timeouts));
   }
 }

@@ -8,7 +8,7 @@ import com.azure.core.credential.TokenRequestContext;
 import com.azure.storage.common.policy.RequestRetryOptions;
 import com.azure.storage.common.policy.RetryPolicyType;
 import com.azure.storage.file.datalake.DataLakeFileSystemClientBuilder;
-import dev.sluice.vending.CatalogIoTimeouts;
+import dev.sluice.vending.StorageTimeouts;
 import java.lang.reflect.Constructor;
 import java.lang.reflect.InvocationTargetException;
 import java.time.Duration;
@@ -27,9 +27,9 @@ import org.apache.iceberg.io.OutputFile;
  * adls.token}, which ADLSFileIO cannot refresh), re-opened with a fresh token before the current
  * one expires. Files opened earlier keep their client; the catalog's operations are short.
  *
- * <p>Its calls give up as the catalog's other storage calls do ({@link CatalogIoTimeouts}), where
- * the storage SDK's defaults try four times with no time limit per try: a stalled account would
- * hold a load for minutes.
+ * <p>Its calls give up as the catalog's other storage calls do ({@code storage.catalogIoTimeouts}),
+ * where the storage SDK's defaults try four times with no time limit per try: a stalled account
+ * would hold a load for minutes.
  */
 final class CatalogAdlsIO implements DelegateFileIO {
   static final String STORAGE_SCOPE = "https://storage.azure.com/.default";
@@ -46,14 +46,6 @@ final class CatalogAdlsIO implements DelegateFileIO {
    * @param connectionStrings {@code adls.connection-string.<host>} entries (an emulator or a
    *     private endpoint), or empty
    */
-  CatalogAdlsIO(TokenCredential credential, Map<String, String> connectionStrings) {
-    this(
-        credential,
-        connectionStrings,
-        retryOptions(CatalogIoTimeouts.ATTEMPT, CatalogIoTimeouts.CALL));
-  }
-
-  /** With other bounds (tests use short ones). */
   CatalogAdlsIO(
       TokenCredential credential,
       Map<String, String> connectionStrings,
@@ -64,18 +56,14 @@ final class CatalogAdlsIO implements DelegateFileIO {
   }
 
   /**
-   * Tries of {@code attempt} each, as many as fit in {@code call} (at least one, at most {@link
-   * CatalogIoTimeouts#MAX_ATTEMPTS}), 100 ms apart: the SDK bounds each try, not the call.
+   * Tries of {@code timeouts.attempt()} each, as many as fit in its call (at least one, at most its
+   * {@code maxAttempts}), 100 ms apart: the SDK bounds each try, not the call.
    */
-  static RequestRetryOptions retryOptions(Duration attempt, Duration call) {
-    int tries =
-        (int)
-            Math.max(
-                1, Math.min(CatalogIoTimeouts.MAX_ATTEMPTS, call.toMillis() / attempt.toMillis()));
+  static RequestRetryOptions retryOptions(StorageTimeouts.CatalogIo timeouts) {
     return new RequestRetryOptions(
         RetryPolicyType.FIXED,
-        tries,
-        attempt,
+        timeouts.attemptsWithinCall(),
+        timeouts.attempt(),
         Duration.ofMillis(100),
         Duration.ofMillis(100),
         null);

@@ -9,7 +9,7 @@ import com.azure.storage.common.policy.RetryPolicyType;
 import com.azure.storage.file.datalake.DataLakeServiceClient;
 import com.azure.storage.file.datalake.DataLakeServiceClientBuilder;
 import com.azure.storage.file.datalake.models.UserDelegationKey;
-import dev.sluice.vending.ProviderTimeouts;
+import dev.sluice.vending.StorageTimeouts;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.OffsetDateTime;
@@ -30,17 +30,10 @@ final class DelegationKeys {
   static final Duration MARGIN = Duration.ofMinutes(5);
 
   /**
-   * A vend waits for a key: two tries of {@link ProviderTimeouts#ATTEMPT} each, not the SDK's
-   * default of four with backoff (a minute or more before an engine's load fails).
+   * The most tries of one key request: the STS client's (the AWS SDK's standard retries), not the
+   * storage SDK's default of four with backoff (a minute or more before an engine's load fails).
    */
-  private static final RequestRetryOptions RETRIES =
-      new RequestRetryOptions(
-          RetryPolicyType.EXPONENTIAL,
-          2,
-          ProviderTimeouts.ATTEMPT,
-          Duration.ofMillis(200),
-          Duration.ofSeconds(1),
-          null);
+  static final int MAX_TRIES = 3;
 
   private final Function<String, DataLakeServiceClient> clients;
   private final Clock clock;
@@ -52,16 +45,37 @@ final class DelegationKeys {
     this.clock = requireNonNull(clock, "clock");
   }
 
-  /** Service clients on {@code endpoint} (or each account's own host) with {@code credential}. */
+  /**
+   * Service clients on {@code endpoint} (or each account's own host) with {@code credential}, their
+   * key requests bounded by {@code timeouts} ({@link #retries}).
+   */
   static Function<String, DataLakeServiceClient> clients(
-      TokenCredential credential, String endpoint, HttpClient http) {
+      TokenCredential credential,
+      String endpoint,
+      HttpClient http,
+      StorageTimeouts.Provider timeouts) {
+    RequestRetryOptions retries = retries(timeouts);
     return host ->
         new DataLakeServiceClientBuilder()
             .endpoint(endpoint != null ? endpoint : "https://" + host)
             .credential(credential)
             .httpClient(http)
-            .retryOptions(RETRIES)
+            .retryOptions(retries)
             .buildClient();
+  }
+
+  /**
+   * A vend waits for a key: tries of {@code timeouts.attempt()} each, as many as fit in its call
+   * (at least one, at most {@link #MAX_TRIES}; two by default), with a short backoff.
+   */
+  static RequestRetryOptions retries(StorageTimeouts.Provider timeouts) {
+    return new RequestRetryOptions(
+        RetryPolicyType.EXPONENTIAL,
+        timeouts.attemptsWithinCall(MAX_TRIES),
+        timeouts.attempt(),
+        Duration.ofMillis(200),
+        Duration.ofSeconds(1),
+        null);
   }
 
   /** A key for {@code host}'s account valid at least until {@code until} plus a margin. */

@@ -7,6 +7,7 @@ import dev.sluice.vending.CredentialSource;
 import dev.sluice.vending.CredentialSourceType;
 import dev.sluice.vending.CredentialVendor;
 import dev.sluice.vending.StorageBackend;
+import dev.sluice.vending.StorageTimeouts;
 import dev.sluice.vending.VendorMetrics;
 import java.io.IOException;
 import java.util.List;
@@ -55,12 +56,16 @@ public final class FileBackend implements StorageBackend<FileStorageProfile> {
 
   @Override
   public Optional<CredentialVendor> openVendor(
-      FileStorageProfile profile, CredentialSource source, VendorMetrics metrics) {
+      FileStorageProfile profile,
+      CredentialSource source,
+      VendorMetrics metrics,
+      StorageTimeouts.Provider timeouts) {
     return Optional.empty();
   }
 
   @Override
-  public FileIO openCatalogIO(FileStorageProfile profile, CredentialSource source) {
+  public FileIO openCatalogIO(
+      FileStorageProfile profile, CredentialSource source, StorageTimeouts.CatalogIo timeouts) {
     return new LocalFileIO(
         new LocationPolicy(profile.catalog(), profile.allowedLocations()).allowed());
   }

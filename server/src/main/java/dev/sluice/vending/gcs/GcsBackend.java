@@ -1,15 +1,17 @@
 package dev.sluice.vending.gcs;
 
+import static java.util.Objects.requireNonNull;
+
 import com.google.auth.oauth2.GoogleCredentials;
 import com.google.auth.oauth2.ImpersonatedCredentials;
 import com.google.cloud.http.HttpTransportOptions;
 import com.google.cloud.storage.StorageOptions;
-import dev.sluice.vending.CatalogIoTimeouts;
 import dev.sluice.vending.CredentialSource;
 import dev.sluice.vending.CredentialSourceType;
 import dev.sluice.vending.CredentialVendor;
 import dev.sluice.vending.StorageBackend;
 import dev.sluice.vending.StorageField;
+import dev.sluice.vending.StorageTimeouts;
 import dev.sluice.vending.StoreProbes;
 import dev.sluice.vending.VendorMetrics;
 import java.time.Duration;
@@ -74,7 +76,10 @@ public final class GcsBackend implements StorageBackend<GcsStorageProfile> {
 
   @Override
   public Optional<CredentialVendor> openVendor(
-      GcsStorageProfile profile, CredentialSource source, VendorMetrics metrics) {
+      GcsStorageProfile profile,
+      CredentialSource source,
+      VendorMetrics metrics,
+      StorageTimeouts.Provider timeouts) {
     GoogleCredentialSource google = (GoogleCredentialSource) source;
     return Optional.of(
         new GcsCredentialVendor(
@@ -86,7 +91,9 @@ public final class GcsBackend implements StorageBackend<GcsStorageProfile> {
   }
 
   @Override
-  public FileIO openCatalogIO(GcsStorageProfile profile, CredentialSource source) {
+  public FileIO openCatalogIO(
+      GcsStorageProfile profile, CredentialSource source, StorageTimeouts.CatalogIo timeouts) {
+    requireNonNull(timeouts, "timeouts"); // used when the client is built, later
     GoogleCredentials credentials = identity(profile, source);
     GoogleCredentialSource google = (GoogleCredentialSource) source;
     String projectId = projectId(profile, google);
@@ -96,7 +103,7 @@ public final class GcsBackend implements StorageBackend<GcsStorageProfile> {
             () -> {
               StorageOptions.Builder options = StorageOptions.newBuilder();
               options.setCredentials(credentials);
-              bounded(options);
+              bounded(options, timeouts);
               if (projectId != null) {
                 options.setProjectId(projectId);
               }
@@ -111,16 +118,13 @@ public final class GcsBackend implements StorageBackend<GcsStorageProfile> {
   }
 
   /**
-   * The catalog's reads and writes give up as the other backends' do ({@link CatalogIoTimeouts}):
-   * the client's defaults are 20 s per attempt and 50 s in all, with six attempts.
+   * The catalog's reads and writes give up as the other backends' do, within {@code timeouts}
+   * ({@code storage.catalogIoTimeouts}): the client's defaults are 20 s per attempt and 50 s in
+   * all, with six attempts.
    */
-  static StorageOptions.Builder bounded(StorageOptions.Builder options) {
-    return bounded(options, CatalogIoTimeouts.ATTEMPT, CatalogIoTimeouts.CALL);
-  }
-
-  /** With other bounds (tests use short ones). */
   static StorageOptions.Builder bounded(
-      StorageOptions.Builder options, Duration attempt, Duration call) {
+      StorageOptions.Builder options, StorageTimeouts.CatalogIo timeouts) {
+    Duration attempt = timeouts.attempt();
     int attemptMs = (int) attempt.toMillis();
     return options
         .setTransportOptions(
@@ -130,8 +134,8 @@ public final class GcsBackend implements StorageBackend<GcsStorageProfile> {
                 .build())
         .setRetrySettings(
             StorageOptions.getDefaultRetrySettings().toBuilder()
-                .setMaxAttempts(CatalogIoTimeouts.MAX_ATTEMPTS)
-                .setTotalTimeoutDuration(call)
+                .setMaxAttempts(timeouts.maxAttempts())
+                .setTotalTimeoutDuration(timeouts.call())
                 .setInitialRpcTimeoutDuration(attempt)
                 .setMaxRpcTimeoutDuration(attempt)
                 .build());

@@ -8,6 +8,7 @@ import dev.sluice.vending.RequestSigner;
 import dev.sluice.vending.SameStorage;
 import dev.sluice.vending.StorageBackend;
 import dev.sluice.vending.StorageField;
+import dev.sluice.vending.StorageTimeouts;
 import dev.sluice.vending.StoreProbes;
 import dev.sluice.vending.VendorMetrics;
 import dev.sluice.vending.s3.AwsCredentialSource;
@@ -80,7 +81,10 @@ public final class R2Backend implements StorageBackend<R2StorageProfile> {
 
   @Override
   public Optional<CredentialVendor> openVendor(
-      R2StorageProfile profile, CredentialSource source, VendorMetrics metrics) {
+      R2StorageProfile profile,
+      CredentialSource source,
+      VendorMetrics metrics,
+      StorageTimeouts.Provider timeouts) {
     if (!profile.offered().contains(Delegation.Kind.VENDED_CREDENTIALS)) {
       return Optional.empty();
     }
@@ -98,7 +102,10 @@ public final class R2Backend implements StorageBackend<R2StorageProfile> {
    */
   @Override
   public Optional<RequestSigner> openSigner(
-      R2StorageProfile profile, CredentialSource source, VendorMetrics metrics) {
+      R2StorageProfile profile,
+      CredentialSource source,
+      VendorMetrics metrics,
+      StorageTimeouts.Provider timeouts) {
     if (!profile.offered().contains(Delegation.Kind.REMOTE_SIGNING)) {
       return Optional.empty();
     }
@@ -115,7 +122,9 @@ public final class R2Backend implements StorageBackend<R2StorageProfile> {
   }
 
   @Override
-  public FileIO openCatalogIO(R2StorageProfile profile, CredentialSource source) {
-    return CatalogS3Client.fileIO(REGION, profile.endpoint(), true, (AwsCredentialSource) source);
+  public FileIO openCatalogIO(
+      R2StorageProfile profile, CredentialSource source, StorageTimeouts.CatalogIo timeouts) {
+    return CatalogS3Client.fileIO(
+        REGION, profile.endpoint(), true, (AwsCredentialSource) source, timeouts);
   }
 }

@@ -1,6 +1,8 @@
 package dev.sluice.vending.s3;
 
-import dev.sluice.vending.CatalogIoTimeouts;
+import static java.util.Objects.requireNonNull;
+
+import dev.sluice.vending.StorageTimeouts;
 import java.net.URI;
 import java.time.Duration;
 import org.apache.iceberg.aws.s3.S3FileIO;
@@ -20,22 +22,31 @@ import software.amazon.awssdk.services.s3.S3ClientBuilder;
 public final class CatalogS3Client {
   private CatalogS3Client() {}
 
-  /** A client for an S3 API at {@code endpoint} (null: AWS's regional default). */
+  /**
+   * A client for an S3 API at {@code endpoint} (null: AWS's regional default) whose calls keep to
+   * {@code timeouts}: not 30 s socket timeouts retried three times.
+   */
   public static S3Client build(
-      String region, String endpoint, boolean pathStyle, AwsCredentialSource source) {
+      String region,
+      String endpoint,
+      boolean pathStyle,
+      AwsCredentialSource source,
+      StorageTimeouts.CatalogIo timeouts) {
+    requireNonNull(timeouts, "timeouts");
     S3ClientBuilder builder =
         S3Client.builder()
             .httpClientBuilder(
                 UrlConnectionHttpClient.builder()
                     .connectionTimeout(Duration.ofSeconds(3))
-                    .socketTimeout(Duration.ofSeconds(30)))
-            // Not 30 s socket timeouts retried three times: see CatalogIoTimeouts.
+                    // Never shorter than an attempt may take.
+                    .socketTimeout(longer(Duration.ofSeconds(30), timeouts.attempt())))
             .overrideConfiguration(
                 c ->
-                    c.apiCallAttemptTimeout(CatalogIoTimeouts.ATTEMPT)
-                        .apiCallTimeout(CatalogIoTimeouts.CALL))
+                    c.apiCallAttemptTimeout(timeouts.attempt())
+                        .apiCallTimeout(timeouts.call())
+                        .retryStrategy(b -> b.maxAttempts(timeouts.maxAttempts())))
             .region(Region.of(region))
-            .credentialsProvider(source.provider())
+            .credentialsProvider(requireNonNull(source, "source").provider())
             .forcePathStyle(pathStyle)
             .requestChecksumCalculation(RequestChecksumCalculation.WHEN_REQUIRED)
             .responseChecksumValidation(ResponseChecksumValidation.WHEN_REQUIRED);
@@ -47,10 +58,19 @@ public final class CatalogS3Client {
 
   /** An Iceberg S3FileIO on such a client. */
   public static FileIO fileIO(
-      String region, String endpoint, boolean pathStyle, AwsCredentialSource source) {
-    S3Client client = build(region, endpoint, pathStyle, source);
+      String region,
+      String endpoint,
+      boolean pathStyle,
+      AwsCredentialSource source,
+      StorageTimeouts.CatalogIo timeouts) {
+    S3Client client = build(region, endpoint, pathStyle, source, timeouts);
     S3FileIO io = new S3FileIO(() -> client);
     io.initialize(java.util.Map.of());
     return io;
+  }
+
+  /** The longer of two durations. */
+  static Duration longer(Duration a, Duration b) {
+    return a.compareTo(b) >= 0 ? a : b;
   }
 }

@@ -10,13 +10,13 @@ import dev.sluice.vending.RequestSigner;
 import dev.sluice.vending.SameStorage;
 import dev.sluice.vending.StorageBackend;
 import dev.sluice.vending.StorageField;
+import dev.sluice.vending.StorageTimeouts;
 import dev.sluice.vending.StoreProbes;
 import dev.sluice.vending.VendorMetrics;
 import java.time.Clock;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
-import java.util.function.BiFunction;
 import org.apache.iceberg.io.FileIO;
 import software.amazon.awssdk.services.sts.StsClient;
 
@@ -27,14 +27,21 @@ import software.amazon.awssdk.services.sts.StsClient;
 public final class S3Backend implements StorageBackend<S3StorageProfile> {
   static final String TYPE = "S3";
 
-  private final BiFunction<S3StorageProfile, AwsCredentialSource, StsClient> stsClients;
+  /** Opens the STS client of a profile's vendor, its calls bounded by the server's timeouts. */
+  @FunctionalInterface
+  public interface StsClients {
+    StsClient open(
+        S3StorageProfile profile, AwsCredentialSource source, StorageTimeouts.Provider timeouts);
+  }
+
+  private final StsClients stsClients;
 
   public S3Backend() {
     this(StsCredentialVendor::client);
   }
 
   /** With STS clients made elsewhere (the micro-benchmarks answer without a network). */
-  public S3Backend(BiFunction<S3StorageProfile, AwsCredentialSource, StsClient> stsClients) {
+  public S3Backend(StsClients stsClients) {
     this.stsClients = requireNonNull(stsClients, "stsClients");
   }
 
@@ -103,13 +110,17 @@ public final class S3Backend implements StorageBackend<S3StorageProfile> {
 
   @Override
   public Optional<CredentialVendor> openVendor(
-      S3StorageProfile profile, CredentialSource source, VendorMetrics metrics) {
+      S3StorageProfile profile,
+      CredentialSource source,
+      VendorMetrics metrics,
+      StorageTimeouts.Provider timeouts) {
     if (!profile.offered().contains(Delegation.Kind.VENDED_CREDENTIALS)) {
       return Optional.empty();
     }
     AwsCredentialSource aws = (AwsCredentialSource) source;
     return Optional.of(
-        new StsCredentialVendor(profile, stsClients.apply(profile, aws), metrics::providerCall));
+        new StsCredentialVendor(
+            profile, stsClients.open(profile, aws, timeouts), metrics::providerCall));
   }
 
   /**
@@ -119,7 +130,10 @@ public final class S3Backend implements StorageBackend<S3StorageProfile> {
    */
   @Override
   public Optional<RequestSigner> openSigner(
-      S3StorageProfile profile, CredentialSource source, VendorMetrics metrics) {
+      S3StorageProfile profile,
+      CredentialSource source,
+      VendorMetrics metrics,
+      StorageTimeouts.Provider timeouts) {
     if (!profile.offered().contains(Delegation.Kind.REMOTE_SIGNING)) {
       return Optional.empty();
     }
@@ -133,7 +147,7 @@ public final class S3Backend implements StorageBackend<S3StorageProfile> {
               profile.region(),
               profile.signatureWindow(),
               new StsCredentialVendor(
-                  profile, stsClients.apply(profile, aws), metrics::providerCall),
+                  profile, stsClients.open(profile, aws, timeouts), metrics::providerCall),
               Clock.systemUTC()));
     }
     if (profile.unscopedSigning()) {
@@ -151,11 +165,13 @@ public final class S3Backend implements StorageBackend<S3StorageProfile> {
   }
 
   @Override
-  public FileIO openCatalogIO(S3StorageProfile profile, CredentialSource source) {
+  public FileIO openCatalogIO(
+      S3StorageProfile profile, CredentialSource source, StorageTimeouts.CatalogIo timeouts) {
     return CatalogS3Client.fileIO(
         profile.region(),
         profile.endpoint(),
         profile.pathStyleAccess(),
-        (AwsCredentialSource) source);
+        (AwsCredentialSource) source,
+        timeouts);
   }
 }

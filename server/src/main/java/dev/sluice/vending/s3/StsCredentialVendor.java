@@ -4,8 +4,8 @@ import static java.util.Objects.requireNonNull;
 
 import dev.sluice.vending.ClientProperties;
 import dev.sluice.vending.CredentialVendor;
-import dev.sluice.vending.ProviderTimeouts;
 import dev.sluice.vending.StorageCredential;
+import dev.sluice.vending.StorageTimeouts;
 import dev.sluice.vending.VendingException;
 import dev.sluice.vending.VendingRequest;
 import java.net.URI;
@@ -40,8 +40,11 @@ public final class StsCredentialVendor implements CredentialVendor {
   private final Consumer<Duration> stsLatency;
 
   public StsCredentialVendor(
-      S3StorageProfile profile, AwsCredentialSource source, Consumer<Duration> stsLatency) {
-    this(profile, client(profile, source), stsLatency);
+      S3StorageProfile profile,
+      AwsCredentialSource source,
+      StorageTimeouts.Provider timeouts,
+      Consumer<Duration> stsLatency) {
+    this(profile, client(profile, source, timeouts), stsLatency);
   }
 
   /**
@@ -54,17 +57,20 @@ public final class StsCredentialVendor implements CredentialVendor {
     this.stsLatency = requireNonNull(stsLatency, "stsLatency");
   }
 
-  static StsClient client(S3StorageProfile profile, AwsCredentialSource source) {
+  /** An STS client for {@code profile} whose calls keep to {@code timeouts}. */
+  static StsClient client(
+      S3StorageProfile profile, AwsCredentialSource source, StorageTimeouts.Provider timeouts) {
+    requireNonNull(timeouts, "timeouts");
     StsClientBuilder builder =
         StsClient.builder()
             .httpClientBuilder(
                 UrlConnectionHttpClient.builder()
                     .connectionTimeout(Duration.ofSeconds(3))
-                    .socketTimeout(Duration.ofSeconds(10)))
+                    // Never shorter than an attempt may take.
+                    .socketTimeout(
+                        CatalogS3Client.longer(Duration.ofSeconds(10), timeouts.attempt())))
             .overrideConfiguration(
-                c ->
-                    c.apiCallAttemptTimeout(ProviderTimeouts.ATTEMPT)
-                        .apiCallTimeout(ProviderTimeouts.CALL))
+                c -> c.apiCallAttemptTimeout(timeouts.attempt()).apiCallTimeout(timeouts.call()))
             .region(Region.of(profile.region()))
             .credentialsProvider(requireNonNull(source, "source").provider());
     if (profile.effectiveStsEndpoint() != null) {

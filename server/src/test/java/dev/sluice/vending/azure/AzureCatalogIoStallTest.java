@@ -7,7 +7,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.azure.storage.common.policy.RequestRetryOptions;
 import dev.sluice.testing.AzuriteBed;
 import dev.sluice.testing.NeedsTestBeds;
-import dev.sluice.vending.CatalogIoTimeouts;
+import dev.sluice.vending.StorageTimeouts;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -23,17 +23,30 @@ import org.junit.jupiter.api.Test;
  * The catalog's own ADLS I/O on a stalled Azurite (SIGSTOP: it takes connections and answers
  * nothing) gives up within its bound, where the storage SDK's defaults (four tries, no limit per
  * try) held a read for minutes; once Azurite runs again, the same I/O reads again. Measured with
- * tries of 1 s, 2 in all; the catalog's own bound is checked to be {@link CatalogIoTimeouts}'s.
+ * tries of 1 s, 2 in all; the bound is checked to follow {@link StorageTimeouts.CatalogIo} ({@code
+ * storage.catalogIoTimeouts}).
  */
 class AzureCatalogIoStallTest {
   @Test
-  void theCatalogsBoundIsCatalogIoTimeouts() {
-    RequestRetryOptions retry =
-        CatalogAdlsIO.retryOptions(CatalogIoTimeouts.ATTEMPT, CatalogIoTimeouts.CALL);
-    assertThat(retry.getTryTimeoutDuration()).isEqualTo(CatalogIoTimeouts.ATTEMPT);
+  void theCatalogsBoundFollowsItsCatalogIoTimeouts() {
+    RequestRetryOptions retry = CatalogAdlsIO.retryOptions(StorageTimeouts.CatalogIo.DEFAULT);
+    assertThat(retry.getTryTimeoutDuration()).isEqualTo(Duration.ofSeconds(5));
     assertThat(retry.getMaxTries()).isEqualTo(2); // 2 x 5 s fit in 10 s
+    RequestRetryOptions configured =
+        CatalogAdlsIO.retryOptions(
+            new StorageTimeouts.CatalogIo(Duration.ofMillis(1_500), Duration.ofSeconds(6), 3));
+    assertThat(configured.getTryTimeoutDuration()).isEqualTo(Duration.ofMillis(1_500));
+    assertThat(configured.getMaxTries()).as("4 fit, maxAttempts 3").isEqualTo(3);
     assertThat(
-            CatalogAdlsIO.retryOptions(Duration.ofSeconds(20), Duration.ofSeconds(10))
+            CatalogAdlsIO.retryOptions(
+                    new StorageTimeouts.CatalogIo(Duration.ofSeconds(1), Duration.ofSeconds(6), 10))
+                .getMaxTries())
+        .as("as many as fit in the call")
+        .isEqualTo(6);
+    assertThat(
+            CatalogAdlsIO.retryOptions(
+                    new StorageTimeouts.CatalogIo(
+                        Duration.ofSeconds(20), Duration.ofSeconds(25), 3))
                 .getMaxTries())
         .as("at least one try")
         .isEqualTo(1);
@@ -49,7 +62,8 @@ class AzureCatalogIoStallTest {
         new CatalogAdlsIO(
             bed.tokenCredential(),
             Map.of("adls.connection-string." + AzuriteBed.DFS_HOST, bed.blobEndpoint()),
-            CatalogAdlsIO.retryOptions(Duration.ofSeconds(1), Duration.ofSeconds(2)))) {
+            CatalogAdlsIO.retryOptions(
+                new StorageTimeouts.CatalogIo(Duration.ofSeconds(1), Duration.ofSeconds(2), 3)))) {
       try (OutputStream out = io.newOutputFile(file).createOrOverwrite()) {
         out.write("{}".getBytes(UTF_8));
       }

@@ -14,6 +14,7 @@ import dev.sluice.vending.CredentialVendor;
 import dev.sluice.vending.StorageBackend;
 import dev.sluice.vending.StorageBackends;
 import dev.sluice.vending.StorageProfile;
+import dev.sluice.vending.StorageTimeouts;
 import dev.sluice.vending.StoreProbes;
 import dev.sluice.vending.VendingService;
 import dev.sluice.vending.VendorMetrics;
@@ -77,8 +78,13 @@ class AzureSelfCheckTest {
     // containers (on Azure the verifier's own cleanup answers "done").
     try (VendingService vending =
             new VendingService(
-                backends, sources, Duration.ofMinutes(5), 100, new SimpleMeterRegistry());
-        FileIO io = backends.openCatalogIO(profile, sources)) {
+                backends,
+                sources,
+                Duration.ofMinutes(5),
+                100,
+                new SimpleMeterRegistry(),
+                StorageTimeouts.Provider.DEFAULT);
+        FileIO io = backends.openCatalogIO(profile, sources, StorageTimeouts.CatalogIo.DEFAULT)) {
       return new StorageVerifier(vending, backends.probes(profile).orElseThrow())
           .verify(
               new StorageVerifier.Target(
@@ -232,7 +238,10 @@ class AzureSelfCheckTest {
 
     @Override
     public Optional<CredentialVendor> openVendor(
-        AzureStorageProfile p, CredentialSource source, VendorMetrics metrics) {
+        AzureStorageProfile p,
+        CredentialSource source,
+        VendorMetrics metrics,
+        StorageTimeouts.Provider timeouts) {
       AzureStorageProfile containerScoped =
           new AzureStorageProfile(
               p.catalog(),
@@ -243,12 +252,13 @@ class AzureSelfCheckTest {
               p.hierarchicalNamespace(),
               true,
               p.vendOnlyOnRequest());
-      return azure.openVendor(containerScoped, source, metrics);
+      return azure.openVendor(containerScoped, source, metrics, timeouts);
     }
 
     @Override
-    public FileIO openCatalogIO(AzureStorageProfile p, CredentialSource source) {
-      return azure.openCatalogIO(p, source);
+    public FileIO openCatalogIO(
+        AzureStorageProfile p, CredentialSource source, StorageTimeouts.CatalogIo timeouts) {
+      return azure.openCatalogIO(p, source, timeouts);
     }
   }
 }

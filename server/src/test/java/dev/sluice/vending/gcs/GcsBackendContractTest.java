@@ -15,14 +15,13 @@ import dev.sluice.location.StorageLocation;
 import dev.sluice.testing.gcp.GoogleCloudFake;
 import dev.sluice.testing.gcp.ServiceAccount;
 import dev.sluice.vending.AccessMode;
-import dev.sluice.vending.CatalogIoTimeouts;
 import dev.sluice.vending.ClientProperties;
 import dev.sluice.vending.CredentialSource;
-import dev.sluice.vending.ProviderTimeouts;
 import dev.sluice.vending.StorageBackendContract;
 import dev.sluice.vending.StorageBackends;
 import dev.sluice.vending.StorageCredential;
 import dev.sluice.vending.StorageProfile;
+import dev.sluice.vending.StorageTimeouts;
 import dev.sluice.vending.VendingException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -58,6 +57,7 @@ class GcsBackendContractTest extends StorageBackendContract {
   private static final String VENDING_SA = "contract-vend@proj-123.iam.gserviceaccount.com";
   private static final String STRANGER_SA = "contract-stranger@proj-123.iam.gserviceaccount.com";
   private static final HttpClient HTTP = HttpClient.newHttpClient();
+  private static final Duration WAIT = StorageTimeouts.Provider.DEFAULT.loadWait();
   private static GoogleCloudFake google;
   private static Map<String, CredentialSource> sources;
 
@@ -93,8 +93,9 @@ class GcsBackendContractTest extends StorageBackendContract {
   }
 
   /**
-   * Google stalled (it takes requests and answers none): a load that needs a token waits {@link
-   * ProviderTimeouts#WAIT}, not google-auth's 20 s per attempt, then fails naming the catalog.
+   * Google stalled (it takes requests and answers none): a load that needs a token waits the
+   * provider's load wait ({@code storage.providerWait}, 7 s by default), not google-auth's 20 s per
+   * attempt, then fails naming the catalog.
    */
   @Test
   void aStalledTokenExchangeFailsTheLoadWithinTheWait() {
@@ -105,19 +106,17 @@ class GcsBackendContractTest extends StorageBackendContract {
       assertThatThrownBy(() -> vend(profile, area() + "/s", Map.of(), AccessMode.READ))
           .isInstanceOf(VendingException.class)
           .hasMessageContaining("catalog stalled")
-          .hasMessageContaining(
-              "did not answer within " + ProviderTimeouts.WAIT.toMillis() + " ms");
+          .hasMessageContaining("did not answer within " + WAIT.toMillis() + " ms");
     } finally {
       google.setStalled(false);
     }
-    assertThat(Duration.ofNanos(System.nanoTime() - start))
-        .isBetween(ProviderTimeouts.WAIT, ProviderTimeouts.WAIT.plusSeconds(2));
+    assertThat(Duration.ofNanos(System.nanoTime() - start)).isBetween(WAIT, WAIT.plusSeconds(2));
   }
 
   /**
    * The catalog's own reads on a stalled GCS give up within the bound {@link GcsBackend#bounded}
-   * sets (the catalog's: {@link CatalogIoTimeouts}, as on S3), not after the client's six attempts
-   * of 20 s. Measured here with bounds of 1 s per attempt and 2 s in all.
+   * sets (the catalog's {@code storage.catalogIoTimeouts}, as on S3), not after the client's six
+   * attempts of 20 s. Measured here with bounds of 1 s per attempt and 2 s in all.
    */
   @Test
   void aStalledStoreFailsTheCatalogsReadWithinItsBound() {
@@ -130,8 +129,7 @@ class GcsBackendContractTest extends StorageBackendContract {
                     .setCredentials(source.credentials())
                     .setProjectId("proj-123")
                     .setHost(google.endpoint()),
-                Duration.ofSeconds(1),
-                Duration.ofSeconds(2))
+                new StorageTimeouts.CatalogIo(Duration.ofSeconds(1), Duration.ofSeconds(2), 3))
             .build()
             .getService();
     BlobId blob = BlobId.of(BUCKET, "wh/" + name);

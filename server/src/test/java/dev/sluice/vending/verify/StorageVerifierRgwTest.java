@@ -14,6 +14,7 @@ import dev.sluice.vending.CredentialSource;
 import dev.sluice.vending.StorageBackends;
 import dev.sluice.vending.StorageCredential;
 import dev.sluice.vending.StorageProfile;
+import dev.sluice.vending.StorageTimeouts;
 import dev.sluice.vending.StoreProbes;
 import dev.sluice.vending.VendingService;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -64,8 +65,13 @@ class StorageVerifierRgwTest {
     List<String> logged;
     try (VendingService vending =
             new VendingService(
-                backends, sources, Duration.ofMinutes(5), 100, new SimpleMeterRegistry());
-        FileIO io = backends.openCatalogIO(profile, sources);
+                backends,
+                sources,
+                Duration.ofMinutes(5),
+                100,
+                new SimpleMeterRegistry(),
+                StorageTimeouts.Provider.DEFAULT);
+        FileIO io = backends.openCatalogIO(profile, sources, StorageTimeouts.CatalogIo.DEFAULT);
         LogCapture log = new LogCapture()) {
       report =
           new StorageVerifier(vending, probes)
