@@ -23,7 +23,7 @@ import picocli.CommandLine.ParentCommand;
 @Command(
     name = "sluice",
     mixinStandardHelpOptions = true,
-    version = "sluice 0.1.0",
+    versionProvider = BuildInfo.VersionProvider.class,
     description =
         "An Apache Iceberg REST catalog that vends short-lived, table-scoped storage credentials.",
     subcommands = {

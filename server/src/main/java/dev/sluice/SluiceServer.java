@@ -47,7 +47,6 @@ import dev.sluice.tls.ServerTls;
 import dev.sluice.vending.StorageBackends;
 import dev.sluice.vending.VendingService;
 import io.micrometer.core.instrument.FunctionCounter;
-import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -144,7 +143,8 @@ public final class SluiceServer implements AutoCloseable {
               ? null
               : new ExternalJwtVerifier(config.auth().oidc().settings(), Clock.systemUTC());
       Authenticator authenticator = new Authenticator(store, tokens, oidc);
-      PrometheusMeterRegistry metrics = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+      ServerMetrics serverMetrics = new ServerMetrics();
+      PrometheusMeterRegistry metrics = serverMetrics.registry();
       store.bindMetrics(metrics);
       AuditLog audit = new AuditLog(store.access(), metrics);
       closeables.add(audit);
@@ -167,6 +167,7 @@ public final class SluiceServer implements AutoCloseable {
               metrics,
               config.storage().timeouts().provider());
       closeables.add(vending);
+      vending.registerMeters();
       new HealthRoutes(store, metrics, stopping::get).register(routes);
       new ConsoleRoutes().register(routes);
       TokenEndpoint tokenEndpoint =
@@ -262,10 +263,13 @@ public final class SluiceServer implements AutoCloseable {
               config.server().maxRequestBytes(),
               new Transport(tls, config.server().trustedProxies()),
               config.server().limits(),
-              backends);
+              backends,
+              metrics);
+      closeables.add(serverMetrics); // last: what closes before it may still record
       http.start();
       LOG.info(
-          "Sluice listening on {}://{}:{}{} (store {}; ready in {} ms)",
+          "Sluice {} listening on {}://{}:{}{} (store {}; ready in {} ms)",
+          BuildInfo.version(),
           tls == null ? "http" : "https",
           config.server().host(),
           http.port(),

@@ -6,6 +6,7 @@ import dev.sluice.auth.AuthenticatedPrincipal;
 import dev.sluice.auth.Authenticator;
 import dev.sluice.config.ServerLimits;
 import dev.sluice.vending.StorageBackends;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
@@ -59,6 +60,7 @@ public final class HttpServer implements AutoCloseable {
 
   private volatile boolean stopping;
   private final AtomicInteger inFlight = new AtomicInteger(); // requests not answered yet
+  private final RequestMetrics requestMetrics;
 
   public HttpServer(
       String host,
@@ -68,8 +70,10 @@ public final class HttpServer implements AutoCloseable {
       int maxBodyBytes,
       Transport transport,
       ServerLimits limits,
-      StorageBackends backends) {
+      StorageBackends backends,
+      MeterRegistry metrics) {
     this.errors = new ErrorMapper(backends);
+    this.requestMetrics = new RequestMetrics(metrics);
     this.transport = requireNonNull(transport, "transport");
     this.routes = List.copyOf(requireNonNull(routes, "routes"));
     this.authenticator = requireNonNull(authenticator, "authenticator");
@@ -419,12 +423,15 @@ public final class HttpServer implements AutoCloseable {
       try {
         ReplyWriter.write(call.request(), call.response(), callback, reply, call.id());
       } finally {
+        long nanos = System.nanoTime() - call.start();
+        String template = call.route() == null ? null : call.route().template();
+        requestMetrics.record(call.method(), template, reply.status(), nanos);
         ACCESS
             .atInfo()
             .addKeyValue("method", call.method())
-            .addKeyValue("route", call.route() == null ? "-" : call.route().template())
+            .addKeyValue("route", template == null ? "-" : template)
             .addKeyValue("status", reply.status())
-            .addKeyValue("durationMs", (System.nanoTime() - call.start()) / 1_000_000)
+            .addKeyValue("durationMs", nanos / 1_000_000)
             .log("request");
         MDC.clear();
       }

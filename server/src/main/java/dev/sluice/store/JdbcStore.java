@@ -143,6 +143,8 @@ public final class JdbcStore extends JdbcSupport implements Store {
   /** Registers the pointer cache's and change feed's meters. */
   public void bindMetrics(io.micrometer.core.instrument.MeterRegistry metrics) {
     versions.bindTo(metrics);
+    // HikariCP's own meters (hikaricp_connections_active, _pending, _timeout_total, ...).
+    dataSource.setMetricRegistry(metrics);
   }
 
   /** A connection as the store's own operations get one, for tests of the start-up wait. */

@@ -346,7 +346,12 @@ public final class StorageBackends {
 
   /** The backend tag of {@code profile}'s metrics: its storage type, lower case. */
   public static String metricsTag(StorageProfile profile) {
-    return profile.storageType().toLowerCase(Locale.ROOT);
+    return metricsTag(profile.storageType());
+  }
+
+  /** The {@code backend} tag of a storage type's meters: the type in lower case. */
+  public static String metricsTag(String storageType) {
+    return storageType.toLowerCase(Locale.ROOT);
   }
 
   private static CredentialSource source(

@@ -531,12 +531,24 @@ public final class VendingService implements AutoCloseable {
     signers.retire(catalog);
   }
 
+  /**
+   * Registers the meters of every backend now, so that {@code /metrics} shows them at zero from
+   * start-up rather than from the first vend (alerts on a rate need the series to exist).
+   */
+  public void registerMeters() {
+    backends.storageTypes().forEach(this::meters);
+  }
+
   private Meters meters(StorageProfile profile) {
+    return meters(profile.storageType());
+  }
+
+  private Meters meters(String storageType) {
     // Keyed by the storage type as it is (no per-vend lower-casing); tagged by the metrics tag.
     return meters.computeIfAbsent(
-        profile.storageType(),
+        storageType,
         type -> {
-          VendorMetrics vendor = new VendorMetrics(registry, StorageBackends.metricsTag(profile));
+          VendorMetrics vendor = new VendorMetrics(registry, StorageBackends.metricsTag(type));
           return new Meters(
               vendor,
               counter("cache.hits", "Vends answered from the cache", vendor),

@@ -2,6 +2,7 @@ package dev.sluice.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.sluice.BuildInfo;
 import dev.sluice.Main;
 import java.util.ArrayList;
 import java.util.List;
@@ -17,6 +18,14 @@ class HelpTest {
     assertThat(result.out())
         .contains(
             "serve", "catalogs", "principals", "principal-roles", "catalog-roles", "privileges");
+  }
+
+  @Test
+  void versionIsTheBuildsVersion() {
+    Cli.Result result = Cli.raw("--version");
+    assertThat(result.exit()).isZero();
+    assertThat(result.out().strip()).isEqualTo("sluice " + BuildInfo.version());
+    assertThat(BuildInfo.version()).matches("\\d+\\.\\d+\\.\\d+.*");
   }
 
   @Test

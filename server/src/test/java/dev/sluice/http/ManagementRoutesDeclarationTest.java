@@ -30,11 +30,12 @@ import org.junit.jupiter.params.provider.MethodSource;
 class ManagementRoutesDeclarationTest {
   private static TestServer server;
   private static String nobodyToken;
+  private static String lake;
 
   @BeforeAll
   static void start() throws Exception {
     server = TestServer.startH2();
-    server.createCatalog("lake");
+    lake = server.createCatalog("lake");
     String[] nobody = new Admin(server).principal("nobody", null);
     nobodyToken = server.token(nobody[0], nobody[1]);
   }
@@ -104,11 +105,11 @@ class ManagementRoutesDeclarationTest {
         .allSatisfy(d -> assertThat(d.guard().description()).hasSizeGreaterThan(30));
   }
 
-  /** The path with its placeholders filled: the catalog {@code lake}, the principal root. */
+  /** The path with its placeholders filled: an existing catalog, the principal root. */
   private static String concrete(String template) {
     return template
-        .replace("{name}", "lake")
-        .replace("{catalog}", "lake")
+        .replace("{name}", lake)
+        .replace("{catalog}", lake)
         .replace("{principal}", "root")
         .replace("{role}", "service_admin")
         .replace("{catalogRole}", "catalog_admin")
