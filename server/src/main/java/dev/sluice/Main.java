@@ -99,7 +99,8 @@ public final class Main implements Runnable {
               cfg,
               backends,
               System.getenv("SLUICE_BOOTSTRAP_CREDENTIALS"),
-              System.out,
+              // Generated credentials are shown on a terminal only, never into a log stream.
+              System.console() == null ? null : System.out,
               main.catalogStore);
       Runtime.getRuntime()
           .addShutdownHook(

@@ -132,6 +132,7 @@ public final class SluiceServer implements AutoCloseable {
           bootstrapCredentials,
           config.bootstrap().quickstartCatalog(),
           config.warehouseDir(),
+          config.dataDir(),
           console);
       TokenService tokens =
           new TokenService(store, config.auth().tokenLifetime(), Clock.systemUTC());

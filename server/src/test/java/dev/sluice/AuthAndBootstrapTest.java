@@ -7,6 +7,7 @@ import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
 import dev.sluice.config.ServerConfig;
+import dev.sluice.testing.LogCapture;
 import dev.sluice.testing.TestServer;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -17,7 +18,9 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermission;
 import java.util.Base64;
+import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
@@ -217,6 +220,49 @@ class AuthAndBootstrapTest {
       assertThat(server.store().access().getPrincipalByClientId(clientId)).isPresent();
       assertThat(server.store().access().getPrincipalByClientId("other")).isEmpty();
     }
+  }
+
+  @Test
+  void generatedRootCredentialsGoToAnOwnerOnlyFileAndNeverToTheLog() throws Exception {
+    Path dataDir = Files.createTempDirectory("sluice-boot");
+    ServerConfig config =
+        ServerConfig.load(
+            null,
+            new ServerConfig.Overrides("127.0.0.1", 0, dataDir.toString()),
+            k -> null,
+            StandardBackends.create());
+    List<String> logged;
+    try (LogCapture logs = new LogCapture();
+        SluiceServer server = SluiceServer.start(config, null, null)) {
+      logged = logs.messages();
+    }
+    Path file = dataDir.resolve("root-credentials");
+    assertThat(Files.getPosixFilePermissions(file))
+        .containsExactlyInAnyOrder(PosixFilePermission.OWNER_READ, PosixFilePermission.OWNER_WRITE);
+    Matcher m =
+        Pattern.compile("(?m)^credential=([0-9a-f]+):([0-9a-f]+)$").matcher(Files.readString(file));
+    assertThat(m.find()).isTrue();
+    String secret = m.group(2);
+    // The file holds the credentials that work: a token for them.
+    try (SluiceServer server = SluiceServer.start(config, null, null)) {
+      HttpResponse<String> token =
+          http.send(
+              HttpRequest.newBuilder(
+                      URI.create(
+                          "http://127.0.0.1:" + server.port() + "/api/catalog/v1/oauth/tokens"))
+                  .header("Content-Type", "application/x-www-form-urlencoded")
+                  .POST(
+                      HttpRequest.BodyPublishers.ofString(
+                          "grant_type=client_credentials&scope=PRINCIPAL_ROLE%3AALL&client_id="
+                              + m.group(1)
+                              + "&client_secret="
+                              + secret))
+                  .build(),
+              HttpResponse.BodyHandlers.ofString());
+      assertThat(token.statusCode()).as(token.body()).isEqualTo(200);
+    }
+    assertThat(logged).isNotEmpty().noneMatch(line -> line.contains(secret));
+    assertThat(logged).anyMatch(line -> line.contains(file.toString()));
   }
 
   @Test
