@@ -94,13 +94,15 @@ public final class Main implements Runnable {
         System.err.println("Invalid configuration: " + e.getMessage());
         return 2;
       }
+      boolean terminal = System.console() != null;
+      LogSetup.apply(cfg.logging(), terminal);
       SluiceServer server =
           SluiceServer.start(
               cfg,
               backends,
               System.getenv("SLUICE_BOOTSTRAP_CREDENTIALS"),
               // Generated credentials are shown on a terminal only, never into a log stream.
-              System.console() == null ? null : System.out,
+              terminal ? System.out : null,
               main.catalogStore);
       Runtime.getRuntime()
           .addShutdownHook(

@@ -268,15 +268,16 @@ public final class SluiceServer implements AutoCloseable {
               metrics);
       closeables.add(serverMetrics); // last: what closes before it may still record
       http.start();
+      String base =
+          (tls == null ? "http" : "https") + "://" + config.server().host() + ":" + http.port();
       LOG.info(
-          "Sluice {} listening on {}://{}:{}{} (store {}; ready in {} ms)",
+          "Sluice {} listening on {}{} (store {}; ready in {} ms); console at {}/ui/",
           BuildInfo.version(),
-          tls == null ? "http" : "https",
-          config.server().host(),
-          http.port(),
+          base,
           tls == null ? "" : tls.clientAuth() ? ", management API needs client certificates" : "",
           config.database().url().replaceAll("password=[^;&]*", "password=***"),
-          (System.nanoTime() - started) / 1_000_000);
+          (System.nanoTime() - started) / 1_000_000,
+          base);
       return new SluiceServer(store, tokens, http, closeables, stopping);
     } catch (Exception e) {
       for (AutoCloseable c : closeables) {
@@ -310,7 +311,11 @@ public final class SluiceServer implements AutoCloseable {
 
   @Override
   public void close() throws Exception {
-    stopping.set(true);
+    if (stopping.getAndSet(true)) {
+      return;
+    }
+    LOG.info("Sluice stopping: finishing the requests in flight");
+    long started = System.nanoTime();
     try {
       http.close();
       for (AutoCloseable c : closeables) {
@@ -318,6 +323,7 @@ public final class SluiceServer implements AutoCloseable {
       }
     } finally {
       store.close();
+      LOG.info("Sluice stopped in {} ms", (System.nanoTime() - started) / 1_000_000);
     }
   }
 }

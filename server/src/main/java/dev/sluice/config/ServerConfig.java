@@ -21,7 +21,8 @@ public record ServerConfig(
     DatabaseSection database,
     AuthSection auth,
     BootstrapSection bootstrap,
-    StorageSection storage) {
+    StorageSection storage,
+    LoggingSection logging) {
 
   public ServerConfig {
     server = orDefault(server, ServerSection.DEFAULT);
@@ -30,6 +31,7 @@ public record ServerConfig(
     auth = orDefault(auth, AuthSection.DEFAULT);
     bootstrap = orDefault(bootstrap, BootstrapSection.DEFAULT);
     storage = orDefault(storage, StorageSection.DEFAULT);
+    logging = orDefault(logging, LoggingSection.DEFAULT);
   }
 
   /**
