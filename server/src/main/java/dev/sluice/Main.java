@@ -64,7 +64,20 @@ public final class Main implements Runnable {
     new CommandLine(this).usage(System.out);
   }
 
-  @Command(name = "serve", mixinStandardHelpOptions = true, description = "Run the catalog server.")
+  @Command(
+      name = "serve",
+      mixinStandardHelpOptions = true,
+      description = "Run the catalog server.",
+      footerHeading = "%nEnvironment:%n",
+      footer = {
+        "  SLUICE_<KEY>                  any config key, in upper snake case: SLUICE_SERVER_PORT,",
+        "                                SLUICE_DATABASE_URL, SLUICE_LOGGING_FORMAT, ... (over the",
+        "                                file; the options above win over both; lists comma-separated)",
+        "  SLUICE_BOOTSTRAP_CREDENTIALS  <client-id>:<secret> of the root principal, first start only",
+        "  SLUICE_ACCESS_LOG_LEVEL       the access log's level (INFO; WARN silences it)",
+        "  SLUICE_JAVA_OPTS              JVM flags for the launcher, after server/jvm.options",
+        "  ${VAR} in the YAML file       any variable, expanded where it appears"
+      })
   static final class Serve implements Callable<Integer> {
     @ParentCommand Main main;
 

@@ -42,6 +42,7 @@ public record ServerConfig(
       Path file, Overrides overrides, Function<String, String> env, StorageBackends backends) {
     ObjectNode root = ConfigBinder.read(file);
     ConfigBinder.expand(root, "", env);
+    EnvironmentKeys.applyTo(root, env);
     overrides.applyTo(root);
     ConfigModel.requireKnownKeys(root, ServerConfig.class, "");
     return new ConfigBinder(backends).bind(root, ServerConfig.class);
