@@ -28,6 +28,7 @@ import picocli.CommandLine.ParentCommand;
         "An Apache Iceberg REST catalog that vends short-lived, table-scoped storage credentials.",
     subcommands = {
       Main.Serve.class,
+      MigrateCommand.class,
       CatalogsCommand.class,
       PrincipalsCommand.class,
       PrincipalRolesCommand.class,

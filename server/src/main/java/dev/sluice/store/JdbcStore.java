@@ -15,7 +15,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.Set;
-import org.flywaydb.core.Flyway;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The store on JDBC: H2 (embedded default) or PostgreSQL, migrated by Flyway at open. Single
@@ -25,6 +26,8 @@ import org.flywaydb.core.Flyway;
  * PointerVersions}), principals, roles and grants {@link JdbcAccessStore}.
  */
 public final class JdbcStore extends JdbcSupport implements Store {
+  private static final Logger LOG = LoggerFactory.getLogger(JdbcStore.class);
+
   /** The catalog role every catalog is created with. */
   public static final String CATALOG_ADMIN = "catalog_admin";
 
@@ -114,11 +117,12 @@ public final class JdbcStore extends JdbcSupport implements Store {
         new StoreConnections(
             ds, config.startupTimeoutMs(), config.postgres() ? NETWORK_TIMEOUT_MS : 0);
     try {
-      Flyway.configure()
-          .dataSource(connections.asDataSource())
-          .locations("classpath:db/migration")
-          .load()
-          .migrate();
+      SchemaMigrations migrations = new SchemaMigrations(connections.asDataSource());
+      int applied = migrations.apply();
+      LOG.info(
+          "store schema at version {} ({} migrations applied now)",
+          migrations.status().version(),
+          applied);
     } catch (RuntimeException e) {
       ds.close();
       throw new StoreUnavailable(
