@@ -29,6 +29,8 @@ import picocli.CommandLine.ParentCommand;
     subcommands = {
       Main.Serve.class,
       MigrateCommand.class,
+      BackupCommands.Backup.class,
+      BackupCommands.Restore.class,
       CatalogsCommand.class,
       PrincipalsCommand.class,
       PrincipalRolesCommand.class,
