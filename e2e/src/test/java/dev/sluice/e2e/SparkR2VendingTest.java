@@ -125,26 +125,8 @@ class SparkR2VendingTest {
   }
 
   @AfterAll
-  static void stop() {
-    try {
-      SparkSql.stop(spark);
-    } finally {
-      try {
-        if (server != null) {
-          server.close();
-        }
-      } finally {
-        try {
-          if (gateway != null) {
-            gateway.close();
-          }
-        } finally {
-          if (bucket != null) {
-            bucket.close();
-          }
-        }
-      }
-    }
+  static void stop() throws Exception {
+    ProcessSupport.closeAll(() -> SparkSql.stop(spark), server, gateway, bucket);
   }
 
   @Test

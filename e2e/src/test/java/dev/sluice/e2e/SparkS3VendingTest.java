@@ -87,20 +87,8 @@ class SparkS3VendingTest {
   }
 
   @AfterAll
-  static void stop() {
-    try {
-      SparkSql.stop(spark);
-    } finally {
-      try {
-        if (server != null) {
-          server.close();
-        }
-      } finally {
-        if (rgwBucket != null) {
-          rgwBucket.close();
-        }
-      }
-    }
+  static void stop() throws Exception {
+    ProcessSupport.closeAll(() -> SparkSql.stop(spark), server, rgwBucket);
   }
 
   @Test
