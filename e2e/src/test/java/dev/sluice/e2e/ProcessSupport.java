@@ -38,4 +38,29 @@ public final class ProcessSupport {
     new SecureRandom().nextBytes(b);
     return HexFormat.of().formatHex(b);
   }
+
+  /**
+   * Closes {@code resources} in order, skipping nulls, every one of them even if an earlier one
+   * fails; then throws the first failure, later ones suppressed onto it. For {@code @AfterAll}.
+   */
+  public static void closeAll(AutoCloseable... resources) throws Exception {
+    Exception first = null;
+    for (AutoCloseable resource : resources) {
+      if (resource == null) {
+        continue;
+      }
+      try {
+        resource.close();
+      } catch (Exception e) {
+        if (first == null) {
+          first = e;
+        } else {
+          first.addSuppressed(e);
+        }
+      }
+    }
+    if (first != null) {
+      throw first;
+    }
+  }
 }

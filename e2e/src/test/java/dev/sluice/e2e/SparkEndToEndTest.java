@@ -13,25 +13,21 @@ import java.util.Locale;
 import org.apache.spark.sql.AnalysisException;
 import org.apache.spark.sql.SparkSession;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInfo;
 import org.junit.jupiter.api.TestMethodOrder;
-import org.junit.jupiter.api.extension.ExtensionContext;
-import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.api.extension.TestWatcher;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * Apache Spark 4.0 (local[2]) with Iceberg's Spark runtime, configured only with the REST catalog
  * properties a user would set, against a Sluice server process.
  *
  * <p>The {@code step*} methods form one table lifecycle and run in order; once one fails, the
- * following steps are skipped (aborted) rather than failing for the same cause.
+ * following steps are skipped ({@link OrderedSteps}) rather than failing for the same cause.
  */
+@ExtendWith(OrderedSteps.class)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class SparkEndToEndTest {
 
@@ -43,22 +39,9 @@ class SparkEndToEndTest {
   private static SluiceServerProcess server;
   private static SparkSession spark;
 
-  private static String failedStep;
   private static long firstSnapshotId;
   private static long firstSnapshotMillis;
   private static long deleteSnapshotMillis;
-
-  @RegisterExtension
-  static final TestWatcher STOP_AFTER_FIRST_FAILURE =
-      new TestWatcher() {
-        @Override
-        public void testFailed(ExtensionContext context, Throwable cause) {
-          String name = context.getRequiredTestMethod().getName();
-          if (name.startsWith("step") && failedStep == null) {
-            failedStep = name;
-          }
-        }
-      };
 
   @BeforeAll
   static void start() {
@@ -76,14 +59,6 @@ class SparkEndToEndTest {
       if (server != null) {
         server.close();
       }
-    }
-  }
-
-  @BeforeEach
-  void skipAfterAFailedStep(TestInfo info) {
-    if (info.getTestMethod().orElseThrow().getName().startsWith("step")) {
-      Assumptions.assumeTrue(
-          failedStep == null, () -> "skipped: earlier step " + failedStep + " failed");
     }
   }
 
@@ -269,13 +244,8 @@ class SparkEndToEndTest {
   @Order(10)
   void wrongCredentialIsRejected() {
     String bad = "sluice_bad_credential";
-    spark.conf().set("spark.sql.catalog." + bad, "org.apache.iceberg.spark.SparkCatalog");
-    spark.conf().set("spark.sql.catalog." + bad + ".type", "rest");
-    spark.conf().set("spark.sql.catalog." + bad + ".uri", server.catalogUri());
-    spark.conf().set("spark.sql.catalog." + bad + ".warehouse", SluiceServerProcess.WAREHOUSE);
-    spark
-        .conf()
-        .set("spark.sql.catalog." + bad + ".credential", server.clientId() + ":wrong-secret");
+    SparkSql.addCatalog(
+        spark, bad, server, SluiceServerProcess.WAREHOUSE, server.clientId() + ":wrong-secret");
 
     assertThatThrownBy(() -> spark.sql("SHOW NAMESPACES IN " + bad).collectAsList())
         .satisfies(

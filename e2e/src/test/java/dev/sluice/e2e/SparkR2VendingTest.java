@@ -6,7 +6,6 @@ import static dev.sluice.e2e.SparkSql.row;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.sluice.e2e.R2GatewayProcess.Counters;
@@ -18,17 +17,12 @@ import java.util.Locale;
 import java.util.Map;
 import org.apache.spark.sql.SparkSession;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInfo;
 import org.junit.jupiter.api.TestMethodOrder;
-import org.junit.jupiter.api.extension.ExtensionContext;
-import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.api.extension.TestWatcher;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * Apache Spark 4.0 (local[2]) with Iceberg's Spark runtime on a Sluice <em>R2</em> catalog, with
@@ -41,8 +35,9 @@ import org.junit.jupiter.api.extension.TestWatcher;
  *
  * <p>Needs the RGW bed ({@code SLUICE_TEST_RGW_*}, started by {@code ./scripts/test-all.sh});
  * fails, not skips, without it. The {@code step*} methods run in order; once one fails, the
- * following steps are skipped rather than failing for the same cause.
+ * following steps are skipped ({@link OrderedSteps}) rather than failing for the same cause.
  */
+@ExtendWith(OrderedSteps.class)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class SparkR2VendingTest {
   /** A Cloudflare account id (32 lowercase hex); the gateway is not on an r2 host, so explicit. */
@@ -78,20 +73,8 @@ class SparkR2VendingTest {
   private static R2GatewayProcess gateway;
   private static SluiceServerProcess server;
   private static SparkSession spark;
+  private static SparkOrdersTable orders;
   private static String parentSecret;
-  private static String failedStep;
-
-  @RegisterExtension
-  static final TestWatcher STOP_AFTER_FIRST_FAILURE =
-      new TestWatcher() {
-        @Override
-        public void testFailed(ExtensionContext context, Throwable cause) {
-          String name = context.getRequiredTestMethod().getName();
-          if (name.startsWith("step") && failedStep == null) {
-            failedStep = name;
-          }
-        }
-      };
 
   @BeforeAll
   static void start() throws Exception {
@@ -110,6 +93,7 @@ class SparkR2VendingTest {
     Path sparkDir = SluiceServerProcess.repoRoot().resolve("e2e/target/spark-r2");
     // No keys, endpoint or region for storage: all of it comes from the catalog.
     spark = SparkSql.session("sluice-e2e-r2", sparkDir, CATALOG, server, WAREHOUSE);
+    orders = new SparkOrdersTable(spark, bucket, CATALOG, NS_NAME, TABLE_NAME);
   }
 
   /** The R2 catalog {@value #WAREHOUSE}: endpoint = the gateway, allowed at {@code /wh}. */
@@ -141,56 +125,23 @@ class SparkR2VendingTest {
   }
 
   @AfterAll
-  static void stop() {
-    try {
-      SparkSql.stop(spark);
-    } finally {
-      try {
-        if (server != null) {
-          server.close();
-        }
-      } finally {
-        try {
-          if (gateway != null) {
-            gateway.close();
-          }
-        } finally {
-          if (bucket != null) {
-            bucket.close();
-          }
-        }
-      }
-    }
-  }
-
-  @BeforeEach
-  void skipAfterAFailedStep(TestInfo info) {
-    if (info.getTestMethod().orElseThrow().getName().startsWith("step")) {
-      Assumptions.assumeTrue(
-          failedStep == null, () -> "skipped: earlier step " + failedStep + " failed");
-    }
+  static void stop() throws Exception {
+    ProcessSupport.closeAll(() -> SparkSql.stop(spark), server, gateway, bucket);
   }
 
   @Test
   @Order(1)
   void step01CreateNamespace() {
-    spark.sql("CREATE NAMESPACE " + NS);
-
-    assertThat(column(sql("SHOW NAMESPACES IN " + CATALOG), 0)).contains(NS_NAME);
+    orders.createNamespace();
   }
 
   @Test
   @Order(2)
   void step02CreateTable() {
     Counters before = gateway.counters();
-    spark.sql(
-        "CREATE TABLE " + TABLE + " (id BIGINT NOT NULL, name STRING, qty INT) USING iceberg");
-
-    assertThat(column(sql("SHOW TABLES IN " + NS), 1)).containsExactly(TABLE_NAME);
-    assertThat(tableLocation(TABLE)).startsWith("s3://" + bucket.name() + "/wh/");
+    orders.createTable();
     // The first metadata file is the server's, written through the gateway with the parent key.
-    assertThat(bucket.keys(tablePrefix(TABLE) + "metadata/"))
-        .anyMatch(k -> k.endsWith(".metadata.json"));
+    orders.assertCreatedInTheBucket();
     assertThat(gateway.counters().parentRequests()).isGreaterThan(before.parentRequests());
   }
 
@@ -198,11 +149,8 @@ class SparkR2VendingTest {
   @Order(3)
   void step03Insert() {
     Counters before = gateway.counters();
-    spark.sql(
-        "INSERT INTO " + TABLE + " VALUES (1, 'apple', 10), (2, 'pear', 20), (3, 'plum', 30)");
-
-    assertThat(sql("SELECT operation FROM " + TABLE + ".snapshots")).containsExactly(row("append"));
-    assertThat(bucket.keys(tablePrefix(TABLE) + "data/")).anyMatch(k -> k.endsWith(".parquet"));
+    orders.insert();
+    assertThat(bucket.keys(orders.tablePrefix() + "data/")).anyMatch(k -> k.endsWith(".parquet"));
     assertThat(gateway.counters().minted())
         .as("Spark's data and manifest writes, with minted credentials")
         .isGreaterThan(before.minted());
@@ -212,8 +160,7 @@ class SparkR2VendingTest {
   @Order(4)
   void step04Select() {
     Counters before = gateway.counters();
-    assertThat(sql("SELECT id, name, qty FROM " + TABLE + " ORDER BY id"))
-        .containsExactly(row(1L, "apple", 10), row(2L, "pear", 20), row(3L, "plum", 30));
+    orders.select();
     assertThat(gateway.counters().minted())
         .as("Spark's reads, with minted credentials")
         .isGreaterThan(before.minted());
@@ -222,22 +169,19 @@ class SparkR2VendingTest {
   @Test
   @Order(5)
   void step05DeleteRow() {
-    spark.sql("DELETE FROM " + TABLE + " WHERE id = 2");
-
-    assertThat(sql("SELECT count(*) FROM " + TABLE + ".snapshots")).containsExactly(row(2L));
+    orders.deleteRow();
   }
 
   @Test
   @Order(6)
   void step06SelectAfterDelete() {
-    assertThat(sql("SELECT id, name, qty FROM " + TABLE + " ORDER BY id"))
-        .containsExactly(row(1L, "apple", 10), row(3L, "plum", 30));
+    orders.selectAfterDelete();
   }
 
   @Test
   @Order(7)
   void step07DropTablePurge() {
-    String prefix = tablePrefix(TABLE);
+    String prefix = orders.tablePrefix();
     assertThat(bucket.keys(prefix)).isNotEmpty();
 
     spark.sql("DROP TABLE " + TABLE + " PURGE");
@@ -262,17 +206,12 @@ class SparkR2VendingTest {
     spark.sql("CREATE NAMESPACE IF NOT EXISTS " + CATALOG + "." + RO_NS_NAME);
     spark.sql("CREATE TABLE " + table + " (id BIGINT, price INT) USING iceberg");
     spark.sql("INSERT INTO " + table + " VALUES (1, 5), (2, 7)");
-    String dataPrefix = tablePrefix(table) + "data/";
+    String dataPrefix = orders.tablePrefix(table) + "data/";
     List<String> dataFiles = bucket.keys(dataPrefix);
     assertThat(dataFiles).isNotEmpty();
 
-    String[] reader = readOnlyPrincipal();
-    String c = "spark.sql.catalog." + READER_CATALOG;
-    spark.conf().set(c, "org.apache.iceberg.spark.SparkCatalog");
-    spark.conf().set(c + ".type", "rest");
-    spark.conf().set(c + ".uri", server.catalogUri());
-    spark.conf().set(c + ".warehouse", WAREHOUSE);
-    spark.conf().set(c + ".credential", reader[0] + ":" + reader[1]);
+    String[] reader = CatalogAdmin.readOnlyPrincipal(server, WAREHOUSE, RO_NS_NAME);
+    SparkSql.addCatalog(spark, READER_CATALOG, server, WAREHOUSE, reader[0] + ":" + reader[1]);
     String readerTable = READER_CATALOG + "." + RO_NS_NAME + "." + RO_TABLE_NAME;
 
     Counters before = gateway.counters();
@@ -301,64 +240,7 @@ class SparkR2VendingTest {
         .containsExactly(row(1L, 5), row(2L, 7));
   }
 
-  /**
-   * A principal whose only grant is TABLE_READ_DATA on {@value #RO_NS_NAME}; returns {clientId,
-   * clientSecret}.
-   */
-  private static String[] readOnlyPrincipal() throws Exception {
-    String m = "/api/management/v1";
-    JsonNode created =
-        JSON.readTree(ok("POST", m + "/principals", "{\"principal\":{\"name\":\"reader\"}}"));
-    ok("POST", m + "/principal-roles", "{\"principalRole\":{\"name\":\"readers\"}}");
-    ok(
-        "PUT",
-        m + "/principals/reader/principal-roles",
-        "{\"principalRole\":{\"name\":\"readers\"}}");
-    ok(
-        "POST",
-        m + "/catalogs/" + WAREHOUSE + "/catalog-roles",
-        "{\"catalogRole\":{\"name\":\"read_only\"}}");
-    ok(
-        "PUT",
-        m + "/principal-roles/readers/catalog-roles/" + WAREHOUSE,
-        "{\"catalogRole\":{\"name\":\"read_only\"}}");
-    ok(
-        "PUT",
-        m + "/catalogs/" + WAREHOUSE + "/catalog-roles/read_only/grants",
-        "{\"grant\":{\"type\":\"namespace\",\"namespace\":[\""
-            + RO_NS_NAME
-            + "\"],\"privilege\":\"TABLE_READ_DATA\"}}");
-    JsonNode credentials = created.path("credentials");
-    return new String[] {
-      credentials.path("clientId").asText(), credentials.path("clientSecret").asText()
-    };
-  }
-
-  /** A management call as root that must succeed; returns the response body. */
-  private static String ok(String method, String path, String body) {
-    HttpResponse<String> response = server.send(method, path, server.fetchToken(), body);
-    assertThat(response.statusCode())
-        .as("%s %s %s answered: %s", method, path, body, response.body())
-        .isBetween(200, 204);
-    return response.body();
-  }
-
   // --- helpers -------------------------------------------------------------------------------
-
-  private static String tableLocation(String table) {
-    return sql("DESCRIBE TABLE EXTENDED " + table).stream()
-        .filter(r -> "Location".equals(r.get(0)))
-        .map(r -> ((String) r.get(1)).trim())
-        .findFirst()
-        .orElseThrow(
-            () -> new AssertionError("DESCRIBE TABLE EXTENDED " + table + " has no Location"));
-  }
-
-  /** The table location's key prefix inside the test bucket, ending with '/'. */
-  private static String tablePrefix(String table) {
-    String key = bucket.keyOf(tableLocation(table));
-    return key.endsWith("/") ? key : key + "/";
-  }
 
   private static List<List<Object>> sql(String query) {
     return SparkSql.rows(spark, query);

@@ -9,26 +9,19 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import java.net.URLEncoder;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.apache.spark.sql.SparkSession;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInfo;
 import org.junit.jupiter.api.TestMethodOrder;
-import org.junit.jupiter.api.extension.ExtensionContext;
-import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.api.extension.TestWatcher;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * Apache Spark 4.0 (local[2]) with Iceberg's Spark runtime reads and writes an Iceberg table on a
@@ -47,8 +40,9 @@ import org.junit.jupiter.api.extension.TestWatcher;
  *
  * <p>Needs the RGW bed that {@code ./scripts/test-all.sh} starts ({@code SLUICE_TEST_RGW_*});
  * fails, not skips, without it. The {@code step*} methods run in order; once one fails, the
- * following steps are skipped (aborted) rather than failing for the same cause.
+ * following steps are skipped ({@link OrderedSteps}) rather than failing for the same cause.
  */
+@ExtendWith(OrderedSteps.class)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class SparkS3RemoteSigningTest {
 
@@ -70,19 +64,7 @@ class SparkS3RemoteSigningTest {
   private static String bucket;
   private static SluiceServerProcess server;
   private static SparkSession spark;
-  private static String failedStep;
-
-  @RegisterExtension
-  static final TestWatcher STOP_AFTER_FIRST_FAILURE =
-      new TestWatcher() {
-        @Override
-        public void testFailed(ExtensionContext context, Throwable cause) {
-          String name = context.getRequiredTestMethod().getName();
-          if (name.startsWith("step") && failedStep == null) {
-            failedStep = name;
-          }
-        }
-      };
+  private static SparkOrdersTable orders;
 
   @BeforeAll
   static void start() throws Exception {
@@ -102,75 +84,34 @@ class SparkS3RemoteSigningTest {
             server,
             WAREHOUSE,
             Map.of("header.X-Iceberg-Access-Delegation", "remote-signing"));
+    orders = new SparkOrdersTable(spark, rgwBucket, CATALOG, NS_NAME, TABLE_NAME);
   }
 
   /**
    * Creates the S3 catalog {@value #WAREHOUSE} on the test bucket, offering remote signing only.
    */
   private static void createSigningCatalog() throws Exception {
-    String location = "s3://" + bucket + "/wh";
-    ObjectNode storage =
-        JSON.createObjectNode()
-            .put("storageType", "S3")
-            .put("roleArn", rgw.get("SLUICE_TEST_RGW_ROLE_ARN"))
-            .put("region", rgw.get("SLUICE_TEST_RGW_REGION"))
-            .put("endpoint", rgw.get("SLUICE_TEST_RGW_ENDPOINT"))
-            .put("pathStyleAccess", true)
-            .put("credentialSource", "rgw")
-            .put("durationSeconds", 900);
-    storage.putArray("allowedLocations").add(location);
-    storage.putArray("delegation").add("remote-signing");
-    ObjectNode catalog = JSON.createObjectNode().put("name", WAREHOUSE).put("type", "INTERNAL");
-    catalog.putObject("properties").put("default-base-location", location);
-    catalog.set("storageConfigInfo", storage);
-    ObjectNode body = JSON.createObjectNode();
-    body.set("catalog", catalog);
+    ObjectNode body = CatalogAdmin.rgwS3Catalog(rgw, bucket, WAREHOUSE, "remote-signing");
     ok("POST", "/api/management/v1/catalogs", JSON.writeValueAsString(body));
   }
 
   @AfterAll
-  static void stop() {
-    try {
-      SparkSql.stop(spark);
-    } finally {
-      try {
-        if (server != null) {
-          server.close();
-        }
-      } finally {
-        if (rgwBucket != null) {
-          rgwBucket.close();
-        }
-      }
-    }
-  }
-
-  @BeforeEach
-  void skipAfterAFailedStep(TestInfo info) {
-    if (info.getTestMethod().orElseThrow().getName().startsWith("step")) {
-      Assumptions.assumeTrue(
-          failedStep == null, () -> "skipped: earlier step " + failedStep + " failed");
-    }
+  static void stop() throws Exception {
+    ProcessSupport.closeAll(() -> SparkSql.stop(spark), server, rgwBucket);
   }
 
   @Test
   @Order(1)
   void step01CreateNamespace() {
-    spark.sql("CREATE NAMESPACE " + NS);
-
-    assertThat(column(sql("SHOW NAMESPACES IN " + CATALOG), 0)).contains(NS_NAME);
+    orders.createNamespace();
   }
 
   @Test
   @Order(2)
   void step02CreateTable() {
     // A plain CREATE TABLE, not CTAS: staged creates are not signable yet.
-    spark.sql(
-        "CREATE TABLE " + TABLE + " (id BIGINT NOT NULL, name STRING, qty INT) USING iceberg");
-
-    assertThat(column(sql("SHOW TABLES IN " + NS), 1)).containsExactly(TABLE_NAME);
-    assertThat(tableLocation()).startsWith("s3://" + bucket + "/wh/");
-    assertThat(objectKeys(tablePrefix() + "metadata/")).anyMatch(k -> k.endsWith(".metadata.json"));
+    orders.createTable();
+    orders.assertCreatedInTheBucket();
   }
 
   @Test
@@ -201,72 +142,44 @@ class SparkS3RemoteSigningTest {
   @Test
   @Order(4)
   void step04Insert() {
-    spark.sql(
-        "INSERT INTO " + TABLE + " VALUES (1, 'apple', 10), (2, 'pear', 20), (3, 'plum', 30)");
-
-    assertThat(sql("SELECT operation FROM " + TABLE + ".snapshots")).containsExactly(row("append"));
+    orders.insert();
   }
 
   @Test
   @Order(5)
   void step05Select() {
-    assertThat(sql("SELECT id, name, qty FROM " + TABLE + " ORDER BY id"))
-        .containsExactly(row(1L, "apple", 10), row(2L, "pear", 20), row(3L, "plum", 30));
+    orders.select();
   }
 
   @Test
   @Order(6)
   void step06DeleteRow() {
-    spark.sql("DELETE FROM " + TABLE + " WHERE id = 2");
-
-    assertThat(sql("SELECT count(*) FROM " + TABLE + ".snapshots")).containsExactly(row(2L));
+    orders.deleteRow();
   }
 
   @Test
   @Order(7)
   void step07SelectAfterDelete() {
-    assertThat(sql("SELECT id, name, qty FROM " + TABLE + " ORDER BY id"))
-        .containsExactly(row(1L, "apple", 10), row(3L, "plum", 30));
+    orders.selectAfterDelete();
   }
 
   @Test
   @Order(8)
   void step08FilesAreOnRgw() {
-    String prefix = tablePrefix();
-    List<String> keys = objectKeys(prefix);
-    String listing = String.join("\n", keys);
-
-    assertThat(keys.stream().filter(k -> k.startsWith(prefix + "data/") && k.endsWith(".parquet")))
-        .as("Parquet files under s3://%s/%sdata/ in:%n%s", bucket, prefix, listing)
-        .isNotEmpty();
-    List<String> live =
-        sql("SELECT file_path FROM " + TABLE + ".files").stream()
-            .map(r -> (String) r.get(0))
-            .toList();
-    assertThat(live).isNotEmpty();
-    assertThat(live).allSatisfy(p -> assertThat(keys).contains(keyOf(p)));
-
-    List<String> metadata = keys.stream().filter(k -> k.startsWith(prefix + "metadata/")).toList();
-    assertThat(metadata)
-        .as("metadata objects under s3://%s/%smetadata/ in:%n%s", bucket, prefix, listing)
-        .anyMatch(k -> k.matches(".*/snap-.*\\.avro"))
-        .anyMatch(k -> k.endsWith("-m0.avro"));
-    assertThat(metadata.stream().filter(k -> k.endsWith(".metadata.json")).count())
-        .as("create + append + delete")
-        .isGreaterThanOrEqualTo(3);
+    orders.assertFilesAreInTheBucket();
   }
 
   @Test
   @Order(9)
   void step09AReaderSelectsButItsInsertIsRefusedBySluice() throws Exception {
-    String[] reader = readOnlyPrincipal();
-    String c = "spark.sql.catalog." + READER_CATALOG;
-    spark.conf().set(c, "org.apache.iceberg.spark.SparkCatalog");
-    spark.conf().set(c + ".type", "rest");
-    spark.conf().set(c + ".uri", server.catalogUri());
-    spark.conf().set(c + ".warehouse", WAREHOUSE);
-    spark.conf().set(c + ".credential", reader[0] + ":" + reader[1]);
-    spark.conf().set(c + ".header.X-Iceberg-Access-Delegation", "remote-signing");
+    String[] reader = CatalogAdmin.readOnlyPrincipal(server, WAREHOUSE, NS_NAME);
+    SparkSql.addCatalog(
+        spark,
+        READER_CATALOG,
+        server,
+        WAREHOUSE,
+        reader[0] + ":" + reader[1],
+        Map.of("header.X-Iceberg-Access-Delegation", "remote-signing"));
 
     // Iceberg's signer cache is static and not per principal, but Sluice marks no signature
     // cacheable: the reader's reads, right after the writer's, are signed for the reader.
@@ -345,39 +258,6 @@ class SparkS3RemoteSigningTest {
 
   // --- helpers -------------------------------------------------------------------------------
 
-  /**
-   * A principal whose only grant is TABLE_READ_DATA on {@value #NS_NAME}; returns {clientId,
-   * clientSecret}.
-   */
-  private static String[] readOnlyPrincipal() throws Exception {
-    String m = "/api/management/v1";
-    JsonNode created =
-        JSON.readTree(ok("POST", m + "/principals", "{\"principal\":{\"name\":\"reader\"}}"));
-    ok("POST", m + "/principal-roles", "{\"principalRole\":{\"name\":\"readers\"}}");
-    ok(
-        "PUT",
-        m + "/principals/reader/principal-roles",
-        "{\"principalRole\":{\"name\":\"readers\"}}");
-    ok(
-        "POST",
-        m + "/catalogs/" + WAREHOUSE + "/catalog-roles",
-        "{\"catalogRole\":{\"name\":\"read_only\"}}");
-    ok(
-        "PUT",
-        m + "/principal-roles/readers/catalog-roles/" + WAREHOUSE,
-        "{\"catalogRole\":{\"name\":\"read_only\"}}");
-    ok(
-        "PUT",
-        m + "/catalogs/" + WAREHOUSE + "/catalog-roles/read_only/grants",
-        "{\"grant\":{\"type\":\"namespace\",\"namespace\":[\""
-            + NS_NAME
-            + "\"],\"privilege\":\"TABLE_READ_DATA\"}}");
-    JsonNode credentials = created.path("credentials");
-    return new String[] {
-      credentials.path("clientId").asText(), credentials.path("clientSecret").asText()
-    };
-  }
-
   /** The audit trail's signRequest events of {@code principal} with {@code decision}. */
   private static List<JsonNode> signDecisions(String principal, String decision) throws Exception {
     JsonNode events =
@@ -402,56 +282,19 @@ class SparkS3RemoteSigningTest {
 
   /** A management call as root that must succeed; returns the response body. */
   private static String ok(String method, String path, String body) {
-    HttpResponse<String> response = server.send(method, path, server.fetchToken(), body);
-    assertThat(response.statusCode())
-        .as("%s %s %s answered: %s", method, path, body, response.body())
-        .isBetween(200, 204);
-    return response.body();
+    return CatalogAdmin.ok(server, method, path, body);
   }
 
-  /** The REST path of the test table, under the prefix {@code GET /v1/config} answers. */
-  private static String tablePath() throws Exception {
-    JsonNode config =
-        JSON.readTree(
-            ok(
-                "GET",
-                "/api/catalog/v1/config?warehouse="
-                    + URLEncoder.encode(WAREHOUSE, StandardCharsets.UTF_8),
-                null));
-    String prefix = config.path("overrides").path("prefix").asText(null);
-    return "/api/catalog/v1/"
-        + (prefix == null ? "" : URLEncoder.encode(prefix, StandardCharsets.UTF_8) + "/")
-        + "namespaces/"
-        + NS_NAME
-        + "/tables/"
-        + TABLE_NAME;
+  private static String tablePath() {
+    return CatalogAdmin.tablePath(server, WAREHOUSE, NS_NAME, TABLE_NAME);
   }
 
-  private static String tableLocation() {
-    return tableLocation(TABLE);
-  }
-
-  private static String tableLocation(String table) {
-    return sql("DESCRIBE TABLE EXTENDED " + table).stream()
-        .filter(r -> "Location".equals(r.get(0)))
-        .map(r -> ((String) r.get(1)).trim())
-        .findFirst()
-        .orElseThrow(
-            () -> new AssertionError("DESCRIBE TABLE EXTENDED " + table + " has no Location"));
-  }
-
-  /** The test table location's key prefix inside the test bucket, ending with '/'. */
   private static String tablePrefix() {
-    return tablePrefix(TABLE);
+    return orders.tablePrefix();
   }
 
   private static String tablePrefix(String table) {
-    String key = keyOf(tableLocation(table));
-    return key.endsWith("/") ? key : key + "/";
-  }
-
-  private static String keyOf(String s3Uri) {
-    return rgwBucket.keyOf(s3Uri);
+    return orders.tablePrefix(table);
   }
 
   private static List<String> objectKeys(String prefix) {

@@ -1,34 +1,25 @@
 package dev.sluice.e2e;
 
-import static dev.sluice.e2e.SparkSql.column;
 import static dev.sluice.e2e.SparkSql.messages;
-import static dev.sluice.e2e.SparkSql.row;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import java.net.URLEncoder;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import org.apache.spark.sql.SparkSession;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInfo;
 import org.junit.jupiter.api.TestMethodOrder;
-import org.junit.jupiter.api.extension.ExtensionContext;
-import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.api.extension.TestWatcher;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * Apache Spark 4.0 (local[2]) with Iceberg's Spark runtime reads and writes an Iceberg table on a
@@ -42,8 +33,9 @@ import org.junit.jupiter.api.extension.TestWatcher;
  * SLUICE_TEST_RGW_*} environment variables; fails, not skips, without them.
  *
  * <p>The {@code step*} methods run in order; once one fails, the following steps are skipped
- * (aborted) rather than failing for the same cause.
+ * ({@link OrderedSteps}) rather than failing for the same cause.
  */
+@ExtendWith(OrderedSteps.class)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class SparkS3VendingTest {
 
@@ -62,19 +54,7 @@ class SparkS3VendingTest {
   private static String bucket;
   private static SluiceServerProcess server;
   private static SparkSession spark;
-  private static String failedStep;
-
-  @RegisterExtension
-  static final TestWatcher STOP_AFTER_FIRST_FAILURE =
-      new TestWatcher() {
-        @Override
-        public void testFailed(ExtensionContext context, Throwable cause) {
-          String name = context.getRequiredTestMethod().getName();
-          if (name.startsWith("step") && failedStep == null) {
-            failedStep = name;
-          }
-        }
-      };
+  private static SparkOrdersTable orders;
 
   @BeforeAll
   static void start() throws Exception {
@@ -88,26 +68,12 @@ class SparkS3VendingTest {
     Path sparkDir = SluiceServerProcess.repoRoot().resolve("e2e/target/spark-s3");
     // The Iceberg REST catalog: no S3 keys, no endpoint, no region. All of it is vended.
     spark = SparkSql.session("sluice-e2e-s3", sparkDir, CATALOG, server, WAREHOUSE);
+    orders = new SparkOrdersTable(spark, rgwBucket, CATALOG, NS_NAME, TABLE_NAME);
   }
 
   /** Creates the S3 catalog {@value #WAREHOUSE} on the test bucket as root. */
   private static void createS3Catalog() throws Exception {
-    String location = "s3://" + bucket + "/wh";
-    ObjectNode storage =
-        JSON.createObjectNode()
-            .put("storageType", "S3")
-            .put("roleArn", rgw.get("SLUICE_TEST_RGW_ROLE_ARN"))
-            .put("region", rgw.get("SLUICE_TEST_RGW_REGION"))
-            .put("endpoint", rgw.get("SLUICE_TEST_RGW_ENDPOINT"))
-            .put("pathStyleAccess", true)
-            .put("credentialSource", "rgw")
-            .put("durationSeconds", 900);
-    storage.putArray("allowedLocations").add(location);
-    ObjectNode catalog = JSON.createObjectNode().put("name", WAREHOUSE).put("type", "INTERNAL");
-    catalog.putObject("properties").put("default-base-location", location);
-    catalog.set("storageConfigInfo", storage);
-    ObjectNode body = JSON.createObjectNode();
-    body.set("catalog", catalog);
+    ObjectNode body = CatalogAdmin.rgwS3Catalog(rgw, bucket, WAREHOUSE);
 
     HttpResponse<String> response =
         server.send(
@@ -121,49 +87,23 @@ class SparkS3VendingTest {
   }
 
   @AfterAll
-  static void stop() {
-    try {
-      SparkSql.stop(spark);
-    } finally {
-      try {
-        if (server != null) {
-          server.close();
-        }
-      } finally {
-        if (rgwBucket != null) {
-          rgwBucket.close();
-        }
-      }
-    }
-  }
-
-  @BeforeEach
-  void skipAfterAFailedStep(TestInfo info) {
-    if (info.getTestMethod().orElseThrow().getName().startsWith("step")) {
-      Assumptions.assumeTrue(
-          failedStep == null, () -> "skipped: earlier step " + failedStep + " failed");
-    }
+  static void stop() throws Exception {
+    ProcessSupport.closeAll(() -> SparkSql.stop(spark), server, rgwBucket);
   }
 
   @Test
   @Order(1)
   void step01CreateNamespace() {
-    spark.sql("CREATE NAMESPACE " + NS);
-
-    assertThat(column(sql("SHOW NAMESPACES IN " + CATALOG), 0)).contains(NS_NAME);
+    orders.createNamespace();
   }
 
   @Test
   @Order(2)
   void step02CreateTable() {
-    spark.sql(
-        "CREATE TABLE " + TABLE + " (id BIGINT NOT NULL, name STRING, qty INT) USING iceberg");
-
-    assertThat(column(sql("SHOW TABLES IN " + NS), 1)).containsExactly(TABLE_NAME);
+    orders.createTable();
     assertThat(spark.table(TABLE).schema().fieldNames()).containsExactly("id", "name", "qty");
-    assertThat(tableLocation()).startsWith("s3://" + bucket + "/wh/");
     // The table's first metadata file was written by the server, not by Spark: it is on RGW.
-    assertThat(objectKeys(tablePrefix() + "metadata/")).anyMatch(k -> k.endsWith(".metadata.json"));
+    orders.assertCreatedInTheBucket();
   }
 
   @Test
@@ -198,65 +138,31 @@ class SparkS3VendingTest {
   @Test
   @Order(4)
   void step04Insert() {
-    spark.sql(
-        "INSERT INTO " + TABLE + " VALUES (1, 'apple', 10), (2, 'pear', 20), (3, 'plum', 30)");
-
-    assertThat(sql("SELECT operation FROM " + TABLE + ".snapshots")).containsExactly(row("append"));
+    orders.insert();
   }
 
   @Test
   @Order(5)
   void step05Select() {
-    assertThat(sql("SELECT id, name, qty FROM " + TABLE + " ORDER BY id"))
-        .containsExactly(row(1L, "apple", 10), row(2L, "pear", 20), row(3L, "plum", 30));
+    orders.select();
   }
 
   @Test
   @Order(6)
   void step06DeleteRow() {
-    spark.sql("DELETE FROM " + TABLE + " WHERE id = 2");
-
-    assertThat(sql("SELECT count(*) FROM " + TABLE + ".snapshots")).containsExactly(row(2L));
+    orders.deleteRow();
   }
 
   @Test
   @Order(7)
   void step07SelectAfterDelete() {
-    assertThat(sql("SELECT id, name, qty FROM " + TABLE + " ORDER BY id"))
-        .containsExactly(row(1L, "apple", 10), row(3L, "plum", 30));
+    orders.selectAfterDelete();
   }
 
   @Test
   @Order(8)
   void step08FilesAreOnRgw() {
-    String prefix = tablePrefix();
-    List<String> keys = objectKeys(prefix);
-    String listing = String.join("\n", keys);
-
-    List<String> dataFiles =
-        keys.stream()
-            .filter(k -> k.startsWith(prefix + "data/") && k.endsWith(".parquet"))
-            .toList();
-    assertThat(dataFiles)
-        .as("Parquet files under s3://%s/%sdata/ in:%n%s", bucket, prefix, listing)
-        .isNotEmpty();
-    // Every data file the current snapshot references is one of those objects.
-    List<String> live =
-        sql("SELECT file_path FROM " + TABLE + ".files").stream()
-            .map(r -> (String) r.get(0))
-            .toList();
-    assertThat(live).isNotEmpty();
-    assertThat(live).allSatisfy(p -> assertThat(keys).contains(keyOf(p)));
-
-    List<String> metadata = keys.stream().filter(k -> k.startsWith(prefix + "metadata/")).toList();
-    assertThat(metadata)
-        .as("metadata objects under s3://%s/%smetadata/ in:%n%s", bucket, prefix, listing)
-        .anyMatch(k -> k.endsWith(".metadata.json"))
-        .anyMatch(k -> k.matches(".*/snap-.*\\.avro"))
-        .anyMatch(k -> k.endsWith("-m0.avro"));
-    // Create + append + delete: at least three metadata versions.
-    assertThat(metadata.stream().filter(k -> k.endsWith(".metadata.json")).count())
-        .isGreaterThanOrEqualTo(3);
+    List<String> keys = orders.assertFilesAreInTheBucket();
     String currentMetadata =
         (String)
             sql("SELECT file FROM "
@@ -265,7 +171,7 @@ class SparkS3VendingTest {
                     + "ORDER BY timestamp DESC LIMIT 1")
                 .get(0)
                 .get(0);
-    assertThat(keys).contains(keyOf(currentMetadata));
+    assertThat(keys).contains(rgwBucket.keyOf(currentMetadata));
   }
 
   @Test
@@ -297,12 +203,7 @@ class SparkS3VendingTest {
     assertThat(load.body()).doesNotContain("s3.access-key-id", "s3.session-token");
 
     // Through Spark.
-    String c = "spark.sql.catalog." + NOBODY_CATALOG;
-    spark.conf().set(c, "org.apache.iceberg.spark.SparkCatalog");
-    spark.conf().set(c + ".type", "rest");
-    spark.conf().set(c + ".uri", server.catalogUri());
-    spark.conf().set(c + ".warehouse", WAREHOUSE);
-    spark.conf().set(c + ".credential", id + ":" + secret);
+    SparkSql.addCatalog(spark, NOBODY_CATALOG, server, WAREHOUSE, id + ":" + secret);
 
     assertThatThrownBy(
             () ->
@@ -317,51 +218,8 @@ class SparkS3VendingTest {
 
   // --- helpers -------------------------------------------------------------------------------
 
-  /**
-   * The REST path of the test table. The catalog's URL prefix is what {@code GET /v1/config}
-   * answers root with; it does not depend on the caller.
-   */
-  private static String tablePath() throws Exception {
-    String rootToken = server.fetchToken();
-    HttpResponse<String> config =
-        server.send(
-            "GET",
-            "/api/catalog/v1/config?warehouse="
-                + URLEncoder.encode(WAREHOUSE, StandardCharsets.UTF_8),
-            rootToken,
-            null);
-    assertThat(config.statusCode()).as("GET /v1/config: %s", config.body()).isEqualTo(200);
-    String prefix = JSON.readTree(config.body()).path("overrides").path("prefix").asText(null);
-    return "/api/catalog/v1/"
-        + (prefix == null ? "" : URLEncoder.encode(prefix, StandardCharsets.UTF_8) + "/")
-        + "namespaces/"
-        + NS_NAME
-        + "/tables/"
-        + TABLE_NAME;
-  }
-
-  private static String tableLocation() {
-    return sql("DESCRIBE TABLE EXTENDED " + TABLE).stream()
-        .filter(r -> "Location".equals(r.get(0)))
-        .map(r -> ((String) r.get(1)).trim())
-        .findFirst()
-        .orElseThrow(
-            () -> new AssertionError("DESCRIBE TABLE EXTENDED " + TABLE + " has no Location"));
-  }
-
-  /** The table location's key prefix inside the test bucket, ending with '/'. */
-  private static String tablePrefix() {
-    String key = keyOf(tableLocation());
-    return key.endsWith("/") ? key : key + "/";
-  }
-
-  /** The object key of an {@code s3://bucket/key} URI in the test bucket. */
-  private static String keyOf(String s3Uri) {
-    return rgwBucket.keyOf(s3Uri);
-  }
-
-  private static List<String> objectKeys(String prefix) {
-    return rgwBucket.keys(prefix);
+  private static String tablePath() {
+    return CatalogAdmin.tablePath(server, WAREHOUSE, NS_NAME, TABLE_NAME);
   }
 
   private static List<List<Object>> sql(String query) {

@@ -62,6 +62,39 @@ final class SparkSql {
   }
 
   /**
+   * Adds the REST catalog {@code catalog} to a running session, configured as {@link #session}
+   * configures its own but with {@code credential} ("clientId:clientSecret").
+   */
+  static void addCatalog(
+      SparkSession spark,
+      String catalog,
+      SluiceServerProcess server,
+      String warehouse,
+      String credential) {
+    addCatalog(spark, catalog, server, warehouse, credential, Map.of());
+  }
+
+  /**
+   * {@link #addCatalog(SparkSession, String, SluiceServerProcess, String, String)} with more
+   * properties of the catalog (keys without the {@code spark.sql.catalog.<name>.} prefix).
+   */
+  static void addCatalog(
+      SparkSession spark,
+      String catalog,
+      SluiceServerProcess server,
+      String warehouse,
+      String credential,
+      Map<String, String> catalogOptions) {
+    String c = "spark.sql.catalog." + catalog;
+    spark.conf().set(c, "org.apache.iceberg.spark.SparkCatalog");
+    spark.conf().set(c + ".type", "rest");
+    spark.conf().set(c + ".uri", server.catalogUri());
+    spark.conf().set(c + ".warehouse", warehouse);
+    spark.conf().set(c + ".credential", credential);
+    catalogOptions.forEach((k, v) -> spark.conf().set(c + "." + k, v));
+  }
+
+  /**
    * Stops a session made by {@link #session} (null: none was made) and forgets it as active and
    * default.
    */

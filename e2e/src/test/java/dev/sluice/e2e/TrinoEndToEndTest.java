@@ -12,17 +12,12 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInfo;
 import org.junit.jupiter.api.TestMethodOrder;
-import org.junit.jupiter.api.extension.ExtensionContext;
-import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.api.extension.TestWatcher;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * Trino 476's Iceberg connector against a Sluice S3 catalog on the real Ceph RGW, with vended
@@ -34,8 +29,9 @@ import org.junit.jupiter.api.extension.TestWatcher;
  *
  * <p>Needs the RGW bed and the Trino bed that {@code ./scripts/test-all.sh} starts; fails, not
  * skips, without them. The {@code step*} methods run in order; once one fails, the later steps are
- * skipped (aborted) rather than failing for the same cause.
+ * skipped ({@link OrderedSteps}) rather than failing for the same cause.
  */
+@ExtendWith(OrderedSteps.class)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class TrinoEndToEndTest {
 
@@ -53,21 +49,9 @@ class TrinoEndToEndTest {
   private static String reader;
   private static String nobody;
   private static String creator;
-  private static String failedStep;
 
   /** The snapshot of the first INSERT, for time travel. */
   private static long firstSnapshot;
-
-  @RegisterExtension
-  static final TestWatcher STOP_AFTER_FIRST_FAILURE =
-      new TestWatcher() {
-        @Override
-        public void testFailed(ExtensionContext context, Throwable cause) {
-          if (failedStep == null) {
-            failedStep = context.getRequiredTestMethod().getName();
-          }
-        }
-      };
 
   @BeforeAll
   static void start() throws Exception {
@@ -104,12 +88,6 @@ class TrinoEndToEndTest {
         }
       }
     }
-  }
-
-  @BeforeEach
-  void skipAfterAFailedStep(TestInfo info) {
-    Assumptions.assumeTrue(
-        failedStep == null, () -> "skipped: earlier step " + failedStep + " failed");
   }
 
   @Test
@@ -389,22 +367,7 @@ class TrinoEndToEndTest {
 
   /** Creates the S3 catalog {@value #WAREHOUSE} on the test bucket as root. */
   private static void createS3Catalog() {
-    String location = "s3://" + rgwBucket.name() + "/wh";
-    ObjectNode storage =
-        JSON.createObjectNode()
-            .put("storageType", "S3")
-            .put("roleArn", rgw.get("SLUICE_TEST_RGW_ROLE_ARN"))
-            .put("region", rgw.get("SLUICE_TEST_RGW_REGION"))
-            .put("endpoint", rgw.get("SLUICE_TEST_RGW_ENDPOINT"))
-            .put("pathStyleAccess", true)
-            .put("credentialSource", "rgw")
-            .put("durationSeconds", 900);
-    storage.putArray("allowedLocations").add(location);
-    ObjectNode catalog = JSON.createObjectNode().put("name", WAREHOUSE).put("type", "INTERNAL");
-    catalog.putObject("properties").put("default-base-location", location);
-    catalog.set("storageConfigInfo", storage);
-    ObjectNode body = JSON.createObjectNode();
-    body.set("catalog", catalog);
+    ObjectNode body = CatalogAdmin.rgwS3Catalog(rgw, rgwBucket.name(), WAREHOUSE);
     ok("POST", MANAGEMENT + "/catalogs", body.toString());
   }
 
@@ -603,10 +566,6 @@ class TrinoEndToEndTest {
 
   /** A management call as root that must succeed; returns the response body. */
   private static String ok(String method, String path, String body) {
-    HttpResponse<String> response = server.send(method, path, server.fetchToken(), body);
-    assertThat(response.statusCode())
-        .as("%s %s %s answered: %s", method, path, body, response.body())
-        .isBetween(200, 204);
-    return response.body();
+    return CatalogAdmin.ok(server, method, path, body);
   }
 }
