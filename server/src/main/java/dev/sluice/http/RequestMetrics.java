@@ -69,7 +69,7 @@ final class RequestMetrics {
         .register(registry);
   }
 
-  private static String outcome(int status) {
+  static String outcome(int status) {
     if (status < 200) {
       return "INFORMATIONAL";
     }
