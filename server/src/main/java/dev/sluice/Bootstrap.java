@@ -94,6 +94,7 @@ final class Bootstrap {
         terminal.println("  client id: " + clientId);
         terminal.println("  secret:    " + secret);
         terminal.println("  credential=" + clientId + ":" + secret);
+        terminal.println("Move them to your secret store, then delete " + file + ".");
       }
     } else {
       LOG.info("created the root principal from SLUICE_BOOTSTRAP_CREDENTIALS");

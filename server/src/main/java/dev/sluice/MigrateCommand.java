@@ -54,7 +54,18 @@ final class MigrateCommand implements Callable<Integer> {
       return 2;
     }
     String where = database.url().replaceAll("password=[^;&]*", "password=***");
-    SchemaMigrations migrations = SchemaMigrations.of(database);
+    try {
+      return migrate(out, where, SchemaMigrations.of(database));
+    } catch (RuntimeException e) {
+      // Flyway's own message says what is wrong (an H2 file a server holds open, a refused login).
+      spec.commandLine()
+          .getErr()
+          .println("Cannot migrate the store " + where + ": " + e.getMessage());
+      return 1;
+    }
+  }
+
+  private int migrate(PrintWriter out, String where, SchemaMigrations migrations) {
     SchemaMigrations.Status before = migrations.status();
     out.println(
         "store "

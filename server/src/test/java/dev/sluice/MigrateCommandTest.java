@@ -81,6 +81,17 @@ class MigrateCommandTest {
   }
 
   @Test
+  void aStoreItCannotOpenIsAClearErrorNotAStackTrace() throws Exception {
+    Path file = Files.createTempFile("sluice", ".yaml");
+    Files.writeString(file, "database:\n  url: jdbc:postgresql://127.0.0.1:1/sluice\n");
+    Run run = migrate("--config", file.toString(), "--dry-run");
+    assertThat(run.exit()).isEqualTo(1);
+    assertThat(run.err())
+        .startsWith("Cannot migrate the store jdbc:postgresql://127.0.0.1:1/sluice: ")
+        .doesNotContain("\tat ");
+  }
+
+  @Test
   void aBadConfigIsAUsageErrorNamingTheKey() throws Exception {
     Path file = Files.createTempFile("sluice", ".yaml");
     Files.writeString(file, "database:\n  maxPoolSize: lots\n");
