@@ -517,22 +517,11 @@ class TrinoEndToEndTest {
    * argument.
    */
   private static List<JsonNode> requests(String method, String route, String principal) {
-    List<JsonNode> out = new ArrayList<>();
-    for (String line : server.logTail(Integer.MAX_VALUE).split("\\R")) {
-      if (!line.contains("\"loggerName\":\"sluice.access\"")) {
-        continue;
-      }
-      JsonNode entry = json(line);
-      ObjectNode record = JSON.createObjectNode();
-      entry.path("kvpList").forEach(kv -> record.setAll((ObjectNode) kv));
-      record.put("principal", entry.path("mdc").path("principal").asText(""));
-      if ((method == null || method.equals(record.path("method").asText()))
-          && (route == null || route.equals(record.path("route").asText()))
-          && (principal == null || principal.equals(record.path("principal").asText()))) {
-        out.add(record);
-      }
-    }
-    return out;
+    return AccessLogLines.records(server.logTail(Integer.MAX_VALUE).lines()).stream()
+        .filter(r -> method == null || method.equals(r.path("method").asText()))
+        .filter(r -> route == null || route.equals(r.path("route").asText()))
+        .filter(r -> principal == null || principal.equals(r.path("principal").asText()))
+        .toList();
   }
 
   /** {@code sluice.auth.secret.checks{check=...}} from the server's Prometheus page. */

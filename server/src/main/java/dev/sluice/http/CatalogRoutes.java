@@ -11,6 +11,7 @@ import dev.sluice.authz.Caller;
 import dev.sluice.management.CatalogAdmin;
 import dev.sluice.management.CatalogVerification;
 import dev.sluice.management.ManagementAccess;
+import dev.sluice.management.StorageChangeAudit;
 import dev.sluice.store.CatalogRecord;
 import dev.sluice.store.Page;
 import dev.sluice.store.PageRequest;

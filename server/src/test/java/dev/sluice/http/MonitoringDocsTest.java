@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
@@ -52,8 +53,14 @@ class MonitoringDocsTest {
         "{\"name\": \"t\", \"schema\": {\"type\": \"struct\", \"fields\": []}}");
     server.send("GET", "/api/catalog/v1/" + lake + "/namespaces/ns/tables/t", null);
     server.send("POST", "/api/catalog/v1/" + lake + "/namespaces/ns/tables/t", "{\"updates\": []}");
-    System.gc(); // so that the GC pause timer has a sample
-    scrape = server.send("GET", "/metrics", null).body();
+    // The GC pause timer exists once a collection is reported, and the JVM reports it on its own
+    // thread after the collection: ask for one and wait for the report.
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+    do {
+      System.gc();
+      Thread.sleep(50);
+      scrape = server.send("GET", "/metrics", null).body();
+    } while (!scrape.contains("jvm_gc_pause_seconds_sum") && System.nanoTime() < deadline);
     samples =
         scrape
             .lines()

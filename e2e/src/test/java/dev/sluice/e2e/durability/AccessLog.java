@@ -1,24 +1,23 @@
 package dev.sluice.e2e.durability;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.sluice.e2e.AccessLogLines;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 /**
  * What a server's access log ({@code sluice.access}, one JSON line per request) says it answered.
  */
 final class AccessLog {
-  private static final Pattern STATUS = Pattern.compile("\\{\"status\":\"(\\d{3})\"}");
-  private static final Pattern PROBE =
-      Pattern.compile("\\{\"route\":\"\\\\/(healthz|readyz|metrics)\"}");
-  private static final Pattern DURATION = Pattern.compile("\\{\"durationMs\":\"(\\d+)\"}");
+  private static final Set<String> PROBES = Set.of("/healthz", "/readyz", "/metrics");
 
   private AccessLog() {}
 
@@ -39,27 +38,22 @@ final class AccessLog {
 
   private static Map<String, Long> byStatus(Path log, boolean slowest, boolean apiOnly) {
     Map<String, Long> by = new TreeMap<>();
+    List<JsonNode> records;
     try (Stream<String> lines = Files.lines(log, StandardCharsets.UTF_8)) {
-      lines
-          .filter(l -> l.contains("\"loggerName\":\"sluice.access\""))
-          .filter(l -> !apiOnly || !PROBE.matcher(l).find())
-          .forEach(
-              l -> {
-                Matcher m = STATUS.matcher(l);
-                if (!m.find()) {
-                  return;
-                }
-                if (!slowest) {
-                  by.merge(m.group(1), 1L, Long::sum);
-                  return;
-                }
-                Matcher d = DURATION.matcher(l);
-                if (d.find()) {
-                  by.merge(m.group(1), Long.parseLong(d.group(1)), Math::max);
-                }
-              });
+      records = AccessLogLines.records(lines);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
+    }
+    for (JsonNode r : records) {
+      if (apiOnly && PROBES.contains(r.path("route").asText())) {
+        continue;
+      }
+      String status = r.path("status").asText();
+      if (!slowest) {
+        by.merge(status, 1L, Long::sum);
+      } else if (r.has("durationMs")) {
+        by.merge(status, r.path("durationMs").asLong(), Math::max);
+      }
     }
     return by;
   }

@@ -410,10 +410,15 @@ final class AppendStorm {
 
   /**
    * What a failed attempt's detail says the client got: its exception type and the HTTP status it
-   * names, e.g. {@code CommitStateUnknownException/503}.
+   * names, e.g. {@code CommitStateUnknownException/503}. Iceberg's client raises {@code
+   * ServiceUnavailableException} for a 503 and nothing else, with a message that leaves the status
+   * out (a load before the commit, say).
    */
   static String failureKind(String detail) {
     String type = detail == null ? "?" : detail.substring(0, Math.max(0, detail.indexOf(':')));
+    if (type.equals(ServiceUnavailableException.class.getSimpleName())) {
+      return type + "/503";
+    }
     java.util.regex.Matcher m =
         java.util.regex.Pattern.compile("Service failed: (\\d{3})").matcher(String.valueOf(detail));
     return type + (m.find() ? "/" + m.group(1) : "");

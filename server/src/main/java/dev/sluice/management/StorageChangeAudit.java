@@ -1,10 +1,11 @@
-package dev.sluice.http;
+package dev.sluice.management;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.sluice.authz.Authorizer;
 import dev.sluice.authz.Caller;
-import dev.sluice.management.CatalogAdmin;
 import dev.sluice.store.CatalogRecord;
 import dev.sluice.vending.StorageBackends;
 import org.slf4j.Logger;
@@ -15,13 +16,14 @@ import org.slf4j.LoggerFactory;
  * live: who, which catalog, and the restricted values before and after, with anything that looks
  * like a secret replaced by {@code <redacted>}.
  */
-final class StorageChangeAudit {
+public final class StorageChangeAudit {
   private static final Logger LOG = LoggerFactory.getLogger(StorageChangeAudit.class);
   static final String ACTION = "changeCatalogStorage";
+  private static final ObjectMapper JSON = new ObjectMapper();
 
   private StorageChangeAudit() {}
 
-  static void record(
+  public static void record(
       Authorizer authz,
       StorageBackends backends,
       Caller caller,
@@ -39,7 +41,7 @@ final class StorageChangeAudit {
 
   /** {@code {"before":{...},"after":{...}}} of the restricted values only, secrets redacted. */
   static String describe(StorageBackends backends, CatalogAdmin.Change change) {
-    ObjectNode out = Json.plain().createObjectNode();
+    ObjectNode out = JSON.createObjectNode();
     ObjectNode before = out.putObject("before");
     ObjectNode after = out.putObject("after");
     for (String field : change.restricted()) {
@@ -57,8 +59,8 @@ final class StorageChangeAudit {
 
   private static JsonNode readTree(String json) {
     try {
-      return Json.plain().readTree(json);
-    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+      return JSON.readTree(json);
+    } catch (JsonProcessingException e) {
       throw new IllegalStateException("Corrupt storage configuration", e);
     }
   }
