@@ -132,7 +132,7 @@ class PgOutageTest {
                       .isIn(
                           "CommitStateUnknownException/503",
                           "CommitStateUnknownException/500",
-                          "ServiceUnavailableException",
+                          "ServiceUnavailableException/503",
                           "RESTException"));
       assertThat(statuses.getOrDefault("500", 0L))
           .as("500s (only commits cut mid-COMMIT)")
