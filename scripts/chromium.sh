@@ -5,14 +5,7 @@
 set -euo pipefail
 case "${1:-}" in
   install)
-    if [ -x /usr/bin/chromium ]; then
-      exit 0
-    fi
-    echo "chromium: installing Debian's chromium" >&2
-    sudo=()
-    [ "$(id -u)" -eq 0 ] || sudo=(sudo)
-    "${sudo[@]}" apt-get update -qq
-    "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium >/dev/null
+    "$(dirname "${BASH_SOURCE[0]}")/debian-package.sh" chromium chromium
     ;;
   *)
     echo "usage: $0 install" >&2

@@ -16,6 +16,7 @@ testbeds_start
 testbeds_trino_wait
 
 scripts/chromium.sh install   # the console's browser test
+scripts/debian-package.sh systemd-analyze systemd   # checks the artifact's systemd unit
 if [ -f e2e/js/package.json ]; then
   npm ci --prefix e2e/js --no-audit --no-fund --loglevel=error
 fi
