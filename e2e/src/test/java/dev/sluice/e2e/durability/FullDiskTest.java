@@ -145,10 +145,18 @@ class FullDiskTest {
             .isBetween(0.0, 3.0);
       }
       for (Fault f : faults) {
-        assertThat(props.failuresBetween(f.filledNanos(), f.freedNanos()))
+        Map<String, Long> refused = props.failuresBetween(f.filledNanos(), f.freedNanos());
+        assertThat(refused)
             .as("property commits while the " + f.what() + " was full, by what the client got")
-            .isNotEmpty()
             .allSatisfy((kind, n) -> assertThat(kind).endsWith("/503"));
+        if (f.what().equals("warehouse")) {
+          // Each needs a new metadata file in the warehouse, so some failed. With the H2 file
+          // full, one may still succeed: H2 writes into free space inside its file, which needs
+          // no room on the disk (the storm's appends, asserted above, are what must fail).
+          assertThat(refused)
+              .as("property commits refused while the warehouse was full")
+              .isNotEmpty();
+        }
         assertThat(props.firstOkAfter(f.freedNanos()))
             .as("seconds from freeing the " + f.what() + " to the next property commit")
             .isBetween(0.0, 3.0);
