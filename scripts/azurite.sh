@@ -3,7 +3,8 @@
 # HTTPS with OAuth, for the Azure credential-vending tests (AzuriteBed in the server's tests).
 # scripts/testbeds.sh starts it and hands DIR/env to the tests as SLUICE_TEST_AZURITE_*.
 #
-#   azurite.sh install     npm ci into scripts/azurite (skipped while its lock is unchanged)
+#   azurite.sh install     npm ci into ~/.cache/sluice-azurite/<lock hash>, linked as
+#                          scripts/azurite/node_modules (skipped while its lock is unchanged)
 #   azurite.sh start DIR   fresh CA + 127.0.0.1 certificate and PKCS#12 truststore under DIR
 #                          (DIR wiped first; an Azurite still running there is stopped first),
 #                          starts azurite-blob on a free loopback port, waits until it answers,
@@ -36,11 +37,22 @@ cmd_install() {
   if [ -x "$PKG/node_modules/.bin/azurite-blob" ] && cmp -s "$PKG/package-lock.json" "$PKG/node_modules/.sluice-lock"; then
     return 0
   fi
-  log "npm ci in $PKG"
-  # Azurite declares node >=22 but runs on 20 (only a warning); --loglevel=error hides it.
-  npm ci --prefix "$PKG" --no-audit --no-fund --loglevel=error >&2
-  cp "$PKG/package-lock.json" "$PKG/node_modules/.sluice-lock"
-  log "installed azurite $(node -p "require('$PKG/node_modules/azurite/package.json').version")"
+  # Installed once per lock into the user's cache (as Trino is), then linked: a fresh clone (CI)
+  # does not spend half a minute unpacking the same 450 packages again.
+  local lock_sum; lock_sum=$(sha256sum "$PKG/package-lock.json" | cut -c1-16)
+  local cached="${XDG_CACHE_HOME:-$HOME/.cache}/sluice-azurite/$lock_sum"
+  if ! { [ -x "$cached/node_modules/.bin/azurite-blob" ] && cmp -s "$PKG/package-lock.json" "$cached/node_modules/.sluice-lock"; }; then
+    log "npm ci in $cached"
+    rm -rf "$cached"
+    mkdir -p "$cached"
+    cp "$PKG/package.json" "$PKG/package-lock.json" "$cached/"
+    # Azurite declares node >=22 but runs on 20 (only a warning); --loglevel=error hides it.
+    npm ci --prefix "$cached" --no-audit --no-fund --loglevel=error >&2
+    cp "$PKG/package-lock.json" "$cached/node_modules/.sluice-lock"
+  fi
+  rm -rf "$PKG/node_modules"
+  ln -s "$cached/node_modules" "$PKG/node_modules"
+  log "installed azurite $(node -p "require('$PKG/node_modules/azurite/package.json').version") ($cached)"
 }
 
 # ---- stop -------------------------------------------------------------------
