@@ -2,7 +2,6 @@ package dev.sluice.e2e;
 
 import static org.assertj.core.api.Assertions.fail;
 
-import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
@@ -22,7 +21,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
-import java.util.stream.Stream;
 import javax.net.ssl.SSLContext;
 
 /**
@@ -134,15 +132,8 @@ final class SluiceServerProcess implements AutoCloseable {
     try {
       Path workDir = Files.createTempDirectory("sluice-e2e-" + name + "-");
       Path dataDir = Files.createDirectory(workDir.resolve("data"));
-      // Run from a copy of the jars, so that rebuilding the server (or `mvn clean`) while the
-      // tests run cannot swap classes under the running process.
-      Path classpathDir = Files.createDirectories(workDir.resolve("classpath/lib"));
-      Path jarCopy = Files.copy(jar, workDir.resolve("classpath").resolve(jar.getFileName()));
-      try (Stream<Path> jars = Files.list(lib)) {
-        for (Path j : (Iterable<Path>) jars::iterator) {
-          Files.copy(j, classpathDir.resolve(j.getFileName()));
-        }
-      }
+      // From this JVM's copy of the jars, with its class-data archive (ServerInstall says why).
+      ServerInstall install = ServerInstall.of(jar, lib);
       Path logDir = root.resolve("e2e/target");
       Files.createDirectories(logDir);
       Path logFile = logDir.resolve(name + "-server.log");
@@ -152,11 +143,12 @@ final class SluiceServerProcess implements AutoCloseable {
 
       Path javaBin = Path.of(System.getProperty("java.home"), "bin", "java");
       List<String> command = new ArrayList<>(List.of(javaBin.toString()));
+      command.addAll(install.jvmOptions());
       command.addAll(jvmOptions);
       command.addAll(
           List.of(
               "-cp",
-              jarCopy + File.pathSeparator + classpathDir.resolve("*"),
+              install.classpath(false),
               "dev.sluice.Main",
               "serve",
               "--host",

@@ -3,7 +3,7 @@ package dev.sluice.e2e.durability;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import dev.sluice.e2e.ProcessSupport;
-import java.io.File;
+import dev.sluice.e2e.ServerInstall;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
@@ -24,7 +24,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.util.stream.Stream;
 import org.apache.iceberg.rest.RESTCatalog;
 
 /**
@@ -56,7 +55,7 @@ final class ReplicaCluster implements AutoCloseable {
    * replica with a fault runs that main, with the jar on its class path and the fault's name in the
    * system property {@value #FAULT_PROPERTY}; the shipped server has no fault to turn on.
    */
-  private static final String TEST_FAULTS_JAR = "sluice-server-0.1.0-SNAPSHOT-test-faults.jar";
+  private static final String TEST_FAULTS_JAR = ServerInstall.TEST_FAULTS_JAR;
 
   static final String FAULT_PROPERTY = "sluice.test.fault";
 
@@ -78,7 +77,7 @@ final class ReplicaCluster implements AutoCloseable {
   private final String databaseName;
   private final String fault;
   private final boolean embedded;
-  private Path classpath;
+  private ServerInstall install;
   private int launches;
   private int initialCount;
   private final String clientId = "dur-root";
@@ -236,13 +235,13 @@ final class ReplicaCluster implements AutoCloseable {
               fault,
               dataRoot,
               warehouseRoot);
-      cluster.classpath = cluster.copyServer(jar, lib, faults);
+      cluster.install = ServerInstall.of(jar, lib);
       cluster.initialCount = count;
       List<CompletableFuture<Replica>> starting = new ArrayList<>();
       for (int i = 0; i < count; i++) {
         int index = i;
         ReplicaCluster c = cluster;
-        starting.add(CompletableFuture.supplyAsync(() -> c.launch(index, c.classpath)));
+        starting.add(CompletableFuture.supplyAsync(() -> c.launch(index)));
       }
       for (CompletableFuture<Replica> f : starting) {
         cluster.replicas.add(f.join());
@@ -271,20 +270,6 @@ final class ReplicaCluster implements AutoCloseable {
     }
   }
 
-  private Path copyServer(Path jar, Path lib, Path faults) throws IOException {
-    Path dir = Files.createDirectories(workDir.resolve("classpath/lib"));
-    Files.copy(jar, workDir.resolve("classpath").resolve(jar.getFileName()));
-    if (faults != null) {
-      Files.copy(faults, workDir.resolve("classpath").resolve(faults.getFileName()));
-    }
-    try (Stream<Path> jars = Files.list(lib)) {
-      for (Path j : (Iterable<Path>) jars::iterator) {
-        Files.copy(j, dir.resolve(j.getFileName()));
-      }
-    }
-    return workDir.resolve("classpath");
-  }
-
   /**
    * The JDBC URL of the PostgreSQL server's {@code postgres} database ({@code SLUICE_TEST_PG_URL}).
    */
@@ -302,7 +287,7 @@ final class ReplicaCluster implements AutoCloseable {
     return adminUrl.replaceFirst("/postgres\\?", "/" + databaseName + "?");
   }
 
-  private Replica launch(int index, Path classpath) {
+  private Replica launch(int index) {
     try {
       Path dataDir = Files.createDirectories(dataRoot.resolve("r" + index + "/data"));
       // The pointer cache is the default; stated so that these tests keep covering it. The
@@ -325,20 +310,16 @@ final class ReplicaCluster implements AutoCloseable {
               name + "-r" + index + (launch < initialCount ? "" : "-" + launch) + "-server.log");
       int port = ProcessSupport.freePort();
       Path javaBin = Path.of(System.getProperty("java.home"), "bin", "java");
-      String cp =
-          classpath.resolve("sluice-server-0.1.0-SNAPSHOT.jar")
-              + File.pathSeparator
-              + classpath.resolve("lib/*");
       List<String> command = new ArrayList<>(List.of(javaBin.toString(), "-Xmx512m"));
+      command.addAll(install.jvmOptions());
       if (fault != null) {
         command.add("-D" + FAULT_PROPERTY + "=" + fault);
-        cp += File.pathSeparator + classpath.resolve(TEST_FAULTS_JAR);
       }
       command.addAll(
           List.of(
               "-XX:+UseSerialGC",
               "-cp",
-              cp,
+              install.classpath(fault != null),
               fault == null ? "dev.sluice.Main" : FAULTY_MAIN,
               "serve",
               "--host",
@@ -371,7 +352,7 @@ final class ReplicaCluster implements AutoCloseable {
     if (old.isAlive()) {
       throw new IllegalStateException("replica " + index + " is still running");
     }
-    Replica again = launch(index, classpath);
+    Replica again = launch(index);
     replicas.set(index, again);
     again.awaitHealthy();
     return again;
