@@ -262,7 +262,7 @@ public final class SluiceServer implements AutoCloseable {
               routes.build(),
               authenticator,
               config.server().maxRequestBytes(),
-              new Transport(tls, config.server().trustedProxies()),
+              new Transport(tls, config.server().trustedProxies(), config.server().metricsPort()),
               config.server().limits(),
               backends,
               metrics);
@@ -270,6 +270,13 @@ public final class SluiceServer implements AutoCloseable {
       http.start();
       String base =
           (tls == null ? "http" : "https") + "://" + config.server().host() + ":" + http.port();
+      if (http.metricsPort() >= 0) {
+        LOG.info(
+            "metrics at http://{}:{}{} (only there)",
+            config.server().host(),
+            http.metricsPort(),
+            HealthRoutes.METRICS);
+      }
       LOG.info(
           "Sluice {} listening on {}{} (store {}; ready in {} ms); console at {}/ui/",
           BuildInfo.version(),
@@ -298,6 +305,11 @@ public final class SluiceServer implements AutoCloseable {
 
   public int port() {
     return http.port();
+  }
+
+  /** The port that alone serves {@code /metrics} ({@code server.metricsPort}), or -1 if none. */
+  public int metricsPort() {
+    return http.metricsPort();
   }
 
   /** Every route this server answers, in dispatch order. */

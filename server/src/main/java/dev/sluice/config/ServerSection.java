@@ -14,6 +14,7 @@ import java.time.Duration;
 public record ServerSection(
     String host,
     Integer port,
+    Integer metricsPort,
     Integer maxRequestBytes,
     Duration idempotencyKeyLifetime,
     Duration idempotencyReplayWait,
@@ -24,7 +25,7 @@ public record ServerSection(
     ServerLimits limits) {
 
   public static final ServerSection DEFAULT =
-      new ServerSection(null, null, null, null, null, null, null, null, null, null);
+      new ServerSection(null, null, null, null, null, null, null, null, null, null, null);
 
   public ServerSection {
     host = orDefault(host, "127.0.0.1");
@@ -33,6 +34,15 @@ public record ServerSection(
     }
     port = orDefault(port, 8181);
     between("server.port", port, 0, 65535);
+    // Absent: /metrics is served on server.port. Set: only there, over plaintext (scrapes carry no
+    // names or secrets), so the catalog port can stay closed to the monitoring network.
+    if (metricsPort != null) {
+      between("server.metricsPort", metricsPort, 0, 65535);
+      if (metricsPort != 0 && metricsPort.equals(port)) {
+        throw new ConfigException(
+            "server.metricsPort must differ from server.port, both are " + port);
+      }
+    }
     maxRequestBytes = orDefault(maxRequestBytes, 8 * 1024 * 1024);
     if (maxRequestBytes < 1024) {
       throw new ConfigException(

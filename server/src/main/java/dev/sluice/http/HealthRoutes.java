@@ -13,6 +13,9 @@ import java.util.function.BooleanSupplier;
  * {@code /metrics}. All three are probes: not counted against the request limits.
  */
 public final class HealthRoutes {
+  /** The scrape path; with {@code server.metricsPort} set, served on that port only. */
+  public static final String METRICS = "/metrics";
+
   private final Store store;
   private final PrometheusMeterRegistry metrics;
   private final BooleanSupplier stopping;
@@ -27,7 +30,7 @@ public final class HealthRoutes {
   public void register(HttpServer.Routes routes) {
     routes.addProbe("GET", "/healthz", x -> Reply.okPlain(Map.of("status", "UP")));
     // Prometheus text format; counters and timings only, no names of tables or principals.
-    routes.addProbe("GET", "/metrics", x -> Reply.okPlain(metrics.scrape()));
+    routes.addProbe("GET", METRICS, x -> Reply.okPlain(metrics.scrape()));
     routes.addProbe(
         "GET",
         "/readyz",

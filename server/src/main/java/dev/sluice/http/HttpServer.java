@@ -47,6 +47,7 @@ public final class HttpServer implements AutoCloseable {
 
   private final Server server;
   private final ServerConnector connector;
+  private final ServerConnector metricsConnector; // null: /metrics on the main connector
   private final List<Route> routes;
   private final Authenticator authenticator;
   private final int maxBodyBytes;
@@ -100,6 +101,7 @@ public final class HttpServer implements AutoCloseable {
     // A client that trickles a body slower than this is cut off (408) rather than held open.
     http.setMinRequestDataRate(limits.minRequestDataRate());
     http.setIdleTimeout(limits.idleTimeout().toMillis());
+    HttpConfiguration plain = new HttpConfiguration(http); // before TLS customizes http
     if (transport.tls() == null) {
       this.connector = new ServerConnector(server, new HttpConnectionFactory(http));
     } else {
@@ -115,6 +117,15 @@ public final class HttpServer implements AutoCloseable {
     connector.setPort(port);
     connector.setIdleTimeout(limits.idleTimeout().toMillis());
     server.addConnector(connector);
+    if (transport.metricsPort() == null) {
+      this.metricsConnector = null;
+    } else {
+      this.metricsConnector = new ServerConnector(server, new HttpConnectionFactory(plain));
+      metricsConnector.setHost(host);
+      metricsConnector.setPort(transport.metricsPort());
+      metricsConnector.setIdleTimeout(limits.idleTimeout().toMillis());
+      server.addConnector(metricsConnector);
+    }
     // Past this many open connections the server stops accepting (they wait in the backlog).
     server.addBean(new NetworkConnectionLimit(limits.maxConnections(), server));
     // Stopping is close() below: no GracefulHandler, whose 503s to requests arriving while it
@@ -132,6 +143,23 @@ public final class HttpServer implements AutoCloseable {
 
   public int port() {
     return connector.getLocalPort();
+  }
+
+  /** The port that alone serves {@code /metrics}, or -1 when the main port serves it. */
+  public int metricsPort() {
+    return metricsConnector == null ? -1 : metricsConnector.getLocalPort();
+  }
+
+  /**
+   * Whether {@code route} is answered on the connection {@code request} came in on: with a metrics
+   * port, that port answers {@code /metrics} only and the main port everything else.
+   */
+  private boolean servedHere(Route route, Request request) {
+    if (metricsConnector == null) {
+      return true;
+    }
+    boolean onMetricsPort = request.getConnectionMetaData().getConnector() == metricsConnector;
+    return route.template().equals(HealthRoutes.METRICS) == onMetricsPort;
   }
 
   /**
@@ -158,6 +186,9 @@ public final class HttpServer implements AutoCloseable {
   public void close() throws Exception {
     stopping = true;
     connector.shutdown(); // closes the accept channel and idle connections; not waited for
+    if (metricsConnector != null) {
+      metricsConnector.shutdown();
+    }
     long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(DRAIN_MS);
     while (inFlight.get() > 0 && System.nanoTime() - deadline < 0) {
       LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(10));
@@ -214,7 +245,7 @@ public final class HttpServer implements AutoCloseable {
         transport.requireClientCertificate(segments, request);
         boolean pathKnown = false;
         for (Route route : routes) {
-          if (route.matches(segments)) {
+          if (servedHere(route, request) && route.matches(segments)) {
             pathKnown = true;
             if (route.method().equals(call.method())) {
               call = call.on(route);

@@ -12,14 +12,20 @@ import org.eclipse.jetty.server.Request;
 
 /**
  * How the server is reached: plaintext or TLS ({@code tls} null or not), whether the management API
- * insists on a verified client certificate, and whose forwarding headers are believed.
+ * insists on a verified client certificate, whose forwarding headers are believed, and the port
+ * that alone serves {@code /metrics} ({@code metricsPort} null: the main port serves it).
  */
-public record Transport(ServerTls tls, TrustedProxies trustedProxies) {
+public record Transport(ServerTls tls, TrustedProxies trustedProxies, Integer metricsPort) {
   /** Plaintext, no proxies trusted: the loopback default. */
   public static final Transport PLAINTEXT = new Transport(null, TrustedProxies.NONE);
 
   public Transport {
     requireNonNull(trustedProxies, "trustedProxies");
+  }
+
+  /** {@code /metrics} on the main port. */
+  public Transport(ServerTls tls, TrustedProxies trustedProxies) {
+    this(tls, trustedProxies, null);
   }
 
   /**
