@@ -17,6 +17,7 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.Predicate;
 import org.apache.iceberg.rest.responses.ErrorResponse;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.http.HttpHeaderValue;
@@ -151,15 +152,16 @@ public final class HttpServer implements AutoCloseable {
   }
 
   /**
-   * Whether {@code route} is answered on the connection {@code request} came in on: with a metrics
-   * port, that port answers {@code /metrics} only and the main port everything else.
+   * Which routes the connection {@code request} came in on answers: with a metrics port, that port
+   * answers {@code /metrics} only and the main port everything else; without one, every route.
+   * Decided once per request, not per route tried.
    */
-  private boolean servedHere(Route route, Request request) {
+  private Predicate<Route> servedOn(Request request) {
     if (metricsConnector == null) {
-      return true;
+      return route -> true;
     }
     boolean onMetricsPort = request.getConnectionMetaData().getConnector() == metricsConnector;
-    return route.template().equals(HealthRoutes.METRICS) == onMetricsPort;
+    return route -> route.template().equals(HealthRoutes.METRICS) == onMetricsPort;
   }
 
   /**
@@ -244,8 +246,9 @@ public final class HttpServer implements AutoCloseable {
         List<String> segments = Exchange.splitPath(rawPath == null ? "/" : rawPath);
         transport.requireClientCertificate(segments, request);
         boolean pathKnown = false;
+        Predicate<Route> served = servedOn(request);
         for (Route route : routes) {
-          if (servedHere(route, request) && route.matches(segments)) {
+          if (served.test(route) && route.matches(segments)) {
             pathKnown = true;
             if (route.method().equals(call.method())) {
               call = call.on(route);
