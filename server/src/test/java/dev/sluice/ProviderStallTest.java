@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.sluice.testing.Admin;
+import dev.sluice.testing.FreezesTestBed;
 import dev.sluice.testing.NeedsTestBeds;
 import dev.sluice.testing.RgwVendingBed;
 import dev.sluice.testing.TestServer;
@@ -25,6 +26,7 @@ import org.junit.jupiter.api.Test;
  * provider timeout, not a 500 and not after the SDK's retries; once RGW runs again, vending works
  * again. With STS down before, such loads took 8.6-9.8 s.
  */
+@FreezesTestBed
 @NeedsTestBeds
 class ProviderStallTest {
   private static final String CATALOG = "stall";

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.azure.storage.common.policy.RequestRetryOptions;
 import dev.sluice.testing.AzuriteBed;
+import dev.sluice.testing.FreezesTestBed;
 import dev.sluice.testing.NeedsTestBeds;
 import dev.sluice.vending.StorageTimeouts;
 import java.io.IOException;
@@ -26,6 +27,7 @@ import org.junit.jupiter.api.Test;
  * tries of 1 s, 2 in all; the bound is checked to follow {@link StorageTimeouts.CatalogIo} ({@code
  * storage.catalogIoTimeouts}).
  */
+@FreezesTestBed
 class AzureCatalogIoStallTest {
   @Test
   void theCatalogsBoundFollowsItsCatalogIoTimeouts() {
