@@ -26,7 +26,8 @@ import org.junit.jupiter.api.Test;
 /**
  * A full disk under the embedded server (issue 33), on real file systems: two small tmpfs mounts,
  * one holding the H2 file, one the catalog's warehouse. Mid-storm each is filled to the last byte,
- * held full, then freed. While full, commits get 503 with {@code Retry-After} and never a 500, and
+ * held full, then freed. While full, commits get 503 with {@code Retry-After} (or, for a commit
+ * whose database COMMIT itself failed, 500 CommitStateUnknownException, never another 500), and
  * {@code /readyz} goes false while the H2 file cannot be written. Once space is back, commits are
  * acknowledged again without a restart. A {@code kill -9} and restart after the storm then shows
  * every acknowledged commit (the history checker throws on any loss, duplicate or fork).
@@ -129,7 +130,12 @@ class FullDiskTest {
           probe.summary(),
           String.join("; ", recovery));
 
-      assertThat(statuses).as("server answers by status").doesNotContainKey("500");
+      // The one 500 allowed is PgOutageTest's: a commit whose database COMMIT failed as the disk
+      // filled, whose outcome is really unknown (500 CommitStateUnknownException, so the client
+      // neither retries nor cleans up). Every other failure while full is a 503.
+      assertThat(statuses.getOrDefault("500", 0L))
+          .as("500s (only commits cut mid-COMMIT): %s", statuses)
+          .isLessThanOrEqualTo(failures.getOrDefault("CommitStateUnknownException/500", 0L));
       assertThat(result.unexpected()).as("errors other than 503/unknown outcomes").isEmpty();
       Fault h2 = faults.get(1);
       assertThat(probe.sawNotReadyBetween(h2.filledNanos(), h2.freedNanos() + second()))
