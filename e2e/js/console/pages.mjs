@@ -80,6 +80,11 @@ export const steps = [
       assert.equal(rows.length, 10);
       assert.ok(rows.every((r) => r[1] === me), `only ${me}'s events`);
       assert.ok(rows.every((r) => /allow/i.test(r[6])), "only allowed decisions");
+      // Each decision's request outcome: the console's own calls were answered 200.
+      assert.ok(
+        rows.some((r) => /^200\b/.test(r[7])),
+        `an outcome column with statuses: ${JSON.stringify(rows.map((r) => r[7]))}`,
+      );
       await ui.assertReadable("audit");
       await ui.screenshot("audit.png");
       await page.getByRole("button", { name: "Next page" }).click();

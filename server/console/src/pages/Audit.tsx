@@ -141,10 +141,38 @@ function columns(filter: Filter): Column<Json>[] {
         <span class={e.decision === "ALLOW" ? "badge ok" : "badge bad"}>{e.decision}</span>
       ),
     },
+    { title: "Outcome", cell: (e) => <Outcome event={e} /> },
     { title: "Count", cell: (e) => <Count event={e} /> },
+    {
+      title: "Client",
+      cell: (e) => (
+        <span title={e.userAgent ?? ""}>
+          {e.clientAddress ?? ""}
+          {e.userAgent ? <br /> : null}
+          {e.userAgent ? <span class="muted small">{e.userAgent}</span> : null}
+        </span>
+      ),
+    },
     { title: "Request id", cell: (e) => <code class="small">{e.requestId ?? ""}</code> },
     { title: "Detail", cell: (e) => e.detail ?? "" },
   ];
+}
+
+/**
+ * How the request the decision was made in ended: its status and, for an error, the error's type.
+ * An allowed decision whose request then failed (a delete refused with 400) reads as such.
+ */
+function Outcome({ event }: { event: Json }) {
+  if (event.status === undefined) {
+    return null;
+  }
+  const failed = event.status >= 400;
+  return (
+    <span class={failed ? "badge bad" : "badge ok"} title={event.errorType ?? ""}>
+      {event.status}
+      {event.errorType ? ` ${event.errorType}` : ""}
+    </span>
+  );
 }
 
 /** Allowed decisions repeated within one write are stored once, with a count and the last time. */

@@ -3,6 +3,8 @@ package dev.sluice;
 import static java.util.Objects.requireNonNull;
 
 import dev.sluice.audit.AuditLog;
+import dev.sluice.audit.AuditRetention;
+import dev.sluice.audit.AuditStream;
 import dev.sluice.auth.Authenticator;
 import dev.sluice.auth.ExternalJwtVerifier;
 import dev.sluice.auth.Sealer;
@@ -62,6 +64,24 @@ import org.slf4j.LoggerFactory;
 
 /** Wires the store, auth, catalog and HTTP layers into one running server. */
 public final class SluiceServer implements AutoCloseable {
+
+  /** The stream {@code audit.stream} names; its CloudEvents source names this server. */
+  private static AuditStream auditStream(ServerConfig config) {
+    return switch (config.audit().stream()) {
+      case "log" -> AuditStream.log();
+      case "file" -> {
+        String host = System.getenv("HOSTNAME");
+        yield AuditStream.file(
+            config.audit().file(),
+            "sluice://"
+                + (host == null || host.isBlank() ? "localhost" : host)
+                + ":"
+                + config.server().port());
+      }
+      default -> AuditStream.NONE;
+    };
+  }
+
   private static final Logger LOG = LoggerFactory.getLogger(SluiceServer.class);
 
   private final Store store;
@@ -147,8 +167,16 @@ public final class SluiceServer implements AutoCloseable {
       ServerMetrics serverMetrics = new ServerMetrics();
       PrometheusMeterRegistry metrics = serverMetrics.registry();
       store.bindMetrics(metrics);
-      AuditLog audit = new AuditLog(store.access(), metrics);
+      AuditLog audit =
+          new AuditLog(
+              store.access(), metrics, AuditLog.CAPACITY, AuditLog.FLUSH_WAIT, auditStream(config));
       closeables.add(audit);
+      if (config.audit().retention() != null) {
+        closeables.add(
+            new AuditRetention(
+                    store.access(), config.audit().retention(), Clock.systemUTC(), metrics)
+                .start());
+      }
       Authorizer authz = new Authorizer(store.access(), audit);
       VerifiedSecrets verifiedSecrets =
           new VerifiedSecrets(config.auth().verifiedSecretTtl(), metrics);
@@ -265,6 +293,7 @@ public final class SluiceServer implements AutoCloseable {
               new Transport(tls, config.server().trustedProxies(), config.server().metricsPort()),
               config.server().limits(),
               backends,
+              audit,
               metrics);
       closeables.add(serverMetrics); // last: what closes before it may still record
       http.start();

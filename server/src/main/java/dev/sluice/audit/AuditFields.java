@@ -1,6 +1,7 @@
 package dev.sluice.audit;
 
 import dev.sluice.store.AuditEvent;
+import dev.sluice.store.AuditedRequest;
 import java.util.List;
 import java.util.Map;
 
@@ -22,26 +23,25 @@ final class AuditFields {
   static final int REQUEST_ID = 128;
   static final int DETAIL = 16384; // V5__audit_event_detail.sql
   static final int IDENTITY = 600; // V9__principal_ids.sql
+  // V11__audit_event_outcome.sql
+  static final int CLIENT_ADDRESS = 64;
+  static final int USER_AGENT = 512;
+  static final int ERROR_TYPE = 128;
 
   /** Column name → size, for the schema check. */
   static final Map<String, Integer> COLUMNS =
-      Map.of(
-          "principal",
-          PRINCIPAL,
-          "roles",
-          ROLES,
-          "action",
-          ACTION,
-          "catalog_name",
-          CATALOG,
-          "securable",
-          SECURABLE,
-          "request_id",
-          REQUEST_ID,
-          "detail",
-          DETAIL,
-          "principal_identity",
-          IDENTITY);
+      Map.ofEntries(
+          Map.entry("principal", PRINCIPAL),
+          Map.entry("roles", ROLES),
+          Map.entry("action", ACTION),
+          Map.entry("catalog_name", CATALOG),
+          Map.entry("securable", SECURABLE),
+          Map.entry("request_id", REQUEST_ID),
+          Map.entry("detail", DETAIL),
+          Map.entry("principal_identity", IDENTITY),
+          Map.entry("client_address", CLIENT_ADDRESS),
+          Map.entry("user_agent", USER_AGENT),
+          Map.entry("error_type", ERROR_TYPE));
 
   /** What a refused event keeps of each text field: printable ASCII, short. */
   private static final int SAFE_LENGTH = 64;
@@ -60,6 +60,7 @@ final class AuditFields {
     String requestId = fit(e.requestId(), REQUEST_ID);
     String detail = e.detail() == null ? null : fit(e.detail(), DETAIL);
     String identity = e.principalIdentity() == null ? null : fit(e.principalIdentity(), IDENTITY);
+    AuditedRequest request = fit(e.request());
     if (principal == e.principal()
         && roles == e.roles()
         && action == e.action()
@@ -67,7 +68,8 @@ final class AuditFields {
         && securable == e.securable()
         && requestId == e.requestId()
         && detail == e.detail()
-        && identity == e.principalIdentity()) {
+        && identity == e.principalIdentity()
+        && request == e.request()) {
       return e;
     }
     return new AuditEvent(
@@ -83,7 +85,19 @@ final class AuditFields {
         e.count(),
         e.lastTime(),
         detail,
-        identity);
+        identity,
+        request);
+  }
+
+  /** {@code r} with its text fields storable; {@code r} itself when they already are. */
+  private static AuditedRequest fit(AuditedRequest r) {
+    String address = r.clientAddress() == null ? null : fit(r.clientAddress(), CLIENT_ADDRESS);
+    String agent = r.userAgent() == null ? null : fit(r.userAgent(), USER_AGENT);
+    String error = r.errorType() == null ? null : fit(r.errorType(), ERROR_TYPE);
+    if (address == r.clientAddress() && agent == r.userAgent() && error == r.errorType()) {
+      return r;
+    }
+    return new AuditedRequest(address, agent, r.status(), error);
   }
 
   /**
@@ -104,7 +118,14 @@ final class AuditFields {
         e.count(),
         e.lastTime(),
         null,
-        e.principalIdentity() == null ? null : ascii(e.principalIdentity(), 4 * SAFE_LENGTH));
+        e.principalIdentity() == null ? null : ascii(e.principalIdentity(), 4 * SAFE_LENGTH),
+        new AuditedRequest(
+            e.request().clientAddress() == null
+                ? null
+                : ascii(e.request().clientAddress(), SAFE_LENGTH),
+            e.request().userAgent() == null ? null : ascii(e.request().userAgent(), SAFE_LENGTH),
+            e.request().status(),
+            e.request().errorType() == null ? null : ascii(e.request().errorType(), SAFE_LENGTH)));
   }
 
   /** {@code value} storable in {@code limit} characters; the same instance when it already is. */

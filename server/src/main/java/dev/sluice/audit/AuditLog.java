@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import dev.sluice.store.AccessStore;
 import dev.sluice.store.AuditEvent;
+import dev.sluice.store.AuditedRequest;
 import dev.sluice.store.StoreUnavailable;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
@@ -31,11 +32,11 @@ import org.slf4j.LoggerFactory;
  * ({@code sluice.audit.dropped}, with a WARN at most every 10 s).
  *
  * <p>The writer wakes every {@value #GATHER_MS} ms and writes what has queued since. Identical
- * allowed decisions (same principal, roles, action, catalog and securable) in one write are stored
- * as one event with their count and first and last time: a client loading one table thousands of
- * times a second costs one row per write, not one per load, and who did what, when, stays
- * answerable to within that span. Denials are never merged. Measured: a row per load was a third of
- * a table load's CPU.
+ * allowed decisions (same principal, roles, action, catalog, securable and request origin and
+ * outcome) in one write are stored as one event with their count and first and last time: a client
+ * loading one table thousands of times a second costs one row per write, not one per load, and who
+ * did what, when, stays answerable to within that span. Denials are never merged. Measured: a row
+ * per load was a third of a table load's CPU.
  *
  * <p>Two failures are told apart. A batch the database refuses ({@link
  * dev.sluice.store.RowsRefused} or any other error but an outage) is split in halves until the
@@ -69,6 +70,9 @@ public final class AuditLog implements AutoCloseable {
   private final Counter dropped;
   private final Counter refused;
   private final Counter lost;
+  private final Counter streamFailed;
+  private final AuditStream stream;
+  private final RateLimitedWarning streamWarning = new RateLimitedWarning(WARN_EVERY_MS);
   private final RateLimitedWarning dropWarning = new RateLimitedWarning(WARN_EVERY_MS);
   private final RateLimitedWarning outageWarning = new RateLimitedWarning(WARN_EVERY_MS);
   private final Object progress = new Object();
@@ -99,7 +103,18 @@ public final class AuditLog implements AutoCloseable {
   }
 
   public AuditLog(AccessStore store, MeterRegistry metrics, int capacity, Duration flushWait) {
+    this(store, metrics, capacity, flushWait, AuditStream.NONE);
+  }
+
+  /** As above, each stored batch also passed to {@code stream} ({@code audit.stream}). */
+  public AuditLog(
+      AccessStore store,
+      MeterRegistry metrics,
+      int capacity,
+      Duration flushWait,
+      AuditStream stream) {
     this.store = requireNonNull(store, "store");
+    this.stream = requireNonNull(stream, "stream");
     requireNonNull(metrics, "metrics");
     this.queue = new ArrayBlockingQueue<>(capacity);
     this.flushWait = requireNonNull(flushWait, "flushWait");
@@ -115,12 +130,24 @@ public final class AuditLog implements AutoCloseable {
         Counter.builder("sluice.audit.lost")
             .description("Audit events the database refused even in a safe form")
             .register(metrics);
+    this.streamFailed =
+        Counter.builder("sluice.audit.stream.failed")
+            .description("Stored audit events the audit stream (audit.stream) could not take")
+            .register(metrics);
     Gauge.builder("sluice.audit.queue.depth", queue, Collection::size)
         .description("Audit events waiting to be written")
         .register(metrics);
     this.writer = new Thread(this::run, "sluice-audit");
     writer.setDaemon(true);
     writer.start();
+  }
+
+  /**
+   * The trail of one HTTP request from {@code origin}: its events are recorded here once it is
+   * answered ({@link RequestAudit}).
+   */
+  public RequestAudit begin(String requestId, AuditedRequest origin) {
+    return new RequestAudit(this, requestId, origin);
   }
 
   /**
@@ -245,6 +272,7 @@ public final class AuditLog implements AutoCloseable {
       try {
         store.appendEvents(chunk.rows());
         pending.pop();
+        toStream(chunk.rows());
         if (chunk.refusal() != null) {
           refused.increment();
           LOG.warn(
@@ -275,6 +303,22 @@ public final class AuditLog implements AutoCloseable {
     }
   }
 
+  /** Passes stored rows to the stream; a stream that fails never stops the database's trail. */
+  private void toStream(List<AuditEvent> rows) {
+    try {
+      stream.write(rows);
+    } catch (RuntimeException e) {
+      streamFailed.increment(rows.size());
+      streamWarning.warn(
+          () ->
+              LOG.warn(
+                  "The audit stream could not take {} stored events (metric"
+                      + " sluice.audit.stream.failed): {}",
+                  rows.size(),
+                  e.toString()));
+    }
+  }
+
   /**
    * Why the event was not written: the SQL state or the exception's class, never the refused value.
    */
@@ -292,7 +336,8 @@ public final class AuditLog implements AutoCloseable {
       String action,
       String catalog,
       String securable,
-      String detail) {}
+      String detail,
+      AuditedRequest request) {}
 
   /** {@code batch} with identical allowed decisions folded into the first of them, order kept. */
   static List<AuditEvent> coalesce(List<AuditEvent> batch) {
@@ -311,7 +356,8 @@ public final class AuditLog implements AutoCloseable {
               e.action(),
               e.catalog(),
               e.securable(),
-              e.detail());
+              e.detail(),
+              e.request());
       Integer at = first.putIfAbsent(key, out.size());
       if (at == null) {
         out.add(e);
@@ -333,5 +379,6 @@ public final class AuditLog implements AutoCloseable {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
+    stream.close();
   }
 }

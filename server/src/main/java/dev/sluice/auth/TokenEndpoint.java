@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import dev.sluice.audit.AuditLog;
 import dev.sluice.store.AuditEvent;
+import dev.sluice.store.AuditedRequest;
 import dev.sluice.store.PrincipalRecord;
 import dev.sluice.store.Store;
 import io.micrometer.core.instrument.Counter;
@@ -38,18 +39,21 @@ public final class TokenEndpoint {
 
   /**
    * One request: the decoded form, the client id and secret of an HTTP Basic header (both null
-   * without one), the TCP peer address and the request id.
+   * without one), the client's address as the throttle keys it, the request id and where the
+   * request came from as audit events record it.
    */
   public record Request(
       Map<String, String> form,
       String basicClientId,
       String basicSecret,
       String sourceAddress,
-      String requestId) {
+      String requestId,
+      AuditedRequest origin) {
     public Request {
       form = Map.copyOf(form);
       requireNonNull(sourceAddress, "sourceAddress");
       requireNonNull(requestId, "requestId");
+      requireNonNull(origin, "origin");
     }
 
     String param(String name) {
@@ -105,18 +109,19 @@ public final class TokenEndpoint {
   }
 
   /** Records a request whose body could not be read as a form; returns what to throw. */
-  public TokenRefused malformed(String requestId) {
+  public TokenRefused malformed(String requestId, AuditedRequest origin) {
     audit.record(
         new AuditEvent(
-            0,
-            System.currentTimeMillis(),
-            UNKNOWN,
-            List.of(),
-            ACTION,
-            null,
-            "oauth: body is not form-encoded",
-            false,
-            requestId));
+                0,
+                System.currentTimeMillis(),
+                UNKNOWN,
+                List.of(),
+                ACTION,
+                null,
+                "oauth: body is not form-encoded",
+                false,
+                requestId)
+            .within(origin.answered(400, "invalid_request")));
     return new TokenRefused(
         400, "invalid_request", "the body is not form-encoded (or repeats a parameter)", 0);
   }
@@ -315,15 +320,16 @@ public final class TokenEndpoint {
         r.param("grant_type") == null ? "oauth" : "oauth " + truncate(r.param("grant_type"), 128);
     audit.record(
         new AuditEvent(
-            0,
-            System.currentTimeMillis(),
-            principal,
-            List.of(),
-            ACTION,
-            null,
-            grant + ": " + reason,
-            false,
-            r.requestId()));
+                0,
+                System.currentTimeMillis(),
+                principal,
+                List.of(),
+                ACTION,
+                null,
+                grant + ": " + reason,
+                false,
+                r.requestId())
+            .within(r.origin().answered(status, error)));
     return new TokenRefused(status, error, description, retryAfter);
   }
 

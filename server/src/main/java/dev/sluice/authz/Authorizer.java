@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.sluice.audit.AuditLog;
+import dev.sluice.audit.RequestAudit;
 import dev.sluice.auth.AuthenticatedPrincipal;
 import dev.sluice.auth.RoleScopes;
 import dev.sluice.store.AccessStore;
@@ -28,7 +29,7 @@ import org.apache.iceberg.exceptions.ForbiddenException;
  * docs/AUTHORIZATION.md); a change made through this replica clears the cache at once, so here it
  * takes effect on the very next request, and on other replicas within one second.
  */
-public final class Authorizer {
+public final class Authorizer implements Callers {
   public static final Duration CACHE_TTL = Duration.ofSeconds(1);
 
   private record GrantKey(String catalog, List<String> roles) {}
@@ -58,7 +59,17 @@ public final class Authorizer {
   /**
    * The request's caller: roles held now, narrowed to the token's {@code PRINCIPAL_ROLE:} scopes.
    */
+  @Override
   public Caller caller(AuthenticatedPrincipal principal, String requestId) {
+    return caller(principal, requestId, null);
+  }
+
+  @Override
+  public Caller caller(AuthenticatedPrincipal principal, RequestAudit trail) {
+    return caller(principal, trail.requestId(), trail);
+  }
+
+  private Caller caller(AuthenticatedPrincipal principal, String requestId, RequestAudit trail) {
     List<String> held =
         principal.externalRoles() != null
             ? principal.externalRoles()
@@ -70,7 +81,8 @@ public final class Authorizer {
         principal.name(),
         RoleScopes.activate(held, principal.scopes()),
         requestId,
-        principal.identity());
+        principal.identity(),
+        trail);
   }
 
   /**
@@ -157,7 +169,7 @@ public final class Authorizer {
       String securable,
       boolean allowed,
       String detail) {
-    audit.record(
+    AuditEvent event =
         new AuditEvent(
                 0,
                 System.currentTimeMillis(),
@@ -169,7 +181,12 @@ public final class Authorizer {
                 allowed,
                 caller.requestId())
             .withDetail(detail)
-            .withIdentity(caller.identity()));
+            .withIdentity(caller.identity());
+    if (caller.trail() != null) {
+      caller.trail().record(event);
+    } else {
+      audit.record(event);
+    }
   }
 
   /** The catalogs in which the caller holds any catalog role. */

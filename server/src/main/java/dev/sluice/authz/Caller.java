@@ -2,6 +2,7 @@ package dev.sluice.authz;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.sluice.audit.RequestAudit;
 import dev.sluice.auth.AuthenticatedPrincipal;
 import java.util.List;
 
@@ -9,10 +10,16 @@ import java.util.List;
  * The caller of one request as authorization sees it: the principal and the principal roles active
  * for this request (those it holds now, narrowed by the token's scope). {@code identity} tells
  * principals apart that share a name ({@link dev.sluice.auth.AuthenticatedPrincipal#identity});
- * null for a caller no token stands for.
+ * null for a caller no token stands for. {@code trail}, when not null, is the HTTP request's audit
+ * trail: the decisions made for this caller are stored with the request's outcome ({@link
+ * RequestAudit}); without one they are recorded at once.
  */
 public record Caller(
-    String principal, List<String> activeRoles, String requestId, String identity) {
+    String principal,
+    List<String> activeRoles,
+    String requestId,
+    String identity,
+    RequestAudit trail) {
   public static final String SERVICE_ADMIN = AuthenticatedPrincipal.SERVICE_ADMIN_ROLE;
 
   public Caller {
@@ -23,7 +30,7 @@ public record Caller(
 
   /** A caller no token stands for (tests, the server's own work). */
   public Caller(String principal, List<String> activeRoles, String requestId) {
-    this(principal, activeRoles, requestId, null);
+    this(principal, activeRoles, requestId, null, null);
   }
 
   public boolean isServiceAdmin() {

@@ -22,7 +22,8 @@ public record ServerConfig(
     AuthSection auth,
     BootstrapSection bootstrap,
     StorageSection storage,
-    LoggingSection logging) {
+    LoggingSection logging,
+    AuditSection audit) {
 
   public ServerConfig {
     server = orDefault(server, ServerSection.DEFAULT);
@@ -32,6 +33,7 @@ public record ServerConfig(
     bootstrap = orDefault(bootstrap, BootstrapSection.DEFAULT);
     storage = orDefault(storage, StorageSection.DEFAULT);
     logging = orDefault(logging, LoggingSection.DEFAULT);
+    audit = orDefault(audit, AuditSection.DEFAULT);
   }
 
   /**

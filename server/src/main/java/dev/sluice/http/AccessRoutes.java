@@ -3,6 +3,7 @@ package dev.sluice.http;
 import static java.util.Objects.requireNonNull;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.sluice.audit.AuditJson;
 import dev.sluice.audit.AuditLog;
 import dev.sluice.auth.Sealer;
 import dev.sluice.authz.Privilege;
@@ -10,7 +11,6 @@ import dev.sluice.catalog.IdentifierRules;
 import dev.sluice.management.AccessAdmin;
 import dev.sluice.management.ManagementAccess;
 import dev.sluice.store.AccessStore;
-import dev.sluice.store.AuditEvent;
 import dev.sluice.store.AuditFilter;
 import dev.sluice.store.GrantRecord;
 import dev.sluice.store.NamespacePath;
@@ -260,7 +260,7 @@ public final class AccessRoutes {
     // database is down for reads too), never waits on queued events.
     audit.flush();
     return Reply.okPlain(
-        paging.body(x, "events", access.events(filter, request), AccessRoutes::event));
+        paging.body(x, "events", access.events(filter, request), AuditJson::fields));
   }
 
   // ---------------------------------------------------------------- JSON in
@@ -395,28 +395,6 @@ public final class AccessRoutes {
       out.put("viewName", g.securable().name());
     }
     out.put("privilege", g.privilege());
-    return out;
-  }
-
-  private static Map<String, Object> event(AuditEvent e) {
-    Map<String, Object> out = new LinkedHashMap<>();
-    out.put("id", e.id());
-    out.put("timestamp", e.time());
-    out.put("principal", e.principal());
-    if (e.principalIdentity() != null) {
-      out.put("principalIdentity", e.principalIdentity());
-    }
-    out.put("activatedRoles", e.roles());
-    out.put("action", e.action());
-    out.put("catalog", e.catalog());
-    out.put("securable", e.securable());
-    out.put("decision", e.allowed() ? "ALLOW" : "DENY");
-    out.put("requestId", e.requestId());
-    out.put("count", e.count());
-    out.put("lastTimestamp", e.lastTime());
-    if (e.detail() != null) {
-      out.put("detail", e.detail());
-    }
     return out;
   }
 }

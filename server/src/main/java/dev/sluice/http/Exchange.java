@@ -3,9 +3,11 @@ package dev.sluice.http;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.sluice.audit.RequestAudit;
 import dev.sluice.auth.AuthenticatedPrincipal;
-import dev.sluice.authz.Authorizer;
 import dev.sluice.authz.Caller;
+import dev.sluice.authz.Callers;
+import dev.sluice.store.AuditedRequest;
 import dev.sluice.store.IdempotencyClaim;
 import java.io.IOException;
 import java.net.InetAddress;
@@ -36,6 +38,7 @@ public final class Exchange {
   private Caller caller;
   private String routeTemplate;
   private IdempotencyClaim idempotency;
+  private RequestAudit trail;
 
   Exchange(
       String method,
@@ -99,11 +102,31 @@ public final class Exchange {
    * The caller as {@code authz} sees it (roles held now, narrowed by the token), worked out once
    * per request.
    */
-  public Caller caller(Authorizer authz) {
+  public Caller caller(Callers callers) {
     if (caller == null) {
-      caller = authz.caller(principal, requestId);
+      caller =
+          trail == null ? callers.caller(principal, requestId) : callers.caller(principal, trail);
     }
     return caller;
+  }
+
+  /** Where this request came from, as its audit events record it. */
+  public AuditedRequest auditOrigin() {
+    InetAddress client = clientAddress();
+    return AuditedRequest.from(
+        client == null ? null : client.getHostAddress(), headers.apply("User-Agent"));
+  }
+
+  /** The audit trail the caller's decisions are held in until the answer is known. */
+  void audited(RequestAudit trail) {
+    this.trail = Objects.requireNonNull(trail, "trail");
+  }
+
+  /** The request was answered with {@code reply}: its audit events go out with that outcome. */
+  void answered(Reply reply) {
+    if (trail != null) {
+      trail.answered(reply.status(), reply.errorType());
+    }
   }
 
   /** A path parameter, percent-decoded. */

@@ -2,6 +2,7 @@ package dev.sluice.http;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.sluice.audit.AuditLog;
 import dev.sluice.auth.AuthenticatedPrincipal;
 import dev.sluice.auth.Authenticator;
 import dev.sluice.config.ServerLimits;
@@ -63,6 +64,7 @@ public final class HttpServer implements AutoCloseable {
   private volatile boolean stopping;
   private final AtomicInteger inFlight = new AtomicInteger(); // requests not answered yet
   private final RequestMetrics requestMetrics;
+  private final AuditLog audit;
 
   public HttpServer(
       String host,
@@ -73,8 +75,10 @@ public final class HttpServer implements AutoCloseable {
       Transport transport,
       ServerLimits limits,
       StorageBackends backends,
+      AuditLog audit,
       MeterRegistry metrics) {
     this.errors = new ErrorMapper(backends);
+    this.audit = requireNonNull(audit, "audit");
     this.requestMetrics = new RequestMetrics(metrics);
     this.transport = requireNonNull(transport, "transport");
     this.routes = List.copyOf(requireNonNull(routes, "routes"));
@@ -330,12 +334,7 @@ public final class HttpServer implements AutoCloseable {
         Call call, Map<String, String> params, AuthenticatedPrincipal principal, byte[] body) {
       MDC.put("requestId", call.id());
       if (call.route().probe()) {
-        Reply reply;
-        try {
-          reply = route(call, params, principal, body);
-        } catch (Throwable t) {
-          reply = failure(t, call);
-        }
+        Reply reply = route(call, params, principal, body);
         finish(call, reply);
         return;
       }
@@ -381,10 +380,30 @@ public final class HttpServer implements AutoCloseable {
       finish(call, reply);
     }
 
-    /** Runs the route's handler on the request's exchange. */
+    /**
+     * Runs the route's handler on the request's exchange; never throws (a failure is its error
+     * answer). The caller's audit events go out with the answer's outcome.
+     */
     private Reply route(
-        Call call, Map<String, String> params, AuthenticatedPrincipal principal, byte[] body)
-        throws Exception {
+        Call call, Map<String, String> params, AuthenticatedPrincipal principal, byte[] body) {
+      Exchange exchange;
+      try {
+        exchange = exchange(call, params, principal, body);
+      } catch (Throwable t) {
+        return failure(t, call);
+      }
+      Reply reply;
+      try {
+        reply = call.route().handler().handle(exchange);
+      } catch (Throwable t) {
+        reply = failure(t, call);
+      }
+      exchange.answered(reply);
+      return reply;
+    }
+
+    private Exchange exchange(
+        Call call, Map<String, String> params, AuthenticatedPrincipal principal, byte[] body) {
       Request request = call.request();
       Exchange exchange =
           new Exchange(
@@ -411,7 +430,10 @@ public final class HttpServer implements AutoCloseable {
         exchange.authenticatedAs(principal);
       }
       exchange.routedBy(call.route().template());
-      return call.route().handler().handle(exchange);
+      if (!call.route().probe()) {
+        exchange.audited(audit.begin(call.id(), exchange.auditOrigin()));
+      }
+      return exchange;
     }
 
     /** The error answer for {@code t}, logged where it is the server's fault. */

@@ -280,8 +280,7 @@ public final class ManagementRoutes {
         routes,
         declared ->
             x -> {
-              Call call =
-                  new Call(x, checks.caller(x.principal(), x.requestId()), declared.action());
+              Call call = new Call(x, x.caller(checks), declared.action());
               declared.guard().check().check(checks, call);
               return declared.handler().handle(handlers, call);
             });

@@ -40,7 +40,7 @@ public final class OAuthRoutes {
       try {
         form = RESTUtil.decodeFormData(x.bodyText());
       } catch (RuntimeException e) {
-        throw endpoint.malformed(x.requestId());
+        throw endpoint.malformed(x.requestId(), x.auditOrigin());
       }
       String[] basic = basicAuth(x.header("Authorization"));
       TokenEndpoint.Issued issued =
@@ -53,7 +53,8 @@ public final class OAuthRoutes {
                   // peer is
                   // ignored, so it cannot dodge the throttle.
                   TokenThrottle.addressKey(x.clientAddress()),
-                  x.requestId()));
+                  x.requestId(),
+                  x.auditOrigin()));
       Map<String, Object> body = new LinkedHashMap<>();
       body.put("access_token", issued.accessToken());
       body.put("token_type", "bearer");

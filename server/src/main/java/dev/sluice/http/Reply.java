@@ -2,6 +2,7 @@ package dev.sluice.http;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
+import org.apache.iceberg.rest.responses.ErrorResponse;
 
 /**
  * What a route answers: a status and a body (serialized by the route's mapper; a {@code byte[]} is
@@ -23,6 +24,20 @@ public record Reply(int status, Object body, boolean iceberg, Map<String, String
     Map<String, String> more = new LinkedHashMap<>(headers);
     more.put(name, value);
     return new Reply(status, body, iceberg, more);
+  }
+
+  /**
+   * The error's type as its protocol names it: an Iceberg {@code ErrorResponse}'s {@code type}, or
+   * an OAuth2 error's {@code error} code (RFC 6749, section 5.2); null for any other answer.
+   */
+  public String errorType() {
+    if (body instanceof ErrorResponse error) {
+      return error.type();
+    }
+    if (status >= 400 && body instanceof Map<?, ?> map && map.get("error") instanceof String code) {
+      return code;
+    }
+    return null;
   }
 
   public static Reply ok(Object icebergBody) {

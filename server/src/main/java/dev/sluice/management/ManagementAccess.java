@@ -2,10 +2,12 @@ package dev.sluice.management;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.sluice.audit.RequestAudit;
 import dev.sluice.auth.AuthenticatedPrincipal;
 import dev.sluice.auth.RoleScopes;
 import dev.sluice.authz.Authorizer;
 import dev.sluice.authz.Caller;
+import dev.sluice.authz.Callers;
 import dev.sluice.authz.CatalogVisibility;
 import dev.sluice.authz.Privilege;
 import dev.sluice.store.SecurableRef;
@@ -21,7 +23,7 @@ import org.apache.iceberg.exceptions.ForbiddenException;
  * are the service admin's; a catalog's roles and grants need CATALOG_MANAGE_ACCESS on it; a caller
  * with no standing in a catalog gets one 403 whether it exists or not.
  */
-public final class ManagementAccess {
+public final class ManagementAccess implements Callers {
   private final Authorizer authz;
   private final CatalogVisibility visibility;
   private final CatalogAdmin catalogs;
@@ -34,9 +36,14 @@ public final class ManagementAccess {
     this.access = requireNonNull(access, "access");
   }
 
-  /** The caller of one request as authorization sees it. */
+  @Override
   public Caller caller(AuthenticatedPrincipal token, String requestId) {
     return authz.caller(token, requestId);
+  }
+
+  @Override
+  public Caller caller(AuthenticatedPrincipal token, RequestAudit trail) {
+    return authz.caller(token, trail);
   }
 
   /** Anyone authenticated; recorded as allowed. */

@@ -96,4 +96,10 @@ public interface AccessStore {
 
   /** Events newest first, keyset-paged by id. */
   Page<AuditEvent> events(AuditFilter filter, PageRequest page);
+
+  /**
+   * Deletes at most {@code limit} of the events recorded before {@code time} (epoch ms), oldest
+   * first; returns how many it deleted (fewer than {@code limit}: none older is left).
+   */
+  int deleteEventsBefore(long time, int limit);
 }

@@ -10,7 +10,8 @@ import java.util.List;
  * decisions only, never a secret; {@code detail}, usually null, says what an allowed change changed
  * (secrets redacted). {@code principalIdentity} tells apart principals that shared a name (a
  * principal's id, never reused, or an external identity); null where no token stood for the caller,
- * and on events from before it was recorded.
+ * and on events from before it was recorded. {@code request} is the HTTP request it was decided in
+ * ({@link AuditedRequest#NONE} when unknown).
  */
 public record AuditEvent(
     long id,
@@ -25,13 +26,15 @@ public record AuditEvent(
     int count,
     long lastTime,
     String detail,
-    String principalIdentity) {
+    String principalIdentity,
+    AuditedRequest request) {
   public AuditEvent {
     requireNonNull(principal, "principal");
     roles = List.copyOf(roles);
     requireNonNull(action, "action");
     requireNonNull(securable, "securable");
     requireNonNull(requestId, "requestId");
+    request = request == null ? AuditedRequest.NONE : request;
     if (count < 1 || lastTime < time) {
       throw new IllegalArgumentException(
           "Invalid audit event: count " + count + ", time " + time + ".." + lastTime);
@@ -52,7 +55,7 @@ public record AuditEvent(
       long lastTime) {
     this(
         id, time, principal, roles, action, catalog, securable, allowed, requestId, count, lastTime,
-        null, null);
+        null, null, null);
   }
 
   /** One decision. */
@@ -84,7 +87,8 @@ public record AuditEvent(
         count + later.count,
         Math.max(lastTime, later.lastTime),
         detail,
-        principalIdentity);
+        principalIdentity,
+        request);
   }
 
   /** This event with what it changed, e.g. the values before and after. */
@@ -102,13 +106,33 @@ public record AuditEvent(
         count,
         lastTime,
         text,
-        principalIdentity);
+        principalIdentity,
+        request);
   }
 
   /** This event with who the principal was ({@link #principalIdentity}). */
   public AuditEvent withIdentity(String identity) {
     return new AuditEvent(
         id, time, principal, roles, action, catalog, securable, allowed, requestId, count, lastTime,
-        detail, identity);
+        detail, identity, request);
+  }
+
+  /** This event as decided in {@code in} (where it came from, how it ended). */
+  public AuditEvent within(AuditedRequest in) {
+    return new AuditEvent(
+        id,
+        time,
+        principal,
+        roles,
+        action,
+        catalog,
+        securable,
+        allowed,
+        requestId,
+        count,
+        lastTime,
+        detail,
+        principalIdentity,
+        in);
   }
 }

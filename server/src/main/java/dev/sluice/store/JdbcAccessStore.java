@@ -5,6 +5,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Types;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
@@ -467,8 +468,9 @@ final class JdbcAccessStore extends JdbcSupport implements AccessStore {
           try (PreparedStatement ps =
               conn.prepareStatement(
                   "INSERT INTO audit_events (event_time, principal, roles, action, catalog_name, securable, decision, request_id,"
-                      + " decision_count, last_event_time, detail, principal_identity)"
-                      + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
+                      + " decision_count, last_event_time, detail, principal_identity, client_address,"
+                      + " user_agent, http_status, error_type)"
+                      + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
             for (AuditEvent e : events) {
               bind(
                   ps,
@@ -483,7 +485,14 @@ final class JdbcAccessStore extends JdbcSupport implements AccessStore {
                   e.count(),
                   e.lastTime(),
                   e.detail(),
-                  e.principalIdentity());
+                  e.principalIdentity(),
+                  e.request().clientAddress(),
+                  e.request().userAgent(),
+                  e.request().status(),
+                  e.request().errorType());
+              if (e.request().status() == null) {
+                ps.setNull(15, Types.INTEGER); // bind's null is a VARCHAR, which PostgreSQL refuses
+              }
               ps.addBatch();
             }
             ps.executeBatch();
@@ -497,7 +506,8 @@ final class JdbcAccessStore extends JdbcSupport implements AccessStore {
     StringBuilder sql =
         new StringBuilder(
             "SELECT id, event_time, principal, roles, action, catalog_name, securable, decision, request_id, decision_count,"
-                + " last_event_time, detail, principal_identity FROM audit_events WHERE 1 = 1");
+                + " last_event_time, detail, principal_identity, client_address, user_agent, http_status,"
+                + " error_type FROM audit_events WHERE 1 = 1");
     List<Object> args = new ArrayList<>();
     addFilter(sql, args, "principal = ?", f.principal());
     addFilter(sql, args, "catalog_name = ?", f.catalog());
@@ -532,6 +542,17 @@ final class JdbcAccessStore extends JdbcSupport implements AccessStore {
           items, PageRequest.tokenFor(Long.toString(items.get(items.size() - 1).id())));
     }
     return new Page<>(rows, null);
+  }
+
+  @Override
+  public int deleteEventsBefore(long time, int limit) {
+    // In bounded batches, so retention never holds one long transaction over the audit table.
+    return execute(
+        "DELETE FROM audit_events WHERE id IN (SELECT id FROM audit_events WHERE event_time < ?"
+            + " ORDER BY event_time FETCH FIRST "
+            + limit
+            + " ROWS ONLY)",
+        time);
   }
 
   private static void addFilter(StringBuilder sql, List<Object> args, String clause, Object value) {
@@ -602,6 +623,11 @@ final class JdbcAccessStore extends JdbcSupport implements AccessStore {
         rs.getInt(10),
         rs.getObject(11) == null ? rs.getLong(2) : rs.getLong(11),
         rs.getString(12),
-        rs.getString(13));
+        rs.getString(13),
+        new AuditedRequest(
+            rs.getString(14),
+            rs.getString(15),
+            rs.getObject(16) == null ? null : rs.getInt(16),
+            rs.getString(17)));
   }
 }

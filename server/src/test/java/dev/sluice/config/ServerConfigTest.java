@@ -195,6 +195,35 @@ class ServerConfigTest {
   }
 
   @Test
+  void auditStreamAndRetentionDefaultOffAndAreValidatedNamingTheirKey() throws Exception {
+    AuditSection defaults = load("", Map.of()).audit();
+    assertThat(defaults.stream()).isEqualTo("none");
+    assertThat(defaults.file()).isNull();
+    assertThat(defaults.retention()).isNull();
+    AuditSection file =
+        load("audit:\n  stream: FILE\n  file: audit.jsonl\n  retention: P90D\n", Map.of()).audit();
+    assertThat(file.stream()).isEqualTo("file");
+    assertThat(file.file()).isEqualTo(Path.of("audit.jsonl").toAbsolutePath());
+    assertThat(file.retention()).isEqualTo(Duration.ofDays(90));
+    assertThat(load("", Map.of("SLUICE_AUDIT_STREAM", "log")).audit().stream()).isEqualTo("log");
+    assertThatThrownBy(() -> load("audit:\n  stream: kafka\n", Map.of()))
+        .isInstanceOf(ConfigException.class)
+        .hasMessageContaining("audit.stream must be none, log or file, got kafka");
+    assertThatThrownBy(() -> load("audit:\n  stream: file\n", Map.of()))
+        .isInstanceOf(ConfigException.class)
+        .hasMessageContaining("audit.file is required");
+    assertThatThrownBy(() -> load("audit:\n  stream: log\n  file: a.jsonl\n", Map.of()))
+        .isInstanceOf(ConfigException.class)
+        .hasMessageContaining("audit.file is set but audit.stream is log");
+    assertThatThrownBy(() -> load("audit:\n  retention: PT10M\n", Map.of()))
+        .isInstanceOf(ConfigException.class)
+        .hasMessageContaining("audit.retention");
+    assertThatThrownBy(() -> load("audit:\n  retain: P1D\n", Map.of()))
+        .isInstanceOf(ConfigException.class)
+        .hasMessageContaining("audit.retain");
+  }
+
+  @Test
   void tokenThrottleHasDefaultsAndIsValidated() throws Exception {
     ServerConfig defaults =
         ServerConfig.load(null, ServerConfig.Overrides.NONE, k -> null, StandardBackends.create());

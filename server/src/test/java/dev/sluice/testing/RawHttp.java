@@ -20,10 +20,21 @@ import java.util.Map;
 public final class RawHttp {
   private final String host;
   private final int port;
+  private final String localAddress; // null: the system's choice
 
   public RawHttp(String host, int port) {
+    this(host, port, null);
+  }
+
+  private RawHttp(String host, int port, String localAddress) {
     this.host = host;
     this.port = port;
+    this.localAddress = localAddress;
+  }
+
+  /** The same, connecting from {@code localAddress} (a loopback address: 127.0.0.2, say). */
+  public RawHttp from(String localAddress) {
+    return new RawHttp(host, port, localAddress);
   }
 
   /**
@@ -60,6 +71,9 @@ public final class RawHttp {
       out.write(body);
     }
     try (Socket socket = new Socket()) {
+      if (localAddress != null) {
+        socket.bind(new InetSocketAddress(localAddress, 0));
+      }
       socket.connect(new InetSocketAddress(host, port), 5_000);
       socket.setSoTimeout(30_000);
       OutputStream os = socket.getOutputStream();
