@@ -31,6 +31,7 @@ import picocli.CommandLine.ParentCommand;
       MigrateCommand.class,
       BackupCommands.Backup.class,
       BackupCommands.Restore.class,
+      StoreCommands.class,
       CatalogsCommand.class,
       PrincipalsCommand.class,
       PrincipalRolesCommand.class,

@@ -1,0 +1,213 @@
+package dev.sluice;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.sluice.config.ServerConfig;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
+
+/**
+ * {@code sluice store copy}: the embedded default copied into an empty database serves the same
+ * catalog, table, principals, grants and audit trail, with the same credentials, and new audit
+ * events follow the copied ones. A target in use and a source a server holds open are refused, and
+ * nothing is written. H2 to H2 here; H2 to PostgreSQL in the subclass.
+ */
+class StoreCopyTest {
+  private static final HttpClient HTTP = HttpClient.newHttpClient();
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final String ROOT = "root-id:root-secret";
+  private static final String M = "/api/management/v1";
+  private static final String TABLES = "/api/catalog/v1/quickstart/namespaces/ns/tables";
+
+  private record Run(int exit, String out, String err) {}
+
+  /** An empty database to copy into: an H2 file here. */
+  protected String targetUrl(Path dir) {
+    return "jdbc:h2:file:" + dir.resolve("copy/catalog");
+  }
+
+  private static Run sluice(String... args) {
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    int exit =
+        new CommandLine(new Main())
+            .setOut(new PrintWriter(out))
+            .setErr(new PrintWriter(err))
+            .execute(args);
+    return new Run(exit, out.toString(), err.toString());
+  }
+
+  private static ServerConfig config(Path dataDir, String databaseUrl) throws Exception {
+    Path file = dataDir.resolveSibling(dataDir.getFileName() + ".yaml");
+    Files.writeString(
+        file, databaseUrl == null ? "" : "database:\n  url: \"" + databaseUrl + "\"\n");
+    return ServerConfig.load(
+        file,
+        new ServerConfig.Overrides("127.0.0.1", 0, dataDir.toString()),
+        k -> null,
+        StandardBackends.create());
+  }
+
+  private static HttpResponse<String> call(
+      SluiceServer server, String token, String method, String path, String body) throws Exception {
+    HttpRequest.Builder request =
+        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + path))
+            .header("Authorization", "Bearer " + token)
+            .header("Content-Type", "application/json")
+            .method(
+                method,
+                body == null
+                    ? HttpRequest.BodyPublishers.noBody()
+                    : HttpRequest.BodyPublishers.ofString(body));
+    return HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString());
+  }
+
+  private static JsonNode ok(
+      SluiceServer server, String token, String method, String path, String body) throws Exception {
+    HttpResponse<String> r = call(server, token, method, path, body);
+    assertThat(r.statusCode()).as(method + " " + path + " -> " + r.body()).isBetween(200, 204);
+    return r.body().isEmpty() ? null : JSON.readTree(r.body());
+  }
+
+  private static String token(SluiceServer server, String clientId, String secret)
+      throws Exception {
+    HttpResponse<String> answer =
+        HTTP.send(
+            HttpRequest.newBuilder(
+                    URI.create(
+                        "http://127.0.0.1:" + server.port() + "/api/catalog/v1/oauth/tokens"))
+                .header("Content-Type", "application/x-www-form-urlencoded")
+                .POST(
+                    HttpRequest.BodyPublishers.ofString(
+                        "grant_type=client_credentials&scope=PRINCIPAL_ROLE%3AALL&client_id="
+                            + clientId
+                            + "&client_secret="
+                            + secret))
+                .build(),
+            HttpResponse.BodyHandlers.ofString());
+    assertThat(answer.statusCode()).as(answer.body()).isEqualTo(200);
+    return JSON.readTree(answer.body()).get("access_token").asText();
+  }
+
+  @Test
+  void theCopiedStoreServesTheSameCatalogPrincipalsGrantsAndTrail() throws Exception {
+    Path dir = Files.createTempDirectory("sluice-copy");
+    Path dataDir = dir.resolve("data");
+    String target = targetUrl(dir);
+    String metadataLocation;
+    String[] reader;
+    long lastEventId;
+    try (SluiceServer server = SluiceServer.start(config(dataDir, null), ROOT, null)) {
+      String root = token(server, "root-id", "root-secret");
+      ok(
+          server,
+          root,
+          "POST",
+          "/api/catalog/v1/quickstart/namespaces",
+          "{\"namespace\": [\"ns\"]}");
+      metadataLocation =
+          ok(
+                  server,
+                  root,
+                  "POST",
+                  TABLES,
+                  "{\"name\": \"t\", \"schema\": {\"type\": \"struct\", \"fields\": ["
+                      + "{\"id\": 1, \"name\": \"id\", \"required\": true, \"type\": \"long\"}]}}")
+              .get("metadata-location")
+              .asText();
+      JsonNode credentials =
+          ok(server, root, "POST", M + "/principals", "{\"principal\": {\"name\": \"reader\"}}")
+              .get("credentials");
+      reader =
+          new String[] {
+            credentials.get("clientId").asText(), credentials.get("clientSecret").asText()
+          };
+      ok(
+          server,
+          root,
+          "POST",
+          M + "/principal-roles",
+          "{\"principalRole\": {\"name\": \"readers\"}}");
+      ok(
+          server,
+          root,
+          "PUT",
+          M + "/principals/reader/principal-roles",
+          "{\"principalRole\": {\"name\": \"readers\"}}");
+      ok(
+          server,
+          root,
+          "POST",
+          M + "/catalogs/quickstart/catalog-roles",
+          "{\"catalogRole\": {\"name\": \"table_readers\"}}");
+      ok(
+          server,
+          root,
+          "PUT",
+          M + "/principal-roles/readers/catalog-roles/quickstart",
+          "{\"catalogRole\": {\"name\": \"table_readers\"}}");
+      ok(
+          server,
+          root,
+          "PUT",
+          M + "/catalogs/quickstart/catalog-roles/table_readers/grants",
+          "{\"grant\": {\"type\": \"catalog\", \"privilege\": \"TABLE_READ_DATA\"}}");
+      lastEventId =
+          ok(server, root, "GET", M + "/events?pageSize=1", null)
+              .get("events")
+              .get(0)
+              .get("id")
+              .asLong();
+    }
+
+    Run copy = sluice("store", "copy", "--data-dir", dataDir.toString(), "--to", target);
+    assertThat(copy.exit()).as(copy.err()).isZero();
+    assertThat(copy.out())
+        .contains("copied")
+        .containsPattern("principals\\s+2")
+        .containsPattern("catalogs\\s+1")
+        .containsPattern("contents\\s+1")
+        .containsPattern("privilege_grants\\s+[1-9]")
+        .containsPattern("audit_events\\s+[1-9]")
+        .doesNotContain("flyway_schema_history");
+
+    Run again = sluice("store", "copy", "--data-dir", dataDir.toString(), "--to", target);
+    assertThat(again.exit()).isEqualTo(1);
+    assertThat(again.err()).contains("not empty").contains("principals");
+
+    // The copy serves on its own: another data directory, so the H2 file is not in play.
+    try (SluiceServer copied =
+        SluiceServer.start(config(dir.resolve("served"), target), ROOT, null)) {
+      String root = token(copied, "root-id", "root-secret");
+      assertThat(ok(copied, root, "GET", TABLES + "/t", null).get("metadata-location").asText())
+          .isEqualTo(metadataLocation);
+      String readerToken = token(copied, reader[0], reader[1]);
+      assertThat(call(copied, readerToken, "GET", TABLES + "/t", null).statusCode()).isEqualTo(200);
+      assertThat(call(copied, readerToken, "DELETE", TABLES + "/t", null).statusCode())
+          .isEqualTo(403);
+      JsonNode events = ok(copied, root, "GET", M + "/events?pageSize=1000", null).get("events");
+      boolean createdTable = false;
+      long newest = 0;
+      for (JsonNode e : events) {
+        createdTable |= e.get("action").asText().equals("createTable");
+        newest = Math.max(newest, e.get("id").asLong());
+      }
+      assertThat(createdTable).as("the copied trail has the table's creation").isTrue();
+      assertThat(newest).as("new events follow the copied ids").isGreaterThan(lastEventId);
+      assertThat(
+              ok(copied, root, "GET", M + "/events?principal=reader&decision=DENY", null)
+                  .get("events"))
+          .isNotEmpty();
+    }
+  }
+}
