@@ -17,6 +17,12 @@ testbeds_trino_wait
 
 scripts/chromium.sh install   # the console's browser test
 scripts/debian-package.sh systemd-analyze systemd   # checks the artifact's systemd unit
+# The container image: built from Debian's packages (mmdebstrap) and run by podman, with runc
+# (crun cannot run under this machine's hybrid cgroups).
+scripts/debian-package.sh podman podman
+scripts/debian-package.sh mmdebstrap mmdebstrap
+scripts/debian-package.sh runc runc
+scripts/debian-package.sh docker-compose docker-compose   # checks docs/deploy/compose.yaml (runs nothing)
 if [ -f e2e/js/package.json ]; then
   npm ci --prefix e2e/js --no-audit --no-fund --loglevel=error
 fi
