@@ -46,6 +46,7 @@ import dev.sluice.operations.ViewOperations;
 import dev.sluice.store.JdbcStore;
 import dev.sluice.store.Store;
 import dev.sluice.tls.ServerTls;
+import dev.sluice.tracing.Tracing;
 import dev.sluice.vending.StorageBackends;
 import dev.sluice.vending.VendingService;
 import io.micrometer.core.instrument.FunctionCounter;
@@ -132,7 +133,29 @@ public final class SluiceServer implements AutoCloseable {
       PrintStream console,
       UnaryOperator<Store> catalogStore)
       throws Exception {
+    return start(
+        config,
+        backends,
+        bootstrapCredentials,
+        console,
+        catalogStore,
+        Tracing.of(config.tracing(), BuildInfo.version()));
+  }
+
+  /**
+   * As above, with spans made by {@code tracing} (which the server closes): the seam where a test
+   * passes a tracer that exports to memory.
+   */
+  public static SluiceServer start(
+      ServerConfig config,
+      StorageBackends backends,
+      String bootstrapCredentials,
+      PrintStream console,
+      UnaryOperator<Store> catalogStore,
+      Tracing tracing)
+      throws Exception {
     requireNonNull(catalogStore, "catalogStore");
+    requireNonNull(tracing, "tracing");
     requireNonNull(config, "config");
     requireNonNull(backends, "backends");
     long started = System.nanoTime();
@@ -143,7 +166,11 @@ public final class SluiceServer implements AutoCloseable {
           "Cannot create the data directory " + config.dataDir() + ": " + e.getMessage(), e);
     }
     JdbcStore store = JdbcStore.open(config.database().settings());
+    if (tracing.enabled()) {
+      store.bindTracing(tracing.tracer());
+    }
     List<AutoCloseable> closeables = new ArrayList<>();
+    closeables.add(tracing); // after the HTTP server: every request's span has ended
     AtomicBoolean stopping = new AtomicBoolean();
     try {
       Bootstrap.run(
@@ -197,6 +224,9 @@ public final class SluiceServer implements AutoCloseable {
               config.storage().timeouts().provider());
       closeables.add(vending);
       vending.registerMeters();
+      if (tracing.enabled()) {
+        vending.bindTracing(tracing.tracer());
+      }
       new HealthRoutes(store, metrics, stopping::get).register(routes);
       new ConsoleRoutes().register(routes);
       TokenEndpoint tokenEndpoint =
@@ -219,6 +249,9 @@ public final class SluiceServer implements AutoCloseable {
               config.storage().credentialSources(),
               config.storage().timeouts().catalogIo());
       closeables.add(catalogs);
+      if (tracing.enabled()) {
+        catalogs.bindTracing(tracing.tracer());
+      }
       Clock clock = Clock.systemUTC();
       TableCredentials credentials = new TableCredentials(authz, vending, tokens, clock, metrics);
       CatalogVisibility visibility = new CatalogVisibility(authz);
@@ -294,6 +327,7 @@ public final class SluiceServer implements AutoCloseable {
               config.server().limits(),
               backends,
               audit,
+              tracing,
               metrics);
       closeables.add(serverMetrics); // last: what closes before it may still record
       http.start();

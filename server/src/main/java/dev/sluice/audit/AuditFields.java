@@ -27,6 +27,7 @@ final class AuditFields {
   static final int CLIENT_ADDRESS = 64;
   static final int USER_AGENT = 512;
   static final int ERROR_TYPE = 128;
+  static final int TRACE_ID = 32;
 
   /** Column name → size, for the schema check. */
   static final Map<String, Integer> COLUMNS =
@@ -41,7 +42,8 @@ final class AuditFields {
           Map.entry("principal_identity", IDENTITY),
           Map.entry("client_address", CLIENT_ADDRESS),
           Map.entry("user_agent", USER_AGENT),
-          Map.entry("error_type", ERROR_TYPE));
+          Map.entry("error_type", ERROR_TYPE),
+          Map.entry("trace_id", TRACE_ID));
 
   /** What a refused event keeps of each text field: printable ASCII, short. */
   private static final int SAFE_LENGTH = 64;
@@ -94,10 +96,14 @@ final class AuditFields {
     String address = r.clientAddress() == null ? null : fit(r.clientAddress(), CLIENT_ADDRESS);
     String agent = r.userAgent() == null ? null : fit(r.userAgent(), USER_AGENT);
     String error = r.errorType() == null ? null : fit(r.errorType(), ERROR_TYPE);
-    if (address == r.clientAddress() && agent == r.userAgent() && error == r.errorType()) {
+    String trace = r.traceId() == null ? null : fit(r.traceId(), TRACE_ID);
+    if (address == r.clientAddress()
+        && agent == r.userAgent()
+        && error == r.errorType()
+        && trace == r.traceId()) {
       return r;
     }
-    return new AuditedRequest(address, agent, r.status(), error);
+    return new AuditedRequest(address, agent, r.status(), error, trace);
   }
 
   /**
@@ -125,7 +131,8 @@ final class AuditFields {
                 : ascii(e.request().clientAddress(), SAFE_LENGTH),
             e.request().userAgent() == null ? null : ascii(e.request().userAgent(), SAFE_LENGTH),
             e.request().status(),
-            e.request().errorType() == null ? null : ascii(e.request().errorType(), SAFE_LENGTH)));
+            e.request().errorType() == null ? null : ascii(e.request().errorType(), SAFE_LENGTH),
+            e.request().traceId() == null ? null : ascii(e.request().traceId(), TRACE_ID)));
   }
 
   /** {@code value} storable in {@code limit} characters; the same instance when it already is. */

@@ -31,6 +31,7 @@ public final class AuditJson {
     putIfKnown(out, "errorType", e.request().errorType());
     putIfKnown(out, "clientAddress", e.request().clientAddress());
     putIfKnown(out, "userAgent", e.request().userAgent());
+    putIfKnown(out, "traceId", e.request().traceId());
     return out;
   }
 

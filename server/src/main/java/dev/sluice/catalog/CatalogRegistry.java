@@ -5,12 +5,14 @@ import static java.util.Objects.requireNonNull;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.sluice.io.ConfinedFileIO;
+import dev.sluice.io.TracedFileIO;
 import dev.sluice.store.CatalogRecord;
 import dev.sluice.store.Store;
 import dev.sluice.vending.CatalogClients;
 import dev.sluice.vending.CredentialSource;
 import dev.sluice.vending.StorageBackends;
 import dev.sluice.vending.StorageTimeouts;
+import io.opentelemetry.api.trace.Tracer;
 import java.time.Duration;
 import java.util.Map;
 import org.apache.iceberg.exceptions.NotFoundException;
@@ -33,6 +35,7 @@ public final class CatalogRegistry implements AutoCloseable {
   private final StorageBackends backends;
   private final Map<String, CredentialSource> sources;
   private final StorageTimeouts.CatalogIo ioTimeouts;
+  private volatile Tracer tracer; // null: untraced
   private final CatalogClients<FileIO> fileIOs =
       new CatalogClients<>(
           "catalog FileIO", FileIO::close, Duration.ofMinutes(30), Duration.ofSeconds(30));
@@ -54,6 +57,11 @@ public final class CatalogRegistry implements AutoCloseable {
     this.backends = requireNonNull(backends, "backends");
     this.sources = Map.copyOf(requireNonNull(sources, "sources"));
     this.ioTimeouts = requireNonNull(ioTimeouts, "ioTimeouts");
+  }
+
+  /** From now on, the catalogs' own file reads and writes in a traced request are spans. */
+  public void bindTracing(Tracer tracer) {
+    this.tracer = requireNonNull(tracer, "tracer");
   }
 
   /**
@@ -104,8 +112,11 @@ public final class CatalogRegistry implements AutoCloseable {
       // Confined to the catalog's allowedLocations, whatever path a table's metadata names.
       FileIO io =
           fileIOs.get(settings.storage(), p -> backends.openCatalogIO(p, sources, ioTimeouts));
+      Tracer traced = tracer;
       return new ConfinedFileIO(
-          io, "catalog " + settings.name(), settings.locationPolicy().allowed());
+          traced == null ? io : new TracedFileIO(io, traced),
+          "catalog " + settings.name(),
+          settings.locationPolicy().allowed());
     } catch (StorageBackends.MissingCredentialSource e) {
       throw new ServiceUnavailableException("%s", e.getMessage());
     }

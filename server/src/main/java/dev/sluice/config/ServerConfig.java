@@ -23,7 +23,8 @@ public record ServerConfig(
     BootstrapSection bootstrap,
     StorageSection storage,
     LoggingSection logging,
-    AuditSection audit) {
+    AuditSection audit,
+    TracingSection tracing) {
 
   public ServerConfig {
     server = orDefault(server, ServerSection.DEFAULT);
@@ -34,6 +35,7 @@ public record ServerConfig(
     storage = orDefault(storage, StorageSection.DEFAULT);
     logging = orDefault(logging, LoggingSection.DEFAULT);
     audit = orDefault(audit, AuditSection.DEFAULT);
+    tracing = orDefault(tracing, TracingSection.DEFAULT);
   }
 
   /**

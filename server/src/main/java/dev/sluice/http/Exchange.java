@@ -9,6 +9,8 @@ import dev.sluice.authz.Caller;
 import dev.sluice.authz.Callers;
 import dev.sluice.store.AuditedRequest;
 import dev.sluice.store.IdempotencyClaim;
+import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.api.trace.SpanContext;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.URLDecoder;
@@ -110,11 +112,14 @@ public final class Exchange {
     return caller;
   }
 
-  /** Where this request came from, as its audit events record it. */
+  /** Where this request came from, and its trace (when traced), as its audit events record it. */
   public AuditedRequest auditOrigin() {
     InetAddress client = clientAddress();
+    SpanContext trace = Span.current().getSpanContext();
     return AuditedRequest.from(
-        client == null ? null : client.getHostAddress(), headers.apply("User-Agent"));
+        client == null ? null : client.getHostAddress(),
+        headers.apply("User-Agent"),
+        trace.isValid() ? trace.getTraceId() : null);
   }
 
   /** The audit trail the caller's decisions are held in until the answer is known. */

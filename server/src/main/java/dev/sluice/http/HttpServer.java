@@ -6,8 +6,17 @@ import dev.sluice.audit.AuditLog;
 import dev.sluice.auth.AuthenticatedPrincipal;
 import dev.sluice.auth.Authenticator;
 import dev.sluice.config.ServerLimits;
+import dev.sluice.tracing.Tracing;
 import dev.sluice.vending.StorageBackends;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.opentelemetry.api.common.AttributeKey;
+import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.api.trace.SpanContext;
+import io.opentelemetry.api.trace.SpanKind;
+import io.opentelemetry.api.trace.StatusCode;
+import io.opentelemetry.context.Context;
+import io.opentelemetry.context.Scope;
+import io.opentelemetry.context.propagation.TextMapGetter;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
@@ -20,6 +29,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Predicate;
 import org.apache.iceberg.rest.responses.ErrorResponse;
+import org.eclipse.jetty.http.HttpFields;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.http.HttpHeaderValue;
 import org.eclipse.jetty.http.UriCompliance;
@@ -65,6 +75,16 @@ public final class HttpServer implements AutoCloseable {
   private final AtomicInteger inFlight = new AtomicInteger(); // requests not answered yet
   private final RequestMetrics requestMetrics;
   private final AuditLog audit;
+  private final Tracing tracing;
+
+  // OpenTelemetry's semantic conventions for HTTP server spans.
+  private static final AttributeKey<String> HTTP_METHOD =
+      AttributeKey.stringKey("http.request.method");
+  private static final AttributeKey<String> HTTP_ROUTE = AttributeKey.stringKey("http.route");
+  private static final AttributeKey<String> URL_PATH = AttributeKey.stringKey("url.path");
+  private static final AttributeKey<Long> HTTP_STATUS =
+      AttributeKey.longKey("http.response.status_code");
+  private static final AttributeKey<String> ERROR_TYPE = AttributeKey.stringKey("error.type");
 
   public HttpServer(
       String host,
@@ -76,9 +96,11 @@ public final class HttpServer implements AutoCloseable {
       ServerLimits limits,
       StorageBackends backends,
       AuditLog audit,
+      Tracing tracing,
       MeterRegistry metrics) {
     this.errors = new ErrorMapper(backends);
     this.audit = requireNonNull(audit, "audit");
+    this.tracing = requireNonNull(tracing, "tracing");
     this.requestMetrics = new RequestMetrics(metrics);
     this.transport = requireNonNull(transport, "transport");
     this.routes = List.copyOf(requireNonNull(routes, "routes"));
@@ -211,7 +233,13 @@ public final class HttpServer implements AutoCloseable {
    * it, its id for the access line and the logs, when it began, the route it matched).
    */
   private record Call(
-      Request request, Response response, Callback callback, String id, long start, Route route) {
+      Request request,
+      Response response,
+      Callback callback,
+      String id,
+      long start,
+      Route route,
+      Span span) {
     String method() {
       return request.getMethod();
     }
@@ -221,7 +249,18 @@ public final class HttpServer implements AutoCloseable {
     }
 
     Call on(Route matched) {
-      return new Call(request, response, callback, id, start, matched);
+      span.updateName(request.getMethod() + " " + matched.template());
+      span.setAttribute(HTTP_ROUTE, matched.template());
+      return new Call(request, response, callback, id, start, matched, span);
+    }
+
+    /** The request's id and trace id in the log lines its thread writes now. */
+    void logContext() {
+      MDC.put("requestId", id);
+      SpanContext context = span.getSpanContext();
+      if (context.isValid()) {
+        MDC.put("trace.id", context.getTraceId());
+      }
     }
   }
 
@@ -241,12 +280,14 @@ public final class HttpServer implements AutoCloseable {
       if (requestId == null || requestId.length() > 128) {
         requestId = newRequestId();
       }
-      Call call = new Call(request, response, callback, requestId, System.nanoTime(), null);
-      MDC.put("requestId", call.id());
+      Call call =
+          new Call(
+              request, response, callback, requestId, System.nanoTime(), null, startSpan(request));
+      call.logContext();
       String rawPath = call.rawPath();
       AuthenticatedPrincipal principal = null;
       Map<String, String> params = null;
-      try {
+      try (Scope ignored = call.span().makeCurrent()) {
         List<String> segments = Exchange.splitPath(rawPath == null ? "/" : rawPath);
         transport.requireClientCertificate(segments, request);
         boolean pathKnown = false;
@@ -332,7 +373,14 @@ public final class HttpServer implements AutoCloseable {
     /** Handles a request whose body has arrived, within the concurrency limits. */
     private void process(
         Call call, Map<String, String> params, AuthenticatedPrincipal principal, byte[] body) {
-      MDC.put("requestId", call.id());
+      try (Scope ignored = call.span().makeCurrent()) {
+        processInSpan(call, params, principal, body);
+      }
+    }
+
+    private void processInSpan(
+        Call call, Map<String, String> params, AuthenticatedPrincipal principal, byte[] body) {
+      call.logContext();
       if (call.route().probe()) {
         Reply reply = route(call, params, principal, body);
         finish(call, reply);
@@ -475,10 +523,11 @@ public final class HttpServer implements AutoCloseable {
     }
 
     private void write(Call call, Callback callback, Reply reply) {
-      MDC.put("requestId", call.id());
+      call.logContext();
       try {
         ReplyWriter.write(call.request(), call.response(), callback, reply, call.id());
       } finally {
+        endSpan(call.span(), reply);
         long nanos = System.nanoTime() - call.start();
         String template = call.route() == null ? null : call.route().template();
         requestMetrics.record(call.method(), template, reply.status(), nanos);
@@ -491,6 +540,50 @@ public final class HttpServer implements AutoCloseable {
             .log("request");
         MDC.clear();
       }
+    }
+  }
+
+  /** The request's server span, a child of the caller's {@code traceparent} when it sent one. */
+  private Span startSpan(Request request) {
+    if (!tracing.enabled()) {
+      return Span.getInvalid(); // records nothing; no header parsed
+    }
+    Context parent =
+        tracing.propagator().extract(Context.root(), request.getHeaders(), JettyHeaders.INSTANCE);
+    return tracing
+        .tracer()
+        .spanBuilder(request.getMethod())
+        .setParent(parent)
+        .setSpanKind(SpanKind.SERVER)
+        .setAttribute(HTTP_METHOD, request.getMethod())
+        .setAttribute(URL_PATH, String.valueOf(request.getHttpURI().getPath()))
+        .startSpan();
+  }
+
+  private static void endSpan(Span span, Reply reply) {
+    span.setAttribute(HTTP_STATUS, (long) reply.status());
+    if (reply.status() >= 500) {
+      span.setStatus(StatusCode.ERROR, String.valueOf(reply.errorType()));
+    }
+    String errorType = reply.errorType();
+    if (errorType != null) {
+      span.setAttribute(ERROR_TYPE, errorType);
+    }
+    span.end();
+  }
+
+  /** Reads W3C Trace Context from Jetty's request headers. */
+  private enum JettyHeaders implements TextMapGetter<HttpFields> {
+    INSTANCE;
+
+    @Override
+    public Iterable<String> keys(HttpFields carrier) {
+      return carrier.getFieldNamesCollection();
+    }
+
+    @Override
+    public String get(HttpFields carrier, String key) {
+      return carrier == null ? null : carrier.get(key);
     }
   }
 

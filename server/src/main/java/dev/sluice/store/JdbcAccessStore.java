@@ -469,8 +469,8 @@ final class JdbcAccessStore extends JdbcSupport implements AccessStore {
               conn.prepareStatement(
                   "INSERT INTO audit_events (event_time, principal, roles, action, catalog_name, securable, decision, request_id,"
                       + " decision_count, last_event_time, detail, principal_identity, client_address,"
-                      + " user_agent, http_status, error_type)"
-                      + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
+                      + " user_agent, http_status, error_type, trace_id)"
+                      + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
             for (AuditEvent e : events) {
               bind(
                   ps,
@@ -489,7 +489,8 @@ final class JdbcAccessStore extends JdbcSupport implements AccessStore {
                   e.request().clientAddress(),
                   e.request().userAgent(),
                   e.request().status(),
-                  e.request().errorType());
+                  e.request().errorType(),
+                  e.request().traceId());
               if (e.request().status() == null) {
                 ps.setNull(15, Types.INTEGER); // bind's null is a VARCHAR, which PostgreSQL refuses
               }
@@ -507,7 +508,7 @@ final class JdbcAccessStore extends JdbcSupport implements AccessStore {
         new StringBuilder(
             "SELECT id, event_time, principal, roles, action, catalog_name, securable, decision, request_id, decision_count,"
                 + " last_event_time, detail, principal_identity, client_address, user_agent, http_status,"
-                + " error_type FROM audit_events WHERE 1 = 1");
+                + " error_type, trace_id FROM audit_events WHERE 1 = 1");
     List<Object> args = new ArrayList<>();
     addFilter(sql, args, "principal = ?", f.principal());
     addFilter(sql, args, "catalog_name = ?", f.catalog());
@@ -628,6 +629,7 @@ final class JdbcAccessStore extends JdbcSupport implements AccessStore {
             rs.getString(14),
             rs.getString(15),
             rs.getObject(16) == null ? null : rs.getInt(16),
-            rs.getString(17)));
+            rs.getString(17),
+            rs.getString(18)));
   }
 }

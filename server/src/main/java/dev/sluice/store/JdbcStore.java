@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import com.zaxxer.hikari.util.DriverDataSource;
+import io.opentelemetry.api.trace.Tracer;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -149,6 +150,11 @@ public final class JdbcStore extends JdbcSupport implements Store {
     versions.bindTo(metrics);
     // HikariCP's own meters (hikaricp_connections_active, _pending, _timeout_total, ...).
     dataSource.setMetricRegistry(metrics);
+  }
+
+  /** Each statement a request's span runs becomes a span of its own ({@link TracedConnections}). */
+  public void bindTracing(Tracer tracer) {
+    connections.trace(tracer);
   }
 
   /** A connection as the store's own operations get one, for tests of the start-up wait. */

@@ -3,6 +3,7 @@ package dev.sluice.store;
 import static java.util.Objects.requireNonNull;
 
 import com.zaxxer.hikari.HikariDataSource;
+import io.opentelemetry.api.trace.Tracer;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.SQLTransientConnectionException;
@@ -37,6 +38,8 @@ final class StoreConnections {
   private final long startupTimeoutNanos;
   private final int networkTimeoutMs;
   private volatile boolean ready;
+  private volatile Tracer tracer; // null: untraced
+  private final String system;
 
   /** When the last wait timed out (nanoTime), or 0 while connections come. */
   private volatile long downSinceNanos;
@@ -50,6 +53,8 @@ final class StoreConnections {
 
   StoreConnections(HikariDataSource pool, long startupTimeoutMs, int networkTimeoutMs) {
     this.pool = requireNonNull(pool, "pool");
+    String url = pool.getJdbcUrl();
+    this.system = url != null && url.startsWith("jdbc:postgresql:") ? "postgresql" : "h2";
     this.startupTimeoutNanos = TimeUnit.MILLISECONDS.toNanos(startupTimeoutMs);
     this.networkTimeoutMs = networkTimeoutMs;
   }
@@ -82,7 +87,8 @@ final class StoreConnections {
           throw e;
         }
       }
-      return conn;
+      Tracer traced = tracer;
+      return traced == null ? conn : TracedConnections.wrap(conn, traced, system);
     } catch (SQLTransientConnectionException e) {
       if (downSinceNanos == 0) {
         downSinceNanos = System.nanoTime();
@@ -94,6 +100,11 @@ final class StoreConnections {
         probing.set(false);
       }
     }
+  }
+
+  /** From now on, statements run in a request's span are spans of their own. */
+  void trace(Tracer tracer) {
+    this.tracer = requireNonNull(tracer, "tracer");
   }
 
   private Connection duringStartup() throws SQLException {

@@ -9,6 +9,14 @@ import dev.sluice.location.LocationPolicy;
 import dev.sluice.location.LocationSafety;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.opentelemetry.api.OpenTelemetry;
+import io.opentelemetry.api.common.AttributeKey;
+import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.api.trace.SpanKind;
+import io.opentelemetry.api.trace.StatusCode;
+import io.opentelemetry.api.trace.Tracer;
+import io.opentelemetry.context.Context;
+import io.opentelemetry.context.Scope;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -100,6 +108,8 @@ public final class VendingService implements AutoCloseable {
 
   private final StorageTimeouts.Provider timeouts;
   private final Duration providerWait;
+  private volatile Tracer tracer = OpenTelemetry.noop().getTracer("dev.sluice");
+  private static final AttributeKey<String> CATALOG = AttributeKey.stringKey("sluice.catalog");
 
   private final CatalogClients<Optional<CredentialVendor>> vendors;
   private final CatalogClients<Optional<RequestSigner>> signers;
@@ -249,12 +259,15 @@ public final class VendingService implements AutoCloseable {
         return filled;
       }
       running = mine;
+      // The request's trace, continued on the provider call's thread.
+      Context parent = Context.current();
       try {
         providerCalls.execute(
             () -> {
               // Out of inFlight before the waiters wake: a load right after must not find this
               // finished call and take its answer (or its failure) without asking again.
-              try {
+              Span span = providerSpan(parent, profile);
+              try (Scope ignored = span.makeCurrent()) {
                 List<StorageCredential> vended = call.get();
                 cache.put(key, vended);
                 stillValid.put(key, vended);
@@ -263,6 +276,9 @@ public final class VendingService implements AutoCloseable {
               } catch (RuntimeException | Error e) {
                 inFlight.remove(key, mine); // never left behind: the key would wait forever
                 mine.completeExceptionally(e);
+                span.setStatus(StatusCode.ERROR, e.getClass().getSimpleName());
+              } finally {
+                span.end();
               }
             });
       } catch (RejectedExecutionException e) {
@@ -295,6 +311,27 @@ public final class VendingService implements AutoCloseable {
       throw new VendingException(
           "Cannot vend credentials for catalog " + profile.catalog() + ": interrupted", 0, e);
     }
+  }
+
+  /** From now on, provider calls made for a traced request are spans of their own. */
+  public void bindTracing(Tracer tracer) {
+    this.tracer = requireNonNull(tracer, "tracer");
+  }
+
+  /**
+   * The span of one credential-provider call (STS, Google's token exchange, Entra, R2's API), a
+   * child of the request that caused it; invalid (recording nothing) outside a traced request.
+   */
+  private Span providerSpan(Context parent, StorageProfile profile) {
+    if (!Span.fromContext(parent).getSpanContext().isValid()) {
+      return Span.getInvalid();
+    }
+    return tracer
+        .spanBuilder("vend " + profile.storageType())
+        .setParent(parent)
+        .setSpanKind(SpanKind.CLIENT)
+        .setAttribute(CATALOG, profile.catalog())
+        .startSpan();
   }
 
   private static long expiresAtMs(List<StorageCredential> credentials) {

@@ -33,7 +33,7 @@ class PackageDependenciesTest {
           List.of("dev.sluice"),
           List.of("cli", "http"),
           List.of("management", "operations"),
-          List.of("config"),
+          List.of("config", "tracing"),
           List.of("catalog", "authz"),
           List.of("auth"),
           List.of("audit"),

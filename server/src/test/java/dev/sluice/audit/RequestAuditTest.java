@@ -28,7 +28,7 @@ class RequestAuditTest {
   private JdbcStore store;
   private AuditLog log;
   private final SimpleMeterRegistry metrics = new SimpleMeterRegistry();
-  private static final AuditedRequest ORIGIN = AuditedRequest.from("192.0.2.1", "agent/1");
+  private static final AuditedRequest ORIGIN = AuditedRequest.from("192.0.2.1", "agent/1", null);
 
   @BeforeEach
   void open() {
@@ -83,7 +83,8 @@ class RequestAuditTest {
             e ->
                 assertThat(e.request())
                     .isEqualTo(
-                        new AuditedRequest("192.0.2.1", "agent/1", 409, "CommitFailedException")));
+                        new AuditedRequest(
+                            "192.0.2.1", "agent/1", 409, "CommitFailedException", null)));
     trail.answered(200, null); // a second answer changes nothing
     trail.record(event("late", true));
     AuditEvent late = stored().get(0);

@@ -18,6 +18,13 @@ public final class LogCapture implements AutoCloseable {
     root.addAppender(appender);
   }
 
+  /** Every event so far. */
+  public List<ILoggingEvent> events() {
+    synchronized (appender) {
+      return List.copyOf(appender.list);
+    }
+  }
+
   /** ERROR events that carry a throwable (a stack trace in the log). */
   public List<ILoggingEvent> errorsWithThrowable() {
     synchronized (appender) {

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.sluice.tracing.Tracing;
 import java.io.OutputStream;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -70,6 +71,13 @@ public final class RgwVendingBed implements AutoCloseable {
    */
   public static RgwVendingBed start(String bucketPrefix, String extraYaml, SSLContext clientTls)
       throws Exception {
+    return start(bucketPrefix, extraYaml, clientTls, Tracing.off());
+  }
+
+  /** As above, the server's spans made by {@code tracing}. */
+  public static RgwVendingBed start(
+      String bucketPrefix, String extraYaml, SSLContext clientTls, Tracing tracing)
+      throws Exception {
     CephRgw rgw = CephRgw.bed();
     String bucket = rgw.newBucket(bucketPrefix);
     TestServer server =
@@ -81,7 +89,8 @@ public final class RgwVendingBed implements AutoCloseable {
                     .vendingMinDurationSeconds(1)
                     .toYaml()
                 + extraYaml,
-            clientTls);
+            clientTls,
+            tracing);
     return new RgwVendingBed(rgw, server, bucket);
   }
 

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.sluice.SluiceServer;
 import dev.sluice.StandardBackends;
 import dev.sluice.config.ServerConfig;
+import dev.sluice.tracing.Tracing;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.net.URI;
@@ -18,6 +19,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.UnaryOperator;
 import javax.net.ssl.SSLContext;
 
 /**
@@ -64,6 +66,17 @@ public final class TestServer implements AutoCloseable {
    */
   public static TestServer start(String jdbcUrl, String extraYaml, SSLContext clientTls)
       throws Exception {
+    return start(jdbcUrl, extraYaml, clientTls, Tracing.off());
+  }
+
+  /** On H2, with spans made by {@code tracing} (an in-memory exporter's, say). */
+  public static TestServer startTraced(Tracing tracing) throws Exception {
+    return start(null, "", null, tracing);
+  }
+
+  /** As above, with spans made by {@code tracing}. */
+  public static TestServer start(
+      String jdbcUrl, String extraYaml, SSLContext clientTls, Tracing tracing) throws Exception {
     Path dataDir = Files.createTempDirectory("sluice-test");
     Path config = dataDir.resolve("sluice.yaml");
     String yaml = "bootstrap:\n  quickstartCatalog: false\n";
@@ -79,7 +92,12 @@ public final class TestServer implements AutoCloseable {
             StandardBackends.create());
     SluiceServer server =
         SluiceServer.start(
-            cfg, CLIENT_ID + ":" + SECRET, new PrintStream(new ByteArrayOutputStream()));
+            cfg,
+            StandardBackends.create(),
+            CLIENT_ID + ":" + SECRET,
+            new PrintStream(new ByteArrayOutputStream()),
+            UnaryOperator.identity(),
+            tracing);
     return new TestServer(server, dataDir, clientTls);
   }
 
