@@ -51,8 +51,9 @@ json="bench/results/${name}-micro.json"
 md="bench/results/${name}-micro.md"
 # Sluice's own classpath (as bench/run.sh starts it), JMH, and this module's jar with the
 # benchmarks and META-INF/BenchmarkList. Not bench/target/lib: that is the reference server's.
-cp="bench/target/sluice-bench-0.1.0-SNAPSHOT.jar:bench/target/micro-lib/*"
-cp+=":server/target/sluice-server-0.1.0-SNAPSHOT.jar:server/target/lib/*"
+version="$(sed -n 's:^  <version>\(.*\)</version>$:\1:p' pom.xml | head -1)"
+cp="bench/target/sluice-bench-$version.jar:bench/target/micro-lib/*"
+cp+=":server/target/sluice-server-$version.jar:server/target/lib/*"
 
 java -cp "$cp" org.openjdk.jmh.Main "${args[@]}" -rf json -rff "$json" "${user[@]}"
 

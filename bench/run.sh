@@ -24,5 +24,6 @@ if [[ "${NO_TESTBEDS:-}" != "1" ]]; then
   args+=(--postgres-url "$SLUICE_TEST_PG_URL")
 fi
 
-java -Xmx1g -cp "bench/target/sluice-bench-0.1.0-SNAPSHOT.jar:bench/target/lib/*" \
+version="$(sed -n 's:^  <version>\(.*\)</version>$:\1:p' pom.xml | head -1)"
+java -Xmx1g -cp "bench/target/sluice-bench-$version.jar:bench/target/lib/*" \
   dev.sluice.bench.BenchMain --repo-root . "${args[@]}" "$@"

@@ -8,7 +8,9 @@
 #   scripts/image.sh [ARTIFACT.tar.gz]
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-artifact="${1:-$(ls "$root"/server/target/sluice-*.tar.gz 2>/dev/null | head -1)}"
+# The project's version, from the root POM (its first <version> is the project's own).
+pom_version="$(sed -n 's:^  <version>\(.*\)</version>$:\1:p' "$root/pom.xml" | head -1)"
+artifact="${1:-$root/server/target/sluice-$pom_version.tar.gz}"
 if [ ! -f "$artifact" ]; then
   echo "image.sh: no release artifact; run mvn -pl server -am package first" >&2
   exit 1

@@ -172,10 +172,16 @@ class TracingTest {
       assertThat(loaded.statusCode()).as(loaded.body()).isEqualTo(200);
       SpanData load = only(trace(trace), s -> s.getKind() == SpanKind.SERVER, "the load");
       assertThat(load.getName()).isEqualTo("GET " + TABLE_ROUTE);
-      List<ILoggingEvent> access =
-          logs.events().stream().filter(e -> e.getLoggerName().equals("sluice.access")).toList();
-      assertThat(access)
-          .anySatisfy(e -> assertThat(e.getMDCPropertyMap()).containsEntry("trace.id", trace));
+      // The access line is written after the answer (and its span) ends: wait for it.
+      Predicate<ILoggingEvent> line =
+          e ->
+              e.getLoggerName().equals("sluice.access")
+                  && trace.equals(e.getMDCPropertyMap().get("trace.id"));
+      long until = System.nanoTime() + 5_000_000_000L;
+      while (logs.events().stream().noneMatch(line) && System.nanoTime() < until) {
+        Thread.sleep(20);
+      }
+      assertThat(logs.events()).as("the load's access line, with its trace id").anyMatch(line);
     } finally {
       accessLog.setLevel(level);
     }

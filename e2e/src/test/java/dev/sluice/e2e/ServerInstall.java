@@ -32,7 +32,11 @@ import java.util.stream.Stream;
  */
 public final class ServerInstall {
   /** The server's test-only fault hook (server/pom.xml, the test-faults jar). */
-  public static final String TEST_FAULTS_JAR = "sluice-server-0.1.0-SNAPSHOT-test-faults.jar";
+  /** The server's jar in {@code server/target}, relative to the repository's root. */
+  public static final String SERVER_JAR = SluiceServerProcess.SERVER_JAR;
+
+  public static final String TEST_FAULTS_JAR =
+      "sluice-server-" + SluiceServerProcess.VERSION + "-test-faults.jar";
 
   private static final Duration TRAINING_TIMEOUT = Duration.ofSeconds(90);
   private static final Map<Path, ServerInstall> COPIES = new ConcurrentHashMap<>();

@@ -17,6 +17,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -34,7 +35,12 @@ import javax.net.ssl.SSLContext;
  */
 final class SluiceServerProcess implements AutoCloseable {
 
-  static final String SERVER_JAR = "server/target/sluice-server-0.1.0-SNAPSHOT.jar";
+  /** The project's version, which the module's POM passes to the test JVM. */
+  public static final String VERSION =
+      Objects.requireNonNull(
+          System.getProperty("sluice.version"), "system property sluice.version (the POM sets it)");
+
+  public static final String SERVER_JAR = "server/target/sluice-server-" + VERSION + ".jar";
   static final String SERVER_LIB = "server/target/lib";
   static final String WAREHOUSE = "quickstart";
   private static final Duration STARTUP_TIMEOUT = Duration.ofSeconds(60);

@@ -357,7 +357,9 @@ public final class AuditLog implements AutoCloseable {
               e.catalog(),
               e.securable(),
               e.detail(),
-              e.request());
+              // Not the trace id: traced loads fold like others, and keep the first one's, as
+              // they keep its request id.
+              e.request().withoutTrace());
       Integer at = first.putIfAbsent(key, out.size());
       if (at == null) {
         out.add(e);

@@ -17,6 +17,13 @@ public record AuditedRequest(
     return new AuditedRequest(clientAddress, userAgent, null, null, traceId);
   }
 
+  /** This request without its trace id. */
+  public AuditedRequest withoutTrace() {
+    return traceId == null
+        ? this
+        : new AuditedRequest(clientAddress, userAgent, status, errorType, null);
+  }
+
   /** This request, answered with {@code status} ({@code errorType} null for a success). */
   public AuditedRequest answered(int status, String errorType) {
     return new AuditedRequest(clientAddress, userAgent, status, errorType, traceId);

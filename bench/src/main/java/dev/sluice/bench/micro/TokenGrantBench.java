@@ -7,6 +7,7 @@ import dev.sluice.auth.TokenService;
 import dev.sluice.auth.TokenThrottle;
 import dev.sluice.auth.VerifiedSecrets;
 import dev.sluice.management.AccessAdmin;
+import dev.sluice.store.AuditedRequest;
 import dev.sluice.store.PrincipalRecord;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Clock;
@@ -88,7 +89,8 @@ public class TokenGrantBench {
             null,
             null,
             "127.0.0.1",
-            "bench");
+            "bench",
+            AuditedRequest.from("127.0.0.1", "bench", null));
     secrets = new VerifiedSecrets(VerifiedSecrets.DEFAULT_TTL);
     if (tokenGrant_cold().accessToken().isEmpty() || !verifySecret_cold()) {
       throw new IllegalStateException("the principal's secret did not verify");

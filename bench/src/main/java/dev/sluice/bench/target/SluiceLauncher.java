@@ -75,7 +75,9 @@ public final class SluiceLauncher {
     try (DirectoryStream<Path> jars = Files.newDirectoryStream(target, "sluice-server-*.jar")) {
       for (Path jar : jars) {
         String name = jar.getFileName().toString();
-        if (!name.endsWith("-tests.jar") && !name.endsWith("-sources.jar")) {
+        if (!name.endsWith("-tests.jar")
+            && !name.endsWith("-sources.jar")
+            && !name.endsWith("-test-faults.jar")) {
           return jar;
         }
       }

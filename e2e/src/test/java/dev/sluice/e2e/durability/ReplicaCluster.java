@@ -46,7 +46,7 @@ final class ReplicaCluster implements AutoCloseable {
    */
   static final String SERVER_DIR_ENV = "SLUICE_DURABILITY_SERVER_DIR";
 
-  private static final String SERVER_JAR = "server/target/sluice-server-0.1.0-SNAPSHOT.jar";
+  private static final String SERVER_JAR = ServerInstall.SERVER_JAR;
 
   /**
    * TEST-ONLY server faults: the server's test sources hold them ({@code
