@@ -75,7 +75,9 @@ public final class StoreCopy {
     try (Connection from = open(source);
         Connection to = open(target)) {
       from.setReadOnly(true);
-      from.setAutoCommit(false); // one snapshot of the source, and a streaming cursor on PostgreSQL
+      // One snapshot of the source for every table, and a streaming cursor on PostgreSQL.
+      from.setAutoCommit(false);
+      from.setTransactionIsolation(Connection.TRANSACTION_REPEATABLE_READ);
       List<String> tables = inCopyOrder(from);
       requireUnused(to);
       to.setAutoCommit(false);
