@@ -191,9 +191,21 @@ public final class AccessRoutes {
     return Reply.okPlain(role(admin.catalogRole(x.path("catalog"), x.path("role"))));
   }
 
+  /** {@code ?force=true}: a change that would leave a catalog without an access manager. */
+  private static boolean force(Exchange x) {
+    String force = x.query("force");
+    if (force == null || force.equals("false")) {
+      return false;
+    }
+    if (force.equals("true")) {
+      return true;
+    }
+    throw new BadRequestException("Invalid force: %s (true or false)", force);
+  }
+
   Reply deleteCatalogRole(ManagementRoutes.Call call) {
     Exchange x = call.x();
-    admin.deleteCatalogRole(x.path("catalog"), x.path("role"));
+    admin.deleteCatalogRole(x.path("catalog"), x.path("role"), force(x));
     return Reply.NO_CONTENT;
   }
 
@@ -225,7 +237,7 @@ public final class AccessRoutes {
 
   Reply revoke(ManagementRoutes.Call call) {
     Exchange x = call.x();
-    admin.revoke(grant(x.path("catalog"), x.path("role"), x.jsonBody()));
+    admin.revoke(grant(x.path("catalog"), x.path("role"), x.jsonBody()), force(x));
     return Reply.status(201, null);
   }
 

@@ -14,7 +14,9 @@ import dev.sluice.store.Page;
 import dev.sluice.store.PageRequest;
 import dev.sluice.store.PrincipalRecord;
 import dev.sluice.store.RoleRecord;
+import dev.sluice.store.SecurableRef;
 import dev.sluice.store.Store;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.apache.iceberg.exceptions.AlreadyExistsException;
@@ -193,7 +195,18 @@ public final class AccessAdmin {
   }
 
   public void deleteCatalogRole(String catalog, String name) {
+    deleteCatalogRole(catalog, name, false);
+  }
+
+  /**
+   * Deletes a catalog role; unless {@code force}, not the last one holding CATALOG_MANAGE_ACCESS on
+   * the catalog ({@link #requireAnotherManager}).
+   */
+  public void deleteCatalogRole(String catalog, String name, boolean force) {
     requireCatalog(catalog);
+    if (!force) {
+      requireAnotherManager(catalog, name, "Deleting catalog role " + name);
+    }
     if (!access.deleteCatalogRole(catalog, name)) {
       throw new NotFoundException("Catalog role not found: %s in catalog %s", name, catalog);
     }
@@ -248,12 +261,55 @@ public final class AccessAdmin {
   }
 
   public void revoke(GrantRecord grant) {
-    Privilege.parse(grant.privilege());
+    revoke(grant, false);
+  }
+
+  /**
+   * Revokes a grant; unless {@code force}, not CATALOG_MANAGE_ACCESS from the last catalog role
+   * that holds it on the catalog.
+   */
+  public void revoke(GrantRecord grant, boolean force) {
+    Privilege privilege = Privilege.parse(grant.privilege());
     catalogRole(grant.catalog(), grant.catalogRole());
+    if (!force
+        && privilege == Privilege.CATALOG_MANAGE_ACCESS
+        && grant.securable().equals(SecurableRef.CATALOG)) {
+      requireAnotherManager(
+          grant.catalog(),
+          grant.catalogRole(),
+          "Revoking CATALOG_MANAGE_ACCESS from catalog role " + grant.catalogRole());
+    }
     if (!access.revokePrivilege(grant)) {
       throw new NotFoundException("No such grant: %s on %s", grant.privilege(), grant.securable());
     }
     changed();
+  }
+
+  /**
+   * Refuses a change that would leave {@code catalog} with no catalog role holding
+   * CATALOG_MANAGE_ACCESS on it: after it only the service admin could manage its roles and grants.
+   * The change is refused only when {@code role} is the last such role.
+   */
+  private void requireAnotherManager(String catalog, String role, String change) {
+    List<String> managers = new ArrayList<>();
+    for (RoleRecord r : access.listCatalogRoles(catalog, PageRequest.all()).items()) {
+      boolean manages =
+          access.grantsOf(catalog, r.name(), PageRequest.all()).items().stream()
+              .anyMatch(
+                  g ->
+                      g.securable().equals(SecurableRef.CATALOG)
+                          && Privilege.CATALOG_MANAGE_ACCESS.name().equals(g.privilege()));
+      if (manages) {
+        managers.add(r.name());
+      }
+    }
+    if (managers.equals(List.of(role))) {
+      throw new BadRequestException(
+          "%s would leave catalog %s with no catalog role holding CATALOG_MANAGE_ACCESS, so that"
+              + " only the service admin could manage its roles and grants: grant"
+              + " CATALOG_MANAGE_ACCESS to another catalog role first, or repeat with force=true",
+          change, catalog);
+    }
   }
 
   public Page<GrantRecord> grants(String catalog, String catalogRole, PageRequest page) {

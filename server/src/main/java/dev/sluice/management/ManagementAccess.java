@@ -77,10 +77,13 @@ public final class ManagementAccess implements Callers {
    */
   public void manageAccess(Caller caller, String action, String catalog) {
     if (caller.isServiceAdmin()) {
-      access.requireCatalog(catalog); // the service admin may learn that a catalog does not exist
-    } else {
-      visibility.require(caller, action, catalog);
+      // The service admin may always repair a catalog's roles and grants, also when no catalog
+      // role holds CATALOG_MANAGE_ACCESS any more; and may learn that a catalog does not exist.
+      access.requireCatalog(catalog);
+      authz.record(caller, action, catalog, "catalog", true);
+      return;
     }
+    visibility.require(caller, action, catalog);
     authz.require(caller, action, catalog, SecurableRef.CATALOG, Privilege.CATALOG_MANAGE_ACCESS);
   }
 
