@@ -81,9 +81,19 @@ public final class CatalogRolesCommand extends CommandGroup {
     @Parameters(index = "0", paramLabel = "NAME", description = "Catalog role name")
     String name;
 
+    @Option(
+        names = "--force",
+        description =
+            "Delete it even when it is the catalog's last role holding CATALOG_MANAGE_ACCESS"
+                + " (then only the service admin can manage the catalog's roles and grants)")
+    boolean force;
+
     @Override
     void run(ManagementClient client, Console console) {
-      JsonNode response = client.delete(ApiPath.of("catalogs", catalog, "catalog-roles", name));
+      JsonNode response =
+          client.delete(
+              ApiPath.of("catalogs", catalog, "catalog-roles", name)
+                  + (force ? "?force=true" : ""));
       console.show(
           response,
           out -> out.println("deleted catalog role " + name + " from catalog " + catalog));

@@ -90,6 +90,19 @@ class CatalogRolesCommandTest {
   }
 
   @Test
+  void deleteWithForceSaysSoToTheServer() {
+    server.answer("DELETE", "/catalogs/sales/catalog-roles/sales_admin?force=true", 204, null);
+
+    Cli.Result result =
+        Cli.run(server, "catalog-roles", "delete", "--catalog", "sales", "--force", "sales_admin");
+
+    assertThat(result.exit()).as(result.err()).isZero();
+    FakeServer.Request call = server.onlyCall();
+    assertThat(call.query()).isEqualTo("force=true");
+    assertCall(call, "DELETE", "/catalogs/sales/catalog-roles/sales_admin", null);
+  }
+
+  @Test
   void grantToAPrincipalRole() {
     server.answer("PUT", "/principal-roles/analyst/catalog-roles/sales", 201, null);
 
