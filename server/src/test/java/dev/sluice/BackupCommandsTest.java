@@ -1,15 +1,14 @@
 package dev.sluice;
 
+import static dev.sluice.CommandRuns.call;
+import static dev.sluice.CommandRuns.sluice;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.sluice.CommandRuns.Run;
 import dev.sluice.config.ServerConfig;
 import java.io.OutputStream;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -19,7 +18,6 @@ import java.util.stream.Stream;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipOutputStream;
 import org.junit.jupiter.api.Test;
-import picocli.CommandLine;
 
 /**
  * {@code sluice backup} and {@code restore} of the embedded default: after the data directory is
@@ -27,21 +25,7 @@ import picocli.CommandLine;
  * backup never overwrites, a restore never lands on a store or outside its folders.
  */
 class BackupCommandsTest {
-  private static final HttpClient HTTP = HttpClient.newHttpClient();
   private static final String ROOT = "root-id:root-secret";
-
-  private record Run(int exit, String out, String err) {}
-
-  private static Run sluice(String... args) {
-    StringWriter out = new StringWriter();
-    StringWriter err = new StringWriter();
-    int exit =
-        new CommandLine(new Main())
-            .setOut(new PrintWriter(out))
-            .setErr(new PrintWriter(err))
-            .execute(args);
-    return new Run(exit, out.toString(), err.toString());
-  }
 
   private static ServerConfig config(Path dataDir) {
     return ServerConfig.load(
@@ -51,35 +35,8 @@ class BackupCommandsTest {
         StandardBackends.create());
   }
 
-  private static HttpResponse<String> call(
-      SluiceServer server, String token, String method, String path, String body) throws Exception {
-    HttpRequest.Builder request =
-        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + path))
-            .header("Authorization", "Bearer " + token)
-            .header("Content-Type", "application/json")
-            .method(
-                method,
-                body == null
-                    ? HttpRequest.BodyPublishers.noBody()
-                    : HttpRequest.BodyPublishers.ofString(body));
-    return HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString());
-  }
-
   private static String token(SluiceServer server) throws Exception {
-    HttpResponse<String> answer =
-        HTTP.send(
-            HttpRequest.newBuilder(
-                    URI.create(
-                        "http://127.0.0.1:" + server.port() + "/api/catalog/v1/oauth/tokens"))
-                .header("Content-Type", "application/x-www-form-urlencoded")
-                .POST(
-                    HttpRequest.BodyPublishers.ofString(
-                        "grant_type=client_credentials&scope=PRINCIPAL_ROLE%3AALL"
-                            + "&client_id=root-id&client_secret=root-secret"))
-                .build(),
-            HttpResponse.BodyHandlers.ofString());
-    assertThat(answer.statusCode()).as(answer.body()).isEqualTo(200);
-    return new ObjectMapper().readTree(answer.body()).get("access_token").asText();
+    return CommandRuns.token(server, "root-id", "root-secret");
   }
 
   private static void deleteTree(Path root) throws Exception {

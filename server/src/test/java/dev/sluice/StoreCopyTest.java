@@ -1,20 +1,18 @@
 package dev.sluice;
 
+import static dev.sluice.CommandRuns.call;
+import static dev.sluice.CommandRuns.sluice;
+import static dev.sluice.CommandRuns.token;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.sluice.CommandRuns.Run;
 import dev.sluice.config.ServerConfig;
-import java.io.PrintWriter;
-import java.io.StringWriter;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
-import picocli.CommandLine;
 
 /**
  * {@code sluice store copy}: the embedded default copied into an empty database serves the same
@@ -23,28 +21,14 @@ import picocli.CommandLine;
  * nothing is written. H2 to H2 here; H2 to PostgreSQL in the subclass.
  */
 class StoreCopyTest {
-  private static final HttpClient HTTP = HttpClient.newHttpClient();
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final String ROOT = "root-id:root-secret";
   private static final String M = "/api/management/v1";
   private static final String TABLES = "/api/catalog/v1/quickstart/namespaces/ns/tables";
 
-  private record Run(int exit, String out, String err) {}
-
   /** An empty database to copy into: an H2 file here. */
   protected String targetUrl(Path dir) {
     return "jdbc:h2:file:" + dir.resolve("copy/catalog");
-  }
-
-  private static Run sluice(String... args) {
-    StringWriter out = new StringWriter();
-    StringWriter err = new StringWriter();
-    int exit =
-        new CommandLine(new Main())
-            .setOut(new PrintWriter(out))
-            .setErr(new PrintWriter(err))
-            .execute(args);
-    return new Run(exit, out.toString(), err.toString());
   }
 
   private static ServerConfig config(Path dataDir, String databaseUrl) throws Exception {
@@ -58,45 +42,11 @@ class StoreCopyTest {
         StandardBackends.create());
   }
 
-  private static HttpResponse<String> call(
-      SluiceServer server, String token, String method, String path, String body) throws Exception {
-    HttpRequest.Builder request =
-        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + path))
-            .header("Authorization", "Bearer " + token)
-            .header("Content-Type", "application/json")
-            .method(
-                method,
-                body == null
-                    ? HttpRequest.BodyPublishers.noBody()
-                    : HttpRequest.BodyPublishers.ofString(body));
-    return HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString());
-  }
-
   private static JsonNode ok(
       SluiceServer server, String token, String method, String path, String body) throws Exception {
     HttpResponse<String> r = call(server, token, method, path, body);
     assertThat(r.statusCode()).as(method + " " + path + " -> " + r.body()).isBetween(200, 204);
     return r.body().isEmpty() ? null : JSON.readTree(r.body());
-  }
-
-  private static String token(SluiceServer server, String clientId, String secret)
-      throws Exception {
-    HttpResponse<String> answer =
-        HTTP.send(
-            HttpRequest.newBuilder(
-                    URI.create(
-                        "http://127.0.0.1:" + server.port() + "/api/catalog/v1/oauth/tokens"))
-                .header("Content-Type", "application/x-www-form-urlencoded")
-                .POST(
-                    HttpRequest.BodyPublishers.ofString(
-                        "grant_type=client_credentials&scope=PRINCIPAL_ROLE%3AALL&client_id="
-                            + clientId
-                            + "&client_secret="
-                            + secret))
-                .build(),
-            HttpResponse.BodyHandlers.ofString());
-    assertThat(answer.statusCode()).as(answer.body()).isEqualTo(200);
-    return JSON.readTree(answer.body()).get("access_token").asText();
   }
 
   @Test
