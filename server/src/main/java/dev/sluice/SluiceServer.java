@@ -30,6 +30,7 @@ import dev.sluice.http.PrivilegeRoutes;
 import dev.sluice.http.SigningKeyRoutes;
 import dev.sluice.http.Transport;
 import dev.sluice.management.AccessAdmin;
+import dev.sluice.management.CallerActions;
 import dev.sluice.management.CatalogAdmin;
 import dev.sluice.management.CatalogVerification;
 import dev.sluice.management.ManagementAccess;
@@ -308,7 +309,10 @@ public final class SluiceServer implements AutoCloseable {
                       backends),
                   new AccessRoutes(
                       accessAdmin, managementAccess, store.access(), audit, pageTokens),
-                  new PrivilegeRoutes(managementAccess, new PrivilegeExplanation(store.access())),
+                  new PrivilegeRoutes(
+                      managementAccess,
+                      new PrivilegeExplanation(store.access()),
+                      new CallerActions(authz, catalogAdmin)),
                   new SigningKeyRoutes(tokens)))
           .register(routes);
       ServerTls tls =

@@ -48,7 +48,11 @@ class AuthorizationRouteCoverageTest {
           "POST " + M + "/catalogs/{name}/verify",
           "StorageVerifyTest#onlyTheServiceAdminOrCatalogManageContentMayVerify",
           "GET " + M + "/storage-types",
-          "ManagementApiTest#storageTypesListEachBackendsFormFields");
+          "ManagementApiTest#storageTypesListEachBackendsFormFields",
+          "GET " + M + "/actions",
+          "CallerActionsTest#serviceActionsAreWhatTheCallsAllow",
+          "GET " + M + "/catalogs/{name}/actions",
+          "CallerActionsTest#catalogActionsAreWhatTheCallsAllow");
 
   /** Authenticated routes with nothing to authorize, and why. */
   static final Map<String, String> NOTHING_TO_AUTHORIZE =
@@ -61,13 +65,24 @@ class AuthorizationRouteCoverageTest {
   /** Routes that take no bearer token, and why. */
   static final Map<String, String> PUBLIC =
       Map.of(
-          "GET /healthz", "liveness; says nothing about the catalog",
-          "GET /readyz", "readiness: whether the database answers",
-          "GET /metrics", "counters and timings, no names of tables or principals",
-          "POST /api/catalog/v1/oauth/tokens", "where a token is had: the client's credentials",
-          "GET /", "a redirect to the console",
-          "GET /ui", "the console's page: static, the same for everyone",
-          "GET /ui/{asset}", "the console's script, stylesheet and icon: static");
+          "GET /healthz",
+          "liveness; says nothing about the catalog",
+          "GET /readyz",
+          "readiness: whether the database answers",
+          "GET /metrics",
+          "counters and timings, no names of tables or principals",
+          "POST /api/catalog/v1/oauth/tokens",
+          "where a token is had: the client's credentials",
+          "GET /",
+          "a redirect to the console",
+          "GET /ui",
+          "the console's page: static, the same for everyone",
+          "GET /ui/{asset}",
+          "the console's script, stylesheet and icon: static",
+          "GET " + M + "/openapi.yaml",
+          "the management API's OpenAPI document: static",
+          "GET " + M + "/openapi.json",
+          "the same document as JSON: static");
 
   private static TestServer server;
   private static List<RouteInfo> routes;

@@ -1,5 +1,8 @@
 package dev.sluice.audit;
 
+import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.sluice.api.Event;
 import dev.sluice.store.AuditEvent;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -10,34 +13,35 @@ import java.util.Map;
  * was recorded) are left out.
  */
 public final class AuditJson {
+  private static final ObjectMapper JSON = new ObjectMapper();
+
   private AuditJson() {}
 
-  public static Map<String, Object> fields(AuditEvent e) {
-    Map<String, Object> out = new LinkedHashMap<>();
-    out.put("id", e.id());
-    out.put("timestamp", e.time());
-    out.put("principal", e.principal());
-    putIfKnown(out, "principalIdentity", e.principalIdentity());
-    out.put("activatedRoles", e.roles());
-    out.put("action", e.action());
-    out.put("catalog", e.catalog());
-    out.put("securable", e.securable());
-    out.put("decision", e.allowed() ? "ALLOW" : "DENY");
-    out.put("requestId", e.requestId());
-    out.put("count", e.count());
-    out.put("lastTimestamp", e.lastTime());
-    putIfKnown(out, "detail", e.detail());
-    putIfKnown(out, "status", e.request().status());
-    putIfKnown(out, "errorType", e.request().errorType());
-    putIfKnown(out, "clientAddress", e.request().clientAddress());
-    putIfKnown(out, "userAgent", e.request().userAgent());
-    putIfKnown(out, "traceId", e.request().traceId());
-    return out;
+  /** The event as the management API's contract types it. */
+  public static Event event(AuditEvent e) {
+    return new Event(
+        e.id(),
+        e.time(),
+        e.principal(),
+        e.principalIdentity(),
+        e.roles(),
+        e.action(),
+        e.catalog(),
+        e.securable(),
+        e.allowed() ? "ALLOW" : "DENY",
+        e.requestId(),
+        e.count(),
+        e.lastTime(),
+        e.detail(),
+        e.request().status(),
+        e.request().errorType(),
+        e.request().clientAddress(),
+        e.request().userAgent(),
+        e.request().traceId());
   }
 
-  private static void putIfKnown(Map<String, Object> out, String key, Object value) {
-    if (value != null) {
-      out.put(key, value);
-    }
+  /** The same fields, in the same order, as a map (the audit stream's log fields). */
+  public static Map<String, Object> fields(AuditEvent e) {
+    return JSON.convertValue(event(e), new TypeReference<LinkedHashMap<String, Object>>() {});
   }
 }

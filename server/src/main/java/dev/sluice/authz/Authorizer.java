@@ -115,8 +115,15 @@ public final class Authorizer implements Callers {
   static ForbiddenException refusal(
       Caller caller, String action, String catalog, SecurableRef securable, Privilege privilege) {
     return new ForbiddenException(
-        "Principal '%s' with activated principal roles %s is not authorized for %s on %s in catalog %s (needs %s)",
-        caller.principal(), caller.activeRoles(), action, securable, catalog, privilege);
+        "Principal '%s' with activated principal roles %s is not authorized for %s on %s (needs %s)",
+        caller.principal(), caller.activeRoles(), action, where(catalog, securable), privilege);
+  }
+
+  /** {@code catalog c}, or {@code table ns.t in catalog c}: a securable as a message names it. */
+  static String where(String catalog, SecurableRef securable) {
+    return securable.type() == SecurableRef.Type.CATALOG
+        ? "catalog " + catalog
+        : securable + " in catalog " + catalog;
   }
 
   /** Like {@link #require} with several acceptable privileges: any one suffices. */
@@ -127,8 +134,8 @@ public final class Authorizer implements Callers {
     record(caller, action, catalog, securable.toString(), allowed);
     if (!allowed) {
       throw new ForbiddenException(
-          "Principal '%s' with activated principal roles %s is not authorized for %s on %s in catalog %s (needs one of %s)",
-          caller.principal(), caller.activeRoles(), action, securable, catalog, anyOf);
+          "Principal '%s' with activated principal roles %s is not authorized for %s on %s (needs one of %s)",
+          caller.principal(), caller.activeRoles(), action, where(catalog, securable), anyOf);
     }
   }
 

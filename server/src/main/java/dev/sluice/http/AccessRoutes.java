@@ -2,7 +2,22 @@ package dev.sluice.http;
 
 import static java.util.Objects.requireNonNull;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import dev.sluice.api.CreateCatalogRoleRequest;
+import dev.sluice.api.CreatePrincipalRequest;
+import dev.sluice.api.CreatePrincipalRoleRequest;
+import dev.sluice.api.EntitySpec;
+import dev.sluice.api.Events;
+import dev.sluice.api.Grant;
+import dev.sluice.api.GrantCatalogRoleRequest;
+import dev.sluice.api.GrantPrincipalRoleRequest;
+import dev.sluice.api.GrantRequest;
+import dev.sluice.api.Grants;
+import dev.sluice.api.Principal;
+import dev.sluice.api.PrincipalWithCredentials;
+import dev.sluice.api.Principals;
+import dev.sluice.api.Role;
+import dev.sluice.api.Roles;
+import dev.sluice.api.UpdatePrincipalRequest;
 import dev.sluice.audit.AuditJson;
 import dev.sluice.audit.AuditLog;
 import dev.sluice.auth.Sealer;
@@ -18,11 +33,8 @@ import dev.sluice.store.PageRequest;
 import dev.sluice.store.PrincipalRecord;
 import dev.sluice.store.RoleRecord;
 import dev.sluice.store.SecurableRef;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Set;
 import org.apache.iceberg.exceptions.BadRequestException;
 
@@ -54,17 +66,17 @@ public final class AccessRoutes {
   // ---------------------------------------------------------------- principals
 
   Reply createPrincipal(ManagementRoutes.Call call) {
-    JsonNode principal = object(call.x().jsonBody(), "principal");
+    EntitySpec principal = call.body(CreatePrincipalRequest.class).principal();
     return Reply.status(
         201,
-        credentials(
-            admin.createPrincipal(text(principal, "name"), properties(principal), List.of())));
+        credentials(admin.createPrincipal(principal.name(), principal.properties(), List.of())));
   }
 
   Reply listPrincipals(ManagementRoutes.Call call) {
     Exchange x = call.x();
     return Reply.okPlain(
-        paging.body(x, "principals", admin.principals(paging.request(x)), AccessRoutes::principal));
+        paging.page(
+            x, admin.principals(paging.request(x)), AccessRoutes::principal, Principals::new));
   }
 
   Reply getPrincipal(ManagementRoutes.Call call) {
@@ -74,7 +86,9 @@ public final class AccessRoutes {
   Reply updatePrincipal(ManagementRoutes.Call call) {
     Exchange x = call.x();
     return Reply.okPlain(
-        principal(admin.updatePrincipal(x.path("principal"), properties(x.jsonBody()))));
+        principal(
+            admin.updatePrincipal(
+                x.path("principal"), call.body(UpdatePrincipalRequest.class).properties())));
   }
 
   Reply deletePrincipal(ManagementRoutes.Call call) {
@@ -89,16 +103,17 @@ public final class AccessRoutes {
   Reply rolesOfPrincipal(ManagementRoutes.Call call) {
     Exchange x = call.x();
     return Reply.okPlain(
-        paging.body(
+        paging.page(
             x,
-            "roles",
             admin.rolesOfPrincipal(x.path("principal"), paging.request(x)),
-            AccessRoutes::role));
+            AccessRoutes::role,
+            Roles::new));
   }
 
   Reply assignPrincipalRole(ManagementRoutes.Call call) {
     Exchange x = call.x();
-    admin.assignPrincipalRole(x.path("principal"), name(x.jsonBody(), "principalRole"));
+    admin.assignPrincipalRole(
+        x.path("principal"), call.body(GrantPrincipalRoleRequest.class).principalRole().name());
     return Reply.status(201, null);
   }
 
@@ -111,14 +126,14 @@ public final class AccessRoutes {
   // ---------------------------------------------------------------- principal roles
 
   Reply createPrincipalRole(ManagementRoutes.Call call) {
-    JsonNode role = object(call.x().jsonBody(), "principalRole");
-    return Reply.status(201, role(admin.createPrincipalRole(text(role, "name"), properties(role))));
+    EntitySpec role = call.body(CreatePrincipalRoleRequest.class).principalRole();
+    return Reply.status(201, role(admin.createPrincipalRole(role.name(), role.properties())));
   }
 
   Reply listPrincipalRoles(ManagementRoutes.Call call) {
     Exchange x = call.x();
     return Reply.okPlain(
-        paging.body(x, "roles", admin.principalRoles(paging.request(x)), AccessRoutes::role));
+        paging.page(x, admin.principalRoles(paging.request(x)), AccessRoutes::role, Roles::new));
   }
 
   Reply getPrincipalRole(ManagementRoutes.Call call) {
@@ -133,30 +148,33 @@ public final class AccessRoutes {
   Reply principalsWithRole(ManagementRoutes.Call call) {
     Exchange x = call.x();
     return Reply.okPlain(
-        paging.body(
+        paging.page(
             x,
-            "principals",
             admin.principalsWithRole(x.path("role"), paging.request(x)),
-            AccessRoutes::principal));
+            AccessRoutes::principal,
+            Principals::new));
   }
 
   Reply catalogRolesOfPrincipalRole(ManagementRoutes.Call call) {
     Exchange x = call.x();
     return Reply.okPlain(
-        paging.body(
+        paging.page(
             x,
-            "roles",
             admin.catalogRolesOf(
                 x.path("role"),
                 x.path("catalog"),
                 paging.request(x),
                 call.caller().isServiceAdmin()),
-            AccessRoutes::role));
+            AccessRoutes::role,
+            Roles::new));
   }
 
   Reply assignCatalogRole(ManagementRoutes.Call call) {
     Exchange x = call.x();
-    admin.assignCatalogRole(x.path("catalog"), name(x.jsonBody(), "catalogRole"), x.path("role"));
+    admin.assignCatalogRole(
+        x.path("catalog"),
+        call.body(GrantCatalogRoleRequest.class).catalogRole().name(),
+        x.path("role"));
     return Reply.status(201, null);
   }
 
@@ -170,20 +188,19 @@ public final class AccessRoutes {
 
   Reply createCatalogRole(ManagementRoutes.Call call) {
     Exchange x = call.x();
-    JsonNode role = object(x.jsonBody(), "catalogRole");
+    EntitySpec role = call.body(CreateCatalogRoleRequest.class).catalogRole();
     return Reply.status(
-        201,
-        role(admin.createCatalogRole(x.path("catalog"), text(role, "name"), properties(role))));
+        201, role(admin.createCatalogRole(x.path("catalog"), role.name(), role.properties())));
   }
 
   Reply catalogRoles(ManagementRoutes.Call call) {
     Exchange x = call.x();
     return Reply.okPlain(
-        paging.body(
+        paging.page(
             x,
-            "roles",
             admin.catalogRoles(x.path("catalog"), paging.request(x)),
-            AccessRoutes::role));
+            AccessRoutes::role,
+            Roles::new));
   }
 
   Reply catalogRole(ManagementRoutes.Call call) {
@@ -212,32 +229,33 @@ public final class AccessRoutes {
   Reply principalRolesWithCatalogRole(ManagementRoutes.Call call) {
     Exchange x = call.x();
     return Reply.okPlain(
-        paging.body(
+        paging.page(
             x,
-            "roles",
             admin.principalRolesWith(x.path("catalog"), x.path("role"), paging.request(x)),
-            AccessRoutes::role));
+            AccessRoutes::role,
+            Roles::new));
   }
 
   Reply grants(ManagementRoutes.Call call) {
     Exchange x = call.x();
     return Reply.okPlain(
-        paging.body(
+        paging.page(
             x,
-            "grants",
             admin.grants(x.path("catalog"), x.path("role"), paging.request(x)),
-            AccessRoutes::grant));
+            AccessRoutes::grant,
+            Grants::new));
   }
 
   Reply grant(ManagementRoutes.Call call) {
     Exchange x = call.x();
-    admin.grant(grant(x.path("catalog"), x.path("role"), x.jsonBody()));
+    admin.grant(grant(x.path("catalog"), x.path("role"), call.body(GrantRequest.class).grant()));
     return Reply.status(201, null);
   }
 
   Reply revoke(ManagementRoutes.Call call) {
     Exchange x = call.x();
-    admin.revoke(grant(x.path("catalog"), x.path("role"), x.jsonBody()), force(x));
+    admin.revoke(
+        grant(x.path("catalog"), x.path("role"), call.body(GrantRequest.class).grant()), force(x));
     return Reply.status(201, null);
   }
 
@@ -272,63 +290,37 @@ public final class AccessRoutes {
     // database is down for reads too), never waits on queued events.
     audit.flush();
     return Reply.okPlain(
-        paging.body(x, "events", access.events(filter, request), AuditJson::fields));
+        paging.page(x, access.events(filter, request), AuditJson::event, Events::new));
   }
 
-  // ---------------------------------------------------------------- JSON in
+  // ---------------------------------------------------------------- records in
 
-  static JsonNode object(JsonNode body, String field) {
-    JsonNode node = body.get(field);
-    if (node == null || !node.isObject()) {
-      throw new BadRequestException("Invalid request: expected {\"%s\": {...}}", field);
-    }
-    return node;
-  }
-
-  static String text(JsonNode node, String field) {
-    JsonNode value = node.get(field);
-    if (value == null || !value.isTextual() || value.asText().isEmpty()) {
-      throw new BadRequestException("Missing or invalid field: %s (a non-empty string)", field);
-    }
-    return value.asText();
-  }
-
-  private static String name(JsonNode body, String field) {
-    return text(object(body, field), "name");
-  }
-
-  static Map<String, String> properties(JsonNode node) {
-    Map<String, String> out = new LinkedHashMap<>();
-    JsonNode props = node.get("properties");
-    if (props == null || props.isNull()) {
-      return out;
-    }
-    if (!props.isObject()) {
-      throw new BadRequestException("Invalid properties: must be an object of strings");
-    }
-    props
-        .fields()
-        .forEachRemaining(
-            e -> {
-              if (!e.getValue().isTextual()) {
-                throw new BadRequestException(
-                    "Invalid properties.%s: must be a string", e.getKey());
-              }
-              out.put(e.getKey(), e.getValue().asText());
-            });
-    return out;
-  }
-
-  private static GrantRecord grant(String catalog, String catalogRole, JsonNode body) {
-    JsonNode grant = object(body, "grant");
-    String type = text(grant, "type");
-    String privilege = Privilege.parse(text(grant, "privilege")).name();
+  private static GrantRecord grant(String catalog, String catalogRole, Grant grant) {
+    String privilege = Privilege.parse(grant.privilege()).name();
+    String type = grant.type();
     SecurableRef securable =
         switch (type.toLowerCase(Locale.ROOT)) {
-          case "catalog" -> SecurableRef.CATALOG;
-          case "namespace" -> SecurableRef.namespace(namespace(grant));
-          case "table" -> SecurableRef.table(namespace(grant), text(grant, "tableName"));
-          case "view" -> SecurableRef.view(namespace(grant), text(grant, "viewName"));
+          case "catalog" -> {
+            absent(grant.namespace(), "namespace", type);
+            absent(grant.tableName(), "tableName", type);
+            absent(grant.viewName(), "viewName", type);
+            yield SecurableRef.CATALOG;
+          }
+          case "namespace" -> {
+            absent(grant.tableName(), "tableName", type);
+            absent(grant.viewName(), "viewName", type);
+            yield SecurableRef.namespace(namespace(grant.namespace()));
+          }
+          case "table" -> {
+            absent(grant.viewName(), "viewName", type);
+            yield SecurableRef.table(
+                namespace(grant.namespace()), name(grant.tableName(), "tableName"));
+          }
+          case "view" -> {
+            absent(grant.tableName(), "tableName", type);
+            yield SecurableRef.view(
+                namespace(grant.namespace()), name(grant.viewName(), "viewName"));
+          }
           default ->
               throw new BadRequestException(
                   "Invalid grant type: %s (catalog, namespace, table or view)", type);
@@ -336,18 +328,29 @@ public final class AccessRoutes {
     return new GrantRecord(catalog, catalogRole, securable, privilege);
   }
 
-  private static NamespacePath namespace(JsonNode grant) {
-    JsonNode ns = grant.get("namespace");
-    if (ns == null || !ns.isArray() || ns.isEmpty()) {
-      throw new BadRequestException(
-          "Missing or invalid field: namespace (a non-empty array of strings)");
+  private static void absent(Object value, String field, String type) {
+    if (value != null) {
+      throw new BadRequestException("Invalid field grant.%s: a %s grant has none", field, type);
     }
-    List<String> levels = new ArrayList<>();
-    for (JsonNode level : ns) {
-      if (!level.isTextual() || level.asText().isEmpty()) {
-        throw new BadRequestException("Invalid namespace: every level must be a non-empty string");
+  }
+
+  private static String name(String value, String field) {
+    if (value == null || value.isEmpty()) {
+      throw new BadRequestException("Missing field: grant.%s (a non-empty string)", field);
+    }
+    return value;
+  }
+
+  private static NamespacePath namespace(List<String> levels) {
+    if (levels == null || levels.isEmpty()) {
+      throw new BadRequestException(
+          "Missing or invalid field: grant.namespace (a non-empty array of strings)");
+    }
+    for (String level : levels) {
+      if (level.isEmpty()) {
+        throw new BadRequestException(
+            "Invalid grant.namespace: every level must be a non-empty string");
       }
-      levels.add(level.asText());
     }
     IdentifierRules.checkLevels(levels);
     return new NamespacePath(levels);
@@ -365,48 +368,30 @@ public final class AccessRoutes {
     }
   }
 
-  // ---------------------------------------------------------------- JSON out
+  // ---------------------------------------------------------------- records out
 
-  static Map<String, Object> principal(PrincipalRecord p) {
-    Map<String, Object> out = new LinkedHashMap<>();
-    out.put("name", p.name());
-    // Never reused: audit events name it (principalIdentity), so a re-created name is told apart.
-    out.put("id", p.id());
-    out.put("clientId", p.clientId());
-    out.put("properties", p.properties());
-    out.put("createTimestamp", p.createdAt());
-    return out;
+  static Principal principal(PrincipalRecord p) {
+    return new Principal(p.name(), p.id(), p.clientId(), p.properties(), p.createdAt());
   }
 
-  private static Map<String, Object> credentials(AccessAdmin.NewCredentials created) {
-    Map<String, Object> out = new LinkedHashMap<>();
-    out.put("principal", principal(created.principal()));
-    out.put(
-        "credentials",
-        Map.of("clientId", created.principal().clientId(), "clientSecret", created.clientSecret()));
-    return out;
+  private static PrincipalWithCredentials credentials(AccessAdmin.NewCredentials created) {
+    return new PrincipalWithCredentials(
+        principal(created.principal()),
+        new PrincipalWithCredentials.Credentials(
+            created.principal().clientId(), created.clientSecret()));
   }
 
-  private static Map<String, Object> role(RoleRecord r) {
-    Map<String, Object> out = new LinkedHashMap<>();
-    out.put("name", r.name());
-    out.put("properties", r.properties());
-    out.put("createTimestamp", r.createdAt());
-    return out;
+  private static Role role(RoleRecord r) {
+    return new Role(r.name(), r.properties(), r.createdAt());
   }
 
-  static Map<String, Object> grant(GrantRecord g) {
-    Map<String, Object> out = new LinkedHashMap<>();
-    out.put("type", g.securable().type().name().toLowerCase(Locale.ROOT));
-    if (g.securable().type() != SecurableRef.Type.CATALOG) {
-      out.put("namespace", g.securable().namespace().levels());
-    }
-    if (g.securable().type() == SecurableRef.Type.TABLE) {
-      out.put("tableName", g.securable().name());
-    } else if (g.securable().type() == SecurableRef.Type.VIEW) {
-      out.put("viewName", g.securable().name());
-    }
-    out.put("privilege", g.privilege());
-    return out;
+  static Grant grant(GrantRecord g) {
+    SecurableRef s = g.securable();
+    return switch (s.type()) {
+      case CATALOG -> Grant.onCatalog(g.privilege());
+      case NAMESPACE -> Grant.onNamespace(s.namespace().levels(), g.privilege());
+      case TABLE -> Grant.onTable(s.namespace().levels(), s.name(), g.privilege());
+      case VIEW -> Grant.onView(s.namespace().levels(), s.name(), g.privilege());
+    };
   }
 }

@@ -3,8 +3,14 @@ package dev.sluice.http;
 import static java.util.Objects.requireNonNull;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.sluice.api.Catalog;
+import dev.sluice.api.Catalogs;
+import dev.sluice.api.CreateCatalogRequest;
+import dev.sluice.api.StorageTypes;
+import dev.sluice.api.UpdateCatalogRequest;
+import dev.sluice.api.VerificationReport;
+import dev.sluice.api.VerifyCatalogRequest;
 import dev.sluice.auth.Sealer;
 import dev.sluice.authz.Authorizer;
 import dev.sluice.authz.Caller;
@@ -16,17 +22,13 @@ import dev.sluice.store.CatalogRecord;
 import dev.sluice.store.Page;
 import dev.sluice.store.PageRequest;
 import dev.sluice.vending.StorageBackends;
-import dev.sluice.vending.StorageField;
 import dev.sluice.vending.verify.VerifyReport;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Consumer;
-import org.apache.iceberg.exceptions.BadRequestException;
 import org.apache.iceberg.exceptions.UnprocessableEntityException;
 
 /**
@@ -82,25 +84,24 @@ public final class CatalogRoutes {
    * server. Nothing secret: any authenticated principal may read it.
    */
   Reply storageTypes(ManagementRoutes.Call call) {
-    List<Map<String, Object>> types = new ArrayList<>();
+    List<StorageTypes.StorageType> types = new ArrayList<>();
     backends
         .formFields()
         .forEach(
-            (type, fields) -> {
-              List<Map<String, Object>> rendered = new ArrayList<>();
-              for (StorageField field : fields) {
-                Map<String, Object> f = new LinkedHashMap<>();
-                f.put("key", field.key());
-                f.put("label", field.label());
-                if (field.hint() != null) {
-                  f.put("hint", field.hint());
-                }
-                f.put("kind", field.kind().name().toLowerCase(Locale.ROOT));
-                rendered.add(f);
-              }
-              types.add(Map.of("storageType", type, "fields", rendered));
-            });
-    return Reply.okPlain(Map.of("storageTypes", types));
+            (type, fields) ->
+                types.add(
+                    new StorageTypes.StorageType(
+                        type,
+                        fields.stream()
+                            .map(
+                                f ->
+                                    new StorageTypes.FormField(
+                                        f.key(),
+                                        f.label(),
+                                        f.hint(),
+                                        f.kind().name().toLowerCase(Locale.ROOT)))
+                            .toList())));
+    return Reply.okPlain(new StorageTypes(types));
   }
 
   /**
@@ -124,7 +125,7 @@ public final class CatalogRoutes {
               c -> mine.contains(c.name()),
               c -> PageRequest.tokenFor(c.name()));
     }
-    return Reply.okPlain(paging.body(x, "catalogs", page, CatalogRoutes::render));
+    return Reply.okPlain(paging.page(x, page, CatalogRoutes::render, Catalogs::new));
   }
 
   /**
@@ -136,40 +137,23 @@ public final class CatalogRoutes {
     Exchange x = call.x();
     String name = x.path("name");
     catalogs.get(name); // 404 for the service admin too
-    String other = null;
-    if (x.body().length > 0) {
-      JsonNode body = x.jsonBody();
-      if (!body.isObject()) {
-        throw new BadRequestException("Invalid request: expected a JSON object");
-      }
-      other = text(body, "otherLocation", false);
-    }
+    String other =
+        x.body().length > 0 ? call.body(VerifyCatalogRequest.class).otherLocation() : null;
     VerifyReport report =
         verification.verify(name, call.caller().principal(), Optional.ofNullable(other));
     return Reply.okPlain(VerifyReportJson.render(report));
   }
 
   Reply create(ManagementRoutes.Call call) {
-    JsonNode body = call.x().jsonBody();
-    JsonNode catalog = body.has("catalog") ? body.get("catalog") : body;
-    if (!catalog.isObject()) {
-      throw new BadRequestException("Invalid request: expected {\"catalog\": {...}}");
-    }
-    JsonNode verifyNode = body.get("verify");
-    if (verifyNode != null && !verifyNode.isNull() && !verifyNode.isBoolean()) {
-      throw new BadRequestException("Invalid verify: must be a boolean");
-    }
-    boolean verify = verifyNode != null && verifyNode.asBoolean();
+    CreateCatalogRequest request = call.body(CreateCatalogRequest.class);
+    Catalog catalog = request.catalog();
     CatalogRecord created =
         catalogs.create(
-            text(catalog, "name", true),
-            text(catalog, "type", false),
-            stringMap(catalog.get("properties"), "catalog.properties"),
-            catalog.get("storageConfigInfo"));
+            catalog.name(), catalog.type(), catalog.properties(), catalog.storageConfigInfo());
     onChange.accept(created.name());
-    Map<String, Object> answer = render(created);
-    if (verify) {
-      answer.put("verification", verifyCreated(created.name(), call.caller().principal()));
+    Catalog answer = render(created);
+    if (request.verifies()) {
+      answer = answer.withVerification(verifyCreated(created.name(), call.caller().principal()));
     }
     return Reply.status(201, answer);
   }
@@ -178,15 +162,11 @@ public final class CatalogRoutes {
    * The self-check of a catalog just created ({@code "verify": true}): its report, or why it could
    * not run. The catalog stays either way; a failed verdict is for the operator to act on.
    */
-  private Map<String, Object> verifyCreated(String name, String principal) {
+  private VerificationReport verifyCreated(String name, String principal) {
     try {
       return VerifyReportJson.render(verification.verify(name, principal, Optional.empty()));
     } catch (UnprocessableEntityException e) {
-      Map<String, Object> unavailable = new LinkedHashMap<>();
-      unavailable.put("catalog", name);
-      unavailable.put("verdict", "unavailable");
-      unavailable.put("message", e.getMessage());
-      return unavailable;
+      return VerificationReport.unavailable(name, e.getMessage());
     }
   }
 
@@ -197,24 +177,13 @@ public final class CatalogRoutes {
    */
   Reply update(ManagementRoutes.Call call) {
     Exchange x = call.x();
-    JsonNode body = x.jsonBody();
-    if (!body.isObject()) {
-      throw new BadRequestException("Invalid request: expected a JSON object");
-    }
-    JsonNode version = body.get("currentEntityVersion");
-    if (version != null && !version.isIntegralNumber()) {
-      throw new BadRequestException("Invalid currentEntityVersion: must be an integer");
-    }
-    JsonNode properties = body.get("properties");
+    UpdateCatalogRequest request = call.body(UpdateCatalogRequest.class);
     String name = x.path("name");
     CatalogAdmin.Change change =
-        catalogs.plan(
-            name,
-            properties == null || properties.isNull() ? null : stringMap(properties, "properties"),
-            body.get("storageConfigInfo"));
+        catalogs.plan(name, request.properties(), request.storageConfigInfo());
     Caller caller = call.caller();
     checks.updateCatalogStorage(caller, name, change.restricted());
-    CatalogRecord updated = catalogs.apply(change, version == null ? null : version.asLong());
+    CatalogRecord updated = catalogs.apply(change, request.currentEntityVersion());
     if (!change.restricted().isEmpty()) {
       StorageChangeAudit.record(authz, backends, caller, change, updated);
     }
@@ -222,54 +191,20 @@ public final class CatalogRoutes {
     return Reply.okPlain(render(updated));
   }
 
-  static Map<String, Object> render(CatalogRecord record) {
-    Map<String, Object> out = new LinkedHashMap<>();
-    out.put("type", record.type());
-    out.put("name", record.name());
-    out.put("properties", record.properties());
-    out.put("createTimestamp", record.createdAt());
-    out.put("lastUpdateTimestamp", record.updatedAt());
-    out.put("entityVersion", record.version());
+  static Catalog render(CatalogRecord record) {
     try {
-      out.put("storageConfigInfo", Json.plain().readTree(record.storageConfig()));
-    } catch (JsonProcessingException e) {
+      return new Catalog(
+          record.type(),
+          record.name(),
+          record.properties(),
+          record.createdAt(),
+          record.updatedAt(),
+          record.version(),
+          (ObjectNode) Json.plain().readTree(record.storageConfig()),
+          null);
+    } catch (JsonProcessingException | ClassCastException e) {
       throw new IllegalStateException(
           "Corrupt storage configuration for catalog " + record.name(), e);
     }
-    return out;
-  }
-
-  private static String text(JsonNode node, String field, boolean required) {
-    JsonNode value = node.get(field);
-    if (value == null || value.isNull()) {
-      if (required) {
-        throw new BadRequestException("Missing field: %s", field);
-      }
-      return null;
-    }
-    if (!value.isTextual()) {
-      throw new BadRequestException("Invalid %s: must be a string", field);
-    }
-    return value.asText();
-  }
-
-  private static Map<String, String> stringMap(JsonNode node, String what) {
-    Map<String, String> out = new LinkedHashMap<>();
-    if (node == null || node.isNull()) {
-      return out;
-    }
-    if (!(node instanceof ObjectNode object)) {
-      throw new BadRequestException("Invalid %s: must be an object of strings", what);
-    }
-    object
-        .fields()
-        .forEachRemaining(
-            e -> {
-              if (!e.getValue().isTextual()) {
-                throw new BadRequestException("Invalid %s.%s: must be a string", what, e.getKey());
-              }
-              out.put(e.getKey(), e.getValue().asText());
-            });
-    return out;
   }
 }

@@ -7,10 +7,10 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.sluice.auth.Sealer;
 import dev.sluice.store.Page;
 import dev.sluice.store.PageRequest;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.function.BiFunction;
 import java.util.function.Function;
 import org.apache.iceberg.exceptions.BadRequestException;
 
@@ -75,12 +75,13 @@ final class Paging {
     return page.nextToken() == null ? null : sealer.seal(context(x), page.nextToken());
   }
 
-  /** A management list answer: {@code {"<field>": [...], "nextPageToken": token or null}}. */
-  <T> Map<String, Object> body(Exchange x, String field, Page<T> page, Function<T, ?> render) {
-    Map<String, Object> out = new LinkedHashMap<>();
-    out.put(field, page.items().stream().map(render).toList());
-    out.put("nextPageToken", nextToken(x, page));
-    return out;
+  /**
+   * A management list answer, one of the contract's page records: {@code make} gets the rendered
+   * items and the next page's token (null on the last).
+   */
+  <T, R, P> P page(
+      Exchange x, Page<T> page, Function<T, R> render, BiFunction<List<R>, String, P> make) {
+    return make.apply(page.items().stream().map(render).toList(), nextToken(x, page));
   }
 
   private String open(Exchange x, String token) {

@@ -2,16 +2,17 @@ package dev.sluice.http;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.sluice.api.Actions;
+import dev.sluice.api.EffectivePrivileges;
 import dev.sluice.authz.PrivilegeExplanation;
 import dev.sluice.catalog.IdentifierRules;
+import dev.sluice.management.CallerActions;
 import dev.sluice.management.ManagementAccess;
 import dev.sluice.store.NamespacePath;
 import dev.sluice.store.SecurableRef;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import org.apache.iceberg.exceptions.BadRequestException;
 
 /**
@@ -28,10 +29,45 @@ public final class PrivilegeRoutes {
 
   private final ManagementAccess checks;
   private final PrivilegeExplanation explanation;
+  private final CallerActions actions;
 
-  public PrivilegeRoutes(ManagementAccess checks, PrivilegeExplanation explanation) {
+  public PrivilegeRoutes(
+      ManagementAccess checks, PrivilegeExplanation explanation, CallerActions actions) {
     this.checks = requireNonNull(checks, "checks");
     this.explanation = requireNonNull(explanation, "explanation");
+    this.actions = requireNonNull(actions, "actions");
+  }
+
+  /** {@code GET /actions}: what the caller may do that is not about one catalog. */
+  Reply actions(ManagementRoutes.Call call) {
+    return Reply.okPlain(new Actions(actions.service(call.caller())));
+  }
+
+  /**
+   * {@code GET /catalogs/{name}/actions?namespace=&table=|view=}: what the caller may do on the
+   * catalog, a namespace (levels joined by U+001F), or a table or view in it.
+   */
+  Reply catalogActions(ManagementRoutes.Call call) {
+    Exchange x = call.x();
+    String namespace = x.query("namespace");
+    String table = x.query("table");
+    String view = x.query("view");
+    SecurableRef securable;
+    if (namespace == null) {
+      if (table != null || view != null) {
+        throw new BadRequestException("Missing query parameter: namespace (of the table or view)");
+      }
+      securable = SecurableRef.CATALOG;
+    } else if (table != null && view != null) {
+      throw new BadRequestException("Invalid query: name a table or a view, not both");
+    } else if (table != null) {
+      securable = SecurableRef.table(namespace(namespace), name(table));
+    } else if (view != null) {
+      securable = SecurableRef.view(namespace(namespace), name(view));
+    } else {
+      securable = SecurableRef.namespace(namespace(namespace));
+    }
+    return Reply.okPlain(new Actions(actions.onCatalog(call.caller(), x.path("name"), securable)));
   }
 
   Reply explain(ManagementRoutes.Call call) {
@@ -42,27 +78,18 @@ public final class PrivilegeRoutes {
     SecurableRef securable = securable(x);
     checks.explainPrivileges(
         x.principal(), call.caller(), call.action(), catalog, principal, securable);
-    Map<String, Object> out = new LinkedHashMap<>();
-    out.put("principal", principal);
-    out.put("catalog", catalog);
-    out.put("securable", securableJson(securable));
-    List<Map<String, Object>> privileges = new ArrayList<>();
+    List<EffectivePrivileges.HeldPrivilege> privileges = new ArrayList<>();
     for (PrivilegeExplanation.Explained e : explanation.explain(principal, catalog, securable)) {
-      List<Map<String, Object>> via = new ArrayList<>();
+      List<EffectivePrivileges.PrivilegePath> via = new ArrayList<>();
       for (PrivilegeExplanation.Via v : e.via()) {
-        Map<String, Object> path = new LinkedHashMap<>();
-        path.put("principalRole", v.principalRole());
-        path.put("catalogRole", v.grant().catalogRole());
-        path.put("grant", AccessRoutes.grant(v.grant()));
-        via.add(path);
+        via.add(
+            new EffectivePrivileges.PrivilegePath(
+                v.principalRole(), v.grant().catalogRole(), AccessRoutes.grant(v.grant())));
       }
-      Map<String, Object> held = new LinkedHashMap<>();
-      held.put("privilege", e.privilege().name());
-      held.put("via", via);
-      privileges.add(held);
+      privileges.add(new EffectivePrivileges.HeldPrivilege(e.privilege().name(), via));
     }
-    out.put("privileges", privileges);
-    return Reply.okPlain(out);
+    return Reply.okPlain(
+        new EffectivePrivileges(principal, catalog, securableJson(securable), privileges));
   }
 
   // ---------------------------------------------------------------- query in, JSON out
@@ -118,11 +145,10 @@ public final class PrivilegeRoutes {
     return value;
   }
 
-  private static Map<String, Object> securableJson(SecurableRef s) {
-    Map<String, Object> out = new LinkedHashMap<>();
-    out.put("type", s.type().name().toLowerCase(Locale.ROOT));
-    out.put("namespace", s.namespace().levels());
-    out.put("name", s.name().isEmpty() ? null : s.name());
-    return out;
+  private static EffectivePrivileges.Securable securableJson(SecurableRef s) {
+    return new EffectivePrivileges.Securable(
+        s.type().name().toLowerCase(Locale.ROOT),
+        s.namespace().levels(),
+        s.name().isEmpty() ? null : s.name());
   }
 }

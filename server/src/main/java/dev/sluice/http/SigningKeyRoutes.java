@@ -2,8 +2,9 @@ package dev.sluice.http;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.sluice.api.RotatedSigningKey;
+import dev.sluice.api.SigningKeys;
 import dev.sluice.auth.TokenService;
-import java.util.Map;
 import java.util.NoSuchElementException;
 import org.apache.iceberg.exceptions.BadRequestException;
 import org.apache.iceberg.exceptions.NotFoundException;
@@ -24,11 +25,15 @@ public final class SigningKeyRoutes {
   }
 
   Reply rotate(ManagementRoutes.Call call) {
-    return Reply.okPlain(Map.of("kid", tokens.rotate()));
+    return Reply.okPlain(new RotatedSigningKey(tokens.rotate()));
   }
 
   Reply list(ManagementRoutes.Call call) {
-    return Reply.okPlain(Map.of("keys", tokens.keys()));
+    return Reply.okPlain(
+        new SigningKeys(
+            tokens.keys().stream()
+                .map(k -> new SigningKeys.SigningKey(k.kid(), k.createdAt(), k.active()))
+                .toList()));
   }
 
   Reply retire(ManagementRoutes.Call call) {

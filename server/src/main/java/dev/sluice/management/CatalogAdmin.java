@@ -54,6 +54,7 @@ public final class CatalogAdmin {
 
   public CatalogRecord create(
       String name, String type, Map<String, String> properties, JsonNode storageConfigInfo) {
+    checkKeys(storageConfigInfo);
     CatalogSettings settings =
         CatalogSettings.of(
             backends,
@@ -111,6 +112,9 @@ public final class CatalogAdmin {
    */
   public Change plan(String name, Map<String, String> properties, JsonNode storageConfigInfo) {
     CatalogRecord current = get(name);
+    if (storageConfigInfo != null) {
+      checkKeys(storageConfigInfo);
+    }
     CatalogSettings before = CatalogSettings.fromRecord(backends, current);
     Map<String, String> nextProperties = properties == null ? current.properties() : properties;
     JsonNode nextStorage = storageConfigInfo == null ? before.storageConfig() : storageConfigInfo;
@@ -188,6 +192,14 @@ public final class CatalogAdmin {
       Map<String, String> properties,
       JsonNode storageConfigInfo) {
     return apply(plan(name, properties, storageConfigInfo), expectedVersion);
+  }
+
+  private void checkKeys(JsonNode storageConfigInfo) {
+    try {
+      backends.checkKeys(storageConfigInfo);
+    } catch (IllegalArgumentException e) {
+      throw new BadRequestException("%s", e.getMessage());
+    }
   }
 
   public void delete(String name) {

@@ -45,6 +45,14 @@ public interface StorageBackend<P extends StorageProfile> {
   }
 
   /**
+   * Every key its {@code storageConfigInfo} may hold besides {@code storageType} and {@code
+   * allowedLocations}: a definition with any other key is refused, naming it (a misspelled key
+   * would otherwise be silently ignored). The management API's OpenAPI document lists the same keys
+   * per type, checked by its contract test.
+   */
+  Set<String> configKeys();
+
+  /**
    * Keys of its {@code storageConfigInfo} that are secret although their names do not say so (S3's
    * {@code externalId}); names ending in secret, password, token or key always are.
    */

@@ -154,6 +154,49 @@ public final class StorageBackends {
     return new Parsed(info, profile);
   }
 
+  /**
+   * Refuses a {@code storageConfigInfo} being defined (a create, or an update that replaces it)
+   * with a key its storage type does not take, naming the key and the ones it takes. Stored
+   * definitions are not re-checked, so that a key accepted by an older version never locks a
+   * catalog.
+   */
+  public void checkKeys(JsonNode storageConfigInfo) {
+    if (storageConfigInfo == null || !storageConfigInfo.isObject()) {
+      return; // parse names what is missing
+    }
+    JsonNode type = storageConfigInfo.get("storageType");
+    if (type == null || !type.isTextual()) {
+      return;
+    }
+    StorageBackend<?> backend = backend(type.asText());
+    Set<String> known = new TreeSet<>(backend.configKeys());
+    known.add("storageType");
+    known.add("allowedLocations");
+    storageConfigInfo
+        .fieldNames()
+        .forEachRemaining(
+            key -> {
+              if (!known.contains(key)) {
+                throw new IllegalArgumentException(
+                    "Unknown field: "
+                        + KEY
+                        + key
+                        + " (storageType "
+                        + backend.storageType()
+                        + " takes "
+                        + String.join(", ", known)
+                        + ")");
+              }
+            });
+  }
+
+  /** The {@code storageConfigInfo} keys of each storage type, besides the common ones. */
+  public Map<String, Set<String>> configKeys() {
+    Map<String, Set<String>> out = new LinkedHashMap<>();
+    byType.forEach((type, backend) -> out.put(type, Set.copyOf(backend.configKeys())));
+    return out;
+  }
+
   private static CredentialSource checkedSource(
       StorageBackend<?> backend, String name, Map<String, CredentialSource> sources) {
     CredentialSource source = sources.get(name);

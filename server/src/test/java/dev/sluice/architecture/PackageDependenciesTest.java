@@ -46,7 +46,7 @@ class PackageDependenciesTest {
               "vending.s3"),
           List.of("vending"),
           List.of("io"),
-          List.of("location", "store", "tls"));
+          List.of("api", "location", "store", "tls"));
 
   private static final Path MAIN = Path.of("src/main/java");
   private static final Pattern PACKAGE = Pattern.compile("(?m)^package ([\\w.]+);");

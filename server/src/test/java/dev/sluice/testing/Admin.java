@@ -2,11 +2,26 @@ package dev.sluice.testing;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import dev.sluice.api.CreateCatalogRoleRequest;
+import dev.sluice.api.CreatePrincipalRequest;
+import dev.sluice.api.CreatePrincipalRoleRequest;
+import dev.sluice.api.EntitySpec;
+import dev.sluice.api.Grant;
+import dev.sluice.api.GrantCatalogRoleRequest;
+import dev.sluice.api.GrantPrincipalRoleRequest;
+import dev.sluice.api.GrantRequest;
+import dev.sluice.api.ManagementJson;
+import dev.sluice.api.PrincipalWithCredentials;
+import java.io.UncheckedIOException;
 import java.net.http.HttpResponse;
 import java.util.List;
 
-/** Management-API calls as root, asserting success, for setting up authorization tests. */
+/**
+ * Management-API calls as root, asserting success, for setting up authorization tests. Bodies are
+ * the contract's records ({@code dev.sluice.api}); answers are read back into them strictly, so a
+ * field the server sends that the contract lacks fails the test.
+ */
 public final class Admin {
   private static final String M = "/api/management/v1";
   private final TestServer server;
@@ -15,35 +30,54 @@ public final class Admin {
     this.server = server;
   }
 
-  private HttpResponse<String> ok(String method, String path, String body) throws Exception {
-    HttpResponse<String> response = server.send(method, M + path, body);
+  private HttpResponse<String> ok(String method, String path, Object body) throws Exception {
+    String json = body == null ? null : body instanceof String s ? s : json(body);
+    HttpResponse<String> response = server.send(method, M + path, json);
     assertThat(response.statusCode())
         .as(method + " " + path + " -> " + response.body())
         .isBetween(200, 204);
     return response;
   }
 
+  /** {@code body} as the JSON the contract gives it. */
+  public static String json(Object body) {
+    try {
+      return ManagementJson.strict().writeValueAsString(body);
+    } catch (JsonProcessingException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** An answer read strictly as the contract's {@code type}. */
+  public static <T> T read(HttpResponse<String> response, Class<T> type) {
+    try {
+      return ManagementJson.strict().readValue(response.body(), type);
+    } catch (JsonProcessingException e) {
+      throw new AssertionError("Not a " + type.getSimpleName() + ": " + response.body(), e);
+    }
+  }
+
   /**
    * Creates a principal holding {@code principalRole} (created too); returns {clientId, secret}.
    */
   public String[] principal(String name, String principalRole) throws Exception {
-    JsonNode created =
-        TestServer.json(
-                ok("POST", "/principals", "{\"principal\": {\"name\": \"" + name + "\"}}").body())
-            .get("credentials");
+    PrincipalWithCredentials created =
+        read(
+            ok("POST", "/principals", new CreatePrincipalRequest(EntitySpec.named(name))),
+            PrincipalWithCredentials.class);
     if (principalRole != null) {
       if (server.send("GET", M + "/principal-roles/" + principalRole, null).statusCode() == 404) {
         ok(
             "POST",
             "/principal-roles",
-            "{\"principalRole\": {\"name\": \"" + principalRole + "\"}}");
+            new CreatePrincipalRoleRequest(EntitySpec.named(principalRole)));
       }
       ok(
           "PUT",
           "/principals/" + name + "/principal-roles",
-          "{\"principalRole\": {\"name\": \"" + principalRole + "\"}}");
+          GrantPrincipalRoleRequest.of(principalRole));
     }
-    return new String[] {created.get("clientId").asText(), created.get("clientSecret").asText()};
+    return new String[] {created.credentials().clientId(), created.credentials().clientSecret()};
   }
 
   /** Creates a catalog role and grants it to a principal role. */
@@ -52,29 +86,23 @@ public final class Admin {
     ok(
         "POST",
         "/catalogs/" + catalog + "/catalog-roles",
-        "{\"catalogRole\": {\"name\": \"" + catalogRole + "\"}}");
+        new CreateCatalogRoleRequest(EntitySpec.named(catalogRole)));
     ok(
         "PUT",
         "/principal-roles/" + principalRole + "/catalog-roles/" + catalog,
-        "{\"catalogRole\": {\"name\": \"" + catalogRole + "\"}}");
+        GrantCatalogRoleRequest.of(catalogRole));
   }
 
+  /** A grant request's JSON: {@code type} catalog, namespace, table or view. */
   public static String grantJson(
       String type, List<String> namespace, String name, String privilege) {
-    StringBuilder sb = new StringBuilder("{\"grant\": {\"type\": \"" + type + "\"");
-    if (namespace != null) {
-      sb.append(", \"namespace\": [");
-      for (int i = 0; i < namespace.size(); i++) {
-        sb.append(i == 0 ? "" : ", ").append('"').append(namespace.get(i)).append('"');
-      }
-      sb.append(']');
-    }
-    if (type.equals("table")) {
-      sb.append(", \"tableName\": \"").append(name).append('"');
-    } else if (type.equals("view")) {
-      sb.append(", \"viewName\": \"").append(name).append('"');
-    }
-    return sb.append(", \"privilege\": \"").append(privilege).append("\"}}").toString();
+    Grant grant =
+        switch (type) {
+          case "table" -> Grant.onTable(namespace, name, privilege);
+          case "view" -> Grant.onView(namespace, name, privilege);
+          default -> new Grant(type, namespace, null, null, privilege);
+        };
+    return json(new GrantRequest(grant));
   }
 
   public void grant(String catalog, String catalogRole, String grantJson) throws Exception {

@@ -4,6 +4,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.sluice.SluiceServer;
 import dev.sluice.StandardBackends;
+import dev.sluice.api.Catalog;
+import dev.sluice.api.CreateCatalogRequest;
 import dev.sluice.config.ServerConfig;
 import dev.sluice.tracing.Tracing;
 import java.io.ByteArrayOutputStream;
@@ -129,19 +131,9 @@ public final class TestServer implements AutoCloseable {
   /** As above, with the catalog's whole {@code properties}. */
   public HttpResponse<String> postCatalog(
       String name, Map<String, String> properties, Map<String, Object> storage) throws Exception {
-    Map<String, Object> body =
-        Map.of(
-            "catalog",
-            Map.of(
-                "name",
-                name,
-                "type",
-                "INTERNAL",
-                "properties",
-                properties,
-                "storageConfigInfo",
-                storage));
-    return send("POST", "/api/management/v1/catalogs", JSON.writeValueAsString(body));
+    CreateCatalogRequest body =
+        new CreateCatalogRequest(Catalog.of(name, properties, JSON.valueToTree(storage)), null);
+    return send("POST", "/api/management/v1/catalogs", Admin.json(body));
   }
 
   /** Creates a FILE catalog with a fresh warehouse folder; returns its name. */

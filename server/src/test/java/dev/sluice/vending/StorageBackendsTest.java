@@ -196,6 +196,11 @@ class StorageBackendsTest {
 
   /** Another backend that claims the fake's credential source type under its own storageType. */
   private static final class FakeTwin implements StorageBackend<FakeProfile> {
+    @Override
+    public Set<String> configKeys() {
+      return Set.of();
+    }
+
     private final FakeBackend delegate = new FakeBackend();
 
     @Override
@@ -270,6 +275,11 @@ class StorageBackendsTest {
 
   /** S3's backend, but saying that {@code same} are one place. */
   private static final class Respelled implements StorageBackend<S3StorageProfile> {
+    @Override
+    public Set<String> configKeys() {
+      return s3.configKeys();
+    }
+
     private final S3Backend s3 = new S3Backend();
     private final SameStorage same;
 

@@ -517,6 +517,11 @@ class VendingServiceTest {
 
   /** A backend of storageType FAKE (scheme fake://, source type fake-key) with tunable answers. */
   static final class FakeBackend implements StorageBackend<FakeProfile> {
+    @Override
+    public Set<String> configKeys() {
+      return Set.of();
+    }
+
     static final CredentialSourceType SOURCE_TYPE =
         new CredentialSourceType(
             "fake-key", Set.of("key"), (name, fields) -> new FakeSource(name, fields.get("key")));

@@ -29,6 +29,19 @@ public final class AzureBackend implements StorageBackend<AzureStorageProfile> {
   static final String TYPE = "AZURE";
 
   @Override
+  public Set<String> configKeys() {
+    return Set.of(
+        "credentialSource",
+        "tenantId",
+        "multiTenantAppName",
+        "consentUrl",
+        "durationSeconds",
+        "hierarchicalNamespace",
+        "allowContainerScope",
+        "vendCredentials");
+  }
+
+  @Override
   public String storageType() {
     return TYPE;
   }

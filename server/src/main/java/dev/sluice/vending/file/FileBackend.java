@@ -20,6 +20,11 @@ public final class FileBackend implements StorageBackend<FileStorageProfile> {
   static final String TYPE = "FILE";
 
   @Override
+  public Set<String> configKeys() {
+    return Set.of();
+  }
+
+  @Override
   public String storageType() {
     return TYPE;
   }

@@ -31,6 +31,12 @@ public final class GcsBackend implements StorageBackend<GcsStorageProfile> {
   static final String TYPE = "GCS";
 
   @Override
+  public Set<String> configKeys() {
+    return Set.of(
+        "credentialSource", "gcsServiceAccount", "projectId", "durationSeconds", "vendCredentials");
+  }
+
+  @Override
   public String storageType() {
     return TYPE;
   }

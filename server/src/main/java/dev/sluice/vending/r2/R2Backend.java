@@ -30,6 +30,17 @@ public final class R2Backend implements StorageBackend<R2StorageProfile> {
   static final String REGION = "auto";
 
   @Override
+  public Set<String> configKeys() {
+    return Set.of(
+        "credentialSource",
+        "accountId",
+        "endpoint",
+        "durationSeconds",
+        "vendCredentials",
+        "delegation");
+  }
+
+  @Override
   public String storageType() {
     return TYPE;
   }

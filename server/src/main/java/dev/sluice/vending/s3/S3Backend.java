@@ -46,6 +46,29 @@ public final class S3Backend implements StorageBackend<S3StorageProfile> {
   }
 
   @Override
+  public Set<String> configKeys() {
+    return Set.of(
+        "credentialSource",
+        "region",
+        "roleArn",
+        "externalId",
+        "endpoint",
+        "stsEndpoint",
+        "pathStyleAccess",
+        "durationSeconds",
+        "readPolicyTemplate",
+        "writePolicyTemplate",
+        "sessionName",
+        "sessionTags",
+        "vendCredentials",
+        "stsUnavailable",
+        "delegation",
+        "unscopedSigning",
+        "signatureLifetimeSeconds",
+        "storeClockSkewSeconds");
+  }
+
+  @Override
   public String storageType() {
     return TYPE;
   }

@@ -204,6 +204,11 @@ class AzureSelfCheckTest {
    * profile asks for a directory SAS per table: the mis-scoping the self-check must catch.
    */
   private static final class ContainerSasAzure implements StorageBackend<AzureStorageProfile> {
+    @Override
+    public Set<String> configKeys() {
+      return azure.configKeys();
+    }
+
     private final AzureBackend azure = new AzureBackend();
 
     @Override
