@@ -138,8 +138,8 @@ class ErrorHandlingTest {
             "--client-secret=");
 
     assertThat(noId.exit()).isEqualTo(2);
-    assertThat(noId.err()).contains(
-            "Missing client id: pass --client-id, set SLUICE_CLIENT_ID or use a --profile");
+    assertThat(noId.err())
+        .contains("Missing client id: pass --client-id, set SLUICE_CLIENT_ID or use a --profile");
     assertThat(noSecret.exit()).isEqualTo(2);
     assertThat(noSecret.err()).contains("Missing client secret");
     assertThat(server.tokenRequests()).isEmpty();
