@@ -4,9 +4,14 @@ import static java.util.Objects.requireNonNull;
 
 import dev.sluice.cli.CatalogRolesCommand;
 import dev.sluice.cli.CatalogsCommand;
+import dev.sluice.cli.CompletionCommand;
+import dev.sluice.cli.EventsCommand;
+import dev.sluice.cli.NamespacesCommand;
 import dev.sluice.cli.PrincipalRolesCommand;
 import dev.sluice.cli.PrincipalsCommand;
 import dev.sluice.cli.PrivilegesCommand;
+import dev.sluice.cli.SigningKeysCommand;
+import dev.sluice.cli.TablesCommand;
 import dev.sluice.config.ConfigException;
 import dev.sluice.config.ServerConfig;
 import dev.sluice.store.Store;
@@ -36,7 +41,12 @@ import picocli.CommandLine.ParentCommand;
       PrincipalsCommand.class,
       PrincipalRolesCommand.class,
       CatalogRolesCommand.class,
-      PrivilegesCommand.class
+      PrivilegesCommand.class,
+      NamespacesCommand.class,
+      TablesCommand.class,
+      EventsCommand.class,
+      SigningKeysCommand.class,
+      CompletionCommand.class
     })
 public final class Main implements Runnable {
 

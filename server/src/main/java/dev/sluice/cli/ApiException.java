@@ -25,7 +25,16 @@ final class ApiException extends AdminFailure {
   }
 
   static ApiException from(int status, String body) {
-    return new ApiException(messageOf(body), status);
+    return new ApiException(messageOf(body) + hint(status), status);
+  }
+
+  static final String UNAUTHORIZED_HINT =
+      ": check the client id and secret (--client-id/--client-secret, SLUICE_CLIENT_ID/"
+          + "SLUICE_CLIENT_SECRET, or the --profile in use)";
+
+  /** What to do about a status whose cause is on the caller's side, named once. */
+  private static String hint(int status) {
+    return status == 401 ? UNAUTHORIZED_HINT : "";
   }
 
   private static String messageOf(String body) {

@@ -2,6 +2,7 @@ package dev.sluice.cli;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 
 /** {@code privileges ... catalog grant|revoke PRIVILEGE}: privileges on the catalog itself. */
 @Command(
@@ -35,8 +36,15 @@ final class CatalogPrivileges extends CommandGroup {
 
   @Command(name = "revoke", description = "Revoke a catalog privilege.")
   static final class Revoke extends Change {
+    @Mixin Revocation revocation;
+
     Revoke() {
       super(true);
+    }
+
+    @Override
+    Revocation revocation() {
+      return revocation;
     }
   }
 }

@@ -2,6 +2,7 @@ package dev.sluice.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
@@ -88,8 +89,11 @@ public final class CatalogRolesCommand extends CommandGroup {
                 + " (then only the service admin can manage the catalog's roles and grants)")
     boolean force;
 
+    @Mixin Confirmation confirmation;
+
     @Override
     void run(ManagementClient client, Console console) {
+      confirmation.require("delete catalog role " + name + " from catalog " + catalog);
       JsonNode response =
           client.delete(
               ApiPath.of("catalogs", catalog, "catalog-roles", name)
@@ -157,8 +161,17 @@ public final class CatalogRolesCommand extends CommandGroup {
     @Parameters(index = "0", paramLabel = "NAME", description = "Catalog role name")
     String name;
 
+    @Mixin Confirmation confirmation;
+
     @Override
     void run(ManagementClient client, Console console) {
+      confirmation.require(
+          "revoke catalog role "
+              + name
+              + " (catalog "
+              + catalog
+              + ") from principal role "
+              + principalRole);
       JsonNode response =
           client.delete(
               ApiPath.of("principal-roles", principalRole, "catalog-roles", catalog, name));

@@ -1,23 +1,24 @@
 package dev.sluice.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Parameters;
 
-/** {@code sluice catalogs create|list|get|delete|verify}. */
+/** {@code sluice catalogs create|update|list|get|delete|verify}. */
 @Command(
     name = "catalogs",
     description = "Manage catalogs.",
     subcommands = {
       CatalogsCommand.Create.class,
+      CatalogsCommand.Update.class,
       CatalogsCommand.ListCatalogs.class,
       CatalogsCommand.Get.class,
       CatalogsCommand.Delete.class,
@@ -26,17 +27,12 @@ import picocli.CommandLine.Parameters;
 public final class CatalogsCommand extends CommandGroup {
   static final String DEFAULT_BASE_LOCATION = "default-base-location";
 
-  @Command(name = "create", description = "Create an internal catalog.")
+  @Command(
+      name = "create",
+      description = "Create an internal catalog (any storage type: FILE, S3, R2, GCS, AZURE).")
   static final class Create extends AdminCommand {
     @Parameters(index = "0", paramLabel = "NAME", description = "Catalog name")
     String name;
-
-    @Option(
-        names = "--storage-type",
-        required = true,
-        paramLabel = "TYPE",
-        description = "Storage type, e.g. FILE or S3")
-    String storageType;
 
     @Option(
         names = "--default-base-location",
@@ -46,38 +42,120 @@ public final class CatalogsCommand extends CommandGroup {
     String defaultBaseLocation;
 
     @Option(
-        names = "--allowed-location",
-        paramLabel = "LOC",
-        description = "A location tables may use (repeatable; the server adds the base location)")
-    List<String> allowedLocations = new ArrayList<>();
-
-    @Option(
         names = "--property",
         paramLabel = "KEY=VALUE",
         description = "A catalog property (repeatable)")
     Map<String, String> properties = new LinkedHashMap<>();
 
+    @Option(
+        names = "--verify",
+        description = "Run the storage self-check right after creating (exit 1 when it fails)")
+    boolean verify;
+
+    @Mixin StorageOptions storage;
+
     @Override
     void run(ManagementClient client, Console console) {
-      ObjectNode catalog = Bodies.object();
-      catalog.put("name", name).put("type", "INTERNAL");
-      ObjectNode props = catalog.putObject("properties");
+      Map<String, String> props = new LinkedHashMap<>();
       props.put(DEFAULT_BASE_LOCATION, defaultBaseLocation);
-      properties.forEach(
-          (key, value) -> {
-            // The dedicated option is the one that counts: a stray --property must not override it.
-            if (!DEFAULT_BASE_LOCATION.equals(key)) {
-              props.put(key, value);
+      // The dedicated option is the one that counts: a stray --property must not override it.
+      properties.forEach(props::putIfAbsent);
+      ObjectNode info = storage.apply(Bodies.object(), spec);
+      if (!info.path("storageType").isTextual()) {
+        throw new ParameterException(
+            spec.commandLine(),
+            "Missing storage type: pass --storage-type or a storageType in "
+                + StorageOptions.STORAGE_CONFIG);
+      }
+      if (!info.has("allowedLocations")) {
+        info.putArray("allowedLocations");
+      }
+      JsonNode created =
+          client.post(ApiPath.of("catalogs"), Bodies.newCatalog(name, props, info, verify));
+      JsonNode report = created == null ? null : created.get("verification");
+      console.show(
+          created,
+          out -> {
+            out.println("created catalog " + name);
+            if (report != null && report.has("checks")) {
+              VerifyCatalog.print(out, report);
+            } else if (report != null) {
+              out.println(
+                  "storage self-check "
+                      + report.path("verdict").asText()
+                      + ": "
+                      + report.path("message").asText());
             }
           });
-      ObjectNode storage = catalog.putObject("storageConfigInfo");
-      storage.put("storageType", storageType.toUpperCase(Locale.ROOT));
-      ArrayNode allowed = storage.putArray("allowedLocations");
-      allowedLocations.forEach(allowed::add);
-      ObjectNode body = Bodies.object();
-      body.set("catalog", catalog);
-      JsonNode created = client.post(ApiPath.of("catalogs"), body);
-      console.show(created, out -> out.println("created catalog " + name));
+      if (report != null && !"pass".equals(report.path("verdict").asText())) {
+        throw new AdminFailure(
+            "catalog "
+                + name
+                + " was created but did not pass the storage self-check ("
+                + report.path("verdict").asText()
+                + ")");
+      }
+    }
+  }
+
+  @Command(
+      name = "update",
+      description =
+          "Change a catalog's properties or storage configuration (what was read is sent back"
+              + " with its entity version: a concurrent change is refused with 409).")
+  static final class Update extends AdminCommand {
+    @Parameters(index = "0", paramLabel = "NAME", description = "Catalog name")
+    String name;
+
+    @Option(
+        names = "--property",
+        paramLabel = "KEY=VALUE",
+        description = "Set a catalog property (repeatable)")
+    Map<String, String> set = new LinkedHashMap<>();
+
+    @Option(
+        names = "--remove-property",
+        paramLabel = "KEY",
+        description = "Remove a catalog property (repeatable)")
+    List<String> remove = new ArrayList<>();
+
+    @Option(
+        names = "--default-base-location",
+        paramLabel = "LOC",
+        description = "Where new namespaces and tables go")
+    String defaultBaseLocation;
+
+    @Mixin StorageOptions storage;
+
+    @Override
+    void run(ManagementClient client, Console console) {
+      if (set.isEmpty() && remove.isEmpty() && defaultBaseLocation == null && !storage.given()) {
+        throw new ParameterException(
+            spec.commandLine(),
+            "Nothing to change: pass --property, --remove-property, --default-base-location, "
+                + StorageOptions.STORAGE_CONFIG
+                + " or a storage flag");
+      }
+      JsonNode current = client.get(ApiPath.of("catalogs", name));
+      Map<String, String> properties = null;
+      if (!set.isEmpty() || !remove.isEmpty() || defaultBaseLocation != null) {
+        properties = Bodies.properties(current);
+        properties.putAll(set);
+        remove.forEach(properties::remove);
+        if (defaultBaseLocation != null) {
+          properties.put(DEFAULT_BASE_LOCATION, defaultBaseLocation);
+        }
+      }
+      ObjectNode info = null;
+      if (storage.given()) {
+        JsonNode stored = current.path("storageConfigInfo");
+        info = storage.apply(stored.isObject() ? (ObjectNode) stored : Bodies.object(), spec);
+      }
+      JsonNode updated =
+          client.put(
+              ApiPath.of("catalogs", name),
+              Bodies.catalogUpdate(current.path("entityVersion").asLong(), properties, info));
+      console.show(updated, out -> out.println("updated catalog " + name));
     }
   }
 
@@ -119,8 +197,11 @@ public final class CatalogsCommand extends CommandGroup {
     @Parameters(index = "0", paramLabel = "NAME", description = "Catalog name")
     String name;
 
+    @Mixin Confirmation confirmation;
+
     @Override
     void run(ManagementClient client, Console console) {
+      confirmation.require("delete catalog " + name);
       JsonNode response = client.delete(ApiPath.of("catalogs", name));
       console.show(response, out -> out.println("deleted catalog " + name));
     }

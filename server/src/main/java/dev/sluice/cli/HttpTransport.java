@@ -52,9 +52,26 @@ final class HttpTransport {
     return uri.getScheme() + "://" + uri.getAuthority();
   }
 
+  /** A TLS handshake that failed on the certificate path (PKIX), however the JDK wraps it. */
+  private static boolean untrusted(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof java.security.cert.CertPathValidatorException
+          || t instanceof java.security.cert.CertPathBuilderException
+          || (t.getMessage() != null && t.getMessage().contains("PKIX"))) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   // The JDK's ConnectException usually has no message, and its cause's (ClosedChannelException)
   // says nothing useful.
   private static String describe(IOException e) {
+    if (untrusted(e)) {
+      return (e.getMessage() == null ? "certificate not trusted" : e.getMessage())
+          + " (the server's certificate is not trusted: pass --ca-file with the CA that signed it,"
+          + " or set SLUICE_CA_FILE or the profile's caFile)";
+    }
     if (e.getMessage() != null && !e.getMessage().isBlank()) {
       return e.getMessage();
     }

@@ -12,14 +12,22 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.util.HashSet;
+import java.util.Map;
 import java.util.Set;
+import java.util.function.Function;
 
 /**
- * JSON calls to {@code /api/management/v1}. Authenticates on the first call and reuses the token
- * for the rest of the command (a command makes a handful of calls, and one per page of a list).
+ * JSON calls to {@code /api/management/v1}, and to the Iceberg REST API under {@code
+ * /api/catalog/v1} for the namespace and table commands. Authenticates on the first call and reuses
+ * the token for the rest of the command (a command makes a handful of calls, and one per page of a
+ * list).
  */
 final class ManagementClient {
   static final String MANAGEMENT_PATH = "/api/management/v1";
+  static final String CATALOG_PATH = "/api/catalog/v1";
+
+  /** Admin commands never need storage credentials: asked on every Iceberg call. */
+  static final String DELEGATION_HEADER = "X-Iceberg-Access-Delegation";
 
   private final URI base;
   private final String clientId;
@@ -50,25 +58,64 @@ final class ManagementClient {
    * under {@code field} and no token, as if the server had sent it in one piece.
    */
   JsonNode list(String path, String field) {
-    JsonNode first = get(path);
+    return list(path, field, 0);
+  }
+
+  /**
+   * As {@link #list(String, String)}, stopping once {@code limit} items are read (0: no limit);
+   * {@code path} may carry a query (filters), which every page keeps.
+   */
+  JsonNode list(String path, String field, int limit) {
+    return pages(this::get, path, field, "nextPageToken", limit);
+  }
+
+  /**
+   * An Iceberg REST listing under {@code /api/catalog/v1}: follows {@code next-page-token} like
+   * {@link #list(String, String)} follows the management API's {@code nextPageToken}.
+   */
+  JsonNode icebergList(String path, String field) {
+    return pages(p -> iceberg("GET", p, null), path, field, "next-page-token", 0);
+  }
+
+  private JsonNode pages(
+      Function<String, JsonNode> get, String path, String field, String tokenField, int limit) {
+    JsonNode first = get.apply(path);
     ArrayNode all = mapper.createArrayNode();
     Set<String> seen = new HashSet<>();
     JsonNode page = first;
     while (true) {
-      Lists.items(page, field).forEach(all::add);
-      String token = page.path("nextPageToken").asText("");
-      if (token.isEmpty()) {
+      for (JsonNode item : Lists.items(page, field)) {
+        if (limit > 0 && all.size() >= limit) {
+          break;
+        }
+        all.add(item);
+      }
+      String token = page.path(tokenField).asText("");
+      if (token.isEmpty() || (limit > 0 && all.size() >= limit)) {
         break;
       }
       if (!seen.add(token)) {
         throw new AdminFailure("the server sent the same page token twice while listing " + path);
       }
-      page = get(path + "?pageToken=" + URLEncoder.encode(token, StandardCharsets.UTF_8));
+      page =
+          get.apply(
+              path
+                  + (path.contains("?") ? "&" : "?")
+                  + "pageToken="
+                  + URLEncoder.encode(token, StandardCharsets.UTF_8));
     }
     ObjectNode whole = ((ObjectNode) first).deepCopy();
     whole.set(field, all);
-    whole.remove("nextPageToken");
+    whole.remove(tokenField);
     return whole;
+  }
+
+  /**
+   * A call to the Iceberg REST API ({@code path} under {@code /api/catalog/v1}), declining storage
+   * credentials ({@code X-Iceberg-Access-Delegation: none}).
+   */
+  JsonNode iceberg(String method, String path, JsonNode body) {
+    return call(method, CATALOG_PATH + path, body, Map.of(DELEGATION_HEADER, "none"));
   }
 
   JsonNode post(String path, JsonNode body) {
@@ -84,11 +131,16 @@ final class ManagementClient {
   }
 
   private JsonNode call(String method, String path, JsonNode body) {
+    return call(method, MANAGEMENT_PATH + path, body, Map.of());
+  }
+
+  private JsonNode call(String method, String path, JsonNode body, Map<String, String> headers) {
     HttpRequest.Builder request =
-        HttpRequest.newBuilder(URI.create(base + MANAGEMENT_PATH + path))
+        HttpRequest.newBuilder(URI.create(base + path))
             .timeout(HttpTransport.REQUEST_TIMEOUT)
             .header("Authorization", "Bearer " + token())
             .header("Accept", "application/json");
+    headers.forEach(request::header);
     if (body == null) {
       request.method(method, HttpRequest.BodyPublishers.noBody());
     } else {

@@ -2,6 +2,7 @@ package dev.sluice.cli;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** {@code privileges ... namespace grant|revoke --namespace a.b PRIVILEGE}. */
@@ -44,8 +45,15 @@ final class NamespacePrivileges extends CommandGroup {
 
   @Command(name = "revoke", description = "Revoke a namespace privilege.")
   static final class Revoke extends Change {
+    @Mixin Revocation revocation;
+
     Revoke() {
       super(true);
+    }
+
+    @Override
+    Revocation revocation() {
+      return revocation;
     }
   }
 }

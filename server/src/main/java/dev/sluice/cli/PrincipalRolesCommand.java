@@ -2,6 +2,7 @@ package dev.sluice.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
@@ -55,8 +56,11 @@ public final class PrincipalRolesCommand extends CommandGroup {
     @Parameters(index = "0", paramLabel = "NAME", description = "Principal role name")
     String name;
 
+    @Mixin Confirmation confirmation;
+
     @Override
     void run(ManagementClient client, Console console) {
+      confirmation.require("delete principal role " + name);
       JsonNode response = client.delete(ApiPath.of("principal-roles", name));
       console.show(response, out -> out.println("deleted principal role " + name));
     }
@@ -98,8 +102,11 @@ public final class PrincipalRolesCommand extends CommandGroup {
     @Parameters(index = "0", paramLabel = "NAME", description = "Principal role name")
     String name;
 
+    @Mixin Confirmation confirmation;
+
     @Override
     void run(ManagementClient client, Console console) {
+      confirmation.require("revoke principal role " + name + " from principal " + principal);
       JsonNode response =
           client.delete(ApiPath.of("principals", principal, "principal-roles", name));
       console.show(

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import java.util.ArrayList;
 import java.util.List;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
@@ -88,8 +89,11 @@ public final class PrincipalsCommand extends CommandGroup {
     @Parameters(index = "0", paramLabel = "NAME", description = "Principal name")
     String name;
 
+    @Mixin Confirmation confirmation;
+
     @Override
     void run(ManagementClient client, Console console) {
+      confirmation.require("delete principal " + name);
       JsonNode response = client.delete(ApiPath.of("principals", name));
       console.show(response, out -> out.println("deleted principal " + name));
     }

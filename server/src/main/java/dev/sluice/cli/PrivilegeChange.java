@@ -2,14 +2,19 @@ package dev.sluice.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.sluice.authz.Privilege;
+import java.util.Arrays;
 import java.util.Locale;
+import java.util.stream.Collectors;
+import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Parameters;
 
 /**
  * Grants or revokes one privilege on one securable. Grant is {@code PUT .../grants}, revoke is
- * {@code POST} to the same path with the same body (Polaris's shape). Subclasses say what the
- * securable is; the privilege is sent upper-cased and left for the server to validate, so the CLI
- * need not change when the server learns a privilege.
+ * {@code POST} to the same path with the same body (Polaris's shape; {@code ?force=true} with
+ * {@code --force}). Subclasses say what the securable is. The privilege is sent upper-cased; one
+ * the CLI does not know ({@link Privilege}, the server's own list, shipped in the same jar) is a
+ * usage error that lists the valid ones, before any call.
  */
 abstract class PrivilegeChange extends AdminCommand {
   @Parameters(
@@ -30,16 +35,36 @@ abstract class PrivilegeChange extends AdminCommand {
   /** The securable for people: {@code namespace sales}, {@code table sales.orders}. */
   abstract String securable();
 
+  /** A revoke's {@code --force} and {@code --yes}; null for a grant. */
+  Revocation revocation() {
+    return null;
+  }
+
   @Override
   final void run(ManagementClient client, Console console) {
     PrivilegesCommand role = PrivilegesCommand.enclosing(spec);
     String upper = privilege.toUpperCase(Locale.ROOT);
+    if (Arrays.stream(Privilege.values()).noneMatch(p -> p.name().equals(upper))) {
+      throw new ParameterException(
+          spec.commandLine(),
+          "Unknown privilege '"
+              + privilege
+              + "': one of "
+              + Arrays.stream(Privilege.values())
+                  .map(Enum::name)
+                  .collect(Collectors.joining(", ")));
+    }
+    Revocation revocation = revocation();
+    if (revocation != null) {
+      revocation.confirmation.require(
+          "revoke " + upper + " on " + securable() + " from catalog role " + role.catalogRole);
+    }
+    String path = role.grantsPath() + (revocation != null && revocation.force ? "?force=true" : "");
     ObjectNode body = Bodies.object();
     ObjectNode grant = body.putObject("grant");
     describe(grant);
     grant.put("privilege", upper);
-    JsonNode response =
-        revoke ? client.post(role.grantsPath(), body) : client.put(role.grantsPath(), body);
+    JsonNode response = revoke ? client.post(path, body) : client.put(path, body);
     String verb = revoke ? "revoked " : "granted ";
     String preposition = revoke ? " from" : " to";
     console.show(

@@ -12,16 +12,20 @@ import picocli.CommandLine.ScopeType;
 /**
  * {@code sluice privileges --catalog C --catalog-role R list|catalog|namespace|table|view}: the
  * privileges a catalog role grants. As in the Polaris CLI, the role is named before the verb.
+ * {@code sluice privileges --catalog C effective --principal P ...}: what a principal holds, with
+ * no catalog role named ({@link EffectivePrivileges}).
  */
 @Command(
     name = "privileges",
-    description = "List, grant and revoke a catalog role's privileges.",
+    description =
+        "List, grant and revoke a catalog role's privileges; show a principal's effective ones.",
     subcommands = {
       PrivilegesCommand.ListGrants.class,
       CatalogPrivileges.class,
       NamespacePrivileges.class,
       TablePrivileges.class,
-      ViewPrivileges.class
+      ViewPrivileges.class,
+      EffectivePrivileges.class
     })
 public final class PrivilegesCommand extends CommandGroup {
   // Inherited, so that both the Polaris order (before the verb) and the end of the line work.
@@ -50,6 +54,22 @@ public final class PrivilegesCommand extends CommandGroup {
       if (s.userObject() instanceof PrivilegesCommand privileges) {
         privileges.requireRole(spec);
         return privileges;
+      }
+    }
+    throw new IllegalStateException(spec.qualifiedName() + " is not under the privileges command");
+  }
+
+  /**
+   * The {@code --catalog} of the {@code privileges} command above, checked: for {@code effective}.
+   */
+  static String enclosingCatalog(CommandSpec spec) {
+    for (CommandSpec s = spec.parent(); s != null; s = s.parent()) {
+      if (s.userObject() instanceof PrivilegesCommand privileges) {
+        if (privileges.catalog == null || privileges.catalog.isBlank()) {
+          throw new ParameterException(
+              spec.commandLine(), "Missing required option: '--catalog=CATALOG'");
+        }
+        return privileges.catalog;
       }
     }
     throw new IllegalStateException(spec.qualifiedName() + " is not under the privileges command");

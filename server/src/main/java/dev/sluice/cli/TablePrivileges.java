@@ -2,6 +2,7 @@ package dev.sluice.cli;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** {@code privileges ... table grant|revoke --namespace a.b --table NAME PRIVILEGE}. */
@@ -48,8 +49,15 @@ final class TablePrivileges extends CommandGroup {
 
   @Command(name = "revoke", description = "Revoke a table privilege.")
   static final class Revoke extends Change {
+    @Mixin Revocation revocation;
+
     Revoke() {
       super(true);
+    }
+
+    @Override
+    Revocation revocation() {
+      return revocation;
     }
   }
 }

@@ -1,7 +1,6 @@
 package dev.sluice.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.PrintWriter;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -32,11 +31,8 @@ final class VerifyCatalog extends AdminCommand {
 
   @Override
   void run(ManagementClient client, Console console) {
-    ObjectNode body = Bodies.object();
-    if (otherLocation != null) {
-      body.put("otherLocation", otherLocation);
-    }
-    JsonNode report = client.post(ApiPath.of("catalogs", name, "verify"), body);
+    JsonNode report =
+        client.post(ApiPath.of("catalogs", name, "verify"), Bodies.verify(otherLocation));
     console.show(report, out -> print(out, report));
     if (!"pass".equals(report.path("verdict").asText())) {
       throw new AdminFailure(

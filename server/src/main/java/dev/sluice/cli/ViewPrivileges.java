@@ -2,6 +2,7 @@ package dev.sluice.cli;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** {@code privileges ... view grant|revoke --namespace a.b --view NAME PRIVILEGE}. */
@@ -48,8 +49,15 @@ final class ViewPrivileges extends CommandGroup {
 
   @Command(name = "revoke", description = "Revoke a view privilege.")
   static final class Revoke extends Change {
+    @Mixin Revocation revocation;
+
     Revoke() {
       super(true);
+    }
+
+    @Override
+    Revocation revocation() {
+      return revocation;
     }
   }
 }

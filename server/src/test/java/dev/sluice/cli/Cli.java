@@ -58,6 +58,34 @@ final class Cli {
     return result;
   }
 
+  /**
+   * Runs against a real server as its root principal; checks the secret never shows up. An argument
+   * {@code --output json} may be among {@code args}.
+   */
+  static Result live(dev.sluice.testing.TestServer server, String... args) {
+    List<String> all = new ArrayList<>(Arrays.asList(args));
+    all.addAll(
+        List.of(
+            "--base-url",
+            server.baseUrl(),
+            "--client-id",
+            dev.sluice.testing.TestServer.CLIENT_ID,
+            "--client-secret",
+            dev.sluice.testing.TestServer.SECRET));
+    Result result = raw(all.toArray(String[]::new));
+    assertThat(result.out() + result.err()).doesNotContain(dev.sluice.testing.TestServer.SECRET);
+    return result;
+  }
+
+  /** {@link #live} that must succeed (exit 0). */
+  static Result ok(dev.sluice.testing.TestServer server, String... args) {
+    Result result = live(server, args);
+    assertThat(result.exit())
+        .as(String.join(" ", args) + "\n" + result.out() + result.err())
+        .isZero();
+    return result;
+  }
+
   /** Like {@link #run} with {@code --output json}. */
   static Result json(FakeServer server, String... args) {
     List<String> all = new ArrayList<>(Arrays.asList(args));

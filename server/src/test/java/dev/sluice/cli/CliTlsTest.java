@@ -82,7 +82,10 @@ class CliTlsTest {
             "--client-key",
             admin.privateKeyPem().toString());
     assertThat(result.exit()).isEqualTo(1);
-    assertThat(result.err()).contains("cannot reach").contains("PKIX");
+    assertThat(result.err())
+        .contains("cannot reach")
+        .contains("PKIX")
+        .contains("pass --ca-file with the CA that signed it");
   }
 
   @Test

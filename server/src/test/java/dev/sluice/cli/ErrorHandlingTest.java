@@ -69,7 +69,11 @@ class ErrorHandlingTest {
 
     assertThat(result.exit()).isEqualTo(1);
     assertThat(result.out()).isEmpty();
-    assertThat(result.err()).isEqualTo("error: Bad client credentials (HTTP 401)\n");
+    assertThat(result.err())
+        .isEqualTo(
+            "error: Bad client credentials: check the client id and secret (--client-id/"
+                + "--client-secret, SLUICE_CLIENT_ID/SLUICE_CLIENT_SECRET, or the --profile in use)"
+                + " (HTTP 401)\n");
     assertThat(server.calls()).isEmpty();
   }
 
@@ -134,7 +138,8 @@ class ErrorHandlingTest {
             "--client-secret=");
 
     assertThat(noId.exit()).isEqualTo(2);
-    assertThat(noId.err()).contains("Missing client id: pass --client-id or set SLUICE_CLIENT_ID");
+    assertThat(noId.err())
+        .contains("Missing client id: pass --client-id, set SLUICE_CLIENT_ID or use a --profile");
     assertThat(noSecret.exit()).isEqualTo(2);
     assertThat(noSecret.err()).contains("Missing client secret");
     assertThat(server.tokenRequests()).isEmpty();

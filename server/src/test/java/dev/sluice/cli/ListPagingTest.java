@@ -118,4 +118,68 @@ class ListPagingTest {
     assertThat(result.err()).contains("same page token twice");
     assertThat(server.calls()).hasSize(2);
   }
+
+  private static String events(String token, int... ids) {
+    StringBuilder items = new StringBuilder();
+    for (int id : ids) {
+      items
+          .append(items.isEmpty() ? "" : ",")
+          .append("{\"id\":")
+          .append(id)
+          .append(",\"timestamp\":0,\"principal\":\"root\",\"action\":\"createCatalog\",")
+          .append("\"catalog\":\"c\",\"securable\":\"c\",\"decision\":\"DENY\"}");
+    }
+    return "{\"events\":["
+        + items
+        + "],\"nextPageToken\":"
+        + (token == null ? "null" : "\"" + token + "\"")
+        + "}";
+  }
+
+  @Test
+  void eventsKeepTheirFiltersOnEveryPageAndStopAtTheLimit() {
+    String filters = "principal=root&decision=DENY&from=1000";
+    server
+        .answer("GET", "/events?" + filters, 200, events("p2", 9, 8))
+        .answer("GET", "/events?" + filters + "&pageToken=p2", 200, events("p3", 7, 6))
+        .answer("GET", "/events?" + filters + "&pageToken=p3", 200, events(null, 5));
+
+    Cli.Result three =
+        Cli.json(
+            server,
+            "events",
+            "list",
+            "--principal",
+            "root",
+            "--decision",
+            "deny",
+            "--from",
+            "1000",
+            "--limit",
+            "3");
+    assertThat(three.exit()).as(three.err()).isZero();
+    assertThat(three.json().get("events").findValuesAsText("id")).containsExactly("9", "8", "7");
+    assertThat(three.json().has("nextPageToken")).isFalse();
+    assertThat(server.calls()).hasSize(2);
+
+    Cli.Result all =
+        Cli.run(
+            server,
+            "events",
+            "list",
+            "--principal",
+            "root",
+            "--decision",
+            "DENY",
+            "--from",
+            "1970-01-01T00:00:01Z",
+            "--limit",
+            "0");
+    assertThat(all.exit()).as(all.err()).isZero();
+    assertThat(all.out())
+        .startsWith(
+            "TIME                  PRINCIPAL  ACTION         CATALOG  SECURABLE  DECISION\n")
+        .contains("1970-01-01T00:00:00Z  root       createCatalog  c        c          DENY");
+    assertThat(all.out().lines()).hasSize(6);
+  }
 }

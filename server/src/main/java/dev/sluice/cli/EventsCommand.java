@@ -1,0 +1,137 @@
+package dev.sluice.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeParseException;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.StringJoiner;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.ITypeConverter;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.TypeConversionException;
+
+/** {@code sluice events list}: the audit trail, newest first, filtered as the API filters it. */
+@Command(
+    name = "events",
+    description = "Read the audit trail.",
+    subcommands = {EventsCommand.ListEvents.class})
+public final class EventsCommand extends CommandGroup {
+
+  @Command(
+      name = "list",
+      description =
+          "List audit events, newest first (the service admin sees all; others, the"
+              + " catalogs whose access they manage).")
+  static final class ListEvents extends AdminCommand {
+    @Option(names = "--principal", paramLabel = "NAME", description = "Only this principal's")
+    String principal;
+
+    @Option(names = "--catalog", paramLabel = "CATALOG", description = "Only this catalog's")
+    String catalog;
+
+    @Option(
+        names = "--securable",
+        paramLabel = "NAME",
+        description = "Only on this securable (as events name it, e.g. sales.orders)")
+    String securable;
+
+    @Option(
+        names = "--decision",
+        paramLabel = "ALLOW|DENY",
+        description = "Only allowed or only denied calls")
+    String decision;
+
+    @Option(
+        names = "--from",
+        paramLabel = "TIME",
+        converter = Time.class,
+        description = "Not before: 2025-01-31T12:00:00Z, 2025-01-31 (UTC midnight) or epoch ms")
+    Long from;
+
+    @Option(
+        names = "--to",
+        paramLabel = "TIME",
+        converter = Time.class,
+        description = "Not after; same forms as --from")
+    Long to;
+
+    @Option(
+        names = "--limit",
+        paramLabel = "N",
+        defaultValue = "100",
+        description = "At most N events, following pages as needed (default 100; 0: all)")
+    int limit;
+
+    @Override
+    void run(ManagementClient client, Console console) {
+      Map<String, Object> filters = new LinkedHashMap<>();
+      filters.put("principal", principal);
+      filters.put("catalog", catalog);
+      filters.put("securable", securable);
+      filters.put("decision", decision == null ? null : decision.toUpperCase(Locale.ROOT));
+      filters.put("from", from);
+      filters.put("to", to);
+      StringJoiner query = new StringJoiner("&", "?", "").setEmptyValue("");
+      filters.forEach(
+          (key, value) -> {
+            if (value != null) {
+              query.add(key + "=" + URLEncoder.encode(value.toString(), StandardCharsets.UTF_8));
+            }
+          });
+      JsonNode response = client.list(ApiPath.of("events") + query, "events", Math.max(limit, 0));
+      console.show(
+          response,
+          out -> {
+            TextTable table =
+                new TextTable("TIME", "PRINCIPAL", "ACTION", "CATALOG", "SECURABLE", "DECISION");
+            for (JsonNode event : Lists.items(response, "events")) {
+              table.row(
+                  time(event.path("timestamp")),
+                  event.path("principal").asText(""),
+                  event.path("action").asText(""),
+                  event.path("catalog").asText(""),
+                  event.path("securable").asText(""),
+                  event.path("decision").asText(""));
+            }
+            Lists.print(out, table, "no events");
+          });
+    }
+
+    private static String time(JsonNode timestamp) {
+      return timestamp.isIntegralNumber()
+          ? Instant.ofEpochMilli(timestamp.asLong()).toString()
+          : timestamp.asText("");
+    }
+  }
+
+  /** An instant, a UTC date or epoch milliseconds, as the API's epoch milliseconds. */
+  static final class Time implements ITypeConverter<Long> {
+    @Override
+    public Long convert(String value) {
+      String v = value.trim();
+      if (v.matches("\\d+")) {
+        return Long.parseLong(v);
+      }
+      try {
+        return Instant.parse(v).toEpochMilli();
+      } catch (DateTimeParseException e) {
+        // a date, below
+      }
+      try {
+        return LocalDate.parse(v).atStartOfDay(ZoneOffset.UTC).toInstant().toEpochMilli();
+      } catch (DateTimeParseException e) {
+        throw new TypeConversionException(
+            "'"
+                + value
+                + "' is not a time: expected 2025-01-31T12:00:00Z, 2025-01-31 or epoch"
+                + " milliseconds");
+      }
+    }
+  }
+}
