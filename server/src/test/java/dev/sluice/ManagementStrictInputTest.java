@@ -130,6 +130,17 @@ class ManagementStrictInputTest {
             + "\"], \"endpoint\": \"http://x\"}}",
         "Unknown field: storageConfigInfo.endpoint");
     refused("PUT", "/catalogs/" + name, "{\"propertys\": {}}", "Unknown field: propertys");
+    // An unknown privilege is answered with the ones there are.
+    refused(
+        "PUT",
+        "/catalogs/" + name + "/catalog-roles/catalog_admin/grants",
+        "{\"grant\": {\"type\": \"catalog\", \"privilege\": \"TABLE_READ\"}}",
+        "Unknown privilege: TABLE_READ (one of [CATALOG_MANAGE_ACCESS");
+    refused(
+        "PUT",
+        "/catalogs/" + name + "/catalog-roles/catalog_admin/grants",
+        "{\"grant\": {\"type\": \"catalog\", \"tableName\": \"t\", \"privilege\": \"TABLE_READ_DATA\"}}",
+        "Invalid field grant.tableName: a catalog grant has none");
     // A properties-only update is not held to the storage keys again.
     Catalog current = Admin.read(server.send("GET", M + "/catalogs/" + name, null), Catalog.class);
     java.util.Map<String, String> properties = new java.util.HashMap<>(current.properties());

@@ -16,9 +16,9 @@ public record Catalog(
     String type,
     @JsonProperty(required = true) String name,
     Map<String, String> properties,
-    Long createTimestamp,
-    Long lastUpdateTimestamp,
-    Long entityVersion,
+    @JsonInclude(JsonInclude.Include.NON_NULL) Long createTimestamp,
+    @JsonInclude(JsonInclude.Include.NON_NULL) Long lastUpdateTimestamp,
+    @JsonInclude(JsonInclude.Include.NON_NULL) Long entityVersion,
     @JsonProperty(required = true) ObjectNode storageConfigInfo,
     @JsonInclude(JsonInclude.Include.NON_NULL) VerificationReport verification) {
   public Catalog {

@@ -1,5 +1,7 @@
 package dev.sluice.api;
 
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -14,8 +16,9 @@ final class Fields {
     return value;
   }
 
+  /** An unmodifiable copy that keeps the order it was given in (properties read as written). */
   static <K, V> Map<K, V> copy(Map<K, V> map) {
-    return map == null ? Map.of() : Map.copyOf(map);
+    return map == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(map));
   }
 
   static <T> List<T> copy(List<T> list) {

@@ -13,6 +13,6 @@ import java.util.Map;
 public record UpdateCatalogRequest(
     Long currentEntityVersion, Map<String, String> properties, ObjectNode storageConfigInfo) {
   public UpdateCatalogRequest {
-    properties = properties == null ? null : Map.copyOf(properties);
+    properties = properties == null ? null : Fields.copy(properties);
   }
 }

@@ -98,7 +98,9 @@ public enum Privilege {
     try {
       return valueOf(name.trim().toUpperCase(Locale.ROOT));
     } catch (IllegalArgumentException | NullPointerException e) {
-      throw new BadRequestException("Unknown privilege: %s", String.valueOf(name));
+      throw new BadRequestException(
+          "Unknown privilege: %s (one of %s)",
+          String.valueOf(name), java.util.Arrays.stream(values()).map(Enum::name).toList());
     }
   }
 }

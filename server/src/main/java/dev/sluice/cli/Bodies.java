@@ -1,12 +1,22 @@
 package dev.sluice.cli;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.sluice.api.Catalog;
+import dev.sluice.api.CreateCatalogRequest;
+import dev.sluice.api.CreateCatalogRoleRequest;
+import dev.sluice.api.CreatePrincipalRequest;
+import dev.sluice.api.CreatePrincipalRoleRequest;
+import dev.sluice.api.EntitySpec;
+import dev.sluice.api.UpdateCatalogRequest;
+import dev.sluice.api.VerifyCatalogRequest;
 import java.util.List;
 import java.util.Map;
 
-/** The small request bodies of the management API, in Polaris's wrapped shape. */
+/**
+ * The request bodies the CLI sends: the management API's contract records ({@code dev.sluice.api}),
+ * and the Iceberg REST API's namespace creation.
+ */
 final class Bodies {
   private Bodies() {}
 
@@ -14,55 +24,32 @@ final class Bodies {
     return JsonNodeFactory.instance.objectNode();
   }
 
-  /** {@code {"<kind>": {"name": NAME, "properties": {}}}}: creating a principal or a role. */
-  static ObjectNode newEntity(String kind, String name) {
-    ObjectNode body = object();
-    body.putObject(kind).put("name", name).putObject("properties");
-    return body;
+  static CreatePrincipalRequest newPrincipal(String name) {
+    return new CreatePrincipalRequest(EntitySpec.named(name));
   }
 
-  /** {@code {"<kind>": {"name": NAME}}}: naming a role to grant. */
-  static ObjectNode reference(String kind, String name) {
-    ObjectNode body = object();
-    body.putObject(kind).put("name", name);
-    return body;
+  static CreatePrincipalRoleRequest newPrincipalRole(String name) {
+    return new CreatePrincipalRoleRequest(EntitySpec.named(name));
+  }
+
+  static CreateCatalogRoleRequest newCatalogRole(String name) {
+    return new CreateCatalogRoleRequest(EntitySpec.named(name));
   }
 
   /**
-   * {@code {"catalog": {"name", "type": "INTERNAL", "properties", "storageConfigInfo"}}}, with
-   * {@code "verify": true} when the server should run the storage self-check right after.
+   * A new INTERNAL catalog, with {@code "verify": true} when the server should run the storage
+   * self-check right after.
    */
-  static ObjectNode newCatalog(
+  static CreateCatalogRequest newCatalog(
       String name, Map<String, String> properties, ObjectNode storageConfigInfo, boolean verify) {
-    ObjectNode catalog = object();
-    catalog.put("name", name).put("type", "INTERNAL");
-    ObjectNode props = catalog.putObject("properties");
-    properties.forEach(props::put);
-    catalog.set("storageConfigInfo", storageConfigInfo);
-    ObjectNode body = object();
-    body.set("catalog", catalog);
-    if (verify) {
-      body.put("verify", true);
-    }
-    return body;
+    return new CreateCatalogRequest(
+        Catalog.of(name, properties, storageConfigInfo), verify ? Boolean.TRUE : null);
   }
 
-  /**
-   * {@code {"currentEntityVersion", "properties", "storageConfigInfo"}}: an update of what was read
-   * at {@code version}; a null part is left as it is.
-   */
-  static ObjectNode catalogUpdate(
+  /** An update of what was read at {@code version}; a null part is left as it is. */
+  static UpdateCatalogRequest catalogUpdate(
       long version, Map<String, String> properties, ObjectNode storageConfigInfo) {
-    ObjectNode body = object();
-    body.put("currentEntityVersion", version);
-    if (properties != null) {
-      ObjectNode props = body.putObject("properties");
-      properties.forEach(props::put);
-    }
-    if (storageConfigInfo != null) {
-      body.set("storageConfigInfo", storageConfigInfo);
-    }
-    return body;
+    return new UpdateCatalogRequest(version, properties, storageConfigInfo);
   }
 
   /** {@code {"namespace": [levels], "properties": {...}}}: creating an Iceberg namespace. */
@@ -74,19 +61,8 @@ final class Bodies {
     return body;
   }
 
-  /** {@code {"otherLocation": LOC}} or {@code {}}: the storage self-check's request. */
-  static ObjectNode verify(String otherLocation) {
-    ObjectNode body = object();
-    if (otherLocation != null) {
-      body.put("otherLocation", otherLocation);
-    }
-    return body;
-  }
-
-  /** The properties of a management entity as a map (for read-modify-write). */
-  static Map<String, String> properties(JsonNode entity) {
-    Map<String, String> out = new java.util.LinkedHashMap<>();
-    entity.path("properties").properties().forEach(e -> out.put(e.getKey(), e.getValue().asText()));
-    return out;
+  /** The storage self-check's request, with or without another location to probe. */
+  static VerifyCatalogRequest verify(String otherLocation) {
+    return new VerifyCatalogRequest(otherLocation);
   }
 }

@@ -1,6 +1,6 @@
 package dev.sluice.cli;
 
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.sluice.api.Grant;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 
@@ -8,7 +8,7 @@ import picocli.CommandLine.Mixin;
 @Command(
     name = "catalog",
     description = "Grant or revoke a privilege on the catalog itself.",
-    subcommands = {CatalogPrivileges.Grant.class, CatalogPrivileges.Revoke.class})
+    subcommands = {CatalogPrivileges.GrantPrivilege.class, CatalogPrivileges.RevokePrivilege.class})
 final class CatalogPrivileges extends CommandGroup {
 
   abstract static class Change extends PrivilegeChange {
@@ -17,8 +17,8 @@ final class CatalogPrivileges extends CommandGroup {
     }
 
     @Override
-    void describe(ObjectNode grant) {
-      grant.put("type", "catalog");
+    Grant grant(String privilege) {
+      return Grant.onCatalog(privilege);
     }
 
     @Override
@@ -28,17 +28,17 @@ final class CatalogPrivileges extends CommandGroup {
   }
 
   @Command(name = "grant", description = "Grant a catalog privilege.")
-  static final class Grant extends Change {
-    Grant() {
+  static final class GrantPrivilege extends Change {
+    GrantPrivilege() {
       super(false);
     }
   }
 
   @Command(name = "revoke", description = "Revoke a catalog privilege.")
-  static final class Revoke extends Change {
+  static final class RevokePrivilege extends Change {
     @Mixin Revocation revocation;
 
-    Revoke() {
+    RevokePrivilege() {
       super(true);
     }
 

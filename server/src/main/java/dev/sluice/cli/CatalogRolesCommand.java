@@ -1,6 +1,7 @@
 package dev.sluice.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.sluice.api.GrantCatalogRoleRequest;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -35,8 +36,7 @@ public final class CatalogRolesCommand extends CommandGroup {
     void run(ManagementClient client, Console console) {
       JsonNode created =
           client.post(
-              ApiPath.of("catalogs", catalog, "catalog-roles"),
-              Bodies.newEntity("catalogRole", name));
+              ApiPath.of("catalogs", catalog, "catalog-roles"), Bodies.newCatalogRole(name));
       console.show(
           created, out -> out.println("created catalog role " + name + " in catalog " + catalog));
     }
@@ -128,7 +128,7 @@ public final class CatalogRolesCommand extends CommandGroup {
       JsonNode response =
           client.put(
               ApiPath.of("principal-roles", principalRole, "catalog-roles", catalog),
-              Bodies.reference("catalogRole", name));
+              GrantCatalogRoleRequest.of(name));
       console.show(
           response,
           out ->

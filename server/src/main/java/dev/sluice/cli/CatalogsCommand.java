@@ -2,6 +2,7 @@ package dev.sluice.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.sluice.api.Catalog;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -136,10 +137,10 @@ public final class CatalogsCommand extends CommandGroup {
                 + StorageOptions.STORAGE_CONFIG
                 + " or a storage flag");
       }
-      JsonNode current = client.get(ApiPath.of("catalogs", name));
+      Catalog current = client.get(ApiPath.of("catalogs", name), Catalog.class);
       Map<String, String> properties = null;
       if (!set.isEmpty() || !remove.isEmpty() || defaultBaseLocation != null) {
-        properties = Bodies.properties(current);
+        properties = new LinkedHashMap<>(current.properties());
         properties.putAll(set);
         remove.forEach(properties::remove);
         if (defaultBaseLocation != null) {
@@ -148,13 +149,12 @@ public final class CatalogsCommand extends CommandGroup {
       }
       ObjectNode info = null;
       if (storage.given()) {
-        JsonNode stored = current.path("storageConfigInfo");
-        info = storage.apply(stored.isObject() ? (ObjectNode) stored : Bodies.object(), spec);
+        info = storage.apply(current.storageConfigInfo().deepCopy(), spec);
       }
       JsonNode updated =
           client.put(
               ApiPath.of("catalogs", name),
-              Bodies.catalogUpdate(current.path("entityVersion").asLong(), properties, info));
+              Bodies.catalogUpdate(current.entityVersion(), properties, info));
       console.show(updated, out -> out.println("updated catalog " + name));
     }
   }

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.sluice.api.ManagementJson;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
@@ -118,23 +119,36 @@ final class ManagementClient {
     return call(method, CATALOG_PATH + path, body, Map.of(DELEGATION_HEADER, "none"));
   }
 
-  JsonNode post(String path, JsonNode body) {
+  /** {@code body}: a request record of the management API's contract ({@code dev.sluice.api}). */
+  JsonNode post(String path, Record body) {
     return call("POST", path, body);
   }
 
-  JsonNode put(String path, JsonNode body) {
+  /** {@code body}: a request record of the management API's contract ({@code dev.sluice.api}). */
+  JsonNode put(String path, Record body) {
     return call("PUT", path, body);
+  }
+
+  /** {@code GET path} read as the contract's {@code type} (fields a newer server adds ignored). */
+  <T> T get(String path, Class<T> type) {
+    JsonNode answer = get(path);
+    try {
+      return ManagementJson.lenient().treeToValue(answer, type);
+    } catch (IOException | IllegalArgumentException e) {
+      throw new AdminFailure(
+          "the server's answer to " + path + " is not a " + type.getSimpleName(), e);
+    }
   }
 
   JsonNode delete(String path) {
     return call("DELETE", path, null);
   }
 
-  private JsonNode call(String method, String path, JsonNode body) {
+  private JsonNode call(String method, String path, Object body) {
     return call(method, MANAGEMENT_PATH + path, body, Map.of());
   }
 
-  private JsonNode call(String method, String path, JsonNode body, Map<String, String> headers) {
+  private JsonNode call(String method, String path, Object body, Map<String, String> headers) {
     HttpRequest.Builder request =
         HttpRequest.newBuilder(URI.create(base + path))
             .timeout(HttpTransport.REQUEST_TIMEOUT)
@@ -162,9 +176,9 @@ final class ManagementClient {
     return token;
   }
 
-  private String write(JsonNode body) {
+  private String write(Object body) {
     try {
-      return mapper.writeValueAsString(body);
+      return ManagementJson.strict().writeValueAsString(body);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }

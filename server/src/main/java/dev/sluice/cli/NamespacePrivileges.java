@@ -1,6 +1,6 @@
 package dev.sluice.cli;
 
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.sluice.api.Grant;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -9,7 +9,10 @@ import picocli.CommandLine.Option;
 @Command(
     name = "namespace",
     description = "Grant or revoke a privilege on a namespace.",
-    subcommands = {NamespacePrivileges.Grant.class, NamespacePrivileges.Revoke.class})
+    subcommands = {
+      NamespacePrivileges.GrantPrivilege.class,
+      NamespacePrivileges.RevokePrivilege.class
+    })
 final class NamespacePrivileges extends CommandGroup {
 
   abstract static class Change extends PrivilegeChange {
@@ -26,8 +29,8 @@ final class NamespacePrivileges extends CommandGroup {
     }
 
     @Override
-    void describe(ObjectNode grant) {
-      grant.put("type", "namespace").set("namespace", namespace.toJson());
+    Grant grant(String privilege) {
+      return Grant.onNamespace(namespace.levels(), privilege);
     }
 
     @Override
@@ -37,17 +40,17 @@ final class NamespacePrivileges extends CommandGroup {
   }
 
   @Command(name = "grant", description = "Grant a namespace privilege.")
-  static final class Grant extends Change {
-    Grant() {
+  static final class GrantPrivilege extends Change {
+    GrantPrivilege() {
       super(false);
     }
   }
 
   @Command(name = "revoke", description = "Revoke a namespace privilege.")
-  static final class Revoke extends Change {
+  static final class RevokePrivilege extends Change {
     @Mixin Revocation revocation;
 
-    Revoke() {
+    RevokePrivilege() {
       super(true);
     }
 

@@ -1,6 +1,7 @@
 package dev.sluice.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.sluice.api.GrantPrincipalRoleRequest;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -26,8 +27,7 @@ public final class PrincipalRolesCommand extends CommandGroup {
 
     @Override
     void run(ManagementClient client, Console console) {
-      JsonNode created =
-          client.post(ApiPath.of("principal-roles"), Bodies.newEntity("principalRole", name));
+      JsonNode created = client.post(ApiPath.of("principal-roles"), Bodies.newPrincipalRole(name));
       console.show(created, out -> out.println("created principal role " + name));
     }
   }
@@ -83,7 +83,7 @@ public final class PrincipalRolesCommand extends CommandGroup {
       JsonNode response =
           client.put(
               ApiPath.of("principals", principal, "principal-roles"),
-              Bodies.reference("principalRole", name));
+              GrantPrincipalRoleRequest.of(name));
       console.show(
           response,
           out -> out.println("granted principal role " + name + " to principal " + principal));

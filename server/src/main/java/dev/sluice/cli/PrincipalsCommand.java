@@ -1,6 +1,7 @@
 package dev.sluice.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.sluice.api.GrantPrincipalRoleRequest;
 import java.util.ArrayList;
 import java.util.List;
 import picocli.CommandLine.Command;
@@ -36,7 +37,7 @@ public final class PrincipalsCommand extends CommandGroup {
 
     @Override
     void run(ManagementClient client, Console console) {
-      JsonNode created = client.post(ApiPath.of("principals"), Bodies.newEntity("principal", name));
+      JsonNode created = client.post(ApiPath.of("principals"), Bodies.newPrincipal(name));
       Credentials credentials = Credentials.from(created);
       // Print the secret before the grants: if a grant fails, the secret must not be lost with it.
       console.show(
@@ -48,8 +49,7 @@ public final class PrincipalsCommand extends CommandGroup {
       for (String role : principalRoles) {
         // A grant's answer is not part of create's one JSON document: text mode only.
         client.put(
-            ApiPath.of("principals", name, "principal-roles"),
-            Bodies.reference("principalRole", role));
+            ApiPath.of("principals", name, "principal-roles"), GrantPrincipalRoleRequest.of(role));
         console.note("granted principal role " + role + " to principal " + name);
       }
     }

@@ -1,7 +1,8 @@
 package dev.sluice.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.sluice.api.Grant;
+import dev.sluice.api.GrantRequest;
 import dev.sluice.authz.Privilege;
 import java.util.Arrays;
 import java.util.Locale;
@@ -29,8 +30,8 @@ abstract class PrivilegeChange extends AdminCommand {
     this.revoke = revoke;
   }
 
-  /** Fills {@code type} and the securable's coordinates into the grant object. */
-  abstract void describe(ObjectNode grant);
+  /** The grant of {@code privilege} on this securable. */
+  abstract Grant grant(String privilege);
 
   /** The securable for people: {@code namespace sales}, {@code table sales.orders}. */
   abstract String securable();
@@ -60,10 +61,7 @@ abstract class PrivilegeChange extends AdminCommand {
           "revoke " + upper + " on " + securable() + " from catalog role " + role.catalogRole);
     }
     String path = role.grantsPath() + (revocation != null && revocation.force ? "?force=true" : "");
-    ObjectNode body = Bodies.object();
-    ObjectNode grant = body.putObject("grant");
-    describe(grant);
-    grant.put("privilege", upper);
+    GrantRequest body = new GrantRequest(grant(upper));
     JsonNode response = revoke ? client.post(path, body) : client.put(path, body);
     String verb = revoke ? "revoked " : "granted ";
     String preposition = revoke ? " from" : " to";

@@ -1,6 +1,6 @@
 package dev.sluice.cli;
 
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.sluice.api.Grant;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -9,7 +9,7 @@ import picocli.CommandLine.Option;
 @Command(
     name = "table",
     description = "Grant or revoke a privilege on a table.",
-    subcommands = {TablePrivileges.Grant.class, TablePrivileges.Revoke.class})
+    subcommands = {TablePrivileges.GrantPrivilege.class, TablePrivileges.RevokePrivilege.class})
 final class TablePrivileges extends CommandGroup {
 
   abstract static class Change extends PrivilegeChange {
@@ -29,9 +29,8 @@ final class TablePrivileges extends CommandGroup {
     }
 
     @Override
-    void describe(ObjectNode grant) {
-      grant.put("type", "table").set("namespace", namespace.toJson());
-      grant.put("tableName", table);
+    Grant grant(String privilege) {
+      return Grant.onTable(namespace.levels(), table, privilege);
     }
 
     @Override
@@ -41,17 +40,17 @@ final class TablePrivileges extends CommandGroup {
   }
 
   @Command(name = "grant", description = "Grant a table privilege.")
-  static final class Grant extends Change {
-    Grant() {
+  static final class GrantPrivilege extends Change {
+    GrantPrivilege() {
       super(false);
     }
   }
 
   @Command(name = "revoke", description = "Revoke a table privilege.")
-  static final class Revoke extends Change {
+  static final class RevokePrivilege extends Change {
     @Mixin Revocation revocation;
 
-    Revoke() {
+    RevokePrivilege() {
       super(true);
     }
 
