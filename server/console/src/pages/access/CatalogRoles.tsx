@@ -1,19 +1,31 @@
 // Catalog roles of one catalog: list, create, delete; and for one role, the principal roles that
 // hold it (Holders) and its grants as a matrix (GrantMatrix). Needs CATALOG_MANAGE_ACCESS on the catalog (or service admin).
 import { useState } from "preact/hooks";
+import { useCatalogActions } from "../../actions";
 import { all, management, seg, type Json } from "../../api";
-import { Async, DataTable, formatTime, go, useLoad } from "../../ui";
+import { Async, DataTable, Time, go, useLoad } from "../../ui";
 import { ActionButton, CreateForm } from "./common";
 import { GrantMatrix } from "./GrantMatrix";
 import { Holders } from "./Holders";
 
-export function CatalogRoles({ catalog }: { catalog: string | undefined }) {
-  const catalogs = useLoad(() => all(management.get, "/catalogs", "catalogs"), []);
+export function CatalogRoles({
+  catalog,
+  managed,
+}: {
+  catalog: string | undefined;
+  /** The catalogs whose access the caller manages, when the server said; else all it sees. */
+  managed?: string[];
+}) {
+  const catalogs = useLoad(
+    async () =>
+      managed ?? (await all(management.get, "/catalogs", "catalogs")).map((c: Json) => String(c.name)),
+    [managed?.join("\n")],
+  );
   return (
     <section aria-labelledby="catalog-roles-title">
       <h2 id="catalog-roles-title">Catalog roles</h2>
       <Async loaded={catalogs}>
-        {(rows: Json[]) => (
+        {(rows: string[]) => (
           <div class="field">
             <label for="catalog-roles-catalog">Catalog</label>
             <select
@@ -23,7 +35,7 @@ export function CatalogRoles({ catalog }: { catalog: string | undefined }) {
             >
               <option value="">(choose a catalog)</option>
               {rows.map((c) => (
-                <option value={c.name}>{c.name}</option>
+                <option value={c}>{c}</option>
               ))}
             </select>
           </div>
@@ -39,12 +51,15 @@ function RolesOf({ catalog }: { catalog: string }) {
     () => all(management.get, `/catalogs/${seg(catalog)}/catalog-roles`, "roles"),
     [catalog],
   );
+  const actions = useCatalogActions(catalog);
   const [open, setOpen] = useState<string | null>(null);
+  const may = (op: string) => actions.data?.has(op) ?? false;
   return (
     <>
       <Async loaded={roles}>
         {(rows: Json[]) => (
           <>
+            {may("createCatalogRole") ? (
             <CreateForm
               title={`New catalog role in ${catalog}`}
               label="Catalog role name"
@@ -56,13 +71,14 @@ function RolesOf({ catalog }: { catalog: string }) {
                 roles.reload();
               }}
             />
+            ) : null}
             <DataTable
               caption={`Catalog roles of ${catalog}`}
               rows={rows}
               empty="none yet."
               columns={[
                 { title: "Name", cell: (r) => r.name },
-                { title: "Created", cell: (r) => formatTime(r.createTimestamp) },
+                { title: "Created", cell: (r) => <Time millis={r.createTimestamp} /> },
                 {
                   title: "Actions",
                   cell: (r) => (
@@ -75,6 +91,7 @@ function RolesOf({ catalog }: { catalog: string }) {
                       >
                         {open === r.name ? `Close grants of ${r.name}` : `Grants of ${r.name}`}
                       </button>
+                      {may("deleteCatalogRole") ? (
                       <ActionButton
                         label={`Delete ${r.name}`}
                         danger
@@ -89,6 +106,7 @@ function RolesOf({ catalog }: { catalog: string }) {
                           roles.reload();
                         }}
                       />
+                      ) : null}
                     </div>
                   ),
                 },

@@ -2,7 +2,7 @@
 // snapshots and refs, and the metadata log. Storage credentials a load may carry are dropped by
 // loadTable and never reach this component.
 import type { Json } from "../../api";
-import { Async, DataTable, Properties, formatTime, useLoad } from "../../ui";
+import { Async, DataTable, Properties, formatTime, Time, useLoad } from "../../ui";
 import { loadTable, nsKey } from "./data";
 import { SchemaTable, fieldNames } from "./Schema";
 import { Snapshots } from "./Snapshots";
@@ -156,7 +156,7 @@ function MetadataLog({ metadata, location }: { metadata: Json; location: string 
       caption="Metadata files, newest first"
       rows={rows}
       columns={[
-        { title: "Time", cell: (r) => formatTime(r.time) },
+        { title: "Time", cell: (r) => <Time millis={r.time} /> },
         {
           title: "Metadata file",
           cell: (r) => (
