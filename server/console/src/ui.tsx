@@ -75,6 +75,8 @@ export function ErrorBox({ error }: { error: ApiError | undefined }) {
       ? "Not permitted"
       : error.status === 404
         ? "Not found"
+        : error.status === 409
+          ? "Conflict"
         : error.status === 0
           ? "No answer"
           : `Error ${error.status}`;
