@@ -47,7 +47,8 @@ export function describeRefusal(op: string, securable?: string, catalog?: string
     return `You may not ${verb} ${where}`;
   }
   const things = verbWord === "create" || verbWord === "list" ? plural(noun) : noun;
-  return `You may not ${verb} ${things} in ${where}`;
+  const inside = securable === "catalog" ? where : `${securable}${catalog ? ` of catalog ${catalog}` : ""}`;
+  return `You may not ${verb} ${things} in ${inside}`;
 }
 
 function plural(noun: string): string {
