@@ -63,6 +63,7 @@ export const steps = [
       assert.match(await ui.fieldError("Credential source"), /is required for storage type S3/);
       assert.match(await ui.fieldError("Region"), /Region is required for storage type S3/);
       await ui.assertReadable("the catalog form with its missing fields");
+      await ui.screenshot("catalog-required-fields.png");
 
       await page.getByLabel(/^Name/).fill("lake");
       await page.getByLabel("Default base location").fill(`s3://${bucket}/lake`);
