@@ -1,6 +1,6 @@
 // What the caller may do in a catalog, asked of the server per page (`GET …/catalogs/{c}/actions`),
 // so a page offers only the buttons and forms the caller can use.
-import { Actions, all, loadCatalogActions, management, type ActionTarget, type Json } from "./api";
+import { Actions, listCatalogNames, loadCatalogActions, type ActionTarget } from "./api";
 import { useLoad, type Loaded } from "./ui";
 
 /**
@@ -17,14 +17,10 @@ export function useCatalogActions(catalog: string, target: ActionTarget = {}): L
  * server does not say).
  */
 export async function catalogsAllowing(...ops: string[]): Promise<string[]> {
-  const catalogs = (await all(management.get, "/catalogs", "catalogs")).map((c: Json) => String(c.name));
+  const catalogs = await listCatalogNames();
   const answers = await Promise.all(
     catalogs.map((c) => loadCatalogActions(c).catch(() => Actions.UNKNOWN)),
   );
   return catalogs.filter((_, i) => answers[i].any(...ops));
 }
 
-/** The ones that are loaded: undefined while loading, so nothing shows and then vanishes. */
-export function allowed(actions: Loaded<Actions>, op: string): boolean {
-  return actions.data?.has(op) ?? false;
-}

@@ -213,6 +213,12 @@ export function loadCatalogActions(catalog: string, target: ActionTarget = {}): 
   return actionsAt(`/catalogs/${seg(catalog)}/actions${q ? `?${q}` : ""}`);
 }
 
+/** The names of the catalogs the caller can see (every page of `GET /catalogs`). */
+export async function listCatalogNames(): Promise<string[]> {
+  const catalogs: { name: string }[] = await all(management.get, "/catalogs", "catalogs");
+  return catalogs.map((c) => String(c.name));
+}
+
 /** A namespace to create: its levels (the parent's and its own name) and properties. */
 export interface CreateNamespaceRequest {
   namespace: string[];

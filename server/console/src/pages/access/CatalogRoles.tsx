@@ -2,7 +2,7 @@
 // hold it (Holders) and its grants as a matrix (GrantMatrix). Needs CATALOG_MANAGE_ACCESS on the catalog (or service admin).
 import { useState } from "preact/hooks";
 import { useCatalogActions } from "../../actions";
-import { all, management, seg, type Json } from "../../api";
+import { all, listCatalogNames, management, seg, type Json } from "../../api";
 import { Async, DataTable, Time, go, useLoad } from "../../ui";
 import { ActionButton, CreateForm } from "./common";
 import { GrantMatrix } from "./GrantMatrix";
@@ -18,7 +18,7 @@ export function CatalogRoles({
 }) {
   const catalogs = useLoad(
     async () =>
-      managed ?? (await all(management.get, "/catalogs", "catalogs")).map((c: Json) => String(c.name)),
+      managed ?? (await listCatalogNames()),
     [managed?.join("\n")],
   );
   return (
