@@ -133,7 +133,7 @@ export function DropNamespaceButton({
           ? new ApiError(
               409,
               e.type,
-              `Namespace ${name} is not empty: drop its tables, views and child namespaces first. (${e.message})`,
+              `Namespace ${name} is not empty: drop its tables, views and child namespaces first.`,
             )
           : e
       }
