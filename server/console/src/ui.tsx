@@ -145,25 +145,25 @@ export function DataTable<T>({
   // The wrapper scrolls sideways on a narrow screen, so the page itself never does.
   return (
     <div class="table-wrap">
-    <table>
-      <caption>{caption}</caption>
-      <thead>
-        <tr>
-          {columns.map((c) => (
-            <th scope="col">{c.title}</th>
-          ))}
-        </tr>
-      </thead>
-      <tbody>
-        {rows.map((row) => (
-          <tr class={rowClass?.(row)}>
+      <table>
+        <caption>{caption}</caption>
+        <thead>
+          <tr>
             {columns.map((c) => (
-              <td>{c.cell(row)}</td>
+              <th scope="col">{c.title}</th>
             ))}
           </tr>
-        ))}
-      </tbody>
-    </table>
+        </thead>
+        <tbody>
+          {rows.map((row) => (
+            <tr class={rowClass?.(row)}>
+              {columns.map((c) => (
+                <td>{c.cell(row)}</td>
+              ))}
+            </tr>
+          ))}
+        </tbody>
+      </table>
     </div>
   );
 }

@@ -16,11 +16,7 @@ export function CatalogRoles({
   /** The catalogs whose access the caller manages, when the server said; else all it sees. */
   managed?: string[];
 }) {
-  const catalogs = useLoad(
-    async () =>
-      managed ?? (await listCatalogNames()),
-    [managed?.join("\n")],
-  );
+  const catalogs = useLoad(async () => managed ?? (await listCatalogNames()), [managed?.join("\n")]);
   return (
     <section aria-labelledby="catalog-roles-title">
       <h2 id="catalog-roles-title">Catalog roles</h2>
@@ -60,17 +56,17 @@ function RolesOf({ catalog }: { catalog: string }) {
         {(rows: Json[]) => (
           <>
             {may("createCatalogRole") ? (
-            <CreateForm
-              title={`New catalog role in ${catalog}`}
-              label="Catalog role name"
-              submitLabel="Create catalog role"
-              create={async (name) => {
-                await management.post(`/catalogs/${seg(catalog)}/catalog-roles`, {
-                  catalogRole: { name },
-                });
-                roles.reload();
-              }}
-            />
+              <CreateForm
+                title={`New catalog role in ${catalog}`}
+                label="Catalog role name"
+                submitLabel="Create catalog role"
+                create={async (name) => {
+                  await management.post(`/catalogs/${seg(catalog)}/catalog-roles`, {
+                    catalogRole: { name },
+                  });
+                  roles.reload();
+                }}
+              />
             ) : null}
             <DataTable
               caption={`Catalog roles of ${catalog}`}
@@ -92,20 +88,20 @@ function RolesOf({ catalog }: { catalog: string }) {
                         {open === r.name ? `Close grants of ${r.name}` : `Grants of ${r.name}`}
                       </button>
                       {may("deleteCatalogRole") ? (
-                      <ActionButton
-                        label={`Delete ${r.name}`}
-                        danger
-                        confirmText={`Delete catalog role ${r.name} of ${catalog} with its grants?`}
-                        action={async () => {
-                          await management.delete(
-                            `/catalogs/${seg(catalog)}/catalog-roles/${seg(r.name)}`,
-                          );
-                          if (open === r.name) {
-                            setOpen(null);
-                          }
-                          roles.reload();
-                        }}
-                      />
+                        <ActionButton
+                          label={`Delete ${r.name}`}
+                          danger
+                          confirmText={`Delete catalog role ${r.name} of ${catalog} with its grants?`}
+                          action={async () => {
+                            await management.delete(
+                              `/catalogs/${seg(catalog)}/catalog-roles/${seg(r.name)}`,
+                            );
+                            if (open === r.name) {
+                              setOpen(null);
+                            }
+                            roles.reload();
+                          }}
+                        />
                       ) : null}
                     </div>
                   ),

@@ -27,7 +27,10 @@ export function GrantMatrix({ catalog, role }: { catalog: string; role: string }
   const grants = useLoad(() => all(management.get, path, "grants"), [path]);
   // Boxes the caller may not change are shown, not offered (read-only when the server says so).
   const actions = useCatalogActions(catalog);
-  const may = { grant: actions.data?.has("addGrant") ?? false, revoke: actions.data?.has("revokeGrant") ?? false };
+  const may = {
+    grant: actions.data?.has("addGrant") ?? false,
+    revoke: actions.data?.has("revokeGrant") ?? false,
+  };
   const [added, setAdded] = useState<Securable[]>([]);
   const [error, setError] = useState<ApiError | undefined>();
   const [busy, setBusy] = useState<string | null>(null);

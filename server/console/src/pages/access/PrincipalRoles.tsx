@@ -46,18 +46,18 @@ export function PrincipalRoles() {
                     </button>
                     {/* The server refuses to delete service_admin. */}
                     {session.actions.has("deletePrincipalRole") && r.name !== SERVICE_ADMIN_ROLE ? (
-                    <ActionButton
-                      label={`Delete ${r.name}`}
-                      danger
-                      confirmText={`Delete principal role ${r.name}?`}
-                      action={async () => {
-                        await management.delete(`/principal-roles/${seg(r.name)}`);
-                        if (open === r.name) {
-                          setOpen(null);
-                        }
-                        roles.reload();
-                      }}
-                    />
+                      <ActionButton
+                        label={`Delete ${r.name}`}
+                        danger
+                        confirmText={`Delete principal role ${r.name}?`}
+                        action={async () => {
+                          await management.delete(`/principal-roles/${seg(r.name)}`);
+                          if (open === r.name) {
+                            setOpen(null);
+                          }
+                          roles.reload();
+                        }}
+                      />
                     ) : null}
                   </div>
                 ),

@@ -60,16 +60,16 @@ function PrincipalList({ shown, onSecret }: SecretProps) {
         <SecretBox credentials={shown.credentials} what={shown.what} onDone={() => onSecret(null)} />
       ) : null}
       {session.actions.has("createPrincipal") ? (
-      <CreateForm
-        title="New principal"
-        label="Principal name"
-        submitLabel="Create principal"
-        create={async (name) => {
-          const answer = await management.post("/principals", { principal: { name } });
-          onSecret({ what: `Credentials of new principal ${name}`, credentials: answer.credentials });
-          principals.reload();
-        }}
-      />
+        <CreateForm
+          title="New principal"
+          label="Principal name"
+          submitLabel="Create principal"
+          create={async (name) => {
+            const answer = await management.post("/principals", { principal: { name } });
+            onSecret({ what: `Credentials of new principal ${name}`, credentials: answer.credentials });
+            principals.reload();
+          }}
+        />
       ) : null}
       <Async loaded={principals}>
         {(rows: Json[]) => (
@@ -94,15 +94,15 @@ function PrincipalList({ shown, onSecret }: SecretProps) {
                     </button>
                     {/* The server never deletes root, and deleting oneself would lock one out. */}
                     {session.actions.has("deletePrincipal") && !undeletablePrincipal(session, p.name) ? (
-                    <ActionButton
-                      label={`Delete ${p.name}`}
-                      danger
-                      confirmText={`Delete principal ${p.name}? Its tokens stop working at once.`}
-                      action={async () => {
-                        await management.delete(`/principals/${seg(p.name)}`);
-                        principals.reload();
-                      }}
-                    />
+                      <ActionButton
+                        label={`Delete ${p.name}`}
+                        danger
+                        confirmText={`Delete principal ${p.name}? Its tokens stop working at once.`}
+                        action={async () => {
+                          await management.delete(`/principals/${seg(p.name)}`);
+                          principals.reload();
+                        }}
+                      />
                     ) : null}
                   </div>
                 ),

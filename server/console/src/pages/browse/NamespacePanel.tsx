@@ -88,55 +88,55 @@ export function NamespacePanel({
   return (
     <>
       {shows("loadNamespaceMetadata") ? (
-      <section aria-labelledby="ns-properties">
-        <h2 id="ns-properties">Properties</h2>
-        <Async loaded={namespace}>{(ns) => <Properties values={ns.properties} />}</Async>
-      </section>
+        <section aria-labelledby="ns-properties">
+          <h2 id="ns-properties">Properties</h2>
+          <Async loaded={namespace}>{(ns) => <Properties values={ns.properties} />}</Async>
+        </section>
       ) : null}
       {shows("listTables") ? (
-      <section aria-labelledby="ns-tables">
-        <h2 id="ns-tables">Tables</h2>
-        <Async loaded={tables}>
-          {(list: string[]) => (
-            <Names
-              list={list}
-              caption={`Tables in ${name}`}
-              empty="No tables."
-              link={(t) => links.table(catalog, levels, t)}
-            />
-          )}
-        </Async>
-      </section>
+        <section aria-labelledby="ns-tables">
+          <h2 id="ns-tables">Tables</h2>
+          <Async loaded={tables}>
+            {(list: string[]) => (
+              <Names
+                list={list}
+                caption={`Tables in ${name}`}
+                empty="No tables."
+                link={(t) => links.table(catalog, levels, t)}
+              />
+            )}
+          </Async>
+        </section>
       ) : null}
       {shows("listViews") ? (
-      <section aria-labelledby="ns-views">
-        <h2 id="ns-views">Views</h2>
-        <Async loaded={views}>
-          {(list: string[]) => (
-            <Names
-              list={list}
-              caption={`Views in ${name}`}
-              empty="No views."
-              link={(v) => links.view(catalog, levels, v)}
-            />
-          )}
-        </Async>
-      </section>
+        <section aria-labelledby="ns-views">
+          <h2 id="ns-views">Views</h2>
+          <Async loaded={views}>
+            {(list: string[]) => (
+              <Names
+                list={list}
+                caption={`Views in ${name}`}
+                empty="No views."
+                link={(v) => links.view(catalog, levels, v)}
+              />
+            )}
+          </Async>
+        </section>
       ) : null}
       {shows("listNamespaces") ? (
-      <section aria-labelledby="ns-children">
-        <h2 id="ns-children">Child namespaces</h2>
-        <Async loaded={children}>
-          {(list: string[][]) => (
-            <NamespaceList
-              catalog={catalog}
-              list={list}
-              caption={`Namespaces in ${name}`}
-              empty="No child namespaces."
-            />
-          )}
-        </Async>
-      </section>
+        <section aria-labelledby="ns-children">
+          <h2 id="ns-children">Child namespaces</h2>
+          <Async loaded={children}>
+            {(list: string[][]) => (
+              <NamespaceList
+                catalog={catalog}
+                list={list}
+                caption={`Namespaces in ${name}`}
+                empty="No child namespaces."
+              />
+            )}
+          </Async>
+        </section>
       ) : null}
       {may("createNamespace") || may("dropNamespace") ? (
         <section aria-labelledby="ns-actions" class="content-actions">
