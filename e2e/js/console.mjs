@@ -12,7 +12,10 @@ import { join } from "node:path";
 import { chromium } from "playwright-core";
 import { steps as accessSteps } from "./console/access.mjs";
 import { steps as catalogSteps } from "./console/catalogs.mjs";
+import { steps as contentSteps } from "./console/content.mjs";
 import { steps as pageSteps } from "./console/pages.mjs";
+import { steps as reducedSteps } from "./console/reduced.mjs";
+import { steps as storageFormSteps } from "./console/storage-forms.mjs";
 import { Ui } from "./console/ui.mjs";
 
 const env = (name) => {
@@ -48,11 +51,18 @@ const context = {
   state: {},
 };
 
-const all = [...catalogSteps, ...pageSteps, ...accessSteps];
+const all = [
+  ...catalogSteps,
+  ...storageFormSteps,
+  ...pageSteps,
+  ...contentSteps,
+  ...accessSteps,
+  ...reducedSteps,
+];
 let passed = 0;
 const uis = [];
-context.open = async () => {
-  const ui = await Ui.open(context);
+context.open = async (options) => {
+  const ui = await Ui.open(context, options);
   uis.push(ui);
   return ui;
 };

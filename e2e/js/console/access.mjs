@@ -1,6 +1,7 @@
 // Access: principals (the secret shown once), roles, a grant in the matrix and what the principal
 // then sees, effective privileges explained, and an unprivileged principal seeing only its own.
 import assert from "node:assert/strict";
+import { hasActionsEndpoint } from "./api.mjs";
 
 /** Creates a principal on the Principals tab and reads its one-time credentials off the page. */
 async function createPrincipal(ui, name) {
@@ -43,6 +44,12 @@ export const steps = [
       for (const n of ["analyst", "nobody"]) {
         assert.ok(names.includes(n), `${n} listed: ${names}`);
       }
+      // The server refuses to delete root; nobody deletes themselves: neither is offered.
+      await page.getByRole("button", { name: "Delete analyst" }).waitFor();
+      const me = (await page.locator("header .who").innerText()).replace(/ \(service admin\)$/, "");
+      for (const n of new Set(["root", me])) {
+        assert.equal(await page.getByRole("button", { name: `Delete ${n}`, exact: true }).count(), 0, `no Delete ${n}`);
+      }
       // Leaving the tab and coming back never shows a secret again.
       await tabs.getByRole("link", { name: "Principal roles" }).click();
       await tabs.getByRole("link", { name: "Principals", exact: true }).click();
@@ -60,6 +67,9 @@ export const steps = [
       await page.getByLabel("Principal role name").fill("analysts");
       await page.getByRole("button", { name: "Create principal role" }).click();
       await page.getByRole("button", { name: "Catalog roles of analysts" }).waitFor();
+      // service_admin cannot be deleted (the server refuses): not offered.
+      await page.getByRole("button", { name: "Delete analysts" }).waitFor();
+      assert.equal(await page.getByRole("button", { name: "Delete service_admin" }).count(), 0);
 
       await tabs.getByRole("link", { name: "Principals", exact: true }).click();
       await page.getByRole("button", { name: "Manage analyst" }).click();
@@ -178,10 +188,19 @@ export const steps = [
       await ui.section("Access");
       await ui.heading("Your principal: nobody", 2).waitFor();
       assert.equal(await page.getByRole("table", { name: "Principals" }).count(), 0);
+      if (await hasActionsEndpoint(c)) {
+        // The server says what it may do: Audit is not offered at all.
+        const nav = page.getByRole("navigation", { name: "Sections" });
+        assert.equal(await nav.getByRole("link", { name: "Audit events" }).count(), 0);
+        assert.equal(await page.getByText("Not permitted").count(), 0);
+        await ui.screenshot("unprivileged-access.png");
+        return;
+      }
+      // A server without GET /actions: everything is shown, and the API's refusal reads plainly.
       await ui.section("Audit events");
       const alert = page.getByRole("alert").first();
       await alert.waitFor();
-      assert.match(await alert.innerText(), /Not permitted[\s\S]*may not read audit events/);
+      assert.match(await alert.innerText(), /Not permitted[\s\S]*You may not read audit events/);
       await ui.assertReadable("a refusal");
       await ui.screenshot("unprivileged-audit.png");
     },

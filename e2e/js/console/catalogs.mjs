@@ -1,6 +1,7 @@
 // Signing in, keyboard and labels, and catalogs: a validation error beside its field, then a
 // catalog created on the Ceph RGW test bed with its storage self-check.
 import assert from "node:assert/strict";
+import { rootApi } from "./api.mjs";
 
 export const steps = [
   [
@@ -47,23 +48,41 @@ export const steps = [
       await ui.heading("New catalog").waitFor();
       await assertEveryControlLabelled(page);
       const bucket = c.env("SLUICE_S3_BUCKET");
+      await page.getByLabel("Storage type").selectOption("S3");
+      // Required fields are marked before any submit; the self-check is on by default.
+      for (const label of ["Name", "Default base location", "Credential source", "Region"]) {
+        assert.equal(await ui.field(label).getAttribute("aria-required"), "true", `${label} required`);
+      }
+      assert.equal(await ui.field("Role ARN").getAttribute("aria-required"), null);
+      assert.ok(await page.getByLabel("Run the storage self-check after creating").isChecked());
+      // Nothing filled in: every missing field is named at once, at its field.
+      await page.getByRole("button", { name: "Create catalog" }).click();
+      await page.locator(".field-error").first().waitFor();
+      assert.match(await ui.fieldError("Name"), /Name is required/);
+      assert.match(await ui.fieldError("Default base location"), /is required/);
+      assert.match(await ui.fieldError("Credential source"), /is required for storage type S3/);
+      assert.match(await ui.fieldError("Region"), /Region is required for storage type S3/);
+      await ui.assertReadable("the catalog form with its missing fields");
+      await ui.screenshot("catalog-required-fields.png");
+
       await page.getByLabel(/^Name/).fill("lake");
       await page.getByLabel("Default base location").fill(`s3://${bucket}/lake`);
-      await page.getByLabel("Storage type").selectOption("S3");
       await page.getByLabel("Credential source").fill("rgw");
       await page.getByLabel("Role ARN").fill(c.env("SLUICE_TEST_RGW_ROLE_ARN"));
       await page.getByLabel("S3 endpoint").fill(c.env("SLUICE_TEST_RGW_ENDPOINT"));
       await page.getByLabel("Path-style access").check();
-      await page.getByLabel("Credential lifetime (s)").fill("900");
+      await page.getByLabel("Region").fill(c.env("SLUICE_TEST_RGW_REGION"));
+      await page.getByLabel("Credential lifetime (s)").fill("100000");
       await page.getByRole("button", { name: "Create catalog" }).click();
-      // No region: the server refuses, and the form shows it at the Region field.
-      await page.locator(".field-error").waitFor();
-      assert.match(await ui.fieldError("Region"), /region is required for storageType S3/);
+      // Too long a lifetime (over 12 h): the server refuses, naming storageConfigInfo.durationSeconds, and the
+      // form shows it at that field (not at another key the message mentions).
+      await page.locator(".field-error").first().waitFor();
+      assert.match(await ui.fieldError("Credential lifetime (s)"), /durationSeconds/);
+      assert.equal(await page.locator(".field-error").count(), 1, "only the lifetime is refused");
       await ui.assertReadable("the catalog form with a field error");
       await ui.screenshot("catalog-validation-error.png");
 
-      await page.getByLabel("Region").fill(c.env("SLUICE_TEST_RGW_REGION"));
-      await page.getByLabel("Run the storage self-check after creating").check();
+      await page.getByLabel("Credential lifetime (s)").fill("900");
       await page.getByRole("button", { name: "Create catalog" }).click();
       await ui.heading("Catalog lake created").waitFor({ timeout: 120_000 });
       const verdict = await page.getByRole("status").first().innerText();
@@ -102,6 +121,9 @@ export const steps = [
       await ui.heading("lake").waitFor();
       await page.getByRole("button", { name: "Edit" }).click();
       await page.getByText("Also kept as they are").waitFor();
+      // The storage type is fixed once the catalog exists: text, not a choice.
+      assert.equal(await page.getByLabel("Storage type").count(), 0);
+      assert.match(await page.locator(".storage-type").innerText(), /Storage type\s+S3/);
       await page.getByLabel("Other properties").fill("owner=data-platform");
       await page.getByRole("button", { name: "Save" }).click();
       await page.getByRole("button", { name: "Edit" }).waitFor();
@@ -113,28 +135,6 @@ export const steps = [
     },
   ],
 ];
-
-/** A caller of the management API as root, straight from Node (not through the page). */
-async function rootApi(c) {
-  const form = new URLSearchParams({
-    grant_type: "client_credentials",
-    client_id: c.root.id,
-    client_secret: c.root.secret,
-    scope: "PRINCIPAL_ROLE:ALL",
-  });
-  const token = (await (await fetch(`${c.url}/api/catalog/v1/oauth/tokens`, { method: "POST", body: form })).json())
-    .access_token;
-  return async (method, path, body) => {
-    const res = await fetch(`${c.url}/api/management/v1${path}`, {
-      method,
-      headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const text = await res.text();
-    assert.ok(res.ok, `${method} ${path}: ${res.status} ${text}`);
-    return JSON.parse(text);
-  };
-}
 
 /** Every input, select and textarea on the page has an accessible name from a label. */
 async function assertEveryControlLabelled(page) {

@@ -3,9 +3,9 @@
 import assert from "node:assert/strict";
 
 export class Ui {
-  static async open(context) {
+  static async open(context, { viewport = { width: 1280, height: 860 } } = {}) {
     const browserContext = await context.browser.newContext({
-      viewport: { width: 1280, height: 860 },
+      viewport,
       reducedMotion: "reduce",
     });
     const page = await browserContext.newPage();
@@ -36,8 +36,12 @@ export class Ui {
         ui.problems.push(`catalog call without X-Iceberg-Access-Delegation: none: ${url.pathname}`);
       }
     });
-    // Confirmations (delete, rotate) are accepted, as a user going ahead would.
-    page.on("dialog", (d) => d.accept());
+    // Confirmations (delete, rotate) are accepted, as a user going ahead would; their questions
+    // are kept for the steps to check.
+    page.on("dialog", (d) => {
+      ui.dialogs.push(d.message());
+      d.accept();
+    });
     page.setDefaultTimeout(20_000);
     return ui;
   }
@@ -46,6 +50,7 @@ export class Ui {
     this.context = context;
     this.page = page;
     this.problems = [];
+    this.dialogs = [];
     this.who = "(not signed in)";
   }
 
@@ -74,9 +79,15 @@ export class Ui {
     return this.page.getByRole("heading", { name, level, exact: true });
   }
 
-  /** The server's complaint shown next to the field labelled `label`. */
+  /** The control labelled `label`, a required one's " *" aside. */
+  field(label) {
+    const escaped = label.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+    return this.page.getByLabel(new RegExp(`^${escaped}( \\*)?$`));
+  }
+
+  /** The complaint shown next to the field labelled `label` (the server's or the form's). */
   async fieldError(label) {
-    const input = this.page.getByLabel(label, { exact: true });
+    const input = this.field(label);
     await input.waitFor();
     assert.equal(await input.getAttribute("aria-invalid"), "true", `${label} is marked invalid`);
     const ids = (await input.getAttribute("aria-describedby")) ?? "";

@@ -136,6 +136,121 @@ export const catalogApi = {
   get: (path: string) => call("GET", CATALOG + path),
 };
 
+/**
+ * What the caller may do, as the server answers it (`GET …/actions`: operation ids). `known` is
+ * false when the server has no such endpoint (an older server): then every check says yes and
+ * the console shows everything, as before, leaving the refusals to the API.
+ */
+export class Actions {
+  private constructor(
+    readonly known: boolean,
+    private readonly ids: ReadonlySet<string>,
+  ) {}
+
+  static of(ids: string[]): Actions {
+    return new Actions(true, new Set(ids));
+  }
+
+  static readonly UNKNOWN = new Actions(false, new Set());
+
+  /** May the caller take operation `id`? Yes when the server did not say. */
+  has(id: string): boolean {
+    return !this.known || this.ids.has(id);
+  }
+
+  /** Like `has`, with `fallback` (what the console showed before) when the server did not say. */
+  hasOr(id: string, fallback: boolean): boolean {
+    return this.known ? this.ids.has(id) : fallback;
+  }
+
+  /** Any of the ids (a section holding several operations). */
+  any(...ids: string[]): boolean {
+    return ids.some((id) => this.has(id));
+  }
+}
+
+interface ActionsAnswer {
+  actions?: string[];
+}
+
+async function actionsAt(path: string): Promise<Actions> {
+  try {
+    const answer = (await call("GET", MANAGEMENT + path)) as ActionsAnswer | null;
+    return Actions.of((answer?.actions ?? []).map(String));
+  } catch (e) {
+    // 404/405: a server without the endpoint. Anything else is a real failure.
+    if (e instanceof ApiError && (e.status === 404 || e.status === 405)) {
+      return Actions.UNKNOWN;
+    }
+    throw e;
+  }
+}
+
+/** The management operations the caller may take that are not about one catalog. */
+export function loadServiceActions(): Promise<Actions> {
+  return actionsAt("/actions");
+}
+
+/** Where in a catalog: the catalog itself, a namespace, or a table or view in one. */
+export interface ActionTarget {
+  namespace?: string[];
+  table?: string;
+  view?: string;
+}
+
+/** The operations the caller may take on a catalog, or on a namespace, table or view in it. */
+export function loadCatalogActions(catalog: string, target: ActionTarget = {}): Promise<Actions> {
+  const query = new URLSearchParams();
+  if (target.namespace && target.namespace.length > 0) {
+    query.set("namespace", target.namespace.join("\u001f"));
+    if (target.table !== undefined) {
+      query.set("table", target.table);
+    } else if (target.view !== undefined) {
+      query.set("view", target.view);
+    }
+  }
+  const q = query.toString();
+  return actionsAt(`/catalogs/${seg(catalog)}/actions${q ? `?${q}` : ""}`);
+}
+
+/** The names of the catalogs the caller can see (every page of `GET /catalogs`). */
+export async function listCatalogNames(): Promise<string[]> {
+  const catalogs: { name: string }[] = await all(management.get, "/catalogs", "catalogs");
+  return catalogs.map((c) => String(c.name));
+}
+
+/** A namespace to create: its levels (the parent's and its own name) and properties. */
+export interface CreateNamespaceRequest {
+  namespace: string[];
+  properties?: Record<string, string>;
+}
+
+export interface CreateNamespaceResponse {
+  namespace: string[];
+  properties?: Record<string, string>;
+}
+
+/** Iceberg REST createNamespace. */
+export async function createNamespace(
+  prefix: string,
+  request: CreateNamespaceRequest,
+): Promise<CreateNamespaceResponse> {
+  return (await call("POST", `${CATALOG}/${seg(prefix)}/namespaces`, {
+    namespace: request.namespace,
+    properties: request.properties ?? {},
+  })) as CreateNamespaceResponse;
+}
+
+/** Iceberg REST dropNamespace: the server refuses (409) a namespace that is not empty. */
+export async function dropNamespace(prefix: string, levels: string[]): Promise<void> {
+  await call("DELETE", `${CATALOG}/${seg(prefix)}/namespaces/${nsPath(levels)}`);
+}
+
+/** Iceberg REST dropTable, without purging its files (the default). */
+export async function dropTable(prefix: string, levels: string[], name: string): Promise<void> {
+  await call("DELETE", `${CATALOG}/${seg(prefix)}/namespaces/${nsPath(levels)}/tables/${seg(name)}`);
+}
+
 /** Every page of a paged list (`next-page-token`), up to `limit` items. */
 export async function all(
   get: (path: string) => Promise<Json>,

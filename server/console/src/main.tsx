@@ -10,12 +10,14 @@ import { Access } from "./pages/Access";
 import { Audit } from "./pages/Audit";
 import { Health } from "./pages/Health";
 
-const SECTIONS = [
-  { path: "catalogs", title: "Catalogs" },
-  { path: "browse", title: "Browse" },
-  { path: "access", title: "Access" },
-  { path: "audit", title: "Audit events" },
-  { path: "health", title: "Vending health" },
+/** The sections, each with whether the caller can use it (Access always: one's own principal). */
+const SECTIONS: { path: string; title: string; shown: (s: Session) => boolean }[] = [
+  { path: "catalogs", title: "Catalogs", shown: () => true },
+  { path: "browse", title: "Browse", shown: () => true },
+  { path: "access", title: "Access", shown: () => true },
+  { path: "audit", title: "Audit events", shown: (s) => s.actions.has("listEvents") },
+  // /metrics is public: nothing to ask.
+  { path: "health", title: "Vending health", shown: () => true },
 ];
 
 function App() {
@@ -56,7 +58,7 @@ function App() {
         <span class="brand">Sluice</span>
         <nav aria-label="Sections">
           <ul>
-            {SECTIONS.map((s) => (
+            {SECTIONS.filter((s) => s.shown(session)).map((s) => (
               <li>
                 <a href={href(s.path)} aria-current={s.path === section ? "page" : undefined}>
                   {s.title}

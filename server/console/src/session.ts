@@ -1,20 +1,25 @@
-// Who is signed in. What they may do is never decided here: every page asks the API and shows
-// its answer (a 403 is shown as "not permitted"); this only picks what to offer first.
+// Who is signed in, and what they may do beyond one catalog. Nothing is decided here: the server
+// answers both (the caller's principal roles, and `GET /actions`); pages use them only to leave
+// out what the caller cannot use. The API still refuses whatever it refuses.
 import { createContext } from "preact";
 import { useContext } from "preact/hooks";
-import { all, management, seg, type Identity } from "./api";
+import { Actions, all, loadServiceActions, management, seg, type Identity } from "./api";
 
 export interface Session extends Identity {
   /** Holds the service_admin principal role (from the API's own answer). */
   serviceAdmin: boolean;
   roles: string[];
+  /** Service-level operations the caller may take (unknown on a server without the endpoint). */
+  actions: Actions;
 }
 
 export async function loadSession(identity: Identity): Promise<Session> {
-  const roles = (
-    await all(management.get, `/principals/${seg(identity.principal)}/principal-roles`, "roles")
-  ).map((r) => String(r.name));
-  return { ...identity, roles, serviceAdmin: roles.includes("service_admin") };
+  const [roleList, actions] = await Promise.all([
+    all(management.get, `/principals/${seg(identity.principal)}/principal-roles`, "roles"),
+    loadServiceActions(),
+  ]);
+  const roles = roleList.map((r) => String(r.name));
+  return { ...identity, roles, serviceAdmin: roles.includes("service_admin"), actions };
 }
 
 export const SessionContext = createContext<Session | null>(null);
@@ -26,3 +31,11 @@ export function useSession(): Session {
   }
   return session;
 }
+
+/** The principal the console must never offer to delete: root, and the caller itself. */
+export function undeletablePrincipal(session: Session, name: string): boolean {
+  return name === "root" || name === session.principal;
+}
+
+/** The principal role the server never deletes. */
+export const SERVICE_ADMIN_ROLE = "service_admin";

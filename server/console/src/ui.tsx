@@ -3,6 +3,7 @@
 import type { ComponentChildren } from "preact";
 import { useCallback, useEffect, useState } from "preact/hooks";
 import { ApiError } from "./api";
+import { readableMessage } from "./messages";
 
 /** The fragment's path segments, decoded: `#/browse/cat/ns` → ["browse", "cat", "ns"]. */
 export function useRoute(): string[] {
@@ -74,13 +75,22 @@ export function ErrorBox({ error }: { error: ApiError | undefined }) {
       ? "Not permitted"
       : error.status === 404
         ? "Not found"
+        : error.status === 409
+          ? "Conflict"
         : error.status === 0
           ? "No answer"
           : `Error ${error.status}`;
+  const readable = readableMessage(error.message);
   return (
     <div class="error" role="alert">
       <strong>{heading}</strong> <span class="error-type">{error.type}</span>
-      <p>{error.message}</p>
+      <p>{readable}</p>
+      {readable !== error.message ? (
+        <details class="small">
+          <summary>The server's message</summary>
+          <code>{error.message}</code>
+        </details>
+      ) : null}
     </div>
   );
 }
@@ -132,26 +142,29 @@ export function DataTable<T>({
       </p>
     );
   }
+  // The wrapper scrolls sideways on a narrow screen, so the page itself never does.
   return (
-    <table>
-      <caption>{caption}</caption>
-      <thead>
-        <tr>
-          {columns.map((c) => (
-            <th scope="col">{c.title}</th>
-          ))}
-        </tr>
-      </thead>
-      <tbody>
-        {rows.map((row) => (
-          <tr class={rowClass?.(row)}>
+    <div class="table-wrap">
+      <table>
+        <caption>{caption}</caption>
+        <thead>
+          <tr>
             {columns.map((c) => (
-              <td>{c.cell(row)}</td>
+              <th scope="col">{c.title}</th>
             ))}
           </tr>
-        ))}
-      </tbody>
-    </table>
+        </thead>
+        <tbody>
+          {rows.map((row) => (
+            <tr class={rowClass?.(row)}>
+              {columns.map((c) => (
+                <td>{c.cell(row)}</td>
+              ))}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
   );
 }
 
@@ -190,6 +203,7 @@ export function Field({
     name: name ?? label,
     value,
     required,
+    "aria-required": required ? ("true" as const) : undefined,
     placeholder,
     "aria-invalid": error ? ("true" as const) : undefined,
     "aria-describedby": describedBy || undefined,
@@ -267,11 +281,49 @@ export function Select({
   );
 }
 
-export function formatTime(millis: number | null | undefined): string {
-  if (millis === null || millis === undefined) {
+/** "2026-12-05 13:04 UTC" (minutes; `seconds` adds them). Empty for no or a bad time. */
+export function formatTime(millis: number | null | undefined, seconds = false): string {
+  if (millis === null || millis === undefined || !Number.isFinite(millis)) {
     return "";
   }
-  return new Date(millis).toISOString().replace("T", " ").replace(/\.\d+Z$/, "Z");
+  const iso = new Date(millis).toISOString();
+  return `${iso.slice(0, 10)} ${iso.slice(11, seconds ? 19 : 16)} UTC`;
+}
+
+/** "3 min ago", "5 h ago", "in 2 d"; the date itself after a week. */
+export function relativeTime(millis: number, now = Date.now()): string {
+  const diff = now - millis;
+  const abs = Math.abs(diff);
+  const units: [number, string][] = [
+    [86_400_000, "d"],
+    [3_600_000, "h"],
+    [60_000, "min"],
+  ];
+  if (abs < 45_000) {
+    return "just now";
+  }
+  if (abs >= 7 * 86_400_000) {
+    return formatTime(millis);
+  }
+  for (const [size, unit] of units) {
+    if (abs >= size) {
+      const n = Math.round(abs / size);
+      return diff >= 0 ? `${n} ${unit} ago` : `in ${n} ${unit}`;
+    }
+  }
+  return formatTime(millis);
+}
+
+/** A time as people read it, the exact instant in the tooltip and the datetime attribute. */
+export function Time({ millis }: { millis: number | null | undefined }) {
+  if (millis === null || millis === undefined || !Number.isFinite(millis)) {
+    return null;
+  }
+  return (
+    <time dateTime={new Date(millis).toISOString()} title={formatTime(millis, true)}>
+      {relativeTime(millis)}
+    </time>
+  );
 }
 
 /** Key/value pairs as a definition list. */

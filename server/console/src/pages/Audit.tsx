@@ -4,7 +4,7 @@
 // something for the filter they came from).
 import { useEffect, useState } from "preact/hooks";
 import { management, type Json } from "../api";
-import { DataTable, ErrorBox, Field, Select, formatTime, useLoad, type Column } from "../ui";
+import { DataTable, ErrorBox, Field, Select, formatTime, Time, useLoad, type Column } from "../ui";
 
 /** The API's own query parameter names; the fragment uses the same ones. */
 const KEYS = ["principal", "catalog", "securable", "decision", "from", "to", "pageSize"] as const;
@@ -122,7 +122,7 @@ export function Audit() {
 /** The table's columns; principal and catalog link to the same filter narrowed to them. */
 function columns(filter: Filter): Column<Json>[] {
   return [
-    { title: "Time", cell: (e) => formatTime(e.timestamp) },
+    { title: "Time", cell: (e) => <Time millis={e.timestamp} /> },
     {
       title: "Principal",
       cell: (e) => <a href={hrefOf({ ...filter, principal: e.principal })}>{e.principal}</a>,

@@ -83,6 +83,9 @@ function selectionOf(rest: string[]): Selection {
 function CatalogBrowser({ catalog, rest }: { catalog: string; rest: string[] }) {
   const prefix = usePrefix(catalog);
   const sel = selectionOf(rest);
+  // Bumped after a create or drop: the tree and the panel load afresh.
+  const [version, setVersion] = useState(0);
+  const changed = () => setVersion((v) => v + 1);
   return (
     <section aria-labelledby="browse-title">
       <Crumbs catalog={catalog} sel={sel} />
@@ -94,9 +97,10 @@ function CatalogBrowser({ catalog, rest }: { catalog: string; rest: string[] }) 
               catalog={catalog}
               prefix={p}
               selected={sel.kind === "catalog" ? null : sel.levels}
+              version={version}
             />
             <div class="browse-detail">
-              <Detail catalog={catalog} prefix={p} sel={sel} />
+              <Detail catalog={catalog} prefix={p} sel={sel} version={version} changed={changed} />
             </div>
           </div>
         )}
@@ -132,15 +136,24 @@ function Crumbs({ catalog, sel }: { catalog: string; sel: Selection }) {
   );
 }
 
-function Detail({ catalog, prefix, sel }: { catalog: string; prefix: string; sel: Selection }) {
+interface DetailProps {
+  catalog: string;
+  prefix: string;
+  sel: Selection;
+  version: number;
+  changed: () => void;
+}
+
+function Detail({ catalog, prefix, sel, version, changed }: DetailProps) {
+  const common = { catalog, prefix, version, changed };
   switch (sel.kind) {
     case "namespace":
-      return <NamespacePanel catalog={catalog} prefix={prefix} levels={sel.levels} />;
+      return <NamespacePanel {...common} levels={sel.levels} />;
     case "table":
-      return <TablePanel prefix={prefix} levels={sel.levels} name={sel.name} />;
+      return <TablePanel {...common} levels={sel.levels} name={sel.name} />;
     case "view":
       return <ViewPanel prefix={prefix} levels={sel.levels} name={sel.name} />;
     default:
-      return <TopLevelPanel catalog={catalog} prefix={prefix} />;
+      return <TopLevelPanel {...common} />;
   }
 }

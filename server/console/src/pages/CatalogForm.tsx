@@ -1,15 +1,18 @@
 // The catalog form: the fields common to every catalog, then the storage type's own keys, which
 // the server's backends declare (GET /api/management/v1/storage-types; docs/S3-VENDING.md, …). The server validates;
-// its message names the key it refused, and the form shows it next to that field.
+// its message names the key it refused, and the form shows it next to that field. Required fields
+// are checked here first, all at once, so one submit shows every missing one.
 import { useState } from "preact/hooks";
 import { ApiError, management, type Json } from "../api";
-import { Checkbox, ErrorBox, Field, Select } from "../ui";
+import { Checkbox, ErrorBox, Field, Select, asApiError } from "../ui";
 
 interface StorageKey {
   key: string;
   label: string;
   hint?: string;
   kind?: "text" | "number" | "boolean" | "list";
+  /** Must be given (a server that says so; else REQUIRED_BY_TYPE below). */
+  required?: boolean;
 }
 
 /** Each storage type's own keys, as the server's backends declare them (by storage type). */
@@ -155,10 +158,73 @@ export function requestOf(
 }
 
 /**
- * The field an error message is about: the key it names first (the server's messages name the key
- * they refuse first, e.g. "storageConfigInfo.region is required for storageType S3").
+ * Storage keys each backend refuses to go without (its parse: S3StorageProfile, R2StorageProfile),
+ * until the server's storage-types answer says so itself (`required`). The server stays the judge.
+ */
+const REQUIRED_BY_TYPE: Record<string, string[]> = { S3: ["region"], R2: ["endpoint"] };
+
+/** The keys the form requires before it sends anything. */
+export function requiredKeys(draft: CatalogDraft, keys: StorageKeys, creating: boolean): string[] {
+  const out = creating ? ["name"] : [];
+  out.push(BASE_LOCATION);
+  if (draft.storageType !== "FILE") {
+    out.push("credentialSource");
+  }
+  for (const k of keys[draft.storageType] ?? []) {
+    if (k.required || (REQUIRED_BY_TYPE[draft.storageType] ?? []).includes(k.key)) {
+      out.push(k.key);
+    }
+  }
+  return out;
+}
+
+function valueOf(draft: CatalogDraft, key: string): string {
+  switch (key) {
+    case "name":
+      return draft.name;
+    case BASE_LOCATION:
+      return draft.baseLocation;
+    case "credentialSource":
+      return draft.credentialSource;
+    default:
+      return draft.storage[key] ?? "";
+  }
+}
+
+/** Every required field left empty, with its complaint. */
+export function missingFields(
+  draft: CatalogDraft,
+  keys: StorageKeys,
+  creating: boolean,
+): Record<string, string> {
+  const labels: Record<string, string> = {
+    name: "Name",
+    [BASE_LOCATION]: "Default base location",
+    credentialSource: "Credential source",
+  };
+  for (const k of keys[draft.storageType] ?? []) {
+    labels[k.key] = k.label;
+  }
+  const out: Record<string, string> = {};
+  for (const key of requiredKeys(draft, keys, creating)) {
+    if (!valueOf(draft, key).trim()) {
+      out[key] = `${labels[key] ?? key} is required${key === "name" || key === BASE_LOCATION ? "" : ` for storage type ${draft.storageType}`}.`;
+    }
+  }
+  return out;
+}
+
+/**
+ * The field an error message is about. The server names a storage key as
+ * `storageConfigInfo.<key>` and a property as `properties.<key>`: that wins. Otherwise the key the
+ * message names first.
  */
 export function fieldOf(message: string, keys: string[]): string | undefined {
+  for (const m of message.matchAll(/\b(?:storageConfigInfo|properties)\.([A-Za-z0-9_-]+)/g)) {
+    if (keys.includes(m[1])) {
+      return m[1];
+    }
+  }
   // "name" also occurs in prose ("sessionName must name …"): only these messages are about it.
   if (keys.includes("name") && /field: name\b|catalog name|Catalog already exists/.test(message)) {
     return "name";
@@ -189,7 +255,8 @@ function errorKeys(draft: CatalogDraft, keys: StorageKeys): string[] {
 
 /**
  * The form. `submit` sends the draft; an ApiError it throws is shown next to the field its
- * message names, or above the buttons when it names none.
+ * message names, or above the buttons when it names none. On edit the storage type is fixed (the
+ * server refuses to change it).
  */
 export function CatalogForm({
   initial,
@@ -209,28 +276,48 @@ export function CatalogForm({
   onCancel?: () => void;
 }) {
   const [draft, setDraft] = useState(initial);
-  const [verify, setVerify] = useState(false);
-  const [error, setError] = useState<ApiError | undefined>();
+  // The self-check costs a few seconds and catches a mis-scoped role before anyone relies on it.
+  const [verify, setVerify] = useState(creating);
+  const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
+  const [general, setGeneral] = useState<ApiError | undefined>();
   const [busy, setBusy] = useState(false);
-  const errorField = error ? fieldOf(error.message, errorKeys(draft, keys)) : undefined;
-  const fieldError = (key: string) => (errorField === key ? error?.message : undefined);
+  const required = new Set(requiredKeys(draft, keys, creating));
   const set = (change: Partial<CatalogDraft>) => setDraft({ ...draft, ...change });
 
   async function onSubmit(e: Event) {
     e.preventDefault();
+    setGeneral(undefined);
+    const missing = missingFields(draft, keys, creating);
+    setFieldErrors(missing);
+    if (Object.keys(missing).length > 0) {
+      return;
+    }
     setBusy(true);
-    setError(undefined);
     try {
       await submit(draft, verify);
     } catch (err) {
-      setError(err instanceof ApiError ? err : new ApiError(0, "Error", String(err)));
+      const error = asApiError(err);
+      const field =
+        error.type === "BadProperty" ? "properties" : fieldOf(error.message, errorKeys(draft, keys));
+      if (field) {
+        setFieldErrors({ [field]: error.message });
+      } else {
+        setGeneral(error);
+      }
     } finally {
       setBusy(false);
     }
   }
 
+  const count = Object.keys(fieldErrors).length;
   return (
-    <form onSubmit={onSubmit} aria-label={creating ? "New catalog" : `Edit catalog ${draft.name}`}>
+    // noValidate: the browser would stop at its first empty field; this form shows them all.
+    <form
+      noValidate
+      onSubmit={onSubmit}
+      aria-label={creating ? "New catalog" : `Edit catalog ${draft.name}`}
+    >
+      <p class="muted small">Fields marked * are required.</p>
       {creating ? (
         <Field
           label="Name"
@@ -238,7 +325,7 @@ export function CatalogForm({
           value={draft.name}
           onInput={(v) => set({ name: v })}
           required
-          error={fieldError("name")}
+          error={fieldErrors.name}
         />
       ) : null}
       <Field
@@ -246,20 +333,31 @@ export function CatalogForm({
         name={BASE_LOCATION}
         value={draft.baseLocation}
         onInput={(v) => set({ baseLocation: v })}
+        required
         hint="where new namespaces and tables go, e.g. s3://bucket/warehouse/ or file:///data/wh"
-        error={fieldError(BASE_LOCATION)}
+        error={fieldErrors[BASE_LOCATION]}
       />
       <fieldset disabled={!storageEditable}>
         <legend>Storage{storageEditable ? "" : " (only the service admin may change it)"}</legend>
-        <Select
-          label="Storage type"
-          value={draft.storageType}
-          options={Object.keys(keys).map((t) => ({ value: t, label: t }))}
-          onChange={(v) => set({ storageType: v, storage: {}, kept: {} })}
-        />
-        {fieldError("storageType") ? (
+        {creating ? (
+          <Select
+            label="Storage type"
+            value={draft.storageType}
+            options={Object.keys(keys).map((t) => ({ value: t, label: t }))}
+            onChange={(v) => {
+              set({ storageType: v, storage: {}, kept: {} });
+              setFieldErrors({});
+            }}
+          />
+        ) : (
+          <p class="storage-type">
+            <strong>Storage type</strong> {draft.storageType}{" "}
+            <span class="muted small">(fixed once the catalog exists)</span>
+          </p>
+        )}
+        {fieldErrors.storageType ? (
           <small class="field-error" role="alert">
-            {fieldError("storageType")}
+            {fieldErrors.storageType}
           </small>
         ) : null}
         <Field
@@ -269,7 +367,7 @@ export function CatalogForm({
           value={draft.allowedLocations}
           onInput={(v) => set({ allowedLocations: v })}
           hint="one per line; empty: the base location"
-          error={fieldError("allowedLocations")}
+          error={fieldErrors.allowedLocations}
         />
         {draft.storageType !== "FILE" ? (
           <Field
@@ -277,8 +375,9 @@ export function CatalogForm({
             name="credentialSource"
             value={draft.credentialSource}
             onInput={(v) => set({ credentialSource: v })}
+            required
             hint="a name under storage.credentialSources in the server's YAML"
-            error={fieldError("credentialSource")}
+            error={fieldErrors.credentialSource}
           />
         ) : null}
         {(keys[draft.storageType] ?? []).map((k) =>
@@ -295,8 +394,9 @@ export function CatalogForm({
               value={draft.storage[k.key] ?? ""}
               hint={k.hint}
               type={k.kind === "number" ? "number" : "text"}
+              required={required.has(k.key)}
               onInput={(v) => set({ storage: { ...draft.storage, [k.key]: v } })}
-              error={fieldError(k.key)}
+              error={fieldErrors[k.key]}
             />
           ),
         )}
@@ -314,6 +414,7 @@ export function CatalogForm({
         value={draft.properties}
         onInput={(v) => set({ properties: v })}
         hint="one key=value per line"
+        error={fieldErrors.properties}
       />
       {creating && draft.storageType !== "FILE" ? (
         <Checkbox
@@ -322,7 +423,10 @@ export function CatalogForm({
           onChange={setVerify}
         />
       ) : null}
-      {error && !errorField ? <ErrorBox error={error} /> : null}
+      {count > 1 ? (
+        <p class="form-summary">{count} fields need attention: see the messages at each.</p>
+      ) : null}
+      <ErrorBox error={general} />
       <div class="buttons">
         <button type="submit" disabled={busy}>
           {busy ? "Saving…" : submitLabel}

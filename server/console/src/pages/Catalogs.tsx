@@ -2,8 +2,9 @@
 // storage self-check.
 import { useState } from "preact/hooks";
 import { ApiError, all, management, seg, type Json } from "../api";
+import { useCatalogActions } from "../actions";
 import { useSession } from "../session";
-import { Async, DataTable, ErrorBox, Field, Properties, asApiError, formatTime, go, href, useLoad } from "../ui";
+import { Async, DataTable, ErrorBox, Field, Properties, asApiError, formatTime, Time, go, href, useLoad } from "../ui";
 import { CatalogForm, draftOf, emptyDraft, loadStorageKeys, requestOf, type StorageKeys } from "./CatalogForm";
 import { VerifyResult } from "./VerifyResult";
 
@@ -24,7 +25,7 @@ function CatalogList() {
     <section aria-labelledby="catalogs-title">
       <div class="title-row">
         <h1 id="catalogs-title">Catalogs</h1>
-        {session.serviceAdmin ? (
+        {session.actions.hasOr("createCatalog", session.serviceAdmin) ? (
           <a class="button" href={href("catalogs", "new")}>
             New catalog
           </a>
@@ -40,7 +41,7 @@ function CatalogList() {
               { title: "Name", cell: (c) => <a href={href("catalogs", c.name)}>{c.name}</a> },
               { title: "Storage", cell: (c) => c.storageConfigInfo?.storageType },
               { title: "Base location", cell: (c) => <code>{c.properties?.["default-base-location"]}</code> },
-              { title: "Updated", cell: (c) => formatTime(c.lastUpdateTimestamp) },
+              { title: "Updated", cell: (c) => <Time millis={c.lastUpdateTimestamp} /> },
               { title: "", cell: (c) => <a href={href("browse", c.name)}>Browse</a> },
             ]}
           />
@@ -98,6 +99,9 @@ function CatalogDetails({ name }: { name: string }) {
     () => Promise.all([management.get(`/catalogs/${seg(name)}`), loadStorageKeys()]),
     [name],
   );
+  const actions = useCatalogActions(name);
+  // Buttons appear once the server said what the caller may do (no flash of refused ones).
+  const may = (op: string, fallback = true) => actions.data?.hasOr(op, fallback) ?? false;
   const [editing, setEditing] = useState(false);
   const [deleteError, setDeleteError] = useState<ApiError | undefined>();
   return (
@@ -143,8 +147,8 @@ function CatalogDetails({ name }: { name: string }) {
                 , version {c.entityVersion}.
               </p>
               <div class="buttons">
-                <button onClick={() => setEditing(true)}>Edit</button>
-                {session.serviceAdmin ? (
+                {may("updateCatalog") ? <button onClick={() => setEditing(true)}>Edit</button> : null}
+                {may("deleteCatalog", session.serviceAdmin) ? (
                   <button
                     class="danger"
                     onClick={async () => {
@@ -164,7 +168,9 @@ function CatalogDetails({ name }: { name: string }) {
                 ) : null}
               </div>
               <ErrorBox error={deleteError} />
-              <Verify name={name} storageType={c.storageConfigInfo?.storageType} />
+              {may("verifyCatalog") ? (
+                <Verify name={name} storageType={c.storageConfigInfo?.storageType} />
+              ) : null}
             </>
           )
         }

@@ -1,19 +1,27 @@
 // Catalog roles of one catalog: list, create, delete; and for one role, the principal roles that
 // hold it (Holders) and its grants as a matrix (GrantMatrix). Needs CATALOG_MANAGE_ACCESS on the catalog (or service admin).
 import { useState } from "preact/hooks";
-import { all, management, seg, type Json } from "../../api";
-import { Async, DataTable, formatTime, go, useLoad } from "../../ui";
+import { useCatalogActions } from "../../actions";
+import { all, listCatalogNames, management, seg, type Json } from "../../api";
+import { Async, DataTable, Time, go, useLoad } from "../../ui";
 import { ActionButton, CreateForm } from "./common";
 import { GrantMatrix } from "./GrantMatrix";
 import { Holders } from "./Holders";
 
-export function CatalogRoles({ catalog }: { catalog: string | undefined }) {
-  const catalogs = useLoad(() => all(management.get, "/catalogs", "catalogs"), []);
+export function CatalogRoles({
+  catalog,
+  managed,
+}: {
+  catalog: string | undefined;
+  /** The catalogs whose access the caller manages, when the server said; else all it sees. */
+  managed?: string[];
+}) {
+  const catalogs = useLoad(async () => managed ?? (await listCatalogNames()), [managed?.join("\n")]);
   return (
     <section aria-labelledby="catalog-roles-title">
       <h2 id="catalog-roles-title">Catalog roles</h2>
       <Async loaded={catalogs}>
-        {(rows: Json[]) => (
+        {(rows: string[]) => (
           <div class="field">
             <label for="catalog-roles-catalog">Catalog</label>
             <select
@@ -23,7 +31,7 @@ export function CatalogRoles({ catalog }: { catalog: string | undefined }) {
             >
               <option value="">(choose a catalog)</option>
               {rows.map((c) => (
-                <option value={c.name}>{c.name}</option>
+                <option value={c}>{c}</option>
               ))}
             </select>
           </div>
@@ -39,30 +47,34 @@ function RolesOf({ catalog }: { catalog: string }) {
     () => all(management.get, `/catalogs/${seg(catalog)}/catalog-roles`, "roles"),
     [catalog],
   );
+  const actions = useCatalogActions(catalog);
   const [open, setOpen] = useState<string | null>(null);
+  const may = (op: string) => actions.data?.has(op) ?? false;
   return (
     <>
       <Async loaded={roles}>
         {(rows: Json[]) => (
           <>
-            <CreateForm
-              title={`New catalog role in ${catalog}`}
-              label="Catalog role name"
-              submitLabel="Create catalog role"
-              create={async (name) => {
-                await management.post(`/catalogs/${seg(catalog)}/catalog-roles`, {
-                  catalogRole: { name },
-                });
-                roles.reload();
-              }}
-            />
+            {may("createCatalogRole") ? (
+              <CreateForm
+                title={`New catalog role in ${catalog}`}
+                label="Catalog role name"
+                submitLabel="Create catalog role"
+                create={async (name) => {
+                  await management.post(`/catalogs/${seg(catalog)}/catalog-roles`, {
+                    catalogRole: { name },
+                  });
+                  roles.reload();
+                }}
+              />
+            ) : null}
             <DataTable
               caption={`Catalog roles of ${catalog}`}
               rows={rows}
               empty="none yet."
               columns={[
                 { title: "Name", cell: (r) => r.name },
-                { title: "Created", cell: (r) => formatTime(r.createTimestamp) },
+                { title: "Created", cell: (r) => <Time millis={r.createTimestamp} /> },
                 {
                   title: "Actions",
                   cell: (r) => (
@@ -75,20 +87,22 @@ function RolesOf({ catalog }: { catalog: string }) {
                       >
                         {open === r.name ? `Close grants of ${r.name}` : `Grants of ${r.name}`}
                       </button>
-                      <ActionButton
-                        label={`Delete ${r.name}`}
-                        danger
-                        confirmText={`Delete catalog role ${r.name} of ${catalog} with its grants?`}
-                        action={async () => {
-                          await management.delete(
-                            `/catalogs/${seg(catalog)}/catalog-roles/${seg(r.name)}`,
-                          );
-                          if (open === r.name) {
-                            setOpen(null);
-                          }
-                          roles.reload();
-                        }}
-                      />
+                      {may("deleteCatalogRole") ? (
+                        <ActionButton
+                          label={`Delete ${r.name}`}
+                          danger
+                          confirmText={`Delete catalog role ${r.name} of ${catalog} with its grants?`}
+                          action={async () => {
+                            await management.delete(
+                              `/catalogs/${seg(catalog)}/catalog-roles/${seg(r.name)}`,
+                            );
+                            if (open === r.name) {
+                              setOpen(null);
+                            }
+                            roles.reload();
+                          }}
+                        />
+                      ) : null}
                     </div>
                   ),
                 },

@@ -1,6 +1,7 @@
 // One catalog role's grants as a matrix: a table per securable kind, a row per securable that has
 // grants (plus rows the user adds), a column per privilege; each checkbox grants or revokes at once.
 import { useState } from "preact/hooks";
+import { useCatalogActions } from "../../actions";
 import { ApiError, all, management, seg, type Json } from "../../api";
 import { Async, ErrorBox, asApiError, useLoad } from "../../ui";
 import {
@@ -24,6 +25,12 @@ const KINDS: { type: SecurableType; title: string }[] = [
 export function GrantMatrix({ catalog, role }: { catalog: string; role: string }) {
   const path = `/catalogs/${seg(catalog)}/catalog-roles/${seg(role)}/grants`;
   const grants = useLoad(() => all(management.get, path, "grants"), [path]);
+  // Boxes the caller may not change are shown, not offered (read-only when the server says so).
+  const actions = useCatalogActions(catalog);
+  const may = {
+    grant: actions.data?.has("addGrant") ?? false,
+    revoke: actions.data?.has("revokeGrant") ?? false,
+  };
   const [added, setAdded] = useState<Securable[]>([]);
   const [error, setError] = useState<ApiError | undefined>();
   const [busy, setBusy] = useState<string | null>(null);
@@ -91,6 +98,7 @@ export function GrantMatrix({ catalog, role }: { catalog: string; role: string }
                     securables={of}
                     held={held}
                     busy={busy}
+                    may={may}
                     toggle={toggle}
                   />
                 );
@@ -99,7 +107,7 @@ export function GrantMatrix({ catalog, role }: { catalog: string; role: string }
           );
         }}
       </Async>
-      <AddSecurable onAdd={(s) => setAdded((a) => [...a, s])} />
+      {may.grant ? <AddSecurable onAdd={(s) => setAdded((a) => [...a, s])} /> : null}
     </section>
   );
 }
@@ -116,6 +124,7 @@ function Matrix(props: {
   securables: Securable[];
   held: Set<string>;
   busy: string | null;
+  may: { grant: boolean; revoke: boolean };
   toggle: (s: Securable, privilege: string, grant: boolean) => void;
 }) {
   const columns = privilegesFor(props.type);
@@ -167,7 +176,7 @@ function Matrix(props: {
                       <input
                         type="checkbox"
                         checked={checked}
-                        disabled={props.busy === cell}
+                        disabled={props.busy === cell || !(checked ? props.may.revoke : props.may.grant)}
                         aria-label={`${p} on ${label} for role ${props.role}`}
                         onChange={() => props.toggle(s, p, !checked)}
                       />

@@ -2,8 +2,8 @@
 // in each catalog, with assign and revoke (CATALOG_MANAGE_ACCESS on that catalog).
 import { useState } from "preact/hooks";
 import { all, management, seg, type Json } from "../../api";
-import { useSession } from "../../session";
-import { Async, DataTable, ErrorBox, asApiError, formatTime, useLoad } from "../../ui";
+import { SERVICE_ADMIN_ROLE, useSession } from "../../session";
+import { Async, DataTable, ErrorBox, asApiError, Time, useLoad } from "../../ui";
 import { ActionButton, CreateForm } from "./common";
 
 export function PrincipalRoles() {
@@ -13,7 +13,7 @@ export function PrincipalRoles() {
   return (
     <section aria-labelledby="principal-roles-title">
       <h2 id="principal-roles-title">Principal roles</h2>
-      {session.serviceAdmin ? (
+      {session.actions.hasOr("createPrincipalRole", session.serviceAdmin) ? (
         <CreateForm
           title="New principal role"
           label="Principal role name"
@@ -31,7 +31,7 @@ export function PrincipalRoles() {
             rows={rows}
             columns={[
               { title: "Name", cell: (r) => r.name },
-              { title: "Created", cell: (r) => formatTime(r.createTimestamp) },
+              { title: "Created", cell: (r) => <Time millis={r.createTimestamp} /> },
               {
                 title: "Actions",
                 cell: (r) => (
@@ -44,18 +44,21 @@ export function PrincipalRoles() {
                     >
                       {open === r.name ? `Close ${r.name}` : `Catalog roles of ${r.name}`}
                     </button>
-                    <ActionButton
-                      label={`Delete ${r.name}`}
-                      danger
-                      confirmText={`Delete principal role ${r.name}?`}
-                      action={async () => {
-                        await management.delete(`/principal-roles/${seg(r.name)}`);
-                        if (open === r.name) {
-                          setOpen(null);
-                        }
-                        roles.reload();
-                      }}
-                    />
+                    {/* The server refuses to delete service_admin. */}
+                    {session.actions.has("deletePrincipalRole") && r.name !== SERVICE_ADMIN_ROLE ? (
+                      <ActionButton
+                        label={`Delete ${r.name}`}
+                        danger
+                        confirmText={`Delete principal role ${r.name}?`}
+                        action={async () => {
+                          await management.delete(`/principal-roles/${seg(r.name)}`);
+                          if (open === r.name) {
+                            setOpen(null);
+                          }
+                          roles.reload();
+                        }}
+                      />
+                    ) : null}
                   </div>
                 ),
               },

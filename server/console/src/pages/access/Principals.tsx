@@ -2,8 +2,8 @@
 // assigns principal roles; anyone else sees its own principal and roles.
 import { useEffect, useRef, useState } from "preact/hooks";
 import { all, management, seg, type Json } from "../../api";
-import { useSession } from "../../session";
-import { Async, DataTable, ErrorBox, asApiError, formatTime, useLoad } from "../../ui";
+import { undeletablePrincipal, useSession } from "../../session";
+import { Async, DataTable, ErrorBox, asApiError, formatTime, Time, useLoad } from "../../ui";
 import { ActionButton, CreateForm } from "./common";
 
 /** Credentials as the API answered them once; shown until the user leaves the tab. */
@@ -38,7 +38,7 @@ export function Principals() {
   const session = useSession();
   // Kept in this component only: leaving the tab unmounts it and the secret is gone.
   const [shown, setShown] = useState<{ what: string; credentials: Json } | null>(null);
-  if (!session.serviceAdmin) {
+  if (!session.actions.hasOr("listPrincipals", session.serviceAdmin)) {
     return <Principal name={session.principal} own onSecret={setShown} shown={shown} />;
   }
   return <PrincipalList shown={shown} onSecret={setShown} />;
@@ -50,6 +50,7 @@ interface SecretProps {
 }
 
 function PrincipalList({ shown, onSecret }: SecretProps) {
+  const session = useSession();
   const principals = useLoad(() => all(management.get, "/principals", "principals"), []);
   const [open, setOpen] = useState<string | null>(null);
   return (
@@ -58,16 +59,18 @@ function PrincipalList({ shown, onSecret }: SecretProps) {
       {shown ? (
         <SecretBox credentials={shown.credentials} what={shown.what} onDone={() => onSecret(null)} />
       ) : null}
-      <CreateForm
-        title="New principal"
-        label="Principal name"
-        submitLabel="Create principal"
-        create={async (name) => {
-          const answer = await management.post("/principals", { principal: { name } });
-          onSecret({ what: `Credentials of new principal ${name}`, credentials: answer.credentials });
-          principals.reload();
-        }}
-      />
+      {session.actions.has("createPrincipal") ? (
+        <CreateForm
+          title="New principal"
+          label="Principal name"
+          submitLabel="Create principal"
+          create={async (name) => {
+            const answer = await management.post("/principals", { principal: { name } });
+            onSecret({ what: `Credentials of new principal ${name}`, credentials: answer.credentials });
+            principals.reload();
+          }}
+        />
+      ) : null}
       <Async loaded={principals}>
         {(rows: Json[]) => (
           <DataTable
@@ -76,7 +79,7 @@ function PrincipalList({ shown, onSecret }: SecretProps) {
             columns={[
               { title: "Name", cell: (p) => p.name },
               { title: "Client id", cell: (p) => <code>{p.clientId}</code> },
-              { title: "Created", cell: (p) => formatTime(p.createTimestamp) },
+              { title: "Created", cell: (p) => <Time millis={p.createTimestamp} /> },
               {
                 title: "Actions",
                 cell: (p) => (
@@ -89,15 +92,18 @@ function PrincipalList({ shown, onSecret }: SecretProps) {
                     >
                       {open === p.name ? `Close ${p.name}` : `Manage ${p.name}`}
                     </button>
-                    <ActionButton
-                      label={`Delete ${p.name}`}
-                      danger
-                      confirmText={`Delete principal ${p.name}? Its tokens stop working at once.`}
-                      action={async () => {
-                        await management.delete(`/principals/${seg(p.name)}`);
-                        principals.reload();
-                      }}
-                    />
+                    {/* The server never deletes root, and deleting oneself would lock one out. */}
+                    {session.actions.has("deletePrincipal") && !undeletablePrincipal(session, p.name) ? (
+                      <ActionButton
+                        label={`Delete ${p.name}`}
+                        danger
+                        confirmText={`Delete principal ${p.name}? Its tokens stop working at once.`}
+                        action={async () => {
+                          await management.delete(`/principals/${seg(p.name)}`);
+                          principals.reload();
+                        }}
+                      />
+                    ) : null}
                   </div>
                 ),
               },
@@ -159,7 +165,7 @@ function Principal({ name, own, shown, onSecret }: { name: string; own: boolean 
             empty="none."
             columns={[
               { title: "Role", cell: (r) => r.name },
-              ...(session.serviceAdmin ? [{
+              ...(session.actions.hasOr("revokePrincipalRole", session.serviceAdmin) ? [{
                 title: "Actions",
                 cell: (r: Json) =>
                   (
@@ -178,7 +184,7 @@ function Principal({ name, own, shown, onSecret }: { name: string; own: boolean 
           />
         )}
       </Async>
-      {session.serviceAdmin ? <AssignRole principal={name} onDone={roles.reload} /> : null}
+      {session.actions.hasOr("assignPrincipalRole", session.serviceAdmin) ? <AssignRole principal={name} onDone={roles.reload} /> : null}
     </section>
   );
 }

@@ -2,7 +2,7 @@
 // point at it, its parent, and which branches have it in their history.
 import { useState } from "preact/hooks";
 import type { Json } from "../../api";
-import { DataTable, Properties, formatTime } from "../../ui";
+import { DataTable, Properties, Time } from "../../ui";
 
 /** Snapshots shown before "Show all": a busy table has thousands. */
 const FIRST = 50;
@@ -104,7 +104,7 @@ export function Snapshots({ metadata }: { metadata: Json }) {
             return (
               <li class={id === current ? "snapshot current" : "snapshot"}>
                 <div class="snapshot-head">
-                  <time>{formatTime(Number(s["timestamp-ms"]))}</time>{" "}
+                  <Time millis={Number(s["timestamp-ms"])} />{" "}
                   <span>
                     Snapshot <code>{id}</code>
                   </span>{" "}

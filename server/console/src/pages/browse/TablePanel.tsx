@@ -1,24 +1,45 @@
 // A table: where it lives, its current schema, partition specs, sort orders, properties, the
 // snapshots and refs, and the metadata log. Storage credentials a load may carry are dropped by
 // loadTable and never reach this component.
+import { useCatalogActions } from "../../actions";
 import type { Json } from "../../api";
-import { Async, DataTable, Properties, formatTime, useLoad } from "../../ui";
+import { Async, DataTable, Properties, formatTime, go, Time, useLoad } from "../../ui";
+import { DropTableButton } from "./Actions";
 import { loadTable, nsKey } from "./data";
 import { SchemaTable, fieldNames } from "./Schema";
 import { Snapshots } from "./Snapshots";
 
 interface Props {
+  catalog: string;
   prefix: string;
   levels: string[];
   name: string;
+  changed: () => void;
 }
 
-export function TablePanel({ prefix, levels, name }: Props) {
+export function TablePanel({ catalog, prefix, levels, name, changed }: Props) {
   const table = useLoad(() => loadTable(prefix, levels, name), [prefix, nsKey(levels), name]);
+  const actions = useCatalogActions(catalog, { namespace: levels, table: name });
   return (
-    <Async loaded={table}>
-      {(t: Json) => <TableDetails location={t["metadata-location"]} metadata={t.metadata} />}
-    </Async>
+    <>
+      <Async loaded={table}>
+        {(t: Json) => <TableDetails location={t["metadata-location"]} metadata={t.metadata} />}
+      </Async>
+      {actions.data?.has("dropTable") && !table.error ? (
+        <section aria-labelledby="table-actions" class="content-actions">
+          <h2 id="table-actions">Change</h2>
+          <DropTableButton
+            prefix={prefix}
+            levels={levels}
+            name={name}
+            onDropped={() => {
+              changed();
+              go("browse", catalog, "namespace", nsKey(levels));
+            }}
+          />
+        </section>
+      ) : null}
+    </>
   );
 }
 
@@ -156,7 +177,7 @@ function MetadataLog({ metadata, location }: { metadata: Json; location: string 
       caption="Metadata files, newest first"
       rows={rows}
       columns={[
-        { title: "Time", cell: (r) => formatTime(r.time) },
+        { title: "Time", cell: (r) => <Time millis={r.time} /> },
         {
           title: "Metadata file",
           cell: (r) => (

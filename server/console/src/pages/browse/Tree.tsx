@@ -9,9 +9,11 @@ interface TreeProps {
   prefix: string;
   /** The selected namespace (or the one holding the selected table or view). */
   selected: string[] | null;
+  /** Changes after a create or drop: every open level loads afresh. */
+  version: number;
 }
 
-export function NamespaceTree({ catalog, prefix, selected }: TreeProps) {
+export function NamespaceTree({ catalog, prefix, selected, version }: TreeProps) {
   const [expanded, setExpanded] = useState<Set<string>>(() => new Set());
   const selectedKey = selected ? nsKey(selected) : "";
   useEffect(() => {
@@ -39,7 +41,7 @@ export function NamespaceTree({ catalog, prefix, selected }: TreeProps) {
       <h2 id="tree-title">Namespaces</h2>
       <Level
         parent={[]}
-        tree={{ catalog, prefix, selectedKey, expanded, toggle }}
+        tree={{ catalog, prefix, selectedKey, expanded, toggle, version }}
       />
     </nav>
   );
@@ -51,10 +53,11 @@ interface TreeState {
   selectedKey: string;
   expanded: Set<string>;
   toggle: (key: string) => void;
+  version: number;
 }
 
 function Level({ parent, tree }: { parent: string[]; tree: TreeState }) {
-  const children = useLoad(() => listNamespaces(tree.prefix, parent), [tree.prefix, nsKey(parent)]);
+  const children = useLoad(() => listNamespaces(tree.prefix, parent), [tree.prefix, nsKey(parent), tree.version]);
   return (
     <Async loaded={children}>
       {(list: string[][]) =>

@@ -1,6 +1,6 @@
 // A view: its current SQL per dialect, schema, versions, properties and location.
 import type { Json } from "../../api";
-import { Async, DataTable, Properties, formatTime, useLoad } from "../../ui";
+import { Async, DataTable, Properties, Time, useLoad } from "../../ui";
 import { loadView, nsKey, nsName } from "./data";
 import { SchemaTable } from "./Schema";
 
@@ -80,7 +80,7 @@ function ViewDetails({ location, metadata }: { location: string; metadata: Json 
                 </>
               ),
             },
-            { title: "Time", cell: (v) => formatTime(Number(v["timestamp-ms"])) },
+            { title: "Time", cell: (v) => <Time millis={Number(v["timestamp-ms"])} /> },
             {
               title: "Summary",
               cell: (v) =>
