@@ -2,14 +2,13 @@ package dev.sluice.http;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.sluice.api.ReadableTableLocations;
 import dev.sluice.catalog.SluiceCatalog;
 import dev.sluice.location.StorageLocation;
 import dev.sluice.operations.ReadableLocations;
 import dev.sluice.store.ClaimedContent;
 import dev.sluice.store.Page;
 import dev.sluice.store.PageRequest;
-import java.util.LinkedHashMap;
-import java.util.Map;
 import java.util.regex.Pattern;
 import org.apache.iceberg.exceptions.BadRequestException;
 
@@ -48,13 +47,10 @@ final class ReadableLocationsRoute {
     // As every catalog route: who may not know of the catalog is refused before the lookup.
     SluiceCatalog catalog = requests.catalog(x);
     Page<ClaimedContent> tables = readable.inBucket(requests.caller(x), catalog, bucket, page);
-    Map<String, Object> body = new LinkedHashMap<>();
-    body.put("locations", tables.items().stream().map(ReadableLocationsRoute::entry).toList());
-    String token = paging.nextToken(x, tables);
-    if (token != null) {
-      body.put("next-page-token", token);
-    }
-    return Reply.okPlain(body);
+    return Reply.okPlain(
+        new ReadableTableLocations(
+            tables.items().stream().map(ReadableLocationsRoute::entry).toList(),
+            paging.nextToken(x, tables)));
   }
 
   private static String bucket(String bucket) {
@@ -70,16 +66,13 @@ final class ReadableLocationsRoute {
     return bucket;
   }
 
-  private static Map<String, Object> entry(ClaimedContent table) {
-    Map<String, Object> entry = new LinkedHashMap<>();
-    entry.put("namespace", table.namespace().levels());
-    entry.put("table", table.name());
-    entry.put(
-        "locations",
+  private static ReadableTableLocations.TableLocations entry(ClaimedContent table) {
+    return new ReadableTableLocations.TableLocations(
+        table.namespace().levels(),
+        table.name(),
         table.locationKeys().stream()
             .map(key -> StorageLocation.parse(key).toString())
             .sorted() // in Java's order, whatever the database's collation
             .toList());
-    return entry;
   }
 }

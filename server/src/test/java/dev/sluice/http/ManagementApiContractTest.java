@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import dev.sluice.StandardBackends;
+import dev.sluice.api.ReadableTableLocations;
 import dev.sluice.authz.Privilege;
 import java.io.InputStream;
 import java.lang.reflect.ParameterizedType;
@@ -44,6 +45,16 @@ class ManagementApiContractTest {
   private static final Set<String> DOCUMENT_ROUTES =
       Set.of("GET /openapi.yaml", "GET /openapi.json");
 
+  /**
+   * Sluice's extensions of the Iceberg REST API that the document also describes (under that API's
+   * base, a path-level server), each with the record it answers.
+   */
+  private static final Map<String, Class<?>> ICEBERG_EXTENSIONS =
+      Map.of("GET " + ReadableLocationsRoute.PATH, ReadableTableLocations.class);
+
+  private static final Set<String> HTTP_METHODS =
+      Set.of("get", "put", "post", "delete", "patch", "head");
+
   private static JsonNode doc;
   private static JsonNode schemas;
 
@@ -70,7 +81,7 @@ class ManagementApiContractTest {
                     .fields()
                     .forEachRemaining(
                         op -> {
-                          if (!op.getKey().equals("parameters")) {
+                          if (HTTP_METHODS.contains(op.getKey())) {
                             out.put(op.getKey().toUpperCase() + " " + path.getKey(), op.getValue());
                           }
                         }));
@@ -86,8 +97,29 @@ class ManagementApiContractTest {
   void everyDeclaredRouteIsDocumentedAndTheReverse() {
     Map<String, JsonNode> documented = documentedOperations();
     Set<String> declared = new TreeSet<>(DOCUMENT_ROUTES);
+    declared.addAll(ICEBERG_EXTENSIONS.keySet());
     ManagementRoutes.DECLARED.forEach(d -> declared.add(key(d)));
     assertThat(documented.keySet()).as("operations in the document").isEqualTo(declared);
+  }
+
+  @Test
+  void icebergExtensionsAreServedUnderTheIcebergBaseAndAnswerTheirRecords() {
+    for (Map.Entry<String, Class<?>> extension : ICEBERG_EXTENSIONS.entrySet()) {
+      String[] route = extension.getKey().split(" ", 2);
+      assertThat(IcebergRoutes.DECLARED)
+          .as("served: " + extension.getKey())
+          .anyMatch(d -> d.method().equals(route[0]) && d.path().equals(route[1]));
+      JsonNode item = doc.path("paths").path(route[1]);
+      assertThat(item.path("servers").get(0).path("url").asText()).endsWith("/api/catalog");
+      JsonNode schema =
+          item.path(route[0].toLowerCase())
+              .path("responses")
+              .path("200")
+              .path("content")
+              .path("application/json")
+              .path("schema");
+      assertThat(ref(schema)).isEqualTo(extension.getValue().getSimpleName());
+    }
   }
 
   @Test
@@ -186,13 +218,15 @@ class ManagementApiContractTest {
       Map<String, String> fields = new TreeMap<>();
       Set<String> required = new TreeSet<>();
       for (RecordComponent c : type.getRecordComponents()) {
-        fields.put(c.getName(), shape(c.getGenericType(), c.getName()));
         JsonProperty property = c.getAccessor().getAnnotation(JsonProperty.class);
         if (property == null) {
           property = c.getAnnotation(JsonProperty.class);
         }
+        String json =
+            property != null && !property.value().isEmpty() ? property.value() : c.getName();
+        fields.put(json, shape(c.getGenericType(), c.getName()));
         if (c.getType().isPrimitive() || (property != null && property.required())) {
-          required.add(c.getName());
+          required.add(json);
         }
       }
       Map<String, String> documented = new TreeMap<>();
@@ -273,6 +307,7 @@ class ManagementApiContractTest {
       todo.add(d.request());
       todo.add(d.response());
     }
+    todo.addAll(ICEBERG_EXTENSIONS.values());
     while (!todo.isEmpty()) {
       Class<?> type = todo.pop();
       if (!type.isRecord() || !out.add(type)) {
