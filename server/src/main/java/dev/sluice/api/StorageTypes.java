@@ -12,17 +12,24 @@ public record StorageTypes(List<StorageType> storageTypes) {
     storageTypes = Fields.copy(storageTypes);
   }
 
-  /** One storage type and its form's fields, in order. */
-  public record StorageType(String storageType, List<FormField> fields) {
+  /**
+   * One storage type, whether its catalogs must name a credential source of the server's config,
+   * and its form's fields, in order.
+   */
+  public record StorageType(String storageType, boolean credentialSource, List<FormField> fields) {
     public StorageType {
       fields = Fields.copy(fields);
     }
   }
 
-  /** One key of a form: label, optional hint, and kind ({@code text}, {@code number}, ...). */
+  /**
+   * One key of a form: label, optional hint, kind ({@code text}, {@code number}, ...), and whether
+   * a definition must have it.
+   */
   public record FormField(
       String key,
       String label,
       @JsonInclude(JsonInclude.Include.NON_NULL) String hint,
-      String kind) {}
+      String kind,
+      boolean required) {}
 }

@@ -92,6 +92,7 @@ public final class CatalogRoutes {
                 types.add(
                     new StorageTypes.StorageType(
                         type,
+                        backends.takesCredentialSource(type),
                         fields.stream()
                             .map(
                                 f ->
@@ -99,7 +100,8 @@ public final class CatalogRoutes {
                                         f.key(),
                                         f.label(),
                                         f.hint(),
-                                        f.kind().name().toLowerCase(Locale.ROOT)))
+                                        f.kind().name().toLowerCase(Locale.ROOT),
+                                        f.required()))
                             .toList())));
     return Reply.okPlain(new StorageTypes(types));
   }

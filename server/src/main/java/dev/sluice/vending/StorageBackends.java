@@ -190,6 +190,11 @@ public final class StorageBackends {
             });
   }
 
+  /** True when catalogs of {@code storageType} must name one of the server's credential sources. */
+  public boolean takesCredentialSource(String storageType) {
+    return !backend(storageType).credentialSourceTypes().isEmpty();
+  }
+
   /** The {@code storageConfigInfo} keys of each storage type, besides the common ones. */
   public Map<String, Set<String>> configKeys() {
     Map<String, Set<String>> out = new LinkedHashMap<>();

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.sluice.StandardBackends;
 import dev.sluice.location.StorageLocation;
 import dev.sluice.vending.VendingServiceTest.FakeBackend;
 import dev.sluice.vending.VendingServiceTest.FakeProfile;
@@ -331,5 +332,73 @@ class StorageBackendsTest {
         S3StorageProfile profile, CredentialSource source, StorageTimeouts.CatalogIo timeouts) {
       return s3.openCatalogIO(profile, source, timeouts);
     }
+  }
+
+  /**
+   * What the storage-types answer marks required is required: a definition of each backend without
+   * a field it marks (or, for a type that takes one, without a credential source) is refused naming
+   * that key. Every backend's form fields are keys it takes.
+   */
+  @Test
+  void requiredFormFieldsAndCredentialSourcesAreRequiredByTheParse() {
+    StorageBackends standard = StandardBackends.create();
+    Map<String, Map<String, Object>> minimal =
+        Map.of(
+            "S3",
+            Map.of(
+                "region", "us-east-1", "roleArn", "arn:aws:iam::1:role/r", "credentialSource", "s"),
+            "R2",
+            Map.of(
+                "endpoint",
+                "https://0123456789abcdef0123456789abcdef.r2.cloudflarestorage.com",
+                "credentialSource",
+                "s"),
+            "GCS",
+            Map.of("credentialSource", "s"),
+            "AZURE",
+            Map.of("credentialSource", "s"));
+    Map<String, String> locations =
+        Map.of(
+            "S3",
+            "s3://b/w",
+            "R2",
+            "s3://b/w",
+            "GCS",
+            "gs://b/w",
+            "AZURE",
+            "abfss://tables@sluiceacct.dfs.core.windows.net/w");
+    standard
+        .formFields()
+        .forEach(
+            (type, fields) -> {
+              for (StorageField field : fields) {
+                assertThat(standard.configKeys().get(type)).as(type).contains(field.key());
+              }
+              if (!minimal.containsKey(type)) {
+                return;
+              }
+              java.util.List<String> required = new java.util.ArrayList<>();
+              fields.stream().filter(StorageField::required).forEach(f -> required.add(f.key()));
+              if (standard.takesCredentialSource(type)) {
+                required.add("credentialSource");
+              }
+              assertThat(required).as(type).isNotEmpty();
+              for (String key : required) {
+                ObjectNode info = JSON.createObjectNode().put("storageType", type);
+                info.putArray("allowedLocations").add(locations.get(type));
+                minimal
+                    .get(type)
+                    .forEach(
+                        (k, v) -> {
+                          if (!k.equals(key)) {
+                            info.put(k, String.valueOf(v));
+                          }
+                        });
+                assertThatThrownBy(
+                        () -> standard.parse("cat", info, locations.get(type), null, 900))
+                    .as(type + " without " + key)
+                    .hasMessageContaining(key);
+              }
+            });
   }
 }

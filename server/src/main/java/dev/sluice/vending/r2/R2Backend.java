@@ -76,7 +76,7 @@ public final class R2Backend implements StorageBackend<R2StorageProfile> {
   public List<StorageField> formFields() {
     return List.of(
         StorageField.text("accountId", "Cloudflare account id"),
-        StorageField.text("endpoint", "R2 endpoint"),
+        StorageField.text("endpoint", "R2 endpoint").asRequired(),
         StorageField.durationSeconds());
   }
 

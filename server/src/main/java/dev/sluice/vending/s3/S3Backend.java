@@ -103,7 +103,7 @@ public final class S3Backend implements StorageBackend<S3StorageProfile> {
   @Override
   public List<StorageField> formFields() {
     return List.of(
-        StorageField.text("region", "Region", "e.g. us-east-1"),
+        StorageField.text("region", "Region", "e.g. us-east-1").asRequired(),
         StorageField.text("roleArn", "Role ARN", "the role STS AssumeRole takes for each table"),
         StorageField.text("endpoint", "S3 endpoint", "for S3-compatible stores (Ceph RGW, MinIO)"),
         StorageField.text("stsEndpoint", "STS endpoint"),
