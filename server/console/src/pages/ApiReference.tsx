@@ -186,17 +186,20 @@ function SchemaView({
 }
 
 function NamedSchema({ doc, name, depth }: { doc: ApiDocument; name: string; depth: number }) {
+  // The fields are drawn once unfolded: drawn ahead, every operation's schemas, nested, would
+  // make a page of thousands of rows.
+  const [open, setOpen] = useState(false);
   const schema = doc.schemas.get(name);
   if (!schema || depth >= MAX_DEPTH) {
     return <code class="api-type">{name}</code>;
   }
   return (
-    <details class="schema">
+    <details class="schema" onToggle={(e) => setOpen(e.currentTarget.open)}>
       <summary>
         <code>{name}</code>
         {schema.description ? <span class="small muted"> {schema.description}</span> : null}
       </summary>
-      <SchemaBody doc={doc} name={name} schema={schema} depth={depth} />
+      {open ? <SchemaBody doc={doc} name={name} schema={schema} depth={depth} /> : null}
     </details>
   );
 }
