@@ -105,4 +105,44 @@ export const steps = [
       await ui.screenshot("health.png");
     },
   ],
+  [
+    "API reference: operations by tag from the OpenAPI document, schemas unfolding into fields",
+    async (c) => {
+      const ui = c.state.root;
+      const { page } = ui;
+      await ui.section("API");
+      await ui.heading("API reference").waitFor();
+      const create = page.getByRole("article", { name: "POST /catalogs", exact: true });
+      await create.waitFor();
+      assert.match(await create.innerText(), /createCatalog/);
+      assert.match(await create.innerText(), /Who may call it: the service admin/);
+      // Grouped by tag: createCatalog sits under "Catalogs".
+      const catalogs = page.getByRole("region", { name: "Catalogs", exact: true });
+      await catalogs.getByRole("article", { name: "GET /catalogs/{name}", exact: true }).waitFor();
+      // The answer's schema unfolds into its fields, storageConfigInfo among them.
+      await create.locator("details.schema > summary", { hasText: /^Catalog\b/ }).first().click();
+      const table = create.locator("table", { has: page.locator("caption", { hasText: "Fields of Catalog" }) });
+      await table.first().waitFor();
+      const fields = await table.first().locator("tbody tr").evaluateAll((trs) =>
+        trs.map((tr) => Array.from(tr.querySelectorAll("td")).map((td) => td.innerText.trim())),
+      );
+      const storage = fields.find((r) => r[0] === "storageConfigInfo");
+      assert.ok(storage, `Catalog lists storageConfigInfo: ${JSON.stringify(fields)}`);
+      assert.match(storage[1], /StorageConfigInfo/);
+      assert.match(storage[2], /^required/);
+      // The raw document is one click away.
+      const yaml = page.getByRole("link", { name: "Download openapi.yaml" });
+      assert.equal(await yaml.getAttribute("href"), "/api/management/v1/openapi.yaml");
+      const res = await page.request.get(`${c.url}/api/management/v1/openapi.yaml`);
+      assert.equal(res.status(), 200);
+      assert.match(await res.text(), /operationId: createCatalog/);
+      await ui.assertReadable("api-reference");
+      // The page's top only: the whole reference is many screens long.
+      await page.screenshot({
+        path: c.shot("api-reference.png"),
+        fullPage: true,
+        clip: { x: 0, y: 0, width: 1280, height: 1600 },
+      });
+    },
+  ],
 ];

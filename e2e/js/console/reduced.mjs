@@ -44,6 +44,7 @@ export const steps = [
         ["Access", "Access", () => page.getByRole("table", { name: "Principals" }).waitFor()],
         ["Audit events", "Audit events", () => page.locator("table").first().waitFor()],
         ["Vending health", "Vending health", () => page.locator("table").first().waitFor()],
+        ["API", "API reference", () => page.locator("article.operation").first().waitFor()],
       ];
       for (const [link, heading, loaded] of visits) {
         // Every section's link is on the screen and takes a tap.
@@ -79,7 +80,7 @@ export const steps = [
       await ui.signIn(credentials.clientId, credentials.clientSecret);
       const { page } = ui;
       const nav = page.getByRole("navigation", { name: "Sections" });
-      for (const name of ["Catalogs", "Browse", "Access"]) {
+      for (const name of ["Catalogs", "Browse", "Access", "API"]) {
         await nav.getByRole("link", { name }).waitFor();
       }
       // Catalogs: its one catalog, no "New catalog", no "Delete" on it.

@@ -21,6 +21,6 @@ export async function catalogsAllowing(...ops: string[]): Promise<string[]> {
   const answers = await Promise.all(
     catalogs.map((c) => loadCatalogActions(c).catch(() => Actions.UNKNOWN)),
   );
-  return catalogs.filter((_, i) => answers[i].any(...ops));
+  return catalogs.filter((_, i) => answers[i].hasSome(...ops));
 }
 

@@ -9,6 +9,7 @@ import { Browse } from "./pages/Browse";
 import { Access } from "./pages/Access";
 import { Audit } from "./pages/Audit";
 import { Health } from "./pages/Health";
+import { ApiReference } from "./pages/ApiReference";
 
 /** The sections, each with whether the caller can use it (Access always: one's own principal). */
 const SECTIONS: { path: string; title: string; shown: (s: Session) => boolean }[] = [
@@ -18,6 +19,8 @@ const SECTIONS: { path: string; title: string; shown: (s: Session) => boolean }[
   { path: "audit", title: "Audit events", shown: (s) => s.actions.has("listEvents") },
   // /metrics is public: nothing to ask.
   { path: "health", title: "Vending health", shown: () => true },
+  // The document is public; the page reads it, whoever is signed in.
+  { path: "api", title: "API", shown: () => true },
 ];
 
 function App() {
@@ -105,6 +108,8 @@ function Page({ section, rest }: { section: string; rest: string[] }) {
       return <Audit />;
     case "health":
       return <Health />;
+    case "api":
+      return <ApiReference />;
     default:
       return <p>No page {section}.</p>;
   }

@@ -1,6 +1,6 @@
 // The server's refusals read as a person would say them. Only the machine-like shapes are
 // rewritten (the authorizer's "… is not authorized for <operation id> on <securable> in catalog
-// <c> (needs …)"); any other message is shown as the server wrote it.
+// <c> (needs …)"); every other message is shown as the server wrote it.
 
 const VERBS: Record<string, string> = {
   get: "read",

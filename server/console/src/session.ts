@@ -3,7 +3,7 @@
 // out what the caller cannot use. The API still refuses whatever it refuses.
 import { createContext } from "preact";
 import { useContext } from "preact/hooks";
-import { Actions, all, loadServiceActions, management, seg, type Identity } from "./api";
+import { Actions, all, listPrincipalRolesOfPrincipal, loadServiceActions, type Identity, type PageQuery } from "./api";
 
 export interface Session extends Identity {
   /** Holds the service_admin principal role (from the API's own answer). */
@@ -15,7 +15,7 @@ export interface Session extends Identity {
 
 export async function loadSession(identity: Identity): Promise<Session> {
   const [roleList, actions] = await Promise.all([
-    all(management.get, `/principals/${seg(identity.principal)}/principal-roles`, "roles"),
+    all((page: PageQuery) => listPrincipalRolesOfPrincipal(identity.principal, page), "roles"),
     loadServiceActions(),
   ]);
   const roles = roleList.map((r) => String(r.name));

@@ -3,13 +3,33 @@
 // and back/forward move between filters; the page tokens are kept in memory (they only mean
 // something for the filter they came from).
 import { useEffect, useState } from "preact/hooks";
-import { management, type Json } from "../api";
+import { listEvents, type Query, type Schemas } from "../api";
 import { DataTable, ErrorBox, Field, Select, formatTime, Time, useLoad, type Column } from "../ui";
 
 /** The API's own query parameter names; the fragment uses the same ones. */
 const KEYS = ["principal", "catalog", "securable", "decision", "from", "to", "pageSize"] as const;
 type Key = (typeof KEYS)[number];
 type Filter = Partial<Record<Key, string>>;
+
+type Event = Schemas["Event"];
+
+/**
+ * The filter as listEvents' parameters. The fragment's text goes to the server as typed, numbers
+ * as numbers: a malformed one is the server's 400 to explain, as before.
+ */
+function eventsQuery(filter: Filter, pageToken: string | null): Query<"listEvents"> {
+  const number = (v: string | undefined) => (v ? Number(v) : undefined);
+  return {
+    principal: filter.principal || undefined,
+    catalog: filter.catalog || undefined,
+    securable: filter.securable || undefined,
+    decision: (filter.decision || undefined) as Query<"listEvents">["decision"],
+    from: number(filter.from),
+    to: number(filter.to),
+    pageSize: number(filter.pageSize),
+    pageToken: pageToken ?? undefined,
+  };
+}
 
 /** The page being shown (its token; null for the first) and the tokens of the pages before it. */
 interface Paging {
@@ -28,12 +48,7 @@ export function Audit() {
   // this one's caption (the effect that starts a load runs after the render that changed it).
   const key = `${query}#${current.token ?? ""}`;
   const events = useLoad(async () => {
-    const params = new URLSearchParams(query);
-    if (current.token) {
-      params.set("pageToken", current.token);
-    }
-    const q = params.toString();
-    return { key, answer: (await management.get(q ? `/events?${q}` : "/events")) as Json };
+    return { key, answer: await listEvents(eventsQuery(filter, current.token)) };
   }, [key]);
   const answer = !events.loading && events.data?.key === key ? events.data.answer : undefined;
 
@@ -67,7 +82,7 @@ export function Audit() {
         <>
           <DataTable
             caption={`Audit events, page ${page}`}
-            rows={(answer.events ?? []) as Json[]}
+            rows={answer.events ?? []}
             empty="no events match these filters."
             rowClass={(e) => (e.decision === "DENY" ? "denied" : undefined)}
             columns={columns(filter)}
@@ -102,7 +117,7 @@ export function Audit() {
                 setPaging({
                   query,
                   stack: [...current.stack, current.token],
-                  token: answer.nextPageToken,
+                  token: answer.nextPageToken ?? null,
                 })
               }
             >
@@ -120,7 +135,7 @@ export function Audit() {
 }
 
 /** The table's columns; principal and catalog link to the same filter narrowed to them. */
-function columns(filter: Filter): Column<Json>[] {
+function columns(filter: Filter): Column<Event>[] {
   return [
     { title: "Time", cell: (e) => <Time millis={e.timestamp} /> },
     {
@@ -162,7 +177,7 @@ function columns(filter: Filter): Column<Json>[] {
  * How the request the decision was made in ended: its status and, for an error, the error's type.
  * An allowed decision whose request then failed (a delete refused with 400) reads as such.
  */
-function Outcome({ event }: { event: Json }) {
+function Outcome({ event }: { event: Event }) {
   if (event.status === undefined) {
     return null;
   }
@@ -176,7 +191,7 @@ function Outcome({ event }: { event: Json }) {
 }
 
 /** Allowed decisions repeated within one write are stored once, with a count and the last time. */
-function Count({ event }: { event: Json }) {
+function Count({ event }: { event: Event }) {
   if (!event.count || event.count <= 1) {
     return null;
   }

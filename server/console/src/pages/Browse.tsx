@@ -2,7 +2,7 @@
 // table or view (on the right). Routes: #/browse, #/browse/CAT, #/browse/CAT/namespace/NS,
 // #/browse/CAT/table/NS/T, #/browse/CAT/view/NS/V (NS: levels joined by U+001F, as in the API).
 import { useState } from "preact/hooks";
-import { all, management, type Json } from "../api";
+import { all, listCatalogs } from "../api";
 import { Async, DataTable, go, href, useLoad } from "../ui";
 import { links, nsLevels, nsName, usePrefix } from "./browse/data";
 import { NamespaceTree } from "./browse/Tree";
@@ -18,13 +18,13 @@ export function Browse({ rest }: { rest: string[] }) {
 }
 
 function CatalogPicker() {
-  const catalogs = useLoad(() => all(management.get, "/catalogs", "catalogs"), []);
+  const catalogs = useLoad(() => all(listCatalogs, "catalogs"), []);
   const [name, setName] = useState("");
   return (
     <section aria-labelledby="browse-title">
       <h1 id="browse-title">Browse</h1>
       <Async loaded={catalogs}>
-        {(rows: Json[]) =>
+        {(rows) =>
           rows.length === 0 ? (
             <p class="muted">No catalogs visible to you.</p>
           ) : (

@@ -3,7 +3,7 @@
 // its message names the key it refused, and the form shows it next to that field. Required fields
 // are checked here first, all at once, so one submit shows every missing one.
 import { useState } from "preact/hooks";
-import { ApiError, management, type Json } from "../api";
+import { ApiError, listStorageTypes, type Schemas } from "../api";
 import { Checkbox, ErrorBox, Field, Select, asApiError } from "../ui";
 
 interface StorageKey {
@@ -25,16 +25,23 @@ let storageKeys: Promise<StorageKeys> | undefined;
  * a backend added to the server shows here without a console change.
  */
 export function loadStorageKeys(): Promise<StorageKeys> {
-  storageKeys ??= management.get("/storage-types").then((answer: Json) => {
+  storageKeys ??= listStorageTypes().then((answer) => {
     const out: StorageKeys = {};
     for (const t of answer.storageTypes ?? []) {
-      out[t.storageType] = t.fields ?? [];
+      out[t.storageType ?? ""] = (t.fields ?? []).map(storageKeyOf);
     }
     return out;
   });
   storageKeys.catch(() => (storageKeys = undefined)); // a failed read is tried again next time
   return storageKeys;
 }
+
+/** A form field as the server declares it; `required` is read too, should a server send it. */
+function storageKeyOf(field: Schemas["FormField"] & { required?: boolean }): StorageKey {
+  const key = field.key ?? "";
+  return { key, label: field.label ?? key, hint: field.hint, kind: field.kind, required: field.required };
+}
+
 const BASE_LOCATION = "default-base-location";
 
 /** What the form edits, as strings (the inputs' own values). */
@@ -67,10 +74,12 @@ export function emptyDraft(): CatalogDraft {
 }
 
 /** A catalog as the management API answers it, as a draft to edit. */
-export function draftOf(catalog: Json, keys: StorageKeys): CatalogDraft {
-  const info = catalog.storageConfigInfo ?? {};
+export function draftOf(catalog: Schemas["Catalog"], keys: StorageKeys): CatalogDraft {
+  // Read by key, whatever the storage type: the form's keys come from the server at run time.
+  const info: Record<string, unknown> = { ...catalog.storageConfigInfo };
+  const storageType = catalog.storageConfigInfo?.storageType ?? "FILE";
   const storage: Record<string, string> = {};
-  for (const k of keys[info.storageType] ?? []) {
+  for (const k of keys[storageType] ?? []) {
     const v = info[k.key];
     if (v !== undefined && v !== null) {
       storage[k.key] = Array.isArray(v) ? v.join(", ") : String(v);
@@ -80,7 +89,7 @@ export function draftOf(catalog: Json, keys: StorageKeys): CatalogDraft {
     "storageType",
     "allowedLocations",
     "credentialSource",
-    ...(keys[info.storageType] ?? []).map((k) => k.key),
+    ...(keys[storageType] ?? []).map((k) => k.key),
   ]);
   const kept = Object.fromEntries(Object.entries(info).filter(([k]) => !edited.has(k)));
   const props = { ...(catalog.properties ?? {}) };
@@ -88,10 +97,10 @@ export function draftOf(catalog: Json, keys: StorageKeys): CatalogDraft {
   delete props[BASE_LOCATION];
   return {
     name: catalog.name,
-    storageType: info.storageType ?? "FILE",
+    storageType,
     baseLocation: base,
-    allowedLocations: (info.allowedLocations ?? []).join("\n"),
-    credentialSource: info.credentialSource ?? "",
+    allowedLocations: (catalog.storageConfigInfo?.allowedLocations ?? []).join("\n"),
+    credentialSource: typeof info.credentialSource === "string" ? info.credentialSource : "",
     storage,
     kept,
     properties: Object.entries(props)
@@ -120,12 +129,13 @@ export function parseProperties(text: string): Record<string, string> {
 export function requestOf(
   draft: CatalogDraft,
   keys: StorageKeys,
-): { properties: Json; storageConfigInfo: Json } {
+): { properties: Record<string, string>; storageConfigInfo: Schemas["StorageConfigInfo"] } {
   const properties = parseProperties(draft.properties);
   if (draft.baseLocation.trim()) {
     properties[BASE_LOCATION] = draft.baseLocation.trim();
   }
-  const info: Json = { ...draft.kept, storageType: draft.storageType };
+  // Built by key from the server's form fields; the server checks it against the document.
+  const info: Record<string, unknown> = { ...draft.kept, storageType: draft.storageType };
   const allowed = draft.allowedLocations
     .split("\n")
     .map((s) => s.trim())
@@ -154,7 +164,7 @@ export function requestOf(
       info[k.key] = raw;
     }
   }
-  return { properties, storageConfigInfo: info };
+  return { properties, storageConfigInfo: info as Schemas["StorageConfigInfo"] };
 }
 
 /**

@@ -1,7 +1,17 @@
 // Catalogs: the list (what the caller may see), create (service admin), details with edit and the
 // storage self-check.
 import { useState } from "preact/hooks";
-import { ApiError, all, management, seg, type Json } from "../api";
+import {
+  ApiError,
+  all,
+  createCatalog,
+  deleteCatalog,
+  getCatalog,
+  listCatalogs,
+  updateCatalog,
+  verifyCatalog,
+  type Schemas,
+} from "../api";
 import { useCatalogActions } from "../actions";
 import { useSession } from "../session";
 import { Async, DataTable, ErrorBox, Field, Properties, asApiError, formatTime, Time, go, href, useLoad } from "../ui";
@@ -20,7 +30,7 @@ export function Catalogs({ rest }: { rest: string[] }) {
 
 function CatalogList() {
   const session = useSession();
-  const catalogs = useLoad(() => all(management.get, "/catalogs", "catalogs"), []);
+  const catalogs = useLoad(() => all(listCatalogs, "catalogs"), []);
   return (
     <section aria-labelledby="catalogs-title">
       <div class="title-row">
@@ -32,7 +42,7 @@ function CatalogList() {
         ) : null}
       </div>
       <Async loaded={catalogs}>
-        {(rows: Json[]) => (
+        {(rows) => (
           <DataTable
             caption="Catalogs you can see"
             rows={rows}
@@ -52,7 +62,7 @@ function CatalogList() {
 }
 
 function NewCatalog() {
-  const [created, setCreated] = useState<Json | null>(null);
+  const [created, setCreated] = useState<Schemas["Catalog"] | null>(null);
   const storageKeys = useLoad(loadStorageKeys, []);
   if (created) {
     return (
@@ -80,7 +90,7 @@ function NewCatalog() {
             onCancel={() => go("catalogs")}
             submit={async (draft, verify) => {
               const { properties, storageConfigInfo } = requestOf(draft, keys);
-              const answer = await management.post("/catalogs", {
+              const answer = await createCatalog({
                 catalog: { name: draft.name.trim(), type: "INTERNAL", properties, storageConfigInfo },
                 verify,
               });
@@ -96,7 +106,7 @@ function NewCatalog() {
 function CatalogDetails({ name }: { name: string }) {
   const session = useSession();
   const catalog = useLoad(
-    () => Promise.all([management.get(`/catalogs/${seg(name)}`), loadStorageKeys()]),
+    () => Promise.all([getCatalog(name), loadStorageKeys()]),
     [name],
   );
   const actions = useCatalogActions(name);
@@ -116,7 +126,7 @@ function CatalogDetails({ name }: { name: string }) {
         </a>
       </div>
       <Async loaded={catalog}>
-        {([c, keys]: [Json, StorageKeys]) =>
+        {([c, keys]) =>
           editing ? (
             <CatalogForm
               initial={draftOf(c, keys)}
@@ -127,7 +137,7 @@ function CatalogDetails({ name }: { name: string }) {
               onCancel={() => setEditing(false)}
               submit={async (draft) => {
                 const { properties, storageConfigInfo } = requestOf(draft, keys);
-                await management.put(`/catalogs/${seg(name)}`, {
+                await updateCatalog(name, {
                   currentEntityVersion: c.entityVersion,
                   properties,
                   ...(session.serviceAdmin ? { storageConfigInfo } : {}),
@@ -156,7 +166,7 @@ function CatalogDetails({ name }: { name: string }) {
                         return;
                       }
                       try {
-                        await management.delete(`/catalogs/${seg(name)}`);
+                        await deleteCatalog(name);
                         go("catalogs");
                       } catch (e) {
                         setDeleteError(asApiError(e));
@@ -179,7 +189,7 @@ function CatalogDetails({ name }: { name: string }) {
   );
 }
 
-function StorageInfo({ info }: { info: Json }) {
+function StorageInfo({ info }: { info: Schemas["StorageConfigInfo"] | undefined }) {
   const values: Record<string, string> = {};
   for (const [k, v] of Object.entries(info ?? {})) {
     values[k] = Array.isArray(v) ? v.join(", ") : typeof v === "object" ? JSON.stringify(v) : String(v);
@@ -190,7 +200,7 @@ function StorageInfo({ info }: { info: Json }) {
 /** The storage self-check: runs on demand, shows one row per check. */
 function Verify({ name, storageType }: { name: string; storageType: string | undefined }) {
   const [other, setOther] = useState("");
-  const [report, setReport] = useState<Json | null>(null);
+  const [report, setReport] = useState<Schemas["VerificationReport"] | null>(null);
   const [error, setError] = useState<ApiError | undefined>();
   const [busy, setBusy] = useState(false);
   if (storageType === "FILE") {
@@ -208,10 +218,7 @@ function Verify({ name, storageType }: { name: string; storageType: string | und
     setReport(null);
     try {
       setReport(
-        await management.post(
-          `/catalogs/${seg(name)}/verify`,
-          other.trim() ? { otherLocation: other.trim() } : {},
-        ),
+        await verifyCatalog(name, other.trim() ? { otherLocation: other.trim() } : {}),
       );
     } catch (err) {
       setError(asApiError(err));

@@ -136,7 +136,7 @@ function Vending({ delta }: { delta: Delta }) {
       <h2 id="vending-title">Credential vending</h2>
       {rows.length === 0 ? (
         <p class="muted">
-          No vending yet: the server has not vended credentials for any table since it started (its
+          No vending yet: the server has not vended credentials for a single table since it started (its
           vending meters appear with the first request for credentials).
         </p>
       ) : (

@@ -1,9 +1,9 @@
 // A storage self-check report: the verdict, then one row per check. A negative check the store
 // allowed is marked as mis-scoped with the server's explanation of where to fix it.
-import type { Json } from "../api";
+import type { Schemas } from "../api";
 import { DataTable } from "../ui";
 
-export function VerifyResult({ report }: { report: Json }) {
+export function VerifyResult({ report }: { report: Schemas["VerificationReport"] }) {
   if (report.verdict === "unavailable") {
     return (
       <p class="muted" role="status">
@@ -23,21 +23,21 @@ export function VerifyResult({ report }: { report: Json }) {
       <DataTable
         caption="Self-check results"
         rows={report.checks ?? []}
-        rowClass={(c: Json) => (c.pass ? undefined : c.outcome === "skipped" ? "skipped" : "failed")}
+        rowClass={(c) => (c.pass ? undefined : c.outcome === "skipped" ? "skipped" : "failed")}
         columns={[
-          { title: "Check", cell: (c: Json) => c.name },
-          { title: "Expected", cell: (c: Json) => c.expected },
-          { title: "Observed", cell: (c: Json) => c.observed },
+          { title: "Check", cell: (c) => c.name },
+          { title: "Expected", cell: (c) => c.expected },
+          { title: "Observed", cell: (c) => c.observed },
           {
             title: "Result",
-            cell: (c: Json) => (
+            cell: (c) => (
               <span class={`badge ${c.pass ? "ok" : c.outcome === "skipped" ? "neutral" : "bad"}`}>
                 {c.outcome}
               </span>
             ),
           },
-          { title: "Store's answer", cell: (c: Json) => [c.status, c.code].filter(Boolean).join(" ") },
-          { title: "Explanation", cell: (c: Json) => c.explanation ?? "" },
+          { title: "Store's answer", cell: (c) => [c.status, c.code].filter(Boolean).join(" ") },
+          { title: "Explanation", cell: (c) => c.explanation ?? "" },
         ]}
       />
     </div>

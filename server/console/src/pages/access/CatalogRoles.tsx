@@ -2,7 +2,14 @@
 // hold it (Holders) and its grants as a matrix (GrantMatrix). Needs CATALOG_MANAGE_ACCESS on the catalog (or service admin).
 import { useState } from "preact/hooks";
 import { useCatalogActions } from "../../actions";
-import { all, listCatalogNames, management, seg, type Json } from "../../api";
+import {
+  all,
+  createCatalogRole,
+  deleteCatalogRole,
+  listCatalogNames,
+  listCatalogRoles,
+  type PageQuery,
+} from "../../api";
 import { Async, DataTable, Time, go, useLoad } from "../../ui";
 import { ActionButton, CreateForm } from "./common";
 import { GrantMatrix } from "./GrantMatrix";
@@ -44,7 +51,7 @@ export function CatalogRoles({
 
 function RolesOf({ catalog }: { catalog: string }) {
   const roles = useLoad(
-    () => all(management.get, `/catalogs/${seg(catalog)}/catalog-roles`, "roles"),
+    () => all((page: PageQuery) => listCatalogRoles(catalog, page), "roles"),
     [catalog],
   );
   const actions = useCatalogActions(catalog);
@@ -53,7 +60,7 @@ function RolesOf({ catalog }: { catalog: string }) {
   return (
     <>
       <Async loaded={roles}>
-        {(rows: Json[]) => (
+        {(rows) => (
           <>
             {may("createCatalogRole") ? (
               <CreateForm
@@ -61,7 +68,7 @@ function RolesOf({ catalog }: { catalog: string }) {
                 label="Catalog role name"
                 submitLabel="Create catalog role"
                 create={async (name) => {
-                  await management.post(`/catalogs/${seg(catalog)}/catalog-roles`, {
+                  await createCatalogRole(catalog, {
                     catalogRole: { name },
                   });
                   roles.reload();
@@ -83,7 +90,7 @@ function RolesOf({ catalog }: { catalog: string }) {
                         type="button"
                         class="secondary"
                         aria-expanded={open === r.name}
-                        onClick={() => setOpen(open === r.name ? null : r.name)}
+                        onClick={() => setOpen(open === r.name ? null : (r.name ?? null))}
                       >
                         {open === r.name ? `Close grants of ${r.name}` : `Grants of ${r.name}`}
                       </button>
@@ -93,9 +100,7 @@ function RolesOf({ catalog }: { catalog: string }) {
                           danger
                           confirmText={`Delete catalog role ${r.name} of ${catalog} with its grants?`}
                           action={async () => {
-                            await management.delete(
-                              `/catalogs/${seg(catalog)}/catalog-roles/${seg(r.name)}`,
-                            );
+                            await deleteCatalogRole(catalog, r.name ?? "");
                             if (open === r.name) {
                               setOpen(null);
                             }

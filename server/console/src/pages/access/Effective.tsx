@@ -1,20 +1,20 @@
 // Effective privileges: for a catalog, principal and securable, each privilege held and the
 // principal role → catalog role → grant that gives it (the server's explanation endpoint).
 import { useState } from "preact/hooks";
-import { ApiError, all, management, seg, type Json } from "../../api";
+import { ApiError, all, explainPrivileges, listCatalogs, type Schemas } from "../../api";
 import { useSession } from "../../session";
 import { Async, ErrorBox, Field, Select, asApiError, useLoad } from "../../ui";
 import { parseNamespace, securableLabel, securableOfGrant, type SecurableType } from "./common";
 
 export function Effective() {
   const session = useSession();
-  const catalogs = useLoad(() => all(management.get, "/catalogs", "catalogs"), []);
+  const catalogs = useLoad(() => all(listCatalogs, "catalogs"), []);
   const [catalog, setCatalog] = useState("");
   const [principal, setPrincipal] = useState(session.principal);
   const [type, setType] = useState<SecurableType>("catalog");
   const [namespace, setNamespace] = useState("");
   const [name, setName] = useState("");
-  const [answer, setAnswer] = useState<Json | null>(null);
+  const [answer, setAnswer] = useState<Schemas["EffectivePrivileges"] | null>(null);
   const [error, setError] = useState<ApiError | undefined>();
   const [busy, setBusy] = useState(false);
 
@@ -23,18 +23,13 @@ export function Effective() {
     setBusy(true);
     setError(undefined);
     setAnswer(null);
-    const query = new URLSearchParams({ type });
-    if (type !== "catalog") {
-      query.set("namespace", parseNamespace(namespace).join("\u001f"));
-    }
-    if (type === "table" || type === "view") {
-      query.set("name", name.trim());
-    }
     try {
       setAnswer(
-        await management.get(
-          `/catalogs/${seg(catalog)}/principals/${seg(principal.trim())}/effective-privileges?${query}`,
-        ),
+        await explainPrivileges(catalog, principal.trim(), {
+          type,
+          namespace: type !== "catalog" ? parseNamespace(namespace) : undefined,
+          name: type === "table" || type === "view" ? name.trim() : undefined,
+        }),
       );
     } catch (err) {
       setError(asApiError(err));
@@ -52,7 +47,7 @@ export function Effective() {
       </p>
       <form aria-label="Explain effective privileges" onSubmit={explain}>
         <Async loaded={catalogs}>
-          {(rows: Json[]) => (
+          {(rows) => (
             <Select
               label="Catalog"
               value={catalog}
@@ -100,14 +95,14 @@ export function Effective() {
   );
 }
 
-function Explanation({ answer }: { answer: Json }) {
+function Explanation({ answer }: { answer: Schemas["EffectivePrivileges"] }) {
   const s = answer.securable;
   const target = securableLabel({
-    type: s.type,
-    namespace: s.namespace ?? [],
-    name: s.name ?? "",
+    type: s?.type ?? "catalog",
+    namespace: s?.namespace ?? [],
+    name: s?.name ?? "",
   });
-  const privileges: Json[] = answer.privileges ?? [];
+  const privileges = answer.privileges ?? [];
   const caption = `Effective privileges of ${answer.principal} on ${target} in ${answer.catalog}`;
   if (privileges.length === 0) {
     return (
@@ -129,17 +124,17 @@ function Explanation({ answer }: { answer: Json }) {
       </thead>
       <tbody>
         {privileges.flatMap((p) =>
-          (p.via as Json[]).map((v, i) => (
+          (p.via ?? []).map((v, i) => (
             <tr>
               {i === 0 ? (
-                <th scope="rowgroup" rowSpan={p.via.length}>
+                <th scope="rowgroup" rowSpan={p.via?.length}>
                   {p.privilege}
                 </th>
               ) : null}
               <td>{v.principalRole}</td>
               <td>{v.catalogRole}</td>
               <td>
-                {v.grant.privilege} on {securableLabel(securableOfGrant(v.grant))}
+                {v.grant ? `${v.grant.privilege} on ${securableLabel(securableOfGrant(v.grant))}` : ""}
               </td>
             </tr>
           )),

@@ -2,7 +2,7 @@
 // grants (plus rows the user adds), a column per privilege; each checkbox grants or revokes at once.
 import { useState } from "preact/hooks";
 import { useCatalogActions } from "../../actions";
-import { ApiError, all, management, seg, type Json } from "../../api";
+import { ApiError, addGrant, all, listGrants, revokeGrant, type PageQuery } from "../../api";
 import { Async, ErrorBox, asApiError, useLoad } from "../../ui";
 import {
   grantBody,
@@ -11,6 +11,7 @@ import {
   securableKey,
   securableLabel,
   securableOfGrant,
+  type Privilege,
   type Securable,
   type SecurableType,
 } from "./common";
@@ -23,8 +24,10 @@ const KINDS: { type: SecurableType; title: string }[] = [
 ];
 
 export function GrantMatrix({ catalog, role }: { catalog: string; role: string }) {
-  const path = `/catalogs/${seg(catalog)}/catalog-roles/${seg(role)}/grants`;
-  const grants = useLoad(() => all(management.get, path, "grants"), [path]);
+  const grants = useLoad(
+    () => all((page: PageQuery) => listGrants(catalog, role, page), "grants"),
+    [catalog, role],
+  );
   // Boxes the caller may not change are shown, not offered (read-only when the server says so).
   const actions = useCatalogActions(catalog);
   const may = {
@@ -37,16 +40,16 @@ export function GrantMatrix({ catalog, role }: { catalog: string; role: string }
   // What this page set, shown at once (before the list reloads); dropped again if refused.
   const [shown, setShown] = useState<Map<string, boolean>>(new Map());
 
-  async function toggle(s: Securable, privilege: string, grant: boolean) {
+  async function toggle(s: Securable, privilege: Privilege, grant: boolean) {
     const cell = `${securableKey(s)}|${privilege}`;
     setBusy(cell);
     setError(undefined);
     setShown((m) => new Map(m).set(cell, grant));
     try {
       if (grant) {
-        await management.put(path, grantBody(s, privilege));
+        await addGrant(catalog, role, grantBody(s, privilege));
       } else {
-        await management.post(path, grantBody(s, privilege));
+        await revokeGrant(catalog, role, grantBody(s, privilege));
       }
       grants.reload();
     } catch (e) {
@@ -74,7 +77,7 @@ export function GrantMatrix({ catalog, role }: { catalog: string; role: string }
         <ErrorBox error={error} />
       </div>
       <Async loaded={grants}>
-        {(rows: Json[]) => {
+        {(rows) => {
           const held = new Set(rows.map((g) => `${securableKey(securableOfGrant(g))}|${g.privilege}`));
           shown.forEach((on, cell) => (on ? held.add(cell) : held.delete(cell)));
           const securables = new Map<string, Securable>();
@@ -125,7 +128,7 @@ function Matrix(props: {
   held: Set<string>;
   busy: string | null;
   may: { grant: boolean; revoke: boolean };
-  toggle: (s: Securable, privilege: string, grant: boolean) => void;
+  toggle: (s: Securable, privilege: Privilege, grant: boolean) => void;
 }) {
   const columns = privilegesFor(props.type);
   const groups: { name: string; span: number }[] = [];

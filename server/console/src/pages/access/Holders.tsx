@@ -1,7 +1,13 @@
 // The principal roles that hold one catalog role, with grant and revoke: what a catalog's access
 // manager needs to hand its roles out (listing every principal role is the service admin's alone,
 // so the role is named here rather than picked from a list).
-import { all, management, seg, type Json } from "../../api";
+import {
+  all,
+  grantCatalogRole,
+  listPrincipalRolesWithCatalogRole,
+  revokeCatalogRole,
+  type PageQuery,
+} from "../../api";
 import { Async, DataTable, useLoad } from "../../ui";
 import { ActionButton, CreateForm } from "./common";
 
@@ -9,8 +15,7 @@ export function Holders({ catalog, role }: { catalog: string; role: string }) {
   const holders = useLoad(
     () =>
       all(
-        management.get,
-        `/catalogs/${seg(catalog)}/catalog-roles/${seg(role)}/principal-roles`,
+        (page: PageQuery) => listPrincipalRolesWithCatalogRole(catalog, role, page),
         "roles",
       ),
     [catalog, role],
@@ -25,14 +30,14 @@ export function Holders({ catalog, role }: { catalog: string; role: string }) {
         label="Principal role to grant it to"
         submitLabel="Grant to principal role"
         create={async (principalRole) => {
-          await management.put(`/principal-roles/${seg(principalRole)}/catalog-roles/${seg(catalog)}`, {
+          await grantCatalogRole(principalRole, catalog, {
             catalogRole: { name: role },
           });
           holders.reload();
         }}
       />
       <Async loaded={holders}>
-        {(rows: Json[]) => (
+        {(rows) => (
           <DataTable
             caption={`Principal roles holding ${role}`}
             rows={rows}
@@ -45,9 +50,7 @@ export function Holders({ catalog, role }: { catalog: string; role: string }) {
                   <ActionButton
                     label={`Revoke ${role} from ${r.name}`}
                     action={async () => {
-                      await management.delete(
-                        `/principal-roles/${seg(r.name)}/catalog-roles/${seg(catalog)}/${seg(role)}`,
-                      );
+                      await revokeCatalogRole(r.name ?? "", catalog, role);
                       holders.reload();
                     }}
                   />

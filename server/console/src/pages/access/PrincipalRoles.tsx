@@ -1,14 +1,25 @@
 // Principal roles: list, create, delete (service admin); for one role, the catalog roles it holds
 // in each catalog, with assign and revoke (CATALOG_MANAGE_ACCESS on that catalog).
 import { useState } from "preact/hooks";
-import { all, management, seg, type Json } from "../../api";
+import {
+  all,
+  createPrincipalRole,
+  deletePrincipalRole,
+  grantCatalogRole,
+  listCatalogRoles,
+  listCatalogRolesOfPrincipalRole,
+  listCatalogs,
+  listPrincipalRoles,
+  revokeCatalogRole,
+  type PageQuery,
+} from "../../api";
 import { SERVICE_ADMIN_ROLE, useSession } from "../../session";
 import { Async, DataTable, ErrorBox, asApiError, Time, useLoad } from "../../ui";
 import { ActionButton, CreateForm } from "./common";
 
 export function PrincipalRoles() {
   const session = useSession();
-  const roles = useLoad(() => all(management.get, "/principal-roles", "roles"), []);
+  const roles = useLoad(() => all(listPrincipalRoles, "roles"), []);
   const [open, setOpen] = useState<string | null>(null);
   return (
     <section aria-labelledby="principal-roles-title">
@@ -19,13 +30,13 @@ export function PrincipalRoles() {
           label="Principal role name"
           submitLabel="Create principal role"
           create={async (name) => {
-            await management.post("/principal-roles", { principalRole: { name } });
+            await createPrincipalRole({ principalRole: { name } });
             roles.reload();
           }}
         />
       ) : null}
       <Async loaded={roles}>
-        {(rows: Json[]) => (
+        {(rows) => (
           <DataTable
             caption="Principal roles"
             rows={rows}
@@ -40,7 +51,7 @@ export function PrincipalRoles() {
                       type="button"
                       class="secondary"
                       aria-expanded={open === r.name}
-                      onClick={() => setOpen(open === r.name ? null : r.name)}
+                      onClick={() => setOpen(open === r.name ? null : (r.name ?? null))}
                     >
                       {open === r.name ? `Close ${r.name}` : `Catalog roles of ${r.name}`}
                     </button>
@@ -51,7 +62,7 @@ export function PrincipalRoles() {
                         danger
                         confirmText={`Delete principal role ${r.name}?`}
                         action={async () => {
-                          await management.delete(`/principal-roles/${seg(r.name)}`);
+                          await deletePrincipalRole(r.name ?? "");
                           if (open === r.name) {
                             setOpen(null);
                           }
@@ -73,12 +84,12 @@ export function PrincipalRoles() {
 
 /** Per catalog the caller can see: the catalog roles `role` holds there. */
 function HeldCatalogRoles({ role }: { role: string }) {
-  const catalogs = useLoad(() => all(management.get, "/catalogs", "catalogs"), []);
+  const catalogs = useLoad(() => all(listCatalogs, "catalogs"), []);
   return (
     <section aria-labelledby="held-title">
       <h3 id="held-title">Catalog roles held by {role}</h3>
       <Async loaded={catalogs}>
-        {(rows: Json[]) =>
+        {(rows) =>
           rows.length === 0 ? (
             <p class="muted">No catalogs visible to you.</p>
           ) : (
@@ -96,11 +107,11 @@ function HeldCatalogRoles({ role }: { role: string }) {
 
 function InCatalog({ role, catalog }: { role: string; catalog: string }) {
   const held = useLoad(
-    () => all(management.get, `/principal-roles/${seg(role)}/catalog-roles/${seg(catalog)}`, "roles"),
+    () => all((page: PageQuery) => listCatalogRolesOfPrincipalRole(role, catalog, page), "roles"),
     [role, catalog],
   );
   const available = useLoad(
-    () => all(management.get, `/catalogs/${seg(catalog)}/catalog-roles`, "roles"),
+    () => all((page: PageQuery) => listCatalogRoles(catalog, page), "roles"),
     [catalog],
   );
   const [pick, setPick] = useState("");
@@ -110,7 +121,7 @@ function InCatalog({ role, catalog }: { role: string; catalog: string }) {
     <div class="catalog-block">
       <h4>In catalog {catalog}</h4>
       <Async loaded={held}>
-        {(rows: Json[]) => (
+        {(rows) => (
           <DataTable
             caption={`Catalog roles of ${role} in ${catalog}`}
             rows={rows}
@@ -125,9 +136,7 @@ function InCatalog({ role, catalog }: { role: string; catalog: string }) {
                     danger
                     confirmText={`Revoke catalog role ${r.name} of ${catalog} from ${role}?`}
                     action={async () => {
-                      await management.delete(
-                        `/principal-roles/${seg(role)}/catalog-roles/${seg(catalog)}/${seg(r.name)}`,
-                      );
+                      await revokeCatalogRole(role, catalog, r.name ?? "");
                       held.reload();
                     }}
                   />
@@ -139,7 +148,7 @@ function InCatalog({ role, catalog }: { role: string; catalog: string }) {
       </Async>
       {held.error ? null : (
         <Async loaded={available}>
-          {(rows: Json[]) => (
+          {(rows) => (
             <form
               class="inline-form"
               aria-label={`Assign a catalog role of ${catalog} to ${role}`}
@@ -147,7 +156,7 @@ function InCatalog({ role, catalog }: { role: string; catalog: string }) {
                 e.preventDefault();
                 setError(undefined);
                 try {
-                  await management.put(`/principal-roles/${seg(role)}/catalog-roles/${seg(catalog)}`, {
+                  await grantCatalogRole(role, catalog, {
                     catalogRole: { name: pick },
                   });
                   held.reload();

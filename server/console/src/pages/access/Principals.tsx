@@ -1,13 +1,30 @@
 // Principals: the service admin lists, creates (the secret shown once), rotates, deletes and
 // assigns principal roles; anyone else sees its own principal and roles.
 import { useEffect, useRef, useState } from "preact/hooks";
-import { all, management, seg, type Json } from "../../api";
+import {
+  all,
+  assignPrincipalRole,
+  createPrincipal,
+  deletePrincipal,
+  getPrincipal,
+  listPrincipalRoles,
+  listPrincipalRolesOfPrincipal,
+  listPrincipals,
+  revokePrincipalRole,
+  rotateCredentials,
+  type PageQuery,
+  type Schemas,
+} from "../../api";
 import { undeletablePrincipal, useSession } from "../../session";
 import { Async, DataTable, ErrorBox, asApiError, formatTime, Time, useLoad } from "../../ui";
 import { ActionButton, CreateForm } from "./common";
 
 /** Credentials as the API answered them once; shown until the user leaves the tab. */
-function SecretBox({ credentials, what, onDone }: { credentials: Json; what: string; onDone: () => void }) {
+function SecretBox({ credentials, what, onDone }: {
+  credentials: Schemas["Credentials"] | undefined;
+  what: string;
+  onDone: () => void;
+}) {
   // Moved to (and scrolled into view) when it appears: the button that caused it may be far below.
   const box = useRef<HTMLDivElement>(null);
   useEffect(() => box.current?.focus(), [credentials]);
@@ -20,11 +37,11 @@ function SecretBox({ credentials, what, onDone }: { credentials: Json; what: str
       <dl class="properties">
         <dt>Client id</dt>
         <dd>
-          <code>{credentials.clientId}</code>
+          <code>{credentials?.clientId}</code>
         </dd>
         <dt>Client secret</dt>
         <dd>
-          <code>{credentials.clientSecret}</code>
+          <code>{credentials?.clientSecret}</code>
         </dd>
       </dl>
       <button type="button" class="secondary" onClick={onDone}>
@@ -37,21 +54,26 @@ function SecretBox({ credentials, what, onDone }: { credentials: Json; what: str
 export function Principals() {
   const session = useSession();
   // Kept in this component only: leaving the tab unmounts it and the secret is gone.
-  const [shown, setShown] = useState<{ what: string; credentials: Json } | null>(null);
+  const [shown, setShown] = useState<Secret | null>(null);
   if (!session.actions.hasOr("listPrincipals", session.serviceAdmin)) {
     return <Principal name={session.principal} own onSecret={setShown} shown={shown} />;
   }
   return <PrincipalList shown={shown} onSecret={setShown} />;
 }
 
+interface Secret {
+  what: string;
+  credentials: Schemas["Credentials"] | undefined;
+}
+
 interface SecretProps {
-  shown: { what: string; credentials: Json } | null;
-  onSecret: (s: { what: string; credentials: Json } | null) => void;
+  shown: Secret | null;
+  onSecret: (s: Secret | null) => void;
 }
 
 function PrincipalList({ shown, onSecret }: SecretProps) {
   const session = useSession();
-  const principals = useLoad(() => all(management.get, "/principals", "principals"), []);
+  const principals = useLoad(() => all(listPrincipals, "principals"), []);
   const [open, setOpen] = useState<string | null>(null);
   return (
     <section aria-labelledby="principals-title">
@@ -65,14 +87,14 @@ function PrincipalList({ shown, onSecret }: SecretProps) {
           label="Principal name"
           submitLabel="Create principal"
           create={async (name) => {
-            const answer = await management.post("/principals", { principal: { name } });
+            const answer = await createPrincipal({ principal: { name } });
             onSecret({ what: `Credentials of new principal ${name}`, credentials: answer.credentials });
             principals.reload();
           }}
         />
       ) : null}
       <Async loaded={principals}>
-        {(rows: Json[]) => (
+        {(rows) => (
           <DataTable
             caption="Principals"
             rows={rows}
@@ -88,18 +110,18 @@ function PrincipalList({ shown, onSecret }: SecretProps) {
                       type="button"
                       class="secondary"
                       aria-expanded={open === p.name}
-                      onClick={() => setOpen(open === p.name ? null : p.name)}
+                      onClick={() => setOpen(open === p.name ? null : (p.name ?? null))}
                     >
                       {open === p.name ? `Close ${p.name}` : `Manage ${p.name}`}
                     </button>
                     {/* The server never deletes root, and deleting oneself would lock one out. */}
-                    {session.actions.has("deletePrincipal") && !undeletablePrincipal(session, p.name) ? (
+                    {session.actions.has("deletePrincipal") && !undeletablePrincipal(session, p.name ?? "") ? (
                       <ActionButton
                         label={`Delete ${p.name}`}
                         danger
                         confirmText={`Delete principal ${p.name}? Its tokens stop working at once.`}
                         action={async () => {
-                          await management.delete(`/principals/${seg(p.name)}`);
+                          await deletePrincipal(p.name ?? "");
                           principals.reload();
                         }}
                       />
@@ -119,9 +141,9 @@ function PrincipalList({ shown, onSecret }: SecretProps) {
 /** One principal: its details, credential rotation and its principal roles. */
 function Principal({ name, own, shown, onSecret }: { name: string; own: boolean } & SecretProps) {
   const session = useSession();
-  const principal = useLoad(() => management.get(`/principals/${seg(name)}`), [name]);
+  const principal = useLoad(() => getPrincipal(name), [name]);
   const roles = useLoad(
-    () => all(management.get, `/principals/${seg(name)}/principal-roles`, "roles"),
+    () => all((page: PageQuery) => listPrincipalRolesOfPrincipal(name, page), "roles"),
     [name],
   );
   return (
@@ -131,7 +153,7 @@ function Principal({ name, own, shown, onSecret }: { name: string; own: boolean 
         <SecretBox credentials={shown.credentials} what={shown.what} onDone={() => onSecret(null)} />
       ) : null}
       <Async loaded={principal}>
-        {(p: Json) => (
+        {(p) => (
           <dl class="properties">
             <dt>Client id</dt>
             <dd>
@@ -147,7 +169,7 @@ function Principal({ name, own, shown, onSecret }: { name: string; own: boolean 
           label={`Rotate credentials of ${name}`}
           confirmText={`Rotate the credentials of ${name}? Its current secret and tokens stop working.`}
           action={async () => {
-            const answer = await management.post(`/principals/${seg(name)}/rotate`);
+            const answer = await rotateCredentials(name);
             onSecret({
               what: own
                 ? `Your new credentials (this session ends at its next request: sign in again with them)`
@@ -158,7 +180,7 @@ function Principal({ name, own, shown, onSecret }: { name: string; own: boolean 
         />
       </div>
       <Async loaded={roles}>
-        {(rows: Json[]) => (
+        {(rows) => (
           <DataTable
             caption={`Principal roles of ${name}`}
             rows={rows}
@@ -167,14 +189,14 @@ function Principal({ name, own, shown, onSecret }: { name: string; own: boolean 
               { title: "Role", cell: (r) => r.name },
               ...(session.actions.hasOr("revokePrincipalRole", session.serviceAdmin) ? [{
                 title: "Actions",
-                cell: (r: Json) =>
+                cell: (r: Schemas["Role"]) =>
                   (
                     <ActionButton
                       label={`Unassign ${r.name}`}
                       danger
                       confirmText={`Take principal role ${r.name} from ${name}?`}
                       action={async () => {
-                        await management.delete(`/principals/${seg(name)}/principal-roles/${seg(r.name)}`);
+                        await revokePrincipalRole(name, r.name ?? "");
                         roles.reload();
                       }}
                     />
@@ -190,7 +212,7 @@ function Principal({ name, own, shown, onSecret }: { name: string; own: boolean 
 }
 
 function AssignRole({ principal, onDone }: { principal: string; onDone: () => void }) {
-  const available = useLoad(() => all(management.get, "/principal-roles", "roles"), []);
+  const available = useLoad(() => all(listPrincipalRoles, "roles"), []);
   const [role, setRole] = useState("");
   const [error, setError] = useState<ReturnType<typeof asApiError> | undefined>();
   return (
@@ -201,7 +223,7 @@ function AssignRole({ principal, onDone }: { principal: string; onDone: () => vo
         e.preventDefault();
         setError(undefined);
         try {
-          await management.put(`/principals/${seg(principal)}/principal-roles`, {
+          await assignPrincipalRole(principal, {
             principalRole: { name: role },
           });
           onDone();
@@ -211,7 +233,7 @@ function AssignRole({ principal, onDone }: { principal: string; onDone: () => vo
       }}
     >
       <Async loaded={available}>
-        {(rows: Json[]) => (
+        {(rows) => (
           <div class="field">
             <label for="assign-role">Principal role to assign</label>
             <select id="assign-role" value={role} onChange={(e) => setRole((e.target as HTMLSelectElement).value)}>

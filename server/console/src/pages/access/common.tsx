@@ -1,13 +1,15 @@
 // What the Access tabs share: the privilege list (as in the server's authz/Privilege), securables
 // as the grant API spells them, and a button that runs an API call and shows its error.
 import { useState } from "preact/hooks";
-import { ApiError, type Json } from "../../api";
+import { ApiError, type Schemas } from "../../api";
 import { ErrorBox, asApiError } from "../../ui";
 
-export type SecurableType = "catalog" | "namespace" | "table" | "view";
+export type SecurableType = Schemas["Grant"]["type"];
+/** A privilege, as the OpenAPI document enumerates them. */
+export type Privilege = Schemas["Grant"]["privilege"];
 
 /** The privileges of authz/Privilege, in its order, by the securable kind they concern. */
-export const PRIVILEGES: Record<SecurableType, string[]> = {
+export const PRIVILEGES: Record<SecurableType, Privilege[]> = {
   catalog: [
     "CATALOG_MANAGE_ACCESS",
     "CATALOG_MANAGE_CONTENT",
@@ -49,7 +51,7 @@ const ALL = [...PRIVILEGES.catalog, ...PRIVILEGES.namespace, ...PRIVILEGES.table
  * The privileges that make sense as a grant on a securable: a grant on a catalog or namespace
  * reaches everything below, so those rows offer the privileges of what lies below too.
  */
-export function privilegesFor(type: SecurableType): string[] {
+export function privilegesFor(type: SecurableType): Privilege[] {
   switch (type) {
     case "catalog":
       return ALL;
@@ -79,17 +81,17 @@ export function securableLabel(s: Securable): string {
   return s.type === "namespace" ? `namespace ${ns}` : `${s.type} ${ns}.${s.name}`;
 }
 
-export function securableOfGrant(g: Json): Securable {
+export function securableOfGrant(g: Schemas["Grant"]): Securable {
   return {
-    type: String(g.type) as SecurableType,
-    namespace: (g.namespace ?? []) as string[],
+    type: g.type,
+    namespace: g.namespace ?? [],
     name: String(g.tableName ?? g.viewName ?? ""),
   };
 }
 
 /** The grant API's body for a privilege on a securable. */
-export function grantBody(s: Securable, privilege: string): Json {
-  const grant: Json = { type: s.type, privilege };
+export function grantBody(s: Securable, privilege: Privilege): Schemas["GrantRequest"] {
+  const grant: Schemas["Grant"] = { type: s.type, privilege };
   if (s.type !== "catalog") {
     grant.namespace = s.namespace;
   }

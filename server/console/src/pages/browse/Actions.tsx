@@ -2,7 +2,8 @@
 // namespace, drop a table. Each is offered only when the server's actions say the caller may, and
 // each shows the server's refusal right next to itself.
 import { useState } from "preact/hooks";
-import { ApiError, createNamespace, dropNamespace, dropTable } from "../../api";
+import { ApiError } from "../../api";
+import { createNamespace, dropNamespace, dropTable } from "../../iceberg";
 import { ErrorBox, asApiError } from "../../ui";
 import { nsName } from "./data";
 

@@ -1,6 +1,6 @@
 // An Iceberg schema as a table of fields: nested struct, list and map types become indented rows
 // under their parent, named by their path (customer.id, items.element.sku, tags.value.x).
-import type { Json } from "../../api";
+import type { IcebergType, StructType } from "../../iceberg";
 import { DataTable } from "../../ui";
 
 interface Row {
@@ -13,11 +13,11 @@ interface Row {
 }
 
 /** A type in one line: primitives as is, nested ones by shape (struct, list<…>, map<…>). */
-export function typeText(type: Json): string {
+export function typeText(type: IcebergType): string {
   if (typeof type === "string") {
     return type;
   }
-  switch (type?.type) {
+  switch (type.type) {
     case "struct":
       return "struct";
     case "list":
@@ -30,8 +30,8 @@ export function typeText(type: Json): string {
 }
 
 /** The fields of `struct`, depth first, with the nested fields of structs in lists and maps. */
-function rows(struct: Json, prefix: string, depth: number, out: Row[]): Row[] {
-  for (const f of struct?.fields ?? []) {
+function rows(struct: StructType, prefix: string, depth: number, out: Row[]): Row[] {
+  for (const f of struct.fields ?? []) {
     const path = prefix + f.name;
     out.push({
       id: f.id,
@@ -46,7 +46,7 @@ function rows(struct: Json, prefix: string, depth: number, out: Row[]): Row[] {
   return out;
 }
 
-function nested(type: Json, prefix: string, depth: number, out: Row[]) {
+function nested(type: IcebergType, prefix: string, depth: number, out: Row[]) {
   if (typeof type !== "object" || type === null) {
     return;
   }
@@ -61,7 +61,7 @@ function nested(type: Json, prefix: string, depth: number, out: Row[]) {
 }
 
 /** Field id → its path, over every schema given (specs and sort orders name source ids). */
-export function fieldNames(schemas: Json[]): Map<number, string> {
+export function fieldNames(schemas: StructType[]): Map<number, string> {
   const names = new Map<number, string>();
   for (const schema of schemas) {
     for (const row of rows(schema, "", 0, [])) {
@@ -73,7 +73,7 @@ export function fieldNames(schemas: Json[]): Map<number, string> {
   return names;
 }
 
-export function SchemaTable({ schema, caption }: { schema: Json; caption: string }) {
+export function SchemaTable({ schema, caption }: { schema: StructType | undefined; caption: string }) {
   if (!schema) {
     return <p class="muted">No schema.</p>;
   }

@@ -1,7 +1,7 @@
 // A table's snapshots as a timeline, newest first: what each did (summary highlights), which refs
 // point at it, its parent, and which branches have it in their history.
 import { useState } from "preact/hooks";
-import type { Json } from "../../api";
+import type { Snapshot, SnapshotRef, TableMetadata } from "../../iceberg";
 import { DataTable, Properties, Time } from "../../ui";
 
 /** Snapshots shown before "Show all": a busy table has thousands. */
@@ -24,11 +24,11 @@ interface Ref {
   name: string;
   type: string;
   snapshot: string;
-  raw: Json;
+  raw: SnapshotRef;
 }
 
-function refsOf(metadata: Json): Ref[] {
-  return Object.entries((metadata.refs ?? {}) as Record<string, Json>)
+function refsOf(metadata: TableMetadata): Ref[] {
+  return Object.entries(metadata.refs ?? {})
     .map(([name, r]) => ({
       name,
       type: String(r.type),
@@ -44,7 +44,7 @@ function rank(ref: Ref): number {
 }
 
 /** Snapshot id → the branches whose history (the parent chain from their head) holds it. */
-function branchHistory(snapshots: Json[], refs: Ref[]): Map<string, string[]> {
+function branchHistory(snapshots: Snapshot[], refs: Ref[]): Map<string, string[]> {
   const parents = new Map<string, string | null>();
   for (const s of snapshots) {
     const parent = s["parent-snapshot-id"];
@@ -64,8 +64,8 @@ function branchHistory(snapshots: Json[], refs: Ref[]): Map<string, string[]> {
   return onBranches;
 }
 
-export function Snapshots({ metadata }: { metadata: Json }) {
-  const snapshots: Json[] = [...(metadata.snapshots ?? [])].sort(
+export function Snapshots({ metadata }: { metadata: TableMetadata }) {
+  const snapshots: Snapshot[] = [...(metadata.snapshots ?? [])].sort(
     (a, b) =>
       Number(b["timestamp-ms"]) - Number(a["timestamp-ms"]) ||
       Number(b["sequence-number"] ?? 0) - Number(a["sequence-number"] ?? 0),
@@ -99,7 +99,7 @@ export function Snapshots({ metadata }: { metadata: Json }) {
             const id = String(s["snapshot-id"]);
             const pointing = refs.filter((r) => r.snapshot === id);
             const branches = history.get(id) ?? [];
-            const summary: Record<string, string> = s.summary ?? {};
+            const summary = s.summary ?? {};
             const parent = s["parent-snapshot-id"];
             return (
               <li class={id === current ? "snapshot current" : "snapshot"}>
@@ -164,7 +164,7 @@ function highlights(summary: Record<string, string>): string {
   return parts.length ? parts.join(" · ") : "No summary counts.";
 }
 
-function retention(ref: Json): string {
+function retention(ref: SnapshotRef): string {
   const parts: string[] = [];
   if (ref["max-ref-age-ms"] !== undefined) {
     parts.push(`ref kept ${duration(Number(ref["max-ref-age-ms"]))}`);

@@ -2,7 +2,7 @@
 // snapshots and refs, and the metadata log. Storage credentials a load may carry are dropped by
 // loadTable and never reach this component.
 import { useCatalogActions } from "../../actions";
-import type { Json } from "../../api";
+import type { TableMetadata } from "../../iceberg";
 import { Async, DataTable, Properties, formatTime, go, Time, useLoad } from "../../ui";
 import { DropTableButton } from "./Actions";
 import { loadTable, nsKey } from "./data";
@@ -23,7 +23,7 @@ export function TablePanel({ catalog, prefix, levels, name, changed }: Props) {
   return (
     <>
       <Async loaded={table}>
-        {(t: Json) => <TableDetails location={t["metadata-location"]} metadata={t.metadata} />}
+        {(t) => <TableDetails location={t["metadata-location"] ?? ""} metadata={t.metadata} />}
       </Async>
       {actions.data?.has("dropTable") && !table.error ? (
         <section aria-labelledby="table-actions" class="content-actions">
@@ -43,8 +43,8 @@ export function TablePanel({ catalog, prefix, levels, name, changed }: Props) {
   );
 }
 
-function TableDetails({ location, metadata }: { location: string; metadata: Json }) {
-  const schemas: Json[] = metadata.schemas ?? [];
+function TableDetails({ location, metadata }: { location: string; metadata: TableMetadata }) {
+  const schemas = metadata.schemas ?? [];
   const currentSchemaId = metadata["current-schema-id"];
   const schema = schemas.find((s) => s["schema-id"] === currentSchemaId) ?? schemas[0];
   const names = fieldNames(schema ? [schema, ...schemas] : schemas);
@@ -105,9 +105,9 @@ function Source({ names, id }: { names: Map<number, string>; id: unknown }) {
 }
 
 /** The default spec first, then the older ones, newest first. */
-function Specs({ metadata, names }: { metadata: Json; names: Map<number, string> }) {
+function Specs({ metadata, names }: { metadata: TableMetadata; names: Map<number, string> }) {
   const defaultId = metadata["default-spec-id"];
-  const specs: Json[] = [...(metadata["partition-specs"] ?? [])].sort((a, b) =>
+  const specs = [...(metadata["partition-specs"] ?? [])].sort((a, b) =>
     a["spec-id"] === defaultId ? -1 : b["spec-id"] === defaultId ? 1 : b["spec-id"] - a["spec-id"],
   );
   if (specs.length === 0) {
@@ -123,15 +123,15 @@ function Specs({ metadata, names }: { metadata: Json; names: Map<number, string>
         ) : (
           <DataTable
             caption={label}
-            rows={spec.fields}
+            rows={spec.fields ?? []}
             columns={[
               {
                 title: "Source field",
-                cell: (f: Json) => <Source names={names} id={f["source-id"]} />,
+                cell: (f) => <Source names={names} id={f["source-id"]} />,
               },
-              { title: "Transform", cell: (f: Json) => <code>{f.transform}</code> },
-              { title: "Name", cell: (f: Json) => f.name },
-              { title: "Field id", cell: (f: Json) => f["field-id"] },
+              { title: "Transform", cell: (f) => <code>{f.transform}</code> },
+              { title: "Name", cell: (f) => f.name },
+              { title: "Field id", cell: (f) => f["field-id"] },
             ]}
           />
         );
@@ -140,9 +140,9 @@ function Specs({ metadata, names }: { metadata: Json; names: Map<number, string>
   );
 }
 
-function SortOrders({ metadata, names }: { metadata: Json; names: Map<number, string> }) {
+function SortOrders({ metadata, names }: { metadata: TableMetadata; names: Map<number, string> }) {
   const defaultId = metadata["default-sort-order-id"];
-  const orders: Json[] = metadata["sort-orders"] ?? [];
+  const orders = metadata["sort-orders"] ?? [];
   const order = orders.find((o) => o["order-id"] === defaultId);
   if (!order || (order.fields ?? []).length === 0) {
     return <p class="muted">Unsorted.</p>;
@@ -150,20 +150,20 @@ function SortOrders({ metadata, names }: { metadata: Json; names: Map<number, st
   return (
     <DataTable
       caption={`Sort order ${order["order-id"]} (default)`}
-      rows={order.fields}
+      rows={order.fields ?? []}
       columns={[
-        { title: "Source field", cell: (f: Json) => <Source names={names} id={f["source-id"]} /> },
-        { title: "Transform", cell: (f: Json) => <code>{f.transform}</code> },
-        { title: "Direction", cell: (f: Json) => f.direction },
-        { title: "Nulls", cell: (f: Json) => f["null-order"] },
+        { title: "Source field", cell: (f) => <Source names={names} id={f["source-id"]} /> },
+        { title: "Transform", cell: (f) => <code>{f.transform}</code> },
+        { title: "Direction", cell: (f) => f.direction },
+        { title: "Nulls", cell: (f) => f["null-order"] },
       ]}
     />
   );
 }
 
 /** The previous metadata files, newest first, after the current one. */
-function MetadataLog({ metadata, location }: { metadata: Json; location: string }) {
-  const log: Json[] = [...(metadata["metadata-log"] ?? [])].reverse();
+function MetadataLog({ metadata, location }: { metadata: TableMetadata; location: string }) {
+  const log = [...(metadata["metadata-log"] ?? [])].reverse();
   const rows = [
     { time: Number(metadata["last-updated-ms"]), file: location, current: true },
     ...log.map((e) => ({

@@ -1,5 +1,5 @@
 // A view: its current SQL per dialect, schema, versions, properties and location.
-import type { Json } from "../../api";
+import type { ViewMetadata, ViewRepresentation, ViewVersion } from "../../iceberg";
 import { Async, DataTable, Properties, Time, useLoad } from "../../ui";
 import { loadView, nsKey, nsName } from "./data";
 import { SchemaTable } from "./Schema";
@@ -14,21 +14,21 @@ export function ViewPanel({ prefix, levels, name }: Props) {
   const view = useLoad(() => loadView(prefix, levels, name), [prefix, nsKey(levels), name]);
   return (
     <Async loaded={view}>
-      {(v: Json) => <ViewDetails location={v["metadata-location"]} metadata={v.metadata} />}
+      {(v) => <ViewDetails location={v["metadata-location"] ?? ""} metadata={v.metadata} />}
     </Async>
   );
 }
 
-function sqlOf(version: Json): Json[] {
-  return (version?.representations ?? []).filter((r: Json) => r.type === "sql");
+function sqlOf(version: ViewVersion | undefined): ViewRepresentation[] {
+  return (version?.representations ?? []).filter((r) => r.type === "sql");
 }
 
-function ViewDetails({ location, metadata }: { location: string; metadata: Json }) {
-  const versions: Json[] = [...(metadata.versions ?? [])].sort(
+function ViewDetails({ location, metadata }: { location: string; metadata: ViewMetadata }) {
+  const versions: ViewVersion[] = [...(metadata.versions ?? [])].sort(
     (a, b) => b["version-id"] - a["version-id"],
   );
   const current = versions.find((v) => v["version-id"] === metadata["current-version-id"]);
-  const schemas: Json[] = metadata.schemas ?? [];
+  const schemas = metadata.schemas ?? [];
   const schema = schemas.find((s) => s["schema-id"] === current?.["schema-id"]);
   const sql = sqlOf(current);
   return (
@@ -84,7 +84,7 @@ function ViewDetails({ location, metadata }: { location: string; metadata: Json 
             {
               title: "Summary",
               cell: (v) =>
-                Object.entries((v.summary ?? {}) as Record<string, string>)
+                Object.entries(v.summary ?? {})
                   .map(([k, val]) => `${k} ${val}`)
                   .join(" · "),
             },

@@ -1,5 +1,15 @@
 // The catalog API calls Browse makes, and how a namespace travels in the console's own routes.
-import { all, catalogApi, catalogGetExact, nsPath, seg, type Json } from "../../api";
+import { all, catalogGet, type PageQuery, catalogGetExact, nsPath, seg } from "../../api";
+import type {
+  CatalogConfig,
+  GetNamespaceResponse,
+  ListIdentifiersResponse,
+  ListNamespacesResponse,
+  LoadResult,
+  Loaded as LoadedEntity,
+  TableMetadata,
+  ViewMetadata,
+} from "../../iceberg";
 import { href, useLoad, type Loaded } from "../../ui";
 
 /** Namespace levels in one route segment: joined by the unit separator, as the REST API does. */
@@ -30,7 +40,9 @@ export const links = {
 /** The catalog's REST prefix, as its config endpoint names it (the catalog's name by default). */
 export function usePrefix(catalog: string): Loaded<string> {
   return useLoad(async () => {
-    const config = await catalogApi.get(`/config?warehouse=${encodeURIComponent(catalog)}`);
+    const config = await catalogGet<CatalogConfig | null>(
+      `/config?warehouse=${encodeURIComponent(catalog)}`,
+    );
     return String(config?.overrides?.prefix ?? catalog);
   }, [catalog]);
 }
@@ -42,17 +54,34 @@ function nsBase(prefix: string, levels: string[]): string {
 /** The namespaces directly under `parent` (the top level when empty). */
 export async function listNamespaces(prefix: string, parent: string[]): Promise<string[][]> {
   const query = parent.length ? `?parent=${nsPath(parent)}` : "";
-  const found = await all(catalogApi.get, `/${seg(prefix)}/namespaces${query}`, "namespaces");
-  return found.map((n: Json) => (n as string[]).map(String));
+  const found = await all(
+    (page: PageQuery) => catalogGet<ListNamespacesResponse>(`/${seg(prefix)}/namespaces${withPage(query, page)}`),
+    "namespaces",
+  );
+  return found.map((n) => n.map(String));
 }
 
-export function loadNamespace(prefix: string, levels: string[]): Promise<Json> {
-  return catalogApi.get(nsBase(prefix, levels));
+/** A query (with its "?", or "") with the catalog API's page token added when there is one. */
+function withPage(query: string, page: PageQuery): string {
+  if (!page.pageToken) {
+    return query;
+  }
+  return `${query}${query ? "&" : "?"}pageToken=${encodeURIComponent(page.pageToken)}`;
+}
+
+export function loadNamespace(prefix: string, levels: string[]): Promise<GetNamespaceResponse> {
+  return catalogGet(nsBase(prefix, levels));
 }
 
 async function names(prefix: string, levels: string[], kind: "tables" | "views") {
-  const ids = await all(catalogApi.get, `${nsBase(prefix, levels)}/${kind}`, "identifiers");
-  return ids.map((id: Json) => String(id.name)).sort();
+  const ids = await all(
+    (page: PageQuery) =>
+      catalogGet<ListIdentifiersResponse>(
+        `${nsBase(prefix, levels)}/${kind}${withPage("", page)}`,
+      ),
+    "identifiers",
+  );
+  return ids.map((id) => String(id.name)).sort();
 }
 
 export const listTables = (prefix: string, levels: string[]) => names(prefix, levels, "tables");
@@ -62,14 +91,24 @@ export const listViews = (prefix: string, levels: string[]) => names(prefix, lev
  * A table with every snapshot. A load may carry short-lived storage credentials (in
  * `storage-credentials` and `config`): they are dropped here, before anything keeps or shows them.
  */
-export async function loadTable(prefix: string, levels: string[], name: string): Promise<Json> {
-  const body = await catalogGetExact(
+export async function loadTable(
+  prefix: string,
+  levels: string[],
+  name: string,
+): Promise<LoadedEntity<TableMetadata>> {
+  const body = await catalogGetExact<LoadResult<TableMetadata> | null>(
     `${nsBase(prefix, levels)}/tables/${seg(name)}?snapshots=all`,
   );
   return { "metadata-location": body?.["metadata-location"], metadata: body?.metadata ?? {} };
 }
 
-export async function loadView(prefix: string, levels: string[], name: string): Promise<Json> {
-  const body = await catalogApi.get(`${nsBase(prefix, levels)}/views/${seg(name)}`);
+export async function loadView(
+  prefix: string,
+  levels: string[],
+  name: string,
+): Promise<LoadedEntity<ViewMetadata>> {
+  const body = await catalogGet<LoadResult<ViewMetadata> | null>(
+    `${nsBase(prefix, levels)}/views/${seg(name)}`,
+  );
   return { "metadata-location": body?.["metadata-location"], metadata: body?.metadata ?? {} };
 }
