@@ -11,14 +11,17 @@ interface StorageKey {
   label: string;
   hint?: string;
   kind?: "text" | "number" | "boolean" | "list";
-  /** Must be given (a server that says so; else REQUIRED_BY_TYPE below). */
-  required?: boolean;
+  /** A definition without it is refused (the server's storage-types says so). */
+  required: boolean;
 }
 
 /** Each storage type's own keys, as the server's backends declare them (by storage type). */
 export type StorageKeys = Record<string, StorageKey[]>;
 
 let storageKeys: Promise<StorageKeys> | undefined;
+
+/** The storage types whose catalogs must name a credential source (storage-types says which). */
+const credentialSourceTypes = new Set<string>();
 
 /**
  * The storage types this server has and each one's form keys (`GET /storage-types`), read once:
@@ -29,6 +32,9 @@ export function loadStorageKeys(): Promise<StorageKeys> {
     const out: StorageKeys = {};
     for (const t of answer.storageTypes ?? []) {
       out[t.storageType ?? ""] = (t.fields ?? []).map(storageKeyOf);
+      if (t.credentialSource) {
+        credentialSourceTypes.add(t.storageType ?? "");
+      }
     }
     return out;
   });
@@ -36,8 +42,8 @@ export function loadStorageKeys(): Promise<StorageKeys> {
   return storageKeys;
 }
 
-/** A form field as the server declares it; `required` is read too, should a server send it. */
-function storageKeyOf(field: Schemas["FormField"] & { required?: boolean }): StorageKey {
+/** A form field as the server declares it. */
+function storageKeyOf(field: Schemas["FormField"]): StorageKey {
   const key = field.key ?? "";
   return { key, label: field.label ?? key, hint: field.hint, kind: field.kind, required: field.required };
 }
@@ -167,21 +173,21 @@ export function requestOf(
   return { properties, storageConfigInfo: info as Schemas["StorageConfigInfo"] };
 }
 
-/**
- * Storage keys each backend refuses to go without (its parse: S3StorageProfile, R2StorageProfile),
- * until the server's storage-types answer says so itself (`required`). The server stays the judge.
- */
-const REQUIRED_BY_TYPE: Record<string, string[]> = { S3: ["region"], R2: ["endpoint"] };
+/** True when catalogs of this storage type name a credential source of the server's config. */
+export function takesCredentialSource(storageType: string): boolean {
+  return credentialSourceTypes.has(storageType);
+}
 
 /** The keys the form requires before it sends anything. */
 export function requiredKeys(draft: CatalogDraft, keys: StorageKeys, creating: boolean): string[] {
   const out = creating ? ["name"] : [];
   out.push(BASE_LOCATION);
-  if (draft.storageType !== "FILE") {
+  // What the server's storage-types marks required; the server's parse stays the judge.
+  if (takesCredentialSource(draft.storageType)) {
     out.push("credentialSource");
   }
   for (const k of keys[draft.storageType] ?? []) {
-    if (k.required || (REQUIRED_BY_TYPE[draft.storageType] ?? []).includes(k.key)) {
+    if (k.required) {
       out.push(k.key);
     }
   }
@@ -379,7 +385,7 @@ export function CatalogForm({
           hint="one per line; empty: the base location"
           error={fieldErrors.allowedLocations}
         />
-        {draft.storageType !== "FILE" ? (
+        {takesCredentialSource(draft.storageType) ? (
           <Field
             label="Credential source"
             name="credentialSource"

@@ -1,5 +1,6 @@
 package dev.sluice.api;
 
+import com.fasterxml.jackson.annotation.JsonProperty;
 import java.util.Map;
 
 /**
@@ -7,7 +8,11 @@ import java.util.Map;
  * apart.
  */
 public record Principal(
-    String name, String id, String clientId, Map<String, String> properties, long createTimestamp) {
+    @JsonProperty(required = true) String name,
+    @JsonProperty(required = true) String id,
+    @JsonProperty(required = true) String clientId,
+    Map<String, String> properties,
+    long createTimestamp) {
   public Principal {
     properties = Fields.copy(properties);
   }
