@@ -108,7 +108,10 @@ export const steps = [
       assert.equal(await page.getByRole("form", { name: "New principal" }).count(), 0);
       await assertNoRefusal(ui, "access");
       await tabs.getByRole("link", { name: "Catalog roles" }).click();
-      const choices = await page.getByLabel("Catalog", { exact: true }).locator("option").allInnerTexts();
+      // The choices arrive with the catalog list: wait for them before reading.
+      const options = page.getByLabel("Catalog", { exact: true }).locator("option");
+      await options.nth(1).waitFor({ state: "attached" });
+      const choices = await options.allInnerTexts();
       assert.deepEqual(choices.slice(1), ["quickstart"], "only the catalog it manages");
       // Audit: shown only when the server says so (it manages a catalog's access: it does), and
       // then it loads.
