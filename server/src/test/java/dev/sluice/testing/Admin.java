@@ -149,6 +149,10 @@ public final class Admin {
     ok("PUT", "/catalogs/" + catalog + "/catalog-roles/" + catalogRole + "/grants", grantJson);
   }
 
+  public void revoke(String catalog, String catalogRole, Grant grant) throws Exception {
+    revoke(catalog, catalogRole, grantJson(grant));
+  }
+
   public void revoke(String catalog, String catalogRole, String grantJson) throws Exception {
     ok("POST", "/catalogs/" + catalog + "/catalog-roles/" + catalogRole + "/grants", grantJson);
   }
