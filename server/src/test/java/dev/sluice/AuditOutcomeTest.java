@@ -3,6 +3,7 @@ package dev.sluice;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.sluice.api.Event;
 import dev.sluice.audit.AuditRetention;
 import dev.sluice.audit.AuditStream;
 import dev.sluice.store.AccessStore;
@@ -77,12 +78,10 @@ class AuditOutcomeTest {
   }
 
   /** The events of {@code requestId}, newest first, as the management API answers them. */
-  private List<JsonNode> eventsOf(String requestId) throws Exception {
-    HttpResponse<String> r = server.send("GET", M + "/events?pageSize=1000", null);
-    assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
-    List<JsonNode> out = new ArrayList<>();
-    for (JsonNode e : TestServer.json(r.body()).get("events")) {
-      if (requestId.equals(e.path("requestId").asText())) {
+  private List<Event> eventsOf(String requestId) throws Exception {
+    List<Event> out = new ArrayList<>();
+    for (Event e : admin.events("pageSize=1000").events()) {
+      if (requestId.equals(e.requestId())) {
         out.add(e);
       }
     }
@@ -104,15 +103,15 @@ class AuditOutcomeTest {
             null,
             Map.of("X-Request-ID", id, "User-Agent", "audit-test/1.0"));
     assertThat(r.statusCode()).as(r.body()).isEqualTo(400);
-    List<JsonNode> events = eventsOf(id);
+    List<Event> events = eventsOf(id);
     assertThat(events).hasSize(1);
-    JsonNode e = events.get(0);
-    assertThat(e.get("action").asText()).isEqualTo("deletePrincipal");
-    assertThat(e.get("decision").asText()).isEqualTo("ALLOW");
-    assertThat(e.get("status").asInt()).isEqualTo(400);
-    assertThat(e.get("errorType").asText()).isEqualTo("BadRequestException");
-    assertThat(e.get("clientAddress").asText()).isEqualTo("127.0.0.1");
-    assertThat(e.get("userAgent").asText()).isEqualTo("audit-test/1.0");
+    Event e = events.get(0);
+    assertThat(e.action()).isEqualTo("deletePrincipal");
+    assertThat(e.decision()).isEqualTo("ALLOW");
+    assertThat(e.status()).isEqualTo(400);
+    assertThat(e.errorType()).isEqualTo("BadRequestException");
+    assertThat(e.clientAddress()).isEqualTo("127.0.0.1");
+    assertThat(e.userAgent()).isEqualTo("audit-test/1.0");
   }
 
   @Test
@@ -127,10 +126,10 @@ class AuditOutcomeTest {
             "{\"namespace\": [\"ns\"]}",
             Map.of("X-Request-ID", ok));
     assertThat(created.statusCode()).as(created.body()).isEqualTo(200);
-    JsonNode allowed = eventsOf(ok).get(0);
-    assertThat(allowed.get("decision").asText()).isEqualTo("ALLOW");
-    assertThat(allowed.get("status").asInt()).isEqualTo(200);
-    assertThat(allowed.has("errorType")).isFalse();
+    Event allowed = eventsOf(ok).get(0);
+    assertThat(allowed.decision()).isEqualTo("ALLOW");
+    assertThat(allowed.status()).isEqualTo(200);
+    assertThat(allowed.errorType()).isNull();
 
     String[] reader = admin.principal("outcome-reader-" + UUID.randomUUID(), "outcome_readers");
     String denied = newRequestId();
@@ -142,13 +141,13 @@ class AuditOutcomeTest {
             "{\"namespace\": [\"other\"]}",
             Map.of("X-Request-ID", denied));
     assertThat(refused.statusCode()).as(refused.body()).isEqualTo(403);
-    List<JsonNode> events = eventsOf(denied);
+    List<Event> events = eventsOf(denied);
     assertThat(events).isNotEmpty();
-    for (JsonNode e : events) {
-      assertThat(e.get("status").asInt()).as(e.toString()).isEqualTo(403);
-      assertThat(e.get("errorType").asText()).as(e.toString()).isEqualTo("ForbiddenException");
+    for (Event e : events) {
+      assertThat(e.status()).as(e.toString()).isEqualTo(403);
+      assertThat(e.errorType()).as(e.toString()).isEqualTo("ForbiddenException");
     }
-    assertThat(events).anySatisfy(e -> assertThat(e.get("decision").asText()).isEqualTo("DENY"));
+    assertThat(events).anySatisfy(e -> assertThat(e.decision()).isEqualTo("DENY"));
   }
 
   @Test
@@ -156,11 +155,11 @@ class AuditOutcomeTest {
     String id = newRequestId();
     RawHttp.Response r = tokenRequest(STRANGER, id, List.of(), "wrong");
     assertThat(r.status()).as(r.bodyText()).isEqualTo(401);
-    JsonNode e = eventsOf(id).get(0);
-    assertThat(e.get("decision").asText()).isEqualTo("DENY");
-    assertThat(e.get("status").asInt()).isEqualTo(401);
-    assertThat(e.get("errorType").asText()).isEqualTo("invalid_client");
-    assertThat(e.get("clientAddress").asText()).isEqualTo(STRANGER);
+    Event e = eventsOf(id).get(0);
+    assertThat(e.decision()).isEqualTo("DENY");
+    assertThat(e.status()).isEqualTo(401);
+    assertThat(e.errorType()).isEqualTo("invalid_client");
+    assertThat(e.clientAddress()).isEqualTo(STRANGER);
   }
 
   @Test
@@ -168,7 +167,7 @@ class AuditOutcomeTest {
     String viaProxy = newRequestId();
     tokenRequest(
         PROXY, viaProxy, List.<String[]>of(new String[] {"X-Forwarded-For", "198.51.100.7"}), "x");
-    assertThat(eventsOf(viaProxy).get(0).get("clientAddress").asText()).isEqualTo("198.51.100.7");
+    assertThat(eventsOf(viaProxy).get(0).clientAddress()).isEqualTo("198.51.100.7");
 
     String spoofed = newRequestId();
     tokenRequest(
@@ -176,7 +175,7 @@ class AuditOutcomeTest {
         spoofed,
         List.<String[]>of(new String[] {"X-Forwarded-For", "198.51.100.8"}),
         "x");
-    assertThat(eventsOf(spoofed).get(0).get("clientAddress").asText()).isEqualTo(STRANGER);
+    assertThat(eventsOf(spoofed).get(0).clientAddress()).isEqualTo(STRANGER);
   }
 
   /** A token request with a wrong secret, from {@code localAddress}, with {@code headers}. */

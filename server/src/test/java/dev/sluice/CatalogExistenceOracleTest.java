@@ -2,11 +2,14 @@ package dev.sluice;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import dev.sluice.api.Event;
+import dev.sluice.api.Grant;
+import dev.sluice.api.UpdateCatalogRequest;
 import dev.sluice.testing.Admin;
 import dev.sluice.testing.TestServer;
 import java.net.http.HttpResponse;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -24,6 +27,7 @@ class CatalogExistenceOracleTest {
   private static final String M = "/api/management/v1";
   private static final String MISSING = "absent_catalog_zq";
   private static TestServer server;
+  private static Admin admin;
   private static String catalog;
   private static String other;
   private static String strangerToken;
@@ -42,7 +46,7 @@ class CatalogExistenceOracleTest {
   @BeforeAll
   static void start() throws Exception {
     server = TestServer.startH2();
-    Admin admin = new Admin(server);
+    admin = new Admin(server);
     catalog = server.createCatalog("oracle");
     other = server.createCatalog("elsewhere");
     assertThat(
@@ -61,11 +65,9 @@ class CatalogExistenceOracleTest {
     String[] neighbour =
         admin.principal("neighbour", "neighbour_role"); // grants in another catalog only
     admin.catalogRole(other, "everything", "neighbour_role");
-    admin.grant(
-        other, "everything", Admin.grantJson("catalog", null, null, "CATALOG_MANAGE_CONTENT"));
-    admin.grant(
-        other, "everything", Admin.grantJson("catalog", null, null, "CATALOG_MANAGE_ACCESS"));
-    admin.grant(catalog, "cr", Admin.grantJson("catalog", null, null, "NAMESPACE_READ_PROPERTIES"));
+    admin.grant(other, "everything", Grant.onCatalog("CATALOG_MANAGE_CONTENT"));
+    admin.grant(other, "everything", Grant.onCatalog("CATALOG_MANAGE_ACCESS"));
+    admin.grant(catalog, "cr", Grant.onCatalog("NAMESPACE_READ_PROPERTIES"));
     String[] roleOnly =
         admin.principal("role_only", "role_only_role"); // a catalog role of the catalog, no grant
     admin.catalogRole(catalog, "empty_cr", "role_only_role");
@@ -98,7 +100,11 @@ class CatalogExistenceOracleTest {
         new Route(
             "readable table locations", "GET", p + "/readable-table-locations?bucket=b", null),
         new Route("get catalog", "GET", M + "/catalogs/{c}", null),
-        new Route("update catalog", "PUT", M + "/catalogs/{c}", "{\"properties\":{\"a\":\"b\"}}"),
+        new Route(
+            "update catalog",
+            "PUT",
+            M + "/catalogs/{c}",
+            Admin.json(new UpdateCatalogRequest(null, Map.of("a", "b"), null))),
         new Route("delete catalog", "DELETE", M + "/catalogs/{c}", null),
         new Route("verify catalog", "POST", M + "/catalogs/{c}/verify", null),
         new Route("verify catalog, bad body", "POST", M + "/catalogs/{c}/verify", "{not json"),
@@ -107,7 +113,7 @@ class CatalogExistenceOracleTest {
             "create catalog role",
             "POST",
             M + "/catalogs/{c}/catalog-roles",
-            "{\"catalogRole\":{\"name\":\"r\"}}"),
+            Admin.catalogRoleJson("r")),
         new Route("get catalog role", "GET", M + "/catalogs/{c}/catalog-roles/cr", null),
         new Route("delete catalog role", "DELETE", M + "/catalogs/{c}/catalog-roles/cr", null),
         new Route(
@@ -120,12 +126,12 @@ class CatalogExistenceOracleTest {
             "add grant",
             "PUT",
             M + "/catalogs/{c}/catalog-roles/cr/grants",
-            "{\"grant\":{\"type\":\"catalog\",\"privilege\":\"CATALOG_MANAGE_CONTENT\"}}"),
+            Admin.grantJson(Grant.onCatalog("CATALOG_MANAGE_CONTENT"))),
         new Route(
             "revoke grant",
             "POST",
             M + "/catalogs/{c}/catalog-roles/cr/grants",
-            "{\"grant\":{\"type\":\"catalog\",\"privilege\":\"NAMESPACE_READ_PROPERTIES\"}}"),
+            Admin.grantJson(Grant.onCatalog("NAMESPACE_READ_PROPERTIES"))),
         new Route(
             "catalog roles of a principal role",
             "GET",
@@ -135,7 +141,7 @@ class CatalogExistenceOracleTest {
             "grant catalog role",
             "PUT",
             M + "/principal-roles/stranger_role/catalog-roles/{c}",
-            "{\"catalogRole\":{\"name\":\"cr\"}}"),
+            Admin.grantCatalogRoleJson("cr")),
         new Route(
             "revoke catalog role",
             "DELETE",
@@ -217,14 +223,8 @@ class CatalogExistenceOracleTest {
   void theRefusalIsAudited() throws Exception {
     server.sendAs(strangerToken, "GET", "/api/catalog/v1/" + catalog + "/namespaces", null);
     server.sendAs(strangerToken, "GET", "/api/catalog/v1/" + MISSING + "/namespaces", null);
-    JsonNode events =
-        TestServer.json(
-                server
-                    .send("GET", M + "/events?principal=stranger&decision=DENY&pageSize=200", null)
-                    .body())
-            .get("events");
-    List<String> catalogs = events.findValuesAsText("catalog");
-    assertThat(catalogs).contains(catalog, MISSING);
+    List<Event> events = admin.events("principal=stranger&decision=DENY&pageSize=200").events();
+    assertThat(events).extracting(Event::catalog).contains(catalog, MISSING);
   }
 
   private static String type(HttpResponse<String> response) throws Exception {

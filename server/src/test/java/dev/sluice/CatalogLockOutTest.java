@@ -2,9 +2,12 @@ package dev.sluice;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.sluice.api.Grant;
+import dev.sluice.api.Grants;
 import dev.sluice.testing.Admin;
 import dev.sluice.testing.TestServer;
 import java.net.http.HttpResponse;
+import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -19,8 +22,7 @@ import org.junit.jupiter.api.TestInstance;
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class CatalogLockOutTest {
   private static final String M = "/api/management/v1";
-  private static final String MANAGE =
-      Admin.grantJson("catalog", null, null, "CATALOG_MANAGE_ACCESS");
+  private static final String MANAGE = Admin.grantJson(Grant.onCatalog("CATALOG_MANAGE_ACCESS"));
   private TestServer server;
   private String catalog;
 
@@ -39,6 +41,12 @@ class CatalogLockOutTest {
     return server.send(method, M + "/catalogs/" + catalog + path, body);
   }
 
+  private List<Grant> grants(String catalogRole) throws Exception {
+    HttpResponse<String> answer = send("GET", "/catalog-roles/" + catalogRole + "/grants", null);
+    assertThat(answer.statusCode()).as(answer.body()).isEqualTo(200);
+    return Admin.read(answer, Grants.class).grants();
+  }
+
   @Test
   void theLastAccessManagerNeedsForceAndTheServiceAdminRepairsACatalogWithNone() throws Exception {
     HttpResponse<String> delete = send("DELETE", "/catalog-roles/catalog_admin", null);
@@ -52,12 +60,10 @@ class CatalogLockOutTest {
     assertThat(send("DELETE", "/catalog-roles/catalog_admin?force=maybe", null).statusCode())
         .isEqualTo(400);
     // Nothing changed: catalog_admin still manages.
-    assertThat(send("GET", "/catalog-roles/catalog_admin/grants", null).body())
-        .contains("CATALOG_MANAGE_ACCESS");
+    assertThat(grants("catalog_admin")).contains(Grant.onCatalog("CATALOG_MANAGE_ACCESS"));
 
     // With a second manager, the first may go.
-    assertThat(
-            send("POST", "/catalog-roles", "{\"catalogRole\": {\"name\": \"ops\"}}").statusCode())
+    assertThat(send("POST", "/catalog-roles", Admin.catalogRoleJson("ops")).statusCode())
         .isEqualTo(201);
     assertThat(send("PUT", "/catalog-roles/ops/grants", MANAGE).statusCode()).isEqualTo(201);
     assertThat(send("POST", "/catalog-roles/catalog_admin/grants", MANAGE).statusCode())
@@ -70,9 +76,7 @@ class CatalogLockOutTest {
     // No catalog role manages access now: the service admin still lists, creates and grants.
     HttpResponse<String> roles = send("GET", "/catalog-roles", null);
     assertThat(roles.statusCode()).as(roles.body()).isEqualTo(200);
-    assertThat(
-            send("POST", "/catalog-roles", "{\"catalogRole\": {\"name\": \"repaired\"}}")
-                .statusCode())
+    assertThat(send("POST", "/catalog-roles", Admin.catalogRoleJson("repaired")).statusCode())
         .isEqualTo(201);
     assertThat(send("PUT", "/catalog-roles/repaired/grants", MANAGE).statusCode()).isEqualTo(201);
     assertThat(
@@ -80,11 +84,10 @@ class CatalogLockOutTest {
                 .send(
                     "PUT",
                     M + "/principal-roles/service_admin/catalog-roles/" + catalog,
-                    "{\"catalogRole\": {\"name\": \"repaired\"}}")
+                    Admin.grantCatalogRoleJson("repaired"))
                 .statusCode())
         .isEqualTo(201);
-    assertThat(send("GET", "/catalog-roles/repaired/grants", null).body())
-        .contains("CATALOG_MANAGE_ACCESS");
+    assertThat(grants("repaired")).contains(Grant.onCatalog("CATALOG_MANAGE_ACCESS"));
   }
 
   @Test

@@ -2,7 +2,11 @@ package dev.sluice;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import dev.sluice.api.EffectivePrivileges;
+import dev.sluice.api.EffectivePrivileges.HeldPrivilege;
+import dev.sluice.api.EffectivePrivileges.PrivilegePath;
+import dev.sluice.api.Event;
+import dev.sluice.api.Grant;
 import dev.sluice.audit.AuditLog;
 import dev.sluice.authz.Authorizer;
 import dev.sluice.authz.Caller;
@@ -51,18 +55,15 @@ class EffectivePrivilegesTest {
     // table a.b.other TABLE_DROP, namespace x TABLE_READ_DATA); r2 → cr2 (table a.b.t
     // TABLE_READ_DATA).
     alice = admin.principal("alice", "r1");
-    ok("POST", M + "/principal-roles", "{\"principalRole\": {\"name\": \"r2\"}}");
-    ok("PUT", M + "/principals/alice/principal-roles", "{\"principalRole\": {\"name\": \"r2\"}}");
+    ok("POST", M + "/principal-roles", Admin.principalRoleJson("r2"));
+    ok("PUT", M + "/principals/alice/principal-roles", Admin.grantPrincipalRoleJson("r2"));
     admin.catalogRole(catalog, "cr1", "r1");
     admin.catalogRole(catalog, "cr2", "r2");
-    admin.grant(catalog, "cr1", Admin.grantJson("catalog", null, null, "TABLE_LIST"));
-    admin.grant(
-        catalog, "cr1", Admin.grantJson("namespace", List.of("a", "b"), null, "TABLE_WRITE_DATA"));
-    admin.grant(catalog, "cr1", Admin.grantJson("table", List.of("a", "b"), "other", "TABLE_DROP"));
-    admin.grant(
-        catalog, "cr1", Admin.grantJson("namespace", List.of("x"), null, "TABLE_READ_DATA"));
-    admin.grant(
-        catalog, "cr2", Admin.grantJson("table", List.of("a", "b"), "t", "TABLE_READ_DATA"));
+    admin.grant(catalog, "cr1", Grant.onCatalog("TABLE_LIST"));
+    admin.grant(catalog, "cr1", Grant.onNamespace(List.of("a", "b"), "TABLE_WRITE_DATA"));
+    admin.grant(catalog, "cr1", Grant.onTable(List.of("a", "b"), "other", "TABLE_DROP"));
+    admin.grant(catalog, "cr1", Grant.onNamespace(List.of("x"), "TABLE_READ_DATA"));
+    admin.grant(catalog, "cr2", Grant.onTable(List.of("a", "b"), "t", "TABLE_READ_DATA"));
     aliceToken = server.token(alice[0], alice[1]);
     String[] mallory = admin.principal("mallory", "mallory_role");
     malloryToken = server.token(mallory[0], mallory[1]);
@@ -99,56 +100,50 @@ class EffectivePrivilegesTest {
     return sb.toString();
   }
 
-  private static JsonNode explain(String token, String principal, String query) throws Exception {
+  private static EffectivePrivileges explain(String token, String principal, String query)
+      throws Exception {
     HttpResponse<String> r = server.sendAs(token, "GET", url(catalog, principal, query), null);
     assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
-    return TestServer.json(r.body());
+    return Admin.read(r, EffectivePrivileges.class);
   }
 
   /** privilege → its paths as "principalRole>catalogRole>type:ns:name:PRIVILEGE". */
-  private static Map<String, List<String>> paths(JsonNode answer) {
+  private static Map<String, List<String>> paths(EffectivePrivileges answer) {
     Map<String, List<String>> out = new LinkedHashMap<>();
-    for (JsonNode p : answer.get("privileges")) {
+    for (HeldPrivilege p : answer.privileges()) {
       List<String> via = new ArrayList<>();
-      for (JsonNode v : p.get("via")) {
-        JsonNode g = v.get("grant");
-        String ns = g.has("namespace") ? String.join(".", levels(g.get("namespace"))) : "";
+      for (PrivilegePath v : p.via()) {
+        Grant g = v.grant();
+        String ns = g.namespace() != null ? String.join(".", g.namespace()) : "";
         String name =
-            g.has("tableName")
-                ? g.get("tableName").asText()
-                : g.has("viewName") ? g.get("viewName").asText() : "";
+            g.tableName() != null ? g.tableName() : g.viewName() != null ? g.viewName() : "";
         via.add(
-            v.get("principalRole").asText()
+            v.principalRole()
                 + ">"
-                + v.get("catalogRole").asText()
+                + v.catalogRole()
                 + ">"
-                + g.get("type").asText()
+                + g.type()
                 + ":"
                 + ns
                 + ":"
                 + name
                 + ":"
-                + g.get("privilege").asText());
+                + g.privilege());
       }
-      out.put(p.get("privilege").asText(), via);
+      out.put(p.privilege(), via);
     }
-    return out;
-  }
-
-  private static List<String> levels(JsonNode array) {
-    List<String> out = new ArrayList<>();
-    array.forEach(n -> out.add(n.asText()));
     return out;
   }
 
   @Test
   void eachPrivilegeNamesThePrincipalRoleCatalogRoleAndGrantThatGiveIt() throws Exception {
-    JsonNode table = explain(server.rootToken(), "alice", q("table", "a" + SEP + "b", "t"));
-    assertThat(table.get("principal").asText()).isEqualTo("alice");
-    assertThat(table.get("catalog").asText()).isEqualTo(catalog);
-    assertThat(table.get("securable").get("type").asText()).isEqualTo("table");
-    assertThat(levels(table.get("securable").get("namespace"))).containsExactly("a", "b");
-    assertThat(table.get("securable").get("name").asText()).isEqualTo("t");
+    EffectivePrivileges table =
+        explain(server.rootToken(), "alice", q("table", "a" + SEP + "b", "t"));
+    assertThat(table.principal()).isEqualTo("alice");
+    assertThat(table.catalog()).isEqualTo(catalog);
+    assertThat(table.securable().type()).isEqualTo("table");
+    assertThat(table.securable().namespace()).containsExactly("a", "b");
+    assertThat(table.securable().name()).isEqualTo("t");
     String write = "r1>cr1>namespace:a.b::TABLE_WRITE_DATA";
     Map<String, List<String>> expected = new LinkedHashMap<>();
     expected.put("TABLE_LIST", List.of("r1>cr1>catalog:::TABLE_LIST"));
@@ -171,8 +166,8 @@ class EffectivePrivilegesTest {
   void theUnionIsWhatTheAuthorizerDecidesWithForRandomGrants() throws Exception {
     String c = server.createCatalog("rnd");
     admin.principal("randy", "q1");
-    ok("POST", M + "/principal-roles", "{\"principalRole\": {\"name\": \"q2\"}}");
-    ok("PUT", M + "/principals/randy/principal-roles", "{\"principalRole\": {\"name\": \"q2\"}}");
+    ok("POST", M + "/principal-roles", Admin.principalRoleJson("q2"));
+    ok("PUT", M + "/principals/randy/principal-roles", Admin.grantPrincipalRoleJson("q2"));
     admin.catalogRole(c, "k1", "q1");
     admin.catalogRole(c, "k2", "q2");
     List<SecurableRef> universe =
@@ -213,9 +208,9 @@ class EffectivePrivilegesTest {
         HttpResponse<String> r = server.send("GET", url(c, "randy", query), null);
         assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
         Set<Privilege> union = EnumSet.noneOf(Privilege.class);
-        for (JsonNode p : TestServer.json(r.body()).get("privileges")) {
-          union.add(Privilege.valueOf(p.get("privilege").asText()));
-          assertThat(p.get("via")).as("%s on %s has a path", p, s).isNotEmpty();
+        for (HeldPrivilege p : Admin.read(r, EffectivePrivileges.class).privileges()) {
+          union.add(Privilege.valueOf(p.privilege()));
+          assertThat(p.via()).as("%s on %s has a path", p, s).isNotEmpty();
         }
         assertThat(union).as(s.toString()).isEqualTo(authz.effective(randy, c, s));
         nonEmpty += union.isEmpty() ? 0 : 1;
@@ -235,12 +230,12 @@ class EffectivePrivilegesTest {
     // With standing in the catalog but not CATALOG_MANAGE_ACCESS: 403 alike for both principals.
     String c = server.createCatalog("std");
     admin.catalogRole(c, "mc", "mallory_role");
-    admin.grant(c, "mc", Admin.grantJson("catalog", null, null, "TABLE_LIST"));
+    admin.grant(c, "mc", Grant.onCatalog("TABLE_LIST"));
     assertThat(refusal(malloryToken, c, "nobody")).isEqualTo(refusal(malloryToken, c, "alice"));
 
-    HttpResponse<String> events =
-        server.send("GET", M + "/events?principal=mallory&decision=DENY", null);
-    assertThat(events.body()).contains("\"action\":\"explainPrivileges\"");
+    assertThat(admin.events("principal=mallory&decision=DENY").events())
+        .extracting(Event::action)
+        .contains("explainPrivileges");
   }
 
   private static String refusal(String token, String catalog, String principal) throws Exception {
@@ -267,18 +262,18 @@ class EffectivePrivilegesTest {
     String c = server.createCatalog("mgr");
     String[] manny = admin.principal("manny", "manny_role");
     admin.catalogRole(c, "mgr", "manny_role");
-    admin.grant(c, "mgr", Admin.grantJson("catalog", null, null, "CATALOG_MANAGE_ACCESS"));
+    admin.grant(c, "mgr", Grant.onCatalog("CATALOG_MANAGE_ACCESS"));
     admin.catalogRole(c, "reader", "r1");
-    admin.grant(c, "reader", Admin.grantJson("catalog", null, null, "TABLE_READ_DATA"));
+    admin.grant(c, "reader", Grant.onCatalog("TABLE_READ_DATA"));
     String token = server.token(manny[0], manny[1]);
     HttpResponse<String> r =
         server.sendAs(token, "GET", url(c, "alice", q("catalog", null, null)), null);
     assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
-    assertThat(paths(TestServer.json(r.body())).get("TABLE_READ_DATA"))
+    assertThat(paths(Admin.read(r, EffectivePrivileges.class)).get("TABLE_READ_DATA"))
         .containsExactly("r1>reader>catalog:::TABLE_READ_DATA");
     r = server.sendAs(token, "GET", url(c, "nobody", q("catalog", null, null)), null);
     assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
-    assertThat(TestServer.json(r.body()).get("privileges")).isEmpty();
+    assertThat(Admin.read(r, EffectivePrivileges.class).privileges()).isEmpty();
   }
 
   @Test

@@ -53,7 +53,7 @@ class ExternalIdentityTest {
                 .send(
                     "POST",
                     "/api/management/v1/principal-roles",
-                    "{\"principalRole\": {\"name\": \"idp_readers\"}}")
+                    Admin.principalRoleJson("idp_readers"))
                 .statusCode())
         .isEqualTo(201);
     admin.catalogRole(catalog, "readers", "idp_readers");

@@ -2,10 +2,17 @@ package dev.sluice;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import dev.sluice.api.Catalog;
+import dev.sluice.api.Catalogs;
+import dev.sluice.api.StorageTypes;
+import dev.sluice.api.StorageTypes.FormField;
+import dev.sluice.api.StorageTypes.StorageType;
+import dev.sluice.api.UpdateCatalogRequest;
 import dev.sluice.testing.Admin;
 import dev.sluice.testing.TestServer;
 import java.net.http.HttpResponse;
+import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -25,6 +32,7 @@ class ManagementApiTest {
     server.close();
   }
 
+  /** A catalog body as raw text, for the malformed and invalid definitions sent on purpose. */
   private static String catalogJson(String name, String base, String allowed) {
     return "{\"catalog\": {\"name\": \""
         + name
@@ -37,54 +45,53 @@ class ManagementApiTest {
         + "]}}}";
   }
 
+  /** A FILE catalog {@code name} at {@code base}, allowed only there, posted as root. */
+  private static HttpResponse<String> postCatalog(String name, String base) throws Exception {
+    return server.postCatalog(
+        name, base, Map.of("storageType", "FILE", "allowedLocations", List.of(base)));
+  }
+
+  private static Catalog catalog(String name) throws Exception {
+    HttpResponse<String> answer = server.send("GET", CATALOGS + "/" + name, null);
+    assertThat(answer.statusCode()).as(answer.body()).isEqualTo(200);
+    return Admin.read(answer, Catalog.class);
+  }
+
   @Test
   void catalogLifecycle() throws Exception {
     String base = server.dataDir().resolve("m1").toUri().toString();
-    HttpResponse<String> created =
-        server.send("POST", CATALOGS, catalogJson("m1", base, "\"" + base + "\""));
+    HttpResponse<String> created = postCatalog("m1", base);
     assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
-    JsonNode body = TestServer.json(created.body());
-    assertThat(body.get("name").asText()).isEqualTo("m1");
-    assertThat(body.get("type").asText()).isEqualTo("INTERNAL");
-    assertThat(body.get("properties").get("default-base-location").asText()).isEqualTo(base);
-    assertThat(body.get("storageConfigInfo").get("storageType").asText()).isEqualTo("FILE");
-    assertThat(body.get("entityVersion").asLong()).isEqualTo(1);
+    Catalog body = Admin.read(created, Catalog.class);
+    assertThat(body.name()).isEqualTo("m1");
+    assertThat(body.type()).isEqualTo("INTERNAL");
+    assertThat(body.properties().get("default-base-location")).isEqualTo(base);
+    assertThat(body.storageConfigInfo().get("storageType").asText()).isEqualTo("FILE");
+    assertThat(body.entityVersion()).isEqualTo(1);
 
-    assertThat(
-            server.send("POST", CATALOGS, catalogJson("m1", base, "\"" + base + "\"")).statusCode())
-        .isEqualTo(409);
-    assertThat(
-            TestServer.json(server.send("GET", CATALOGS + "/m1", null).body()).get("name").asText())
-        .isEqualTo("m1");
-    JsonNode list = TestServer.json(server.send("GET", CATALOGS, null).body()).get("catalogs");
-    assertThat(list.findValuesAsText("name")).contains("m1");
+    assertThat(postCatalog("m1", base).statusCode()).isEqualTo(409);
+    assertThat(catalog("m1").name()).isEqualTo("m1");
+    Catalogs list = Admin.read(server.send("GET", CATALOGS, null), Catalogs.class);
+    assertThat(list.catalogs()).extracting(Catalog::name).contains("m1");
 
     HttpResponse<String> updated =
         server.send(
             "PUT",
             CATALOGS + "/m1",
-            "{\"currentEntityVersion\": 1, \"properties\": {\"default-base-location\": \""
-                + base
-                + "\", \"owner\": \"data\"}}");
+            Admin.json(
+                new UpdateCatalogRequest(
+                    1L, Map.of("default-base-location", base, "owner", "data"), null)));
     assertThat(updated.statusCode()).as(updated.body()).isEqualTo(200);
-    assertThat(TestServer.json(updated.body()).get("entityVersion").asLong()).isEqualTo(2);
-    assertThat(TestServer.json(updated.body()).get("properties").get("owner").asText())
-        .isEqualTo("data");
+    assertThat(Admin.read(updated, Catalog.class).entityVersion()).isEqualTo(2);
+    assertThat(Admin.read(updated, Catalog.class).properties().get("owner")).isEqualTo("data");
     // A writer holding the old version is refused.
     HttpResponse<String> stale =
         server.send(
             "PUT",
             CATALOGS + "/m1",
-            "{\"currentEntityVersion\": 1, \"properties\": {\"default-base-location\": \""
-                + base
-                + "\"}}");
+            Admin.json(new UpdateCatalogRequest(1L, Map.of("default-base-location", base), null)));
     assertThat(stale.statusCode()).isEqualTo(409);
-    assertThat(
-            TestServer.json(server.send("GET", CATALOGS + "/m1", null).body())
-                .get("properties")
-                .get("owner")
-                .asText())
-        .isEqualTo("data");
+    assertThat(catalog("m1").properties().get("owner")).isEqualTo("data");
 
     // Non-empty catalogs cannot be deleted.
     assertThat(
@@ -111,22 +118,24 @@ class ManagementApiTest {
         server.sendAs(
             server.token(nobody[0], nobody[1]), "GET", "/api/management/v1/storage-types", null);
     assertThat(answer.statusCode()).as(answer.body()).isEqualTo(200);
-    JsonNode types = TestServer.json(answer.body()).get("storageTypes");
-    assertThat(types.findValuesAsText("storageType"))
+    List<StorageType> types = Admin.read(answer, StorageTypes.class).storageTypes();
+    assertThat(types)
+        .extracting(StorageType::storageType)
         .containsExactlyInAnyOrder("FILE", "S3", "R2", "GCS", "AZURE");
-    JsonNode s3 = null;
-    for (JsonNode type : types) {
-      if (type.get("storageType").asText().equals("S3")) {
-        s3 = type.get("fields");
+    List<FormField> s3 = null;
+    for (StorageType type : types) {
+      if (type.storageType().equals("S3")) {
+        s3 = type.fields();
       }
     }
     assertThat(s3).isNotNull();
-    assertThat(s3.findValuesAsText("key"))
+    assertThat(s3)
+        .extracting(FormField::key)
         .startsWith("region", "roleArn", "endpoint")
         .contains("durationSeconds", "delegation");
-    assertThat(s3.get(1).get("label").asText()).isEqualTo("Role ARN");
-    assertThat(s3.get(1).get("hint").asText()).contains("AssumeRole");
-    assertThat(s3.findValuesAsText("kind")).contains("text", "boolean", "number", "list");
+    assertThat(s3.get(1).label()).isEqualTo("Role ARN");
+    assertThat(s3.get(1).hint()).contains("AssumeRole");
+    assertThat(s3).extracting(FormField::kind).contains("text", "boolean", "number", "list");
     assertThat(server.sendAs(null, "GET", "/api/management/v1/storage-types", null).statusCode())
         .isEqualTo(401);
   }
@@ -167,8 +176,7 @@ class ManagementApiTest {
   void allowedLocationsCompareSegmentBySegment() throws Exception {
     String root = server.dataDir().resolve("seg").toUri().toString().replaceAll("/$", "");
     String allowed = root + "/a";
-    HttpResponse<String> created =
-        server.send("POST", CATALOGS, catalogJson("seg", allowed, "\"" + allowed + "\""));
+    HttpResponse<String> created = postCatalog("seg", allowed);
     assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
     HttpResponse<String> sibling =
         server.send(

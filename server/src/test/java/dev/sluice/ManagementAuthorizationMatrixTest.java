@@ -3,6 +3,14 @@ package dev.sluice;
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import dev.sluice.api.Catalog;
+import dev.sluice.api.CreateCatalogRequest;
+import dev.sluice.api.Grant;
+import dev.sluice.api.RotatedSigningKey;
+import dev.sluice.api.SigningKeys;
+import dev.sluice.api.UpdateCatalogRequest;
+import dev.sluice.api.UpdatePrincipalRequest;
 import dev.sluice.store.PageRequest;
 import dev.sluice.store.PrincipalRecord;
 import dev.sluice.store.SigningKey;
@@ -12,6 +20,7 @@ import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.util.Base64;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
@@ -62,8 +71,13 @@ class ManagementAuthorizationMatrixTest {
             true,
             "POST",
             "/catalogs",
-            "{\"catalog\": {\"name\": \"made{n}\", \"type\": \"INTERNAL\", \"properties\": {\"default-base-location\":"
-                + " \"file:/tmp/sluice-made{n}\"}, \"storageConfigInfo\": {\"storageType\": \"FILE\"}}}",
+            Admin.json(
+                new CreateCatalogRequest(
+                    Catalog.of(
+                        "made{n}",
+                        Map.of("default-base-location", "file:/tmp/sluice-made{n}"),
+                        JsonNodeFactory.instance.objectNode().put("storageType", "FILE")),
+                    null)),
             201),
         new Case("deleteCatalog", true, "DELETE", "/catalogs/{c}", null, 204),
         new Case("getCatalog", true, "GET", "/catalogs/{c}", null, 200),
@@ -72,23 +86,20 @@ class ManagementAuthorizationMatrixTest {
             true,
             "PUT",
             "/catalogs/{c}",
-            "{\"properties\": {\"default-base-location\": \"{base}\", \"owner\": \"x\"}}",
+            Admin.json(
+                new UpdateCatalogRequest(
+                    null, Map.of("default-base-location", "{base}", "owner", "x"), null)),
             200),
         new Case("listPrincipals", true, "GET", "/principals", null, 200),
         new Case(
-            "createPrincipal",
-            true,
-            "POST",
-            "/principals",
-            "{\"principal\": {\"name\": \"made{n}\"}}",
-            201),
+            "createPrincipal", true, "POST", "/principals", Admin.principalJson("made{n}"), 201),
         new Case("getPrincipal", true, "GET", "/principals/victim{n}", null, 200),
         new Case(
             "updatePrincipal",
             true,
             "PUT",
             "/principals/victim{n}",
-            "{\"properties\": {\"team\": \"x\"}}",
+            Admin.json(new UpdatePrincipalRequest(Map.of("team", "x"))),
             200),
         new Case("deletePrincipal", true, "DELETE", "/principals/victim{n}", null, 204),
         new Case("rotatePrincipal", true, "POST", "/principals/victim{n}/rotate", null, 200),
@@ -104,7 +115,7 @@ class ManagementAuthorizationMatrixTest {
             true,
             "PUT",
             "/principals/victim{n}/principal-roles",
-            "{\"principalRole\": {\"name\": \"spare{n}\"}}",
+            Admin.grantPrincipalRoleJson("spare{n}"),
             201),
         new Case(
             "revokePrincipalRole",
@@ -118,7 +129,7 @@ class ManagementAuthorizationMatrixTest {
             true,
             "POST",
             "/principal-roles",
-            "{\"principalRole\": {\"name\": \"made{n}\"}}",
+            Admin.principalRoleJson("made{n}"),
             201),
         new Case("listPrincipalRoles", true, "GET", "/principal-roles", null, 200),
         new Case("getPrincipalRole", true, "GET", "/principal-roles/spare{n}", null, 200),
@@ -135,7 +146,7 @@ class ManagementAuthorizationMatrixTest {
             false,
             "POST",
             "/catalogs/{c}/catalog-roles",
-            "{\"catalogRole\": {\"name\": \"made\"}}",
+            Admin.catalogRoleJson("made"),
             201),
         new Case("listCatalogRoles", false, "GET", "/catalogs/{c}/catalog-roles", null, 200),
         new Case("getCatalogRole", false, "GET", "/catalogs/{c}/catalog-roles/cr", null, 200),
@@ -153,21 +164,21 @@ class ManagementAuthorizationMatrixTest {
             false,
             "PUT",
             "/catalogs/{c}/catalog-roles/cr/grants",
-            Admin.grantJson("namespace", List.of("ns"), null, "TABLE_LIST"),
+            Admin.grantJson(Grant.onNamespace(List.of("ns"), "TABLE_LIST")),
             201),
         new Case(
             "revokeGrant",
             false,
             "POST",
             "/catalogs/{c}/catalog-roles/cr/grants",
-            Admin.grantJson("catalog", null, null, "TABLE_READ_DATA"),
+            Admin.grantJson(Grant.onCatalog("TABLE_READ_DATA")),
             201),
         new Case(
             "grantCatalogRole",
             false,
             "PUT",
             "/principal-roles/held{n}/catalog-roles/{c}",
-            "{\"catalogRole\": {\"name\": \"cr2\"}}",
+            Admin.grantCatalogRoleJson("cr2"),
             201),
         new Case(
             "revokeCatalogRole",
@@ -214,10 +225,7 @@ class ManagementAuthorizationMatrixTest {
     String[] victim = admin.principal("victim" + n, "held" + n);
     assertThat(
             server
-                .send(
-                    "POST",
-                    M + "/principal-roles",
-                    "{\"principalRole\": {\"name\": \"spare" + n + "\"}}")
+                .send("POST", M + "/principal-roles", Admin.principalRoleJson("spare" + n))
                 .statusCode())
         .isEqualTo(201);
     admin.catalogRole(catalog, "cr", "held" + n);
@@ -226,16 +234,15 @@ class ManagementAuthorizationMatrixTest {
                 .send(
                     "POST",
                     M + "/catalogs/" + catalog + "/catalog-roles",
-                    "{\"catalogRole\": {\"name\": \"cr2\"}}")
+                    Admin.catalogRoleJson("cr2"))
                 .statusCode())
         .isEqualTo(201);
-    admin.grant(catalog, "cr", Admin.grantJson("catalog", null, null, "TABLE_READ_DATA"));
+    admin.grant(catalog, "cr", Grant.onCatalog("TABLE_READ_DATA"));
     admin.catalogRole(catalog, "mallory_cr", "mallory_role");
     // A key that signed nothing ({k}): rotated to, then past at once.
     String retirable =
-        TestServer.json(server.send("POST", M + "/signing-keys/rotate", null).body())
-            .get("kid")
-            .asText();
+        Admin.read(server.send("POST", M + "/signing-keys/rotate", null), RotatedSigningKey.class)
+            .kid();
     server.send("POST", M + "/signing-keys/rotate", null);
     return new Setup(catalog, warehouse.toUri().toString(), n, victim, retirable);
   }
@@ -310,7 +317,7 @@ class ManagementAuthorizationMatrixTest {
 
     assertThat(state(s)).isNotEqualTo(before);
     assertThat(kid(server.token(TestServer.CLIENT_ID, TestServer.SECRET)))
-        .isEqualTo(TestServer.json(rotated.body()).get("kid").asText())
+        .isEqualTo(Admin.read(rotated, RotatedSigningKey.class).kid())
         .isNotEqualTo(kid(signedBefore));
     assertThat(server.sendAs(signedBefore, "GET", M + "/principals", null).statusCode())
         .isEqualTo(200);
@@ -334,9 +341,12 @@ class ManagementAuthorizationMatrixTest {
     HttpResponse<String> rotated =
         server.sendAs(oldToken, "POST", M + "/signing-keys/rotate", null);
     String newToken = server.token(TestServer.CLIENT_ID, TestServer.SECRET);
-    assertThat(kid(newToken)).isEqualTo(TestServer.json(rotated.body()).get("kid").asText());
+    assertThat(kid(newToken)).isEqualTo(Admin.read(rotated, RotatedSigningKey.class).kid());
     HttpResponse<String> listed = server.sendAs(newToken, "GET", M + "/signing-keys", null);
-    assertThat(listed.body()).contains(oldKid).doesNotContain("material");
+    assertThat(Admin.read(listed, SigningKeys.class).keys())
+        .extracting(SigningKeys.SigningKey::kid)
+        .contains(oldKid);
+    assertThat(listed.body()).doesNotContain("material");
 
     assertThat(server.sendAs(newToken, "DELETE", M + "/signing-keys/" + oldKid, null).statusCode())
         .isEqualTo(204);
@@ -374,14 +384,11 @@ class ManagementAuthorizationMatrixTest {
                   .send(
                       "PUT",
                       M + "/principals/mallory/principal-roles",
-                      "{\"principalRole\": {\"name\": \"service_admin\"}}")
+                      Admin.grantPrincipalRoleJson("service_admin"))
                   .statusCode())
           .isEqualTo(201);
     } else {
-      admin.grant(
-          s.catalog(),
-          "mallory_cr",
-          Admin.grantJson("catalog", null, null, "CATALOG_MANAGE_ACCESS"));
+      admin.grant(s.catalog(), "mallory_cr", Grant.onCatalog("CATALOG_MANAGE_ACCESS"));
     }
   }
 
@@ -393,10 +400,7 @@ class ManagementAuthorizationMatrixTest {
                   .statusCode())
           .isEqualTo(204);
     } else {
-      admin.revoke(
-          s.catalog(),
-          "mallory_cr",
-          Admin.grantJson("catalog", null, null, "CATALOG_MANAGE_ACCESS"));
+      admin.revoke(s.catalog(), "mallory_cr", Grant.onCatalog("CATALOG_MANAGE_ACCESS"));
     }
   }
 

@@ -34,7 +34,7 @@ class PrincipalIdentityTest {
     String catalog = server.createCatalog("ident");
     base = "/api/catalog/v1/" + catalog;
     ok(server.send("POST", base + "/namespaces", "{\"namespace\": [\"ns\"]}"));
-    ok(server.send("POST", M + "/principal-roles", "{\"principalRole\": {\"name\": \"makers\"}}"));
+    ok(server.send("POST", M + "/principal-roles", Admin.principalRoleJson("makers")));
     admin.catalogRole(catalog, "creators", "makers");
     admin.grant(
         catalog, "creators", Admin.grantJson("namespace", List.of("ns"), null, "TABLE_CREATE"));

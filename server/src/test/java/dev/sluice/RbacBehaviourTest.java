@@ -5,6 +5,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import dev.sluice.api.Catalog;
+import dev.sluice.api.Catalogs;
+import dev.sluice.api.CreateCatalogRequest;
+import dev.sluice.api.Event;
+import dev.sluice.api.Events;
+import dev.sluice.api.Grant;
+import dev.sluice.api.PrincipalWithCredentials;
 import dev.sluice.testing.Admin;
 import dev.sluice.testing.TestServer;
 import java.net.URI;
@@ -16,6 +24,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -99,20 +108,18 @@ class RbacBehaviourTest {
     String rename =
         "{\"source\": {\"namespace\": [\"a\"], \"name\": \"t3\"}, \"destination\": {\"namespace\": [\"b\"], \"name\": \"t3\"}}";
 
-    admin.grant(catalog, "carol_cr", Admin.grantJson("table", List.of("a"), "t3", "TABLE_DROP"));
+    admin.grant(catalog, "carol_cr", Grant.onTable(List.of("a"), "t3", "TABLE_DROP"));
     assertThat(server.sendAs(token, "POST", base + "/tables/rename", rename).statusCode())
         .isEqualTo(403);
-    admin.revoke(catalog, "carol_cr", Admin.grantJson("table", List.of("a"), "t3", "TABLE_DROP"));
-    admin.grant(
-        catalog, "carol_cr", Admin.grantJson("namespace", List.of("b"), null, "TABLE_CREATE"));
+    admin.revoke(catalog, "carol_cr", Grant.onTable(List.of("a"), "t3", "TABLE_DROP"));
+    admin.grant(catalog, "carol_cr", Grant.onNamespace(List.of("b"), "TABLE_CREATE"));
     assertThat(server.sendAs(token, "POST", base + "/tables/rename", rename).statusCode())
         .isEqualTo(403);
     assertThat(server.send("HEAD", base + "/namespaces/a/tables/t3", null).statusCode())
         .isEqualTo(204);
 
-    admin.grant(catalog, "carol_cr", Admin.grantJson("table", List.of("a"), "t3", "TABLE_DROP"));
-    admin.grant(
-        catalog, "carol_cr", Admin.grantJson("table", List.of("a"), "t3", "TABLE_READ_PROPERTIES"));
+    admin.grant(catalog, "carol_cr", Grant.onTable(List.of("a"), "t3", "TABLE_DROP"));
+    admin.grant(catalog, "carol_cr", Grant.onTable(List.of("a"), "t3", "TABLE_READ_PROPERTIES"));
     assertThat(server.sendAs(token, "POST", base + "/tables/rename", rename).statusCode())
         .isEqualTo(204);
     // The table's grants followed it to its new name.
@@ -129,14 +136,13 @@ class RbacBehaviourTest {
                 .send(
                     "PUT",
                     M + "/principals/dana/principal-roles",
-                    "{\"principalRole\": {\"name\": \"dana_writer\"}}")
+                    Admin.grantPrincipalRoleJson("dana_writer"))
                 .statusCode())
         .isEqualTo(201);
     admin.catalogRole(catalog, "reads", "dana_reader");
     admin.catalogRole(catalog, "writes", "dana_writer");
-    admin.grant(catalog, "reads", Admin.grantJson("table", List.of("a"), "t1", "TABLE_READ_DATA"));
-    admin.grant(
-        catalog, "writes", Admin.grantJson("table", List.of("a"), "t1", "TABLE_WRITE_DATA"));
+    admin.grant(catalog, "reads", Grant.onTable(List.of("a"), "t1", "TABLE_READ_DATA"));
+    admin.grant(catalog, "writes", Grant.onTable(List.of("a"), "t1", "TABLE_WRITE_DATA"));
     String commit =
         "{\"requirements\": [], \"updates\": [{\"action\": \"set-properties\", \"updates\": {\"by\": \"dana\"}}]}";
 
@@ -204,8 +210,7 @@ class RbacBehaviourTest {
                 .statusCode())
         .isEqualTo(403);
 
-    admin.grant(
-        catalog, "erin_cr", Admin.grantJson("table", List.of("a"), "t2", "TABLE_READ_DATA"));
+    admin.grant(catalog, "erin_cr", Grant.onTable(List.of("a"), "t2", "TABLE_READ_DATA"));
     assertThat(
             server
                 .sendAs(token, "GET", "/api/catalog/v1/config?warehouse=" + catalog, null)
@@ -216,10 +221,13 @@ class RbacBehaviourTest {
         .containsExactly("t2");
     assertThat(names(server.sendAs(token, "GET", base + "/namespaces", null), "namespaces"))
         .containsExactly("a");
-    assertThat(names(server.sendAs(token, "GET", M + "/catalogs", null), "catalogs"))
+    HttpResponse<String> catalogs = server.sendAs(token, "GET", M + "/catalogs", null);
+    assertThat(catalogs.statusCode()).as(catalogs.body()).isEqualTo(200);
+    assertThat(Admin.read(catalogs, Catalogs.class).catalogs())
+        .extracting(Catalog::name)
         .containsExactly(catalog);
 
-    admin.grant(catalog, "erin_cr", Admin.grantJson("namespace", List.of("a"), null, "TABLE_LIST"));
+    admin.grant(catalog, "erin_cr", Grant.onNamespace(List.of("a"), "TABLE_LIST"));
     assertThat(
             names(server.sendAs(token, "GET", base + "/namespaces/a/tables", null), "identifiers"))
         .contains("t1", "t2");
@@ -231,16 +239,19 @@ class RbacBehaviourTest {
     admin.catalogRole(catalog, "frank_cr", "frank_role");
     String token = server.token(frank[0], frank[1]);
     String newCatalog =
-        "{\"catalog\": {\"name\": \"nope\", \"type\": \"INTERNAL\", \"properties\": {\"default-base-location\": \""
-            + server.dataDir().resolve("nope").toUri()
-            + "\"}, \"storageConfigInfo\": {\"storageType\": \"FILE\"}}}";
+        Admin.json(
+            new CreateCatalogRequest(
+                Catalog.of(
+                    "nope",
+                    Map.of("default-base-location", server.dataDir().resolve("nope").toUri() + ""),
+                    JsonNodeFactory.instance.objectNode().put("storageType", "FILE")),
+                null));
     assertThat(server.sendAs(token, "POST", M + "/catalogs", newCatalog).statusCode())
         .isEqualTo(403);
     assertThat(server.sendAs(token, "GET", M + "/principals", null).statusCode()).isEqualTo(403);
     assertThat(
             server
-                .sendAs(
-                    token, "POST", M + "/principal-roles", "{\"principalRole\": {\"name\": \"x\"}}")
+                .sendAs(token, "POST", M + "/principal-roles", Admin.principalRoleJson("x"))
                 .statusCode())
         .isEqualTo(403);
     assertThat(server.sendAs(token, "DELETE", M + "/principals/bob", null).statusCode())
@@ -256,7 +267,7 @@ class RbacBehaviourTest {
                     token,
                     "PUT",
                     M + "/catalogs/" + catalog + "/catalog-roles/frank_cr/grants",
-                    Admin.grantJson("catalog", null, null, "CATALOG_MANAGE_CONTENT"))
+                    Admin.grantJson(Grant.onCatalog("CATALOG_MANAGE_CONTENT")))
                 .statusCode())
         .isEqualTo(403);
     assertThat(server.sendAs(token, "GET", M + "/catalogs/" + catalog, null).statusCode())
@@ -266,8 +277,7 @@ class RbacBehaviourTest {
     assertThat(server.sendAs(token, "GET", M + "/principals/frank", null).statusCode())
         .isEqualTo(200);
 
-    admin.grant(
-        catalog, "frank_cr", Admin.grantJson("catalog", null, null, "CATALOG_MANAGE_ACCESS"));
+    admin.grant(catalog, "frank_cr", Grant.onCatalog("CATALOG_MANAGE_ACCESS"));
     assertThat(
             server
                 .sendAs(token, "GET", M + "/catalogs/" + catalog + "/catalog-roles", null)
@@ -279,7 +289,7 @@ class RbacBehaviourTest {
                     token,
                     "POST",
                     M + "/catalogs/" + catalog + "/catalog-roles",
-                    "{\"catalogRole\": {\"name\": \"made_by_frank\"}}")
+                    Admin.catalogRoleJson("made_by_frank"))
                 .statusCode())
         .isEqualTo(201);
     assertThat(server.sendAs(token, "GET", M + "/events?catalog=" + catalog, null).statusCode())
@@ -315,9 +325,11 @@ class RbacBehaviourTest {
     assertThat(server.sendAs(token, "GET", M + "/principals/gus", null).statusCode())
         .isEqualTo(200);
 
-    JsonNode rotated =
-        TestServer.json(server.sendAs(token, "POST", M + "/principals/gus/rotate", null).body());
-    String newSecret = rotated.get("credentials").get("clientSecret").asText();
+    PrincipalWithCredentials rotated =
+        Admin.read(
+            server.sendAs(token, "POST", M + "/principals/gus/rotate", null),
+            PrincipalWithCredentials.class);
+    String newSecret = rotated.credentials().clientSecret();
     assertThat(newSecret).isNotEqualTo(gus[1]);
     assertThat(server.sendAs(token, "GET", M + "/principals/gus", null).statusCode())
         .isEqualTo(401);
@@ -345,37 +357,27 @@ class RbacBehaviourTest {
         server.sendAs(token, "GET", base + "/namespaces/a/tables/t1", null);
     assertThat(denied.statusCode()).isEqualTo(403);
     String requestId = denied.headers().firstValue("X-Request-ID").orElseThrow();
-    admin.grant(catalog, "hal_cr", Admin.grantJson("table", List.of("a"), "t1", "TABLE_READ_DATA"));
+    admin.grant(catalog, "hal_cr", Grant.onTable(List.of("a"), "t1", "TABLE_READ_DATA"));
     assertThat(server.sendAs(token, "GET", base + "/namespaces/a/tables/t1", null).statusCode())
         .isEqualTo(200);
 
-    JsonNode events =
-        TestServer.json(
-                server.send("GET", M + "/events?principal=hal&catalog=" + catalog, null).body())
-            .get("events");
+    List<Event> events = admin.events("principal=hal&catalog=" + catalog).events();
     assertThat(events).hasSizeGreaterThanOrEqualTo(2);
-    JsonNode newest = events.get(0);
-    assertThat(newest.get("decision").asText()).isEqualTo("ALLOW");
-    assertThat(newest.get("action").asText()).isEqualTo("loadTable");
-    assertThat(newest.get("securable").asText()).isEqualTo("table a.t1");
-    assertThat(newest.get("activatedRoles").get(0).asText()).isEqualTo("hal_role");
-    JsonNode deniedEvent =
-        TestServer.json(server.send("GET", M + "/events?principal=hal&decision=DENY", null).body())
-            .get("events")
-            .get(0);
-    assertThat(deniedEvent.get("requestId").asText()).isEqualTo(requestId);
+    Event newest = events.get(0);
+    assertThat(newest.decision()).isEqualTo("ALLOW");
+    assertThat(newest.action()).isEqualTo("loadTable");
+    assertThat(newest.securable()).isEqualTo("table a.t1");
+    assertThat(newest.activatedRoles().get(0)).isEqualTo("hal_role");
+    Event deniedEvent = admin.events("principal=hal&decision=DENY").events().get(0);
+    assertThat(deniedEvent.requestId()).isEqualTo(requestId);
     assertThat(server.send("GET", M + "/events", null).body())
         .doesNotContain(hal[1])
         .doesNotContain(token);
     // Paging and a time filter.
-    JsonNode page = TestServer.json(server.send("GET", M + "/events?pageSize=1", null).body());
-    assertThat(page.get("events")).hasSize(1);
-    assertThat(page.get("nextPageToken").asText()).isNotEmpty();
-    JsonNode future =
-        TestServer.json(
-            server
-                .send("GET", M + "/events?from=" + (System.currentTimeMillis() + 60_000), null)
-                .body());
-    assertThat(future.get("events")).isEmpty();
+    Events page = admin.events("pageSize=1");
+    assertThat(page.events()).hasSize(1);
+    assertThat(page.nextPageToken()).isNotEmpty();
+    Events future = admin.events("from=" + (System.currentTimeMillis() + 60_000));
+    assertThat(future.events()).isEmpty();
   }
 }

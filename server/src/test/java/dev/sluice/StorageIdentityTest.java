@@ -3,14 +3,22 @@ package dev.sluice;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.sluice.api.Catalog;
+import dev.sluice.api.CreateCatalogRequest;
+import dev.sluice.api.Event;
+import dev.sluice.api.Grant;
+import dev.sluice.api.UpdateCatalogRequest;
 import dev.sluice.testing.Admin;
 import dev.sluice.testing.CredentialSourcesYaml;
 import dev.sluice.testing.TestServer;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -25,6 +33,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  */
 class StorageIdentityTest {
   private static final String M = "/api/management/v1";
+  private static final JsonNodeFactory OBJECTS = JsonNodeFactory.instance;
   private static final String EXTERNAL_ID = "ext-id-that-is-a-secret-3f9a";
   private static TestServer server;
   private static String metadataAdminToken;
@@ -46,8 +55,7 @@ class StorageIdentityTest {
               "POST", M + "/catalogs", catalog.equals("files") ? fileCatalog() : s3Catalog());
       assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
       admin.catalogRole(catalog, "meta", "meta_admins");
-      admin.grant(
-          catalog, "meta", Admin.grantJson("catalog", null, null, "CATALOG_MANAGE_METADATA"));
+      admin.grant(catalog, "meta", Grant.onCatalog("CATALOG_MANAGE_METADATA"));
     }
   }
 
@@ -57,34 +65,61 @@ class StorageIdentityTest {
   }
 
   private static String fileCatalog() {
-    return "{\"catalog\": {\"name\": \"files\", \"type\": \"INTERNAL\", \"properties\": {\"default-base-location\": \""
-        + root.resolve("a").toUri()
-        + "\"}, \"storageConfigInfo\": {\"storageType\": \"FILE\", \"allowedLocations\": [\""
-        + root.resolve("a").toUri()
-        + "\", \""
-        + root.resolve("b").toUri()
-        + "\"]}}}";
+    String a = root.resolve("a").toUri().toString();
+    ObjectNode storage = OBJECTS.objectNode().put("storageType", "FILE");
+    storage.putArray("allowedLocations").add(a).add(root.resolve("b").toUri().toString());
+    return Admin.json(
+        new CreateCatalogRequest(
+            Catalog.of("files", Map.of("default-base-location", a), storage), null));
   }
 
   private static String s3Catalog() {
-    return "{\"catalog\": {\"name\": \"s3cat\", \"type\": \"INTERNAL\", \"properties\": {\"default-base-location\": \"s3://bkt/wh\"},"
-        + " \"storageConfigInfo\": "
-        + s3Storage("https://sts.example.com")
-        + "}}";
+    return Admin.json(
+        new CreateCatalogRequest(
+            Catalog.of(
+                "s3cat",
+                Map.of("default-base-location", "s3://bkt/wh"),
+                s3Storage("https://sts.example.com")),
+            null));
   }
 
-  private static String s3Storage(String stsEndpoint) {
-    return "{\"storageType\": \"S3\", \"allowedLocations\": [\"s3://bkt/wh\"], \"roleArn\": \"arn:aws:iam::1:role/r\","
-        + " \"externalId\": \""
-        + EXTERNAL_ID
-        + "\", \"region\": \"us-east-1\", \"stsEndpoint\": \""
-        + stsEndpoint
-        + "\","
-        + " \"credentialSource\": \"static1\"}";
+  private static ObjectNode s3Storage(String stsEndpoint) {
+    ObjectNode storage = OBJECTS.objectNode().put("storageType", "S3");
+    storage.putArray("allowedLocations").add("s3://bkt/wh");
+    return storage
+        .put("roleArn", "arn:aws:iam::1:role/r")
+        .put("externalId", EXTERNAL_ID)
+        .put("region", "us-east-1")
+        .put("stsEndpoint", stsEndpoint)
+        .put("credentialSource", "static1");
   }
 
-  private static JsonNode catalog(String name) throws Exception {
-    return TestServer.json(server.send("GET", M + "/catalogs/" + name, null).body());
+  private static Catalog catalog(String name) throws Exception {
+    HttpResponse<String> answer = server.send("GET", M + "/catalogs/" + name, null);
+    assertThat(answer.statusCode()).as(answer.body()).isEqualTo(200);
+    return Admin.read(answer, Catalog.class);
+  }
+
+  /** {@code catalog}'s properties with {@code key} set to {@code value}. */
+  private static Map<String, String> with(Catalog catalog, String key, String value) {
+    Map<String, String> properties = new LinkedHashMap<>(catalog.properties());
+    properties.put(key, value);
+    return properties;
+  }
+
+  private static HttpResponse<String> update(String token, String name, UpdateCatalogRequest body)
+      throws Exception {
+    return update(token, name, Admin.json(body));
+  }
+
+  private static HttpResponse<String> updateStorage(String token, String name, ObjectNode storage)
+      throws Exception {
+    return update(token, name, new UpdateCatalogRequest(null, null, storage));
+  }
+
+  private static HttpResponse<String> updateProperties(
+      String token, String name, Map<String, String> properties) throws Exception {
+    return update(token, name, new UpdateCatalogRequest(null, properties, null));
   }
 
   private static HttpResponse<String> update(String token, String name, String body)
@@ -103,107 +138,82 @@ class StorageIdentityTest {
   @Test
   void aMetadataAdminCannotWidenAllowedLocationsChangeTheRoleOrTemplatesOrEndpoints()
       throws Exception {
-    JsonNode before = catalog("s3cat");
-    for (String storage :
+    Catalog before = catalog("s3cat");
+    ObjectNode wider = s3Storage("https://sts.example.com");
+    wider.putArray("allowedLocations").add("s3://bkt");
+    for (ObjectNode storage :
         List.of(
-            s3Storage("https://sts.example.com").replace("s3://bkt/wh", "s3://bkt"),
-            s3Storage("https://sts.example.com").replace("role/r", "role/admin"),
+            wider,
+            s3Storage("https://sts.example.com").put("roleArn", "arn:aws:iam::1:role/admin"),
             s3Storage("https://attacker.example.com"),
             s3Storage("https://sts.example.com")
-                .replace(
-                    "}",
-                    ", \"readPolicyTemplate\": "
-                        + "\"{\\\"Version\\\":\\\"2012-10-17\\\",\\\"Statement\\\":[{\\\"Effect\\\":\\\"Allow\\\",\\\"Action\\\":\\\"s3:*\\\",\\\"Resource\\\":\\\"*\\\"}]}\"}"),
-            s3Storage("https://sts.example.com").replace("static1", "other"))) {
-      HttpResponse<String> refused =
-          update(metadataAdminToken, "s3cat", "{\"storageConfigInfo\": " + storage + "}");
+                .put(
+                    "readPolicyTemplate",
+                    "{\"Version\":\"2012-10-17\",\"Statement\":[{\"Effect\":\"Allow\","
+                        + "\"Action\":\"s3:*\",\"Resource\":\"*\"}]}"),
+            s3Storage("https://sts.example.com").put("credentialSource", "other"))) {
+      HttpResponse<String> refused = updateStorage(metadataAdminToken, "s3cat", storage);
       assertThat(refused.statusCode()).as(storage + " -> " + refused.body()).isIn(400, 403);
       assertThat(catalog("s3cat")).isEqualTo(before);
     }
     assertError(
-        update(
-            metadataAdminToken,
-            "s3cat",
-            "{\"storageConfigInfo\": " + s3Storage("https://other.example.com") + "}"),
+        updateStorage(metadataAdminToken, "s3cat", s3Storage("https://other.example.com")),
         403,
         "service_admin");
   }
 
   @Test
   void aMetadataAdminMayEditOrdinaryPropertiesAndResendTheSameStorage() throws Exception {
-    JsonNode current = catalog("files");
-    ObjectNode properties =
-        ((ObjectNode) current.get("properties")).deepCopy().put("owner", "data-team");
-    String body =
-        "{\"properties\": "
-            + properties
-            + ", \"storageConfigInfo\": "
-            + current.get("storageConfigInfo")
-            + "}";
-    HttpResponse<String> updated = update(metadataAdminToken, "files", body);
+    Catalog current = catalog("files");
+    HttpResponse<String> updated =
+        update(
+            metadataAdminToken,
+            "files",
+            new UpdateCatalogRequest(
+                null, with(current, "owner", "data-team"), current.storageConfigInfo()));
     assertThat(updated.statusCode()).as(updated.body()).isEqualTo(200);
-    assertThat(catalog("files").at("/properties/owner").asText()).isEqualTo("data-team");
+    assertThat(catalog("files").properties().get("owner")).isEqualTo("data-team");
   }
 
   @Test
   void allowUnstructuredLocationsIsTheServiceAdminsToSet() throws Exception {
-    JsonNode current = catalog("files");
-    ObjectNode properties =
-        ((ObjectNode) current.get("properties"))
-            .deepCopy()
-            .put("allowUnstructuredLocations", "true");
+    Map<String, String> properties = with(catalog("files"), "allowUnstructuredLocations", "true");
+    assertError(updateProperties(metadataAdminToken, "files", properties), 403, "service_admin");
+    assertThat(catalog("files").properties()).doesNotContainKey("allowUnstructuredLocations");
+    Map<String, String> yes = new LinkedHashMap<>(properties);
+    yes.put("allowUnstructuredLocations", "yes");
     assertError(
-        update(metadataAdminToken, "files", "{\"properties\": " + properties + "}"),
-        403,
-        "service_admin");
-    assertThat(catalog("files").at("/properties/allowUnstructuredLocations").isMissingNode())
-        .isTrue();
-    assertError(
-        update(
-            server.rootToken(),
-            "files",
-            "{\"properties\": "
-                + properties.deepCopy().put("allowUnstructuredLocations", "yes")
-                + "}"),
-        400,
-        "allowUnstructuredLocations");
-    assertThat(
-            update(server.rootToken(), "files", "{\"properties\": " + properties + "}")
-                .statusCode())
+        updateProperties(server.rootToken(), "files", yes), 400, "allowUnstructuredLocations");
+    assertThat(updateProperties(server.rootToken(), "files", properties).statusCode())
         .isEqualTo(200);
-    assertThat(catalog("files").at("/properties/allowUnstructuredLocations").asText())
-        .isEqualTo("true");
-    ((ObjectNode) properties).remove("allowUnstructuredLocations");
-    assertThat(
-            update(server.rootToken(), "files", "{\"properties\": " + properties + "}")
-                .statusCode())
+    assertThat(catalog("files").properties().get("allowUnstructuredLocations")).isEqualTo("true");
+    properties.remove("allowUnstructuredLocations");
+    assertThat(updateProperties(server.rootToken(), "files", properties).statusCode())
         .isEqualTo(200);
   }
 
   @Test
   void theBaseLocationIsTheServiceAdminsToMove() throws Exception {
-    JsonNode before = catalog("files");
-    ObjectNode properties =
-        ((ObjectNode) before.get("properties"))
-            .deepCopy()
-            .put("default-base-location", root.resolve("b").toUri().toString());
-    assertError(
-        update(metadataAdminToken, "files", "{\"properties\": " + properties + "}"),
-        403,
-        "service_admin");
+    Catalog before = catalog("files");
+    Map<String, String> properties =
+        with(before, "default-base-location", root.resolve("b").toUri().toString());
+    assertError(updateProperties(metadataAdminToken, "files", properties), 403, "service_admin");
     assertThat(catalog("files")).isEqualTo(before);
   }
 
   @Test
   void storageTypeNeverChangesEvenForTheServiceAdmin() throws Exception {
-    JsonNode before = catalog("files");
+    Catalog before = catalog("files");
+    ObjectNode s3 = OBJECTS.objectNode().put("storageType", "S3");
+    s3.putArray("allowedLocations").add("s3://bkt/wh");
+    s3.put("roleArn", "arn:aws:iam::1:role/r")
+        .put("region", "us-east-1")
+        .put("credentialSource", "static1");
     assertError(
         update(
             server.rootToken(),
             "files",
-            "{\"storageConfigInfo\": {\"storageType\": \"S3\", \"allowedLocations\":"
-                + " [\"s3://bkt/wh\"], \"roleArn\": \"arn:aws:iam::1:role/r\", \"region\": \"us-east-1\", \"credentialSource\": \"static1\"},"
-                + " \"properties\": {\"default-base-location\": \"s3://bkt/wh\"}}"),
+            new UpdateCatalogRequest(null, Map.of("default-base-location", "s3://bkt/wh"), s3)),
         400,
         "storageType");
     assertThat(catalog("files")).isEqualTo(before);
@@ -211,14 +221,13 @@ class StorageIdentityTest {
 
   @Test
   void allowedLocationsCannotShrinkUnderATable() throws Exception {
-    Path wh = root.resolve("narrow");
-    String created =
-        "{\"catalog\": {\"name\": \"narrow\", \"type\": \"INTERNAL\", \"properties\": {\"default-base-location\": \""
-            + wh.toUri()
-            + "\"}, \"storageConfigInfo\": {\"storageType\": \"FILE\", \"allowedLocations\": [\""
-            + wh.toUri()
-            + "\"]}}}";
-    assertThat(server.send("POST", M + "/catalogs", created).statusCode()).isEqualTo(201);
+    String wh = root.resolve("narrow").toUri().toString();
+    assertThat(
+            server
+                .postCatalog(
+                    "narrow", wh, Map.of("storageType", "FILE", "allowedLocations", List.of(wh)))
+                .statusCode())
+        .isEqualTo(201);
     String ns = "/api/catalog/v1/narrow/namespaces";
     assertThat(server.send("POST", ns, "{\"namespace\": [\"keep\"]}").statusCode()).isEqualTo(200);
     HttpResponse<String> table =
@@ -228,22 +237,19 @@ class StorageIdentityTest {
             "{\"name\": \"t\", \"schema\": {\"type\": \"struct\","
                 + " \"schema-id\": 0, \"fields\": [{\"id\": 1, \"name\": \"id\", \"required\": false, \"type\": \"long\"}]}}");
     assertThat(table.statusCode()).as(table.body()).isEqualTo(200);
-    JsonNode before = catalog("narrow");
-    String smaller = wh.resolve("elsewhere").toUri().toString();
-    String narrowed =
-        "{\"properties\": {\"default-base-location\": \""
-            + smaller
-            + "\"},"
-            + " \"storageConfigInfo\": {\"storageType\": \"FILE\", \"allowedLocations\": [\""
-            + smaller
-            + "\"]}}";
+    Catalog before = catalog("narrow");
+    String smaller = root.resolve("narrow").resolve("elsewhere").toUri().toString();
+    ObjectNode storage = OBJECTS.objectNode().put("storageType", "FILE");
+    storage.putArray("allowedLocations").add(smaller);
+    UpdateCatalogRequest narrowed =
+        new UpdateCatalogRequest(null, Map.of("default-base-location", smaller), storage);
     assertError(update(server.rootToken(), "narrow", narrowed), 400, "a table or view lies at");
     assertThat(catalog("narrow")).isEqualTo(before);
     // Dropping the table frees the way.
     assertThat(server.send("DELETE", ns + "/keep/tables/t", null).statusCode()).isEqualTo(204);
     HttpResponse<String> ok = update(server.rootToken(), "narrow", narrowed);
     assertThat(ok.statusCode()).as(ok.body()).isEqualTo(200);
-    assertThat(catalog("narrow").at("/storageConfigInfo/allowedLocations/0").asText())
+    assertThat(catalog("narrow").storageConfigInfo().at("/allowedLocations/0").asText())
         .isEqualTo(smaller);
   }
 
@@ -261,9 +267,8 @@ class StorageIdentityTest {
         "http:///nohost"
       })
   void endpointsMustBeHttpUrls(String endpoint) throws Exception {
-    JsonNode before = catalog("s3cat");
-    HttpResponse<String> refused =
-        update(server.rootToken(), "s3cat", "{\"storageConfigInfo\": " + s3Storage(endpoint) + "}");
+    Catalog before = catalog("s3cat");
+    HttpResponse<String> refused = updateStorage(server.rootToken(), "s3cat", s3Storage(endpoint));
     assertError(refused, 400, "stsEndpoint");
     assertThat(catalog("s3cat")).isEqualTo(before);
   }
@@ -271,24 +276,19 @@ class StorageIdentityTest {
   @Test
   void everyChangeIsAuditedWithOldAndNewValuesAndNoSecret() throws Exception {
     HttpResponse<String> changed =
-        update(
-            server.rootToken(),
-            "s3cat",
-            "{\"storageConfigInfo\": " + s3Storage("https://sts.eu.example.com") + "}");
+        updateStorage(server.rootToken(), "s3cat", s3Storage("https://sts.eu.example.com"));
     assertThat(changed.statusCode()).as(changed.body()).isEqualTo(200);
     assertThat(changed.body()).doesNotContain("not-a-real-secret");
-    JsonNode events =
-        TestServer.json(server.send("GET", M + "/events?catalog=s3cat&pageSize=100", null).body())
-            .get("events");
-    JsonNode change = null;
-    for (JsonNode event : events) {
-      if (event.get("action").asText().equals("changeCatalogStorage")) {
+    List<Event> events = new Admin(server).events("catalog=s3cat&pageSize=100").events();
+    Event change = null;
+    for (Event event : events) {
+      if (event.action().equals("changeCatalogStorage")) {
         change = event;
         break;
       }
     }
     assertThat(change).as(events.toString()).isNotNull();
-    String text = change.toString();
+    String text = Admin.json(change);
     assertThat(text)
         .contains("https://sts.example.com")
         .contains("https://sts.eu.example.com")

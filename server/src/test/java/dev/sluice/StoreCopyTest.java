@@ -8,10 +8,17 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.sluice.CommandRuns.Run;
+import dev.sluice.api.Event;
+import dev.sluice.api.Events;
+import dev.sluice.api.Grant;
+import dev.sluice.api.PrincipalWithCredentials;
+import dev.sluice.api.PrincipalWithCredentials.Credentials;
 import dev.sluice.config.ServerConfig;
+import dev.sluice.testing.Admin;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -49,6 +56,14 @@ class StoreCopyTest {
     return r.body().isEmpty() ? null : JSON.readTree(r.body());
   }
 
+  /** A management answer, read strictly as the contract's {@code type}. */
+  private static <T> T ok(SluiceServer server, String token, String path, Class<T> type)
+      throws Exception {
+    HttpResponse<String> r = call(server, token, "GET", path, null);
+    assertThat(r.statusCode()).as("GET " + path + " -> " + r.body()).isEqualTo(200);
+    return Admin.read(r, type);
+  }
+
   @Test
   void theCopiedStoreServesTheSameCatalogPrincipalsGrantsAndTrail() throws Exception {
     Path dir = Files.createTempDirectory("sluice-copy");
@@ -75,49 +90,37 @@ class StoreCopyTest {
                       + "{\"id\": 1, \"name\": \"id\", \"required\": true, \"type\": \"long\"}]}}")
               .get("metadata-location")
               .asText();
-      JsonNode credentials =
-          ok(server, root, "POST", M + "/principals", "{\"principal\": {\"name\": \"reader\"}}")
-              .get("credentials");
-      reader =
-          new String[] {
-            credentials.get("clientId").asText(), credentials.get("clientSecret").asText()
-          };
-      ok(
-          server,
-          root,
-          "POST",
-          M + "/principal-roles",
-          "{\"principalRole\": {\"name\": \"readers\"}}");
+      HttpResponse<String> created =
+          call(server, root, "POST", M + "/principals", Admin.principalJson("reader"));
+      assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
+      Credentials credentials = Admin.read(created, PrincipalWithCredentials.class).credentials();
+      reader = new String[] {credentials.clientId(), credentials.clientSecret()};
+      ok(server, root, "POST", M + "/principal-roles", Admin.principalRoleJson("readers"));
       ok(
           server,
           root,
           "PUT",
           M + "/principals/reader/principal-roles",
-          "{\"principalRole\": {\"name\": \"readers\"}}");
+          Admin.grantPrincipalRoleJson("readers"));
       ok(
           server,
           root,
           "POST",
           M + "/catalogs/quickstart/catalog-roles",
-          "{\"catalogRole\": {\"name\": \"table_readers\"}}");
+          Admin.catalogRoleJson("table_readers"));
       ok(
           server,
           root,
           "PUT",
           M + "/principal-roles/readers/catalog-roles/quickstart",
-          "{\"catalogRole\": {\"name\": \"table_readers\"}}");
+          Admin.grantCatalogRoleJson("table_readers"));
       ok(
           server,
           root,
           "PUT",
           M + "/catalogs/quickstart/catalog-roles/table_readers/grants",
-          "{\"grant\": {\"type\": \"catalog\", \"privilege\": \"TABLE_READ_DATA\"}}");
-      lastEventId =
-          ok(server, root, "GET", M + "/events?pageSize=1", null)
-              .get("events")
-              .get(0)
-              .get("id")
-              .asLong();
+          Admin.grantJson(Grant.onCatalog("TABLE_READ_DATA")));
+      lastEventId = ok(server, root, M + "/events?pageSize=1", Events.class).events().get(0).id();
     }
 
     Run copy = sluice("store", "copy", "--data-dir", dataDir.toString(), "--to", target);
@@ -145,18 +148,17 @@ class StoreCopyTest {
       assertThat(call(copied, readerToken, "GET", TABLES + "/t", null).statusCode()).isEqualTo(200);
       assertThat(call(copied, readerToken, "DELETE", TABLES + "/t", null).statusCode())
           .isEqualTo(403);
-      JsonNode events = ok(copied, root, "GET", M + "/events?pageSize=1000", null).get("events");
+      List<Event> events = ok(copied, root, M + "/events?pageSize=1000", Events.class).events();
       boolean createdTable = false;
       long newest = 0;
-      for (JsonNode e : events) {
-        createdTable |= e.get("action").asText().equals("createTable");
-        newest = Math.max(newest, e.get("id").asLong());
+      for (Event e : events) {
+        createdTable |= e.action().equals("createTable");
+        newest = Math.max(newest, e.id());
       }
       assertThat(createdTable).as("the copied trail has the table's creation").isTrue();
       assertThat(newest).as("new events follow the copied ids").isGreaterThan(lastEventId);
       assertThat(
-              ok(copied, root, "GET", M + "/events?principal=reader&decision=DENY", null)
-                  .get("events"))
+              ok(copied, root, M + "/events?principal=reader&decision=DENY", Events.class).events())
           .isNotEmpty();
     }
   }

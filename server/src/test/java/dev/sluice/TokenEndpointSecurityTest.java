@@ -143,17 +143,14 @@ class TokenEndpointSecurityTest {
     String catalog = s.createCatalog(p);
     String[] nora = admin.principal(p + "_nora", p + "_lister");
     assertThat(
-            s.send(
-                    "POST",
-                    M + "/principal-roles",
-                    "{\"principalRole\": {\"name\": \"" + p + "_plain\"}}")
+            s.send("POST", M + "/principal-roles", Admin.principalRoleJson(p + "_plain"))
                 .statusCode())
         .isEqualTo(201);
     assertThat(
             s.send(
                     "PUT",
                     M + "/principals/" + p + "_nora/principal-roles",
-                    "{\"principalRole\": {\"name\": \"" + p + "_plain\"}}")
+                    Admin.grantPrincipalRoleJson(p + "_plain"))
                 .statusCode())
         .isBetween(200, 204);
     admin.principal(p + "_otto", p + "_other");

@@ -7,6 +7,7 @@ import dev.sluice.api.CreateCatalogRoleRequest;
 import dev.sluice.api.CreatePrincipalRequest;
 import dev.sluice.api.CreatePrincipalRoleRequest;
 import dev.sluice.api.EntitySpec;
+import dev.sluice.api.Events;
 import dev.sluice.api.Grant;
 import dev.sluice.api.GrantCatalogRoleRequest;
 import dev.sluice.api.GrantPrincipalRoleRequest;
@@ -93,6 +94,41 @@ public final class Admin {
         GrantCatalogRoleRequest.of(catalogRole));
   }
 
+  /** A create-principal body: {@code {"principal": {"name": name}}}. */
+  public static String principalJson(String name) {
+    return json(new CreatePrincipalRequest(EntitySpec.named(name)));
+  }
+
+  /** A create-principal-role body. */
+  public static String principalRoleJson(String name) {
+    return json(new CreatePrincipalRoleRequest(EntitySpec.named(name)));
+  }
+
+  /** A create-catalog-role body. */
+  public static String catalogRoleJson(String name) {
+    return json(new CreateCatalogRoleRequest(EntitySpec.named(name)));
+  }
+
+  /** The body granting principal role {@code name} to a principal. */
+  public static String grantPrincipalRoleJson(String name) {
+    return json(GrantPrincipalRoleRequest.of(name));
+  }
+
+  /** The body granting catalog role {@code name} to a principal role. */
+  public static String grantCatalogRoleJson(String name) {
+    return json(GrantCatalogRoleRequest.of(name));
+  }
+
+  /** A grant (or revoke) body. */
+  public static String grantJson(Grant grant) {
+    return json(new GrantRequest(grant));
+  }
+
+  /** GET {@code /events?query} as root, read strictly. */
+  public Events events(String query) throws Exception {
+    return read(ok("GET", "/events" + (query.isEmpty() ? "" : "?" + query), null), Events.class);
+  }
+
   /** A grant request's JSON: {@code type} catalog, namespace, table or view. */
   public static String grantJson(
       String type, List<String> namespace, String name, String privilege) {
@@ -105,8 +141,16 @@ public final class Admin {
     return json(new GrantRequest(grant));
   }
 
+  public void grant(String catalog, String catalogRole, Grant grant) throws Exception {
+    grant(catalog, catalogRole, grantJson(grant));
+  }
+
   public void grant(String catalog, String catalogRole, String grantJson) throws Exception {
     ok("PUT", "/catalogs/" + catalog + "/catalog-roles/" + catalogRole + "/grants", grantJson);
+  }
+
+  public void revoke(String catalog, String catalogRole, Grant grant) throws Exception {
+    revoke(catalog, catalogRole, grantJson(grant));
   }
 
   public void revoke(String catalog, String catalogRole, String grantJson) throws Exception {
