@@ -130,6 +130,14 @@ class AuditOutcomeTest {
     assertThat(allowed.decision()).isEqualTo("ALLOW");
     assertThat(allowed.status()).isEqualTo(200);
     assertThat(allowed.errorType()).isNull();
+    // Absent from the answer, not sent as null.
+    for (JsonNode e :
+        TestServer.json(server.send("GET", M + "/events?pageSize=1000", null).body())
+            .get("events")) {
+      if (ok.equals(e.path("requestId").asText())) {
+        assertThat(e.has("errorType")).as(e.toString()).isFalse();
+      }
+    }
 
     String[] reader = admin.principal("outcome-reader-" + UUID.randomUUID(), "outcome_readers");
     String denied = newRequestId();
