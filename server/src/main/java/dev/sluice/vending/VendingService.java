@@ -266,19 +266,25 @@ public final class VendingService implements AutoCloseable {
             () -> {
               // Out of inFlight before the waiters wake: a load right after must not find this
               // finished call and take its answer (or its failure) without asking again.
+              // The span ends before the waiters wake, so it ends within its request's span.
               Span span = providerSpan(parent, profile);
+              List<StorageCredential> vended;
               try (Scope ignored = span.makeCurrent()) {
-                List<StorageCredential> vended = call.get();
-                cache.put(key, vended);
-                stillValid.put(key, vended);
-                inFlight.remove(key, mine);
-                mine.complete(vended);
+                vended = call.get();
               } catch (RuntimeException | Error e) {
+                span.setStatus(StatusCode.ERROR, e.getClass().getSimpleName());
+                span.end();
                 inFlight.remove(key, mine); // never left behind: the key would wait forever
                 mine.completeExceptionally(e);
-                span.setStatus(StatusCode.ERROR, e.getClass().getSimpleName());
+                return;
+              }
+              span.end();
+              try {
+                cache.put(key, vended);
+                stillValid.put(key, vended);
               } finally {
-                span.end();
+                inFlight.remove(key, mine);
+                mine.complete(vended);
               }
             });
       } catch (RejectedExecutionException e) {
