@@ -388,10 +388,6 @@ public final class ManagementRoutes {
    * its body binds to ({@code Void} for none).
    */
   record Call(Exchange x, Caller caller, String action, Class<?> requestType) {
-    Call(Exchange x, Caller caller, String action) {
-      this(x, caller, action, Void.class);
-    }
-
     /**
      * The body as the route's declared request record, strictly: an unknown, missing or mistyped
      * field is a 400 naming it.
