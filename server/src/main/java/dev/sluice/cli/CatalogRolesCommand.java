@@ -65,8 +65,7 @@ public final class CatalogRolesCommand extends CommandGroup {
           principalRole == null
               ? ApiPath.of("catalogs", catalog, "catalog-roles")
               : ApiPath.of("principal-roles", principalRole, "catalog-roles", catalog);
-      JsonNode response = client.list(path, "roles");
-      console.show(response, out -> RoleLists.print(out, response, "no catalog roles"));
+      RoleLists.show(client, console, path, "no catalog roles");
     }
   }
 

@@ -3,10 +3,13 @@ package dev.sluice.cli;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.sluice.api.Catalog;
+import dev.sluice.api.Catalogs;
+import dev.sluice.api.VerificationReport;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -71,29 +74,33 @@ public final class CatalogsCommand extends CommandGroup {
       if (!info.has("allowedLocations")) {
         info.putArray("allowedLocations");
       }
-      JsonNode created =
-          client.post(ApiPath.of("catalogs"), Bodies.newCatalog(name, props, info, verify));
-      JsonNode report = created == null ? null : created.get("verification");
+      Answer<Catalog> created =
+          client.post(
+              ApiPath.of("catalogs"), Bodies.newCatalog(name, props, info, verify), Catalog.class);
+      // Read in json mode too when the self-check ran: the exit status follows its verdict.
+      VerificationReport report =
+          verify && created.document() != null ? created.value().verification() : null;
       console.show(
           created,
-          out -> {
+          (out, catalog) -> {
             out.println("created catalog " + name);
-            if (report != null && report.has("checks")) {
-              VerifyCatalog.print(out, report);
-            } else if (report != null) {
+            VerificationReport shown = catalog == null ? null : catalog.verification();
+            if (shown != null && shown.checks() != null) {
+              VerifyCatalog.print(out, shown);
+            } else if (shown != null) {
               out.println(
                   "storage self-check "
-                      + report.path("verdict").asText()
+                      + Objects.toString(shown.verdict(), "")
                       + ": "
-                      + report.path("message").asText());
+                      + Objects.toString(shown.message(), ""));
             }
           });
-      if (report != null && !"pass".equals(report.path("verdict").asText())) {
+      if (report != null && !"pass".equals(report.verdict())) {
         throw new AdminFailure(
             "catalog "
                 + name
                 + " was created but did not pass the storage self-check ("
-                + report.path("verdict").asText()
+                + report.verdict()
                 + ")");
       }
     }
@@ -163,17 +170,16 @@ public final class CatalogsCommand extends CommandGroup {
   static final class ListCatalogs extends AdminCommand {
     @Override
     void run(ManagementClient client, Console console) {
-      JsonNode response = client.list(ApiPath.of("catalogs"), "catalogs");
       console.show(
-          response,
-          out -> {
+          client.listAll(ApiPath.of("catalogs"), Catalogs.class),
+          (out, catalogs) -> {
             TextTable table = new TextTable("NAME", "TYPE", "STORAGE", "DEFAULT BASE LOCATION");
-            for (JsonNode catalog : Lists.items(response, "catalogs")) {
+            for (Catalog catalog : catalogs) {
               table.row(
-                  catalog.path("name").asText(),
-                  catalog.path("type").asText(),
-                  catalog.path("storageConfigInfo").path("storageType").asText(),
-                  catalog.path("properties").path(DEFAULT_BASE_LOCATION).asText());
+                  catalog.name(),
+                  Objects.toString(catalog.type(), ""),
+                  catalog.storageConfigInfo().path("storageType").asText(),
+                  catalog.properties().getOrDefault(DEFAULT_BASE_LOCATION, ""));
             }
             Lists.print(out, table, "no catalogs");
           });

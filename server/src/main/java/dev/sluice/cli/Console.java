@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
+import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 
 /**
@@ -40,6 +41,14 @@ final class Console {
       text.accept(out);
     }
     out.flush();
+  }
+
+  /**
+   * As {@link #show(JsonNode, Consumer)}: json mode prints the document, text mode renders the
+   * contract's record, read only then.
+   */
+  <T> void show(Answer<T> answer, BiConsumer<PrintWriter, T> text) {
+    show(answer.document(), out -> text.accept(out, answer.value()));
   }
 
   /** A line for people only; json mode stays one document. */

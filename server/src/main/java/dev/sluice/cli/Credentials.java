@@ -1,6 +1,6 @@
 package dev.sluice.cli;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import dev.sluice.api.PrincipalWithCredentials;
 import java.io.PrintWriter;
 
 /** The one place that prints a client secret: right after the server minted it. */
@@ -13,16 +13,15 @@ final class Credentials {
     this.clientSecret = clientSecret;
   }
 
-  /** Reads {@code credentials.clientId/clientSecret} from a create or rotate response. */
-  static Credentials from(JsonNode response) {
-    JsonNode credentials = response == null ? null : response.path("credentials");
+  /** The {@code credentials} of a create or rotate answer. */
+  static Credentials from(PrincipalWithCredentials answer) {
+    PrincipalWithCredentials.Credentials credentials = answer == null ? null : answer.credentials();
     if (credentials == null
-        || !credentials.path("clientId").isTextual()
-        || !credentials.path("clientSecret").isTextual()) {
+        || credentials.clientId() == null
+        || credentials.clientSecret() == null) {
       throw new AdminFailure("the server's response carries no credentials");
     }
-    return new Credentials(
-        credentials.get("clientId").asText(), credentials.get("clientSecret").asText());
+    return new Credentials(credentials.clientId(), credentials.clientSecret());
   }
 
   void print(PrintWriter out) {

@@ -1,10 +1,10 @@
 package dev.sluice.cli;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import dev.sluice.api.EffectivePrivileges.HeldPrivilege;
+import dev.sluice.api.EffectivePrivileges.PrivilegePath;
+import dev.sluice.api.Grant;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Locale;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -53,22 +53,20 @@ final class EffectivePrivileges extends AdminCommand {
     if (name != null) {
       query.append("&name=").append(encode(name));
     }
-    JsonNode response =
-        client.get(
-            ApiPath.of("catalogs", catalog, "principals", principal, "effective-privileges")
-                + query);
     console.show(
-        response,
-        out -> {
+        client.fetch(
+            ApiPath.of("catalogs", catalog, "principals", principal, "effective-privileges")
+                + query,
+            dev.sluice.api.EffectivePrivileges.class),
+        (out, effective) -> {
           TextTable table = new TextTable("PRIVILEGE", "PRINCIPAL ROLE", "CATALOG ROLE", "GRANTED");
-          for (JsonNode held : Lists.items(response, "privileges")) {
-            for (JsonNode via : held.path("via")) {
-              JsonNode grant = via.path("grant");
+          for (HeldPrivilege held : effective.privileges()) {
+            for (PrivilegePath via : held.via()) {
               table.row(
-                  held.path("privilege").asText(),
-                  via.path("principalRole").asText(),
-                  via.path("catalogRole").asText(),
-                  grant.path("privilege").asText() + " on " + securable(grant));
+                  text(held.privilege()),
+                  text(via.principalRole()),
+                  text(via.catalogRole()),
+                  granted(via.grant()));
             }
           }
           Lists.print(
@@ -76,17 +74,20 @@ final class EffectivePrivileges extends AdminCommand {
         });
   }
 
-  /** {@code catalog}, {@code namespace a.b}, {@code table a.b.t}. */
-  private static String securable(JsonNode grant) {
-    List<String> parts = new ArrayList<>();
-    grant.path("namespace").forEach(level -> parts.add(level.asText()));
-    for (String field : List.of("tableName", "viewName")) {
-      if (grant.path(field).isTextual()) {
-        parts.add(grant.get(field).asText());
-      }
+  /** {@code P on catalog}, {@code P on namespace a.b}, {@code P on table a.b.t}. */
+  private static String granted(Grant grant) {
+    if (grant == null) {
+      return " on ";
     }
-    String type = grant.path("type").asText();
-    return parts.isEmpty() ? type : type + " " + String.join(".", parts);
+    String parts = PrivilegesCommand.ListGrants.securable(grant);
+    return grant.privilege()
+        + " on "
+        + (parts.isEmpty() ? grant.type() : grant.type() + " " + parts);
+  }
+
+  /** As the server sent it; a missing value shows empty. */
+  private static String text(String value) {
+    return value == null ? "" : value;
   }
 
   private static String encode(String value) {

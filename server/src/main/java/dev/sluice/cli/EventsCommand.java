@@ -1,6 +1,7 @@
 package dev.sluice.cli;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import dev.sluice.api.Event;
+import dev.sluice.api.Events;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
@@ -10,6 +11,7 @@ import java.time.format.DateTimeParseException;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.StringJoiner;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.ITypeConverter;
@@ -84,29 +86,22 @@ public final class EventsCommand extends CommandGroup {
               query.add(key + "=" + URLEncoder.encode(value.toString(), StandardCharsets.UTF_8));
             }
           });
-      JsonNode response = client.list(ApiPath.of("events") + query, "events", Math.max(limit, 0));
       console.show(
-          response,
-          out -> {
+          client.listAll(ApiPath.of("events") + query, Events.class, Math.max(limit, 0)),
+          (out, events) -> {
             TextTable table =
                 new TextTable("TIME", "PRINCIPAL", "ACTION", "CATALOG", "SECURABLE", "DECISION");
-            for (JsonNode event : Lists.items(response, "events")) {
+            for (Event event : events) {
               table.row(
-                  time(event.path("timestamp")),
-                  event.path("principal").asText(""),
-                  event.path("action").asText(""),
-                  event.path("catalog").asText(""),
-                  event.path("securable").asText(""),
-                  event.path("decision").asText(""));
+                  Instant.ofEpochMilli(event.timestamp()).toString(),
+                  Objects.toString(event.principal(), ""),
+                  Objects.toString(event.action(), ""),
+                  Objects.toString(event.catalog(), ""),
+                  Objects.toString(event.securable(), ""),
+                  Objects.toString(event.decision(), ""));
             }
             Lists.print(out, table, "no events");
           });
-    }
-
-    private static String time(JsonNode timestamp) {
-      return timestamp.isIntegralNumber()
-          ? Instant.ofEpochMilli(timestamp.asLong()).toString()
-          : timestamp.asText("");
     }
   }
 

@@ -5,14 +5,17 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.sluice.api.ManagementJson;
+import dev.sluice.api.Paged;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.lang.reflect.RecordComponent;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Function;
@@ -68,6 +71,30 @@ final class ManagementClient {
    */
   JsonNode list(String path, String field, int limit) {
     return pages(this::get, path, field, "nextPageToken", limit);
+  }
+
+  /**
+   * {@link #list(String, String, int)} read as the contract's page record {@code page}: its items,
+   * with the whole document for json mode. The list's field is the record's list component, so the
+   * record alone names it.
+   */
+  <I, P extends Record & Paged<I>> Answer<List<I>> listAll(String path, Class<P> page, int limit) {
+    JsonNode whole = list(path, itemsField(page), limit);
+    return new Answer<>(whole, document -> read(document, path, page).items());
+  }
+
+  /** As {@link #listAll(String, Class, int)}, every item. */
+  <I, P extends Record & Paged<I>> Answer<List<I>> listAll(String path, Class<P> page) {
+    return listAll(path, page, 0);
+  }
+
+  private static String itemsField(Class<? extends Record> page) {
+    for (RecordComponent component : page.getRecordComponents()) {
+      if (component.getType() == List.class) {
+        return component.getName();
+      }
+    }
+    throw new IllegalArgumentException(page.getSimpleName() + " has no list of items");
   }
 
   /**
@@ -131,7 +158,24 @@ final class ManagementClient {
 
   /** {@code GET path} read as the contract's {@code type} (fields a newer server adds ignored). */
   <T> T get(String path, Class<T> type) {
-    JsonNode answer = get(path);
+    return read(get(path), path, type);
+  }
+
+  /** {@code GET path}: the document, and the contract's {@code type} that text output reads. */
+  <T> Answer<T> fetch(String path, Class<T> type) {
+    return answer(get(path), path, type);
+  }
+
+  /** As {@link #post(String, Record)}, the answer also read as the contract's {@code type}. */
+  <T> Answer<T> post(String path, Record body, Class<T> type) {
+    return answer(post(path, body), path, type);
+  }
+
+  private static <T> Answer<T> answer(JsonNode document, String path, Class<T> type) {
+    return new Answer<>(document, d -> read(d, path, type));
+  }
+
+  private static <T> T read(JsonNode answer, String path, Class<T> type) {
     try {
       return ManagementJson.lenient().treeToValue(answer, type);
     } catch (IOException | IllegalArgumentException e) {

@@ -46,8 +46,7 @@ public final class PrincipalRolesCommand extends CommandGroup {
           principal == null
               ? ApiPath.of("principal-roles")
               : ApiPath.of("principals", principal, "principal-roles");
-      JsonNode response = client.list(path, "roles");
-      console.show(response, out -> RoleLists.print(out, response, "no principal roles"));
+      RoleLists.show(client, console, path, "no principal roles");
     }
   }
 

@@ -2,6 +2,9 @@ package dev.sluice.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.sluice.api.GrantPrincipalRoleRequest;
+import dev.sluice.api.Principal;
+import dev.sluice.api.PrincipalWithCredentials;
+import dev.sluice.api.Principals;
 import java.util.ArrayList;
 import java.util.List;
 import picocli.CommandLine.Command;
@@ -37,11 +40,14 @@ public final class PrincipalsCommand extends CommandGroup {
 
     @Override
     void run(ManagementClient client, Console console) {
-      JsonNode created = client.post(ApiPath.of("principals"), Bodies.newPrincipal(name));
-      Credentials credentials = Credentials.from(created);
+      Answer<PrincipalWithCredentials> created =
+          client.post(
+              ApiPath.of("principals"), Bodies.newPrincipal(name), PrincipalWithCredentials.class);
+      // Read in json mode too: an answer without the secret is an error either way.
+      Credentials credentials = Credentials.from(created.value());
       // Print the secret before the grants: if a grant fails, the secret must not be lost with it.
       console.show(
-          created,
+          created.document(),
           out -> {
             out.println("created principal " + name);
             credentials.print(out);
@@ -59,13 +65,12 @@ public final class PrincipalsCommand extends CommandGroup {
   static final class ListPrincipals extends AdminCommand {
     @Override
     void run(ManagementClient client, Console console) {
-      JsonNode response = client.list(ApiPath.of("principals"), "principals");
       console.show(
-          response,
-          out -> {
+          client.listAll(ApiPath.of("principals"), Principals.class),
+          (out, principals) -> {
             TextTable table = new TextTable("NAME", "CLIENT ID");
-            for (JsonNode principal : Lists.items(response, "principals")) {
-              table.row(principal.path("name").asText(), principal.path("clientId").asText());
+            for (Principal principal : principals) {
+              table.row(principal.name(), principal.clientId());
             }
             Lists.print(out, table, "no principals");
           });
@@ -109,10 +114,12 @@ public final class PrincipalsCommand extends CommandGroup {
 
     @Override
     void run(ManagementClient client, Console console) {
-      JsonNode rotated = client.post(ApiPath.of("principals", name, "rotate"), null);
-      Credentials credentials = Credentials.from(rotated);
+      Answer<PrincipalWithCredentials> rotated =
+          client.post(
+              ApiPath.of("principals", name, "rotate"), null, PrincipalWithCredentials.class);
+      Credentials credentials = Credentials.from(rotated.value());
       console.show(
-          rotated,
+          rotated.document(),
           out -> {
             out.println("rotated credentials for principal " + name);
             credentials.print(out);

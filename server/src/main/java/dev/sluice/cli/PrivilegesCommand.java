@@ -1,7 +1,9 @@
 package dev.sluice.cli;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import dev.sluice.api.Grant;
+import dev.sluice.api.Grants;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -93,26 +95,26 @@ public final class PrivilegesCommand extends CommandGroup {
   static final class ListGrants extends AdminCommand {
     @Override
     void run(ManagementClient client, Console console) {
-      JsonNode response = client.list(enclosing(spec).grantsPath(), "grants");
       console.show(
-          response,
-          out -> {
+          client.listAll(enclosing(spec).grantsPath(), Grants.class),
+          (out, grants) -> {
             TextTable table = new TextTable("TYPE", "SECURABLE", "PRIVILEGE");
-            for (JsonNode grant : Lists.items(response, "grants")) {
-              table.row(
-                  grant.path("type").asText(), securable(grant), grant.path("privilege").asText());
+            for (Grant grant : grants) {
+              table.row(grant.type(), securable(grant), grant.privilege());
             }
             Lists.print(out, table, "no grants");
           });
     }
 
-    /** a.b for a namespace, a.b.t for a table or view, "-" for the catalog itself. */
-    private static String securable(JsonNode grant) {
+    /** a.b for a namespace, a.b.t for a table or view, "" for the catalog itself. */
+    static String securable(Grant grant) {
       List<String> parts = new ArrayList<>();
-      grant.path("namespace").forEach(level -> parts.add(level.asText()));
-      for (String field : List.of("tableName", "viewName")) {
-        if (grant.path(field).isTextual()) {
-          parts.add(grant.get(field).asText());
+      if (grant.namespace() != null) {
+        parts.addAll(grant.namespace());
+      }
+      for (String name : Arrays.asList(grant.tableName(), grant.viewName())) {
+        if (name != null) {
+          parts.add(name);
         }
       }
       return String.join(".", parts);

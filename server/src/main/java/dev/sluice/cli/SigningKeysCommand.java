@@ -1,7 +1,11 @@
 package dev.sluice.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.sluice.api.RotatedSigningKey;
+import dev.sluice.api.SigningKeys;
+import dev.sluice.api.SigningKeys.SigningKey;
 import java.time.Instant;
+import java.util.Objects;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Parameters;
@@ -25,18 +29,15 @@ public final class SigningKeysCommand extends CommandGroup {
   static final class ListKeys extends AdminCommand {
     @Override
     void run(ManagementClient client, Console console) {
-      JsonNode response = client.get(ApiPath.of(KEYS));
       console.show(
-          response,
-          out -> {
+          client.fetch(ApiPath.of(KEYS), SigningKeys.class),
+          (out, keys) -> {
             TextTable table = new TextTable("KID", "CREATED", "ACTIVE");
-            for (JsonNode key : Lists.items(response, "keys")) {
+            for (SigningKey key : keys.keys()) {
               table.row(
-                  key.path("kid").asText(),
-                  key.path("createdAt").isIntegralNumber()
-                      ? Instant.ofEpochMilli(key.get("createdAt").asLong()).toString()
-                      : key.path("createdAt").asText(""),
-                  key.path("active").asBoolean() ? "yes" : "no");
+                  Objects.toString(key.kid(), ""),
+                  Instant.ofEpochMilli(key.createdAt()).toString(),
+                  key.active() ? "yes" : "no");
             }
             Lists.print(out, table, "no signing keys");
           });
@@ -51,9 +52,9 @@ public final class SigningKeysCommand extends CommandGroup {
   static final class Rotate extends AdminCommand {
     @Override
     void run(ManagementClient client, Console console) {
-      JsonNode response = client.post(ApiPath.of(KEYS, "rotate"), null);
       console.show(
-          response, out -> out.println("new signing key " + response.path("kid").asText()));
+          client.post(ApiPath.of(KEYS, "rotate"), null, RotatedSigningKey.class),
+          (out, rotated) -> out.println("new signing key " + rotated.kid()));
     }
   }
 

@@ -1,7 +1,12 @@
 package dev.sluice.cli;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import dev.sluice.api.VerificationReport;
+import dev.sluice.api.VerificationReport.CheckResult;
 import java.io.PrintWriter;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -31,66 +36,80 @@ final class VerifyCatalog extends AdminCommand {
 
   @Override
   void run(ManagementClient client, Console console) {
-    JsonNode report =
-        client.post(ApiPath.of("catalogs", name, "verify"), Bodies.verify(otherLocation));
-    console.show(report, out -> print(out, report));
-    if (!"pass".equals(report.path("verdict").asText())) {
+    Answer<VerificationReport> answer =
+        client.post(
+            ApiPath.of("catalogs", name, "verify"),
+            Bodies.verify(otherLocation),
+            VerificationReport.class);
+    console.show(answer, VerifyCatalog::print);
+    // Read in json mode too: the exit status follows the verdict either way.
+    VerificationReport report = answer.value();
+    if (report == null || !"pass".equals(report.verdict())) {
       throw new AdminFailure(
           "catalog "
               + name
               + " failed the storage self-check ("
-              + report.path("failed").asInt()
+              + (report == null ? 0 : count(report.failed()))
               + " failed)");
     }
   }
 
-  static void print(PrintWriter out, JsonNode report) {
+  static void print(PrintWriter out, VerificationReport report) {
     out.println(
         "catalog "
-            + report.path("catalog").asText()
+            + text(report.catalog())
             + " ("
-            + report.path("storageType").asText()
+            + text(report.storageType())
             + "): "
-            + report.path("verdict").asText().toUpperCase(java.util.Locale.ROOT)
+            + text(report.verdict()).toUpperCase(Locale.ROOT)
             + ", "
-            + report.path("passed").asInt()
+            + count(report.passed())
             + " passed, "
-            + report.path("failed").asInt()
+            + count(report.failed())
             + " failed, "
-            + report.path("skipped").asInt()
+            + count(report.skipped())
             + " skipped");
+    List<CheckResult> checks = checks(report);
     TextTable table = new TextTable("CHECK", "EXPECTED", "OBSERVED", "RESULT");
-    for (JsonNode check : Lists.items(report, "checks")) {
+    for (CheckResult check : checks) {
       table.row(
-          check.path("name").asText(),
-          check.path("expected").asText(),
-          check.path("observed").asText(),
-          check.path("outcome").asText().toUpperCase(java.util.Locale.ROOT));
+          text(check.name()),
+          text(check.expected()),
+          text(check.observed()),
+          text(check.outcome()).toUpperCase(Locale.ROOT));
     }
     table.print(out);
     // Rows share their advice on where to fix: each row says what it saw, the advice once.
-    java.util.Set<String> fixes = new java.util.LinkedHashSet<>();
-    for (JsonNode check : Lists.items(report, "checks")) {
-      if (!check.path("pass").asBoolean() && check.hasNonNull("explanation")) {
-        String explanation = check.path("explanation").asText();
+    Set<String> fixes = new LinkedHashSet<>();
+    for (CheckResult check : checks) {
+      if (!check.pass() && check.explanation() != null) {
+        String explanation = check.explanation();
         int fix = explanation.indexOf(WHERE_TO_FIX);
         if (fix >= 0) {
           fixes.add(explanation.substring(fix + 1));
           explanation = explanation.substring(0, fix);
         }
-        out.println(
-            check.path("outcome").asText()
-                + " "
-                + check.path("name").asText()
-                + ": "
-                + explanation);
+        out.println(text(check.outcome()) + " " + text(check.name()) + ": " + explanation);
       }
     }
     fixes.forEach(out::println);
     out.println(
-        "probe prefix "
-            + report.path("probePrefix").asText()
-            + ", cleanup "
-            + report.path("cleanup").asText());
+        "probe prefix " + text(report.probePrefix()) + ", cleanup " + text(report.cleanup()));
+  }
+
+  /** A report of checks has them; one without (a self-check that could not run) is unexpected. */
+  private static List<CheckResult> checks(VerificationReport report) {
+    if (report.checks() == null) {
+      throw new AdminFailure("unexpected response from the server: no \"checks\" list");
+    }
+    return report.checks();
+  }
+
+  private static long count(Long value) {
+    return value == null ? 0 : value;
+  }
+
+  private static String text(String value) {
+    return value == null ? "" : value;
   }
 }

@@ -8,7 +8,8 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 class CatalogRolesCommandTest {
-  private static final String ROLES = "{\"roles\":[{\"name\":\"sales_reader\",\"properties\":{}}]}";
+  private static final String ROLES =
+      "{\"roles\":[{\"name\":\"sales_reader\",\"properties\":{},\"createTimestamp\":1}]}";
 
   private FakeServer server;
 

@@ -20,7 +20,8 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class CatalogStorageFlagsTest {
   private static final String CREATED =
-      "{\"name\":\"lake\",\"type\":\"INTERNAL\",\"properties\":{},\"entityVersion\":1}";
+      "{\"name\":\"lake\",\"type\":\"INTERNAL\",\"properties\":{},\"entityVersion\":1,"
+          + "\"storageConfigInfo\":{\"storageType\":\"FILE\"}}";
   private static final String LAKE =
       """
       {"type":"INTERNAL","name":"lake","entityVersion":7,
@@ -245,7 +246,7 @@ class CatalogStorageFlagsTest {
         "POST",
         "/catalogs",
         201,
-        "{\"name\":\"lake\",\"verification\":{\"catalog\":\"lake\",\"verdict\":\"unavailable\","
+        "{\"name\":\"lake\",\"storageConfigInfo\":{\"storageType\":\"FILE\"},\"verification\":{\"catalog\":\"lake\",\"verdict\":\"unavailable\","
             + "\"message\":\"FILE has no credentials to check\"}}");
     Cli.Result result =
         Cli.run(

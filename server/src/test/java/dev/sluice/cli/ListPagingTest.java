@@ -28,9 +28,11 @@ class ListPagingTest {
           .append(items.isEmpty() ? "" : ",")
           .append("{\"name\":\"")
           .append(name)
+          .append("\",\"id\":\"id-")
+          .append(name)
           .append("\",\"clientId\":\"cid-")
           .append(name)
-          .append("\"}");
+          .append("\",\"createTimestamp\":1}");
     }
     return "{\"principals\":["
         + items
@@ -93,8 +95,12 @@ class ListPagingTest {
             "GET",
             "/principal-roles",
             200,
-            "{\"roles\":[{\"name\":\"analyst\"}],\"nextPageToken\":\"cg\"}")
-        .answer("GET", "/principal-roles?pageToken=cg", 200, "{\"roles\":[{\"name\":\"loader\"}]}");
+            "{\"roles\":[{\"name\":\"analyst\",\"createTimestamp\":1}],\"nextPageToken\":\"cg\"}")
+        .answer(
+            "GET",
+            "/principal-roles?pageToken=cg",
+            200,
+            "{\"roles\":[{\"name\":\"loader\",\"createTimestamp\":1}]}");
 
     Cli.Result grants =
         Cli.run(server, "privileges", "--catalog", "sales", "--catalog-role", "reader", "list");
@@ -127,7 +133,8 @@ class ListPagingTest {
           .append("{\"id\":")
           .append(id)
           .append(",\"timestamp\":0,\"principal\":\"root\",\"action\":\"createCatalog\",")
-          .append("\"catalog\":\"c\",\"securable\":\"c\",\"decision\":\"DENY\"}");
+          .append("\"catalog\":\"c\",\"securable\":\"c\",\"decision\":\"DENY\",")
+          .append("\"count\":1,\"lastTimestamp\":0}");
     }
     return "{\"events\":["
         + items

@@ -9,7 +9,8 @@ import org.junit.jupiter.api.Test;
 
 class PrincipalRolesCommandTest {
   private static final String ROLES =
-      "{\"roles\":[{\"name\":\"loader\",\"properties\":{}},{\"name\":\"reader\",\"properties\":{}}]}";
+      "{\"roles\":[{\"name\":\"loader\",\"properties\":{},\"createTimestamp\":1},"
+          + "{\"name\":\"reader\",\"properties\":{},\"createTimestamp\":2}]}";
 
   private FakeServer server;
 

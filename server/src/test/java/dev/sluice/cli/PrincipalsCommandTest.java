@@ -11,11 +11,11 @@ import org.junit.jupiter.api.Test;
 class PrincipalsCommandTest {
   private static final String CREATED =
       """
-      {"principal":{"name":"etl","clientId":"cid-etl","properties":{},"entityVersion":1},
+      {"principal":{"name":"etl","id":"p-1","clientId":"cid-etl","properties":{},"createTimestamp":1},
        "credentials":{"clientId":"cid-etl","clientSecret":"NEW-SECRET-1"}}""";
   private static final String ROTATED =
       """
-      {"principal":{"name":"etl","clientId":"cid-etl","properties":{},"entityVersion":2},
+      {"principal":{"name":"etl","id":"p-1","clientId":"cid-etl","properties":{},"createTimestamp":1},
        "credentials":{"clientId":"cid-etl","clientSecret":"NEW-SECRET-2"}}""";
 
   private FakeServer server;
@@ -128,7 +128,8 @@ class PrincipalsCommandTest {
   @Test
   void listPrintsNamesAndClientIds() {
     String list =
-        "{\"principals\":[{\"name\":\"root\",\"clientId\":\"cid-root\"},{\"name\":\"etl\",\"clientId\":\"cid-etl\"}]}";
+        "{\"principals\":[{\"name\":\"root\",\"id\":\"p-0\",\"clientId\":\"cid-root\",\"createTimestamp\":1},"
+            + "{\"name\":\"etl\",\"id\":\"p-1\",\"clientId\":\"cid-etl\",\"createTimestamp\":2}]}";
     server.answer("GET", "/principals", 200, list);
 
     Cli.Result result = Cli.run(server, "principals", "list");
@@ -194,7 +195,11 @@ class PrincipalsCommandTest {
 
   @Test
   void aCreateAnswerWithoutCredentialsIsAnError() {
-    server.answer("POST", "/principals", 201, "{\"principal\":{\"name\":\"etl\"}}");
+    server.answer(
+        "POST",
+        "/principals",
+        201,
+        "{\"principal\":{\"name\":\"etl\",\"id\":\"p-1\",\"clientId\":\"cid-etl\",\"createTimestamp\":1}}");
 
     Cli.Result result = Cli.run(server, "principals", "create", "etl");
 
