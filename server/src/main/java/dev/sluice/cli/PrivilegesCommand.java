@@ -15,7 +15,7 @@ import picocli.CommandLine.ScopeType;
  * {@code sluice privileges --catalog C --catalog-role R list|catalog|namespace|table|view}: the
  * privileges a catalog role grants. As in the Polaris CLI, the role is named before the verb.
  * {@code sluice privileges --catalog C effective --principal P ...}: what a principal holds, with
- * no catalog role named ({@link EffectivePrivileges}).
+ * no catalog role named ({@link ExplainPrivileges}).
  */
 @Command(
     name = "privileges",
@@ -27,7 +27,7 @@ import picocli.CommandLine.ScopeType;
       NamespacePrivileges.class,
       TablePrivileges.class,
       ViewPrivileges.class,
-      EffectivePrivileges.class
+      ExplainPrivileges.class
     })
 public final class PrivilegesCommand extends CommandGroup {
   // Inherited, so that both the Polaris order (before the verb) and the end of the line work.

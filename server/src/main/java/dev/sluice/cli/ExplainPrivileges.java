@@ -1,5 +1,6 @@
 package dev.sluice.cli;
 
+import dev.sluice.api.EffectivePrivileges;
 import dev.sluice.api.EffectivePrivileges.HeldPrivilege;
 import dev.sluice.api.EffectivePrivileges.PrivilegePath;
 import dev.sluice.api.Grant;
@@ -18,7 +19,7 @@ import picocli.CommandLine.Option;
     name = "effective",
     description =
         "Show the privileges a principal holds on a securable, and the role chain giving each.")
-final class EffectivePrivileges extends AdminCommand {
+final class ExplainPrivileges extends AdminCommand {
   @Option(
       names = "--principal",
       required = true,
@@ -57,7 +58,7 @@ final class EffectivePrivileges extends AdminCommand {
         client.fetch(
             ApiPath.of("catalogs", catalog, "principals", principal, "effective-privileges")
                 + query,
-            dev.sluice.api.EffectivePrivileges.class),
+            EffectivePrivileges.class),
         (out, effective) -> {
           TextTable table = new TextTable("PRIVILEGE", "PRINCIPAL ROLE", "CATALOG ROLE", "GRANTED");
           for (HeldPrivilege held : effective.privileges()) {
