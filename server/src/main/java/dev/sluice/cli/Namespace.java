@@ -1,25 +1,14 @@
 package dev.sluice.cli;
 
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import java.util.List;
 import java.util.regex.Pattern;
 import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.TypeConversionException;
 
-/**
- * A namespace as typed on the command line, {@code a.b}, and as the API wants it, {@code
- * ["a","b"]}.
- */
+/** A namespace as typed on the command line, {@code a.b}, and its levels, {@code ["a","b"]}. */
 record Namespace(List<String> levels) {
   Namespace {
     levels = List.copyOf(levels);
-  }
-
-  ArrayNode toJson() {
-    ArrayNode array = JsonNodeFactory.instance.arrayNode();
-    levels.forEach(array::add);
-    return array;
   }
 
   @Override
