@@ -24,6 +24,9 @@
 #   CEPH_STS_MIN_DURATION default 900 (as RGW and AWS); e.g. 1 to test expiry
 #   CEPH_ROLE_MAX_DURATION default 43200: MaxSessionDuration of the role (the
 #                         upper bound of AssumeRole DurationSeconds; 3600-43200)
+# SSE-KMS: RGW's 'testing' KMS backend serves two keys, random per start, whose
+# ids are exported as CEPH_RGW_KMS_KEY_1 / _2 (plain HTTP needs
+# rgw_crypt_require_ssl=false; the testing backend is for tests only).
 # Needs: DIR path without spaces. Two clusters may run side by side (own DIR,
 # ports picked automatically; set the ports when starting them concurrently).
 set -euo pipefail
@@ -131,6 +134,9 @@ cmd_start() {
   rm -rf "$DIR"; mkdir -p "$DIR"/{log,run,mon.a,osd.0,crash}; touch "$DIR/.ceph-rgw"
   local fsid sts_key region=${CEPH_RGW_REGION:-us-east-1}
   fsid=$(cat /proc/sys/kernel/random/uuid); sts_key=$(rand 16)
+  # Two 256-bit SSE-KMS keys for the testing backend, as base64 of 32 random bytes.
+  local kms1 kms2
+  kms1=$(head -c 32 /dev/urandom | base64 -w0); kms2=$(head -c 32 /dev/urandom | base64 -w0)
 
   # Private config. msgr v2 only, everything on loopback; pool size 1 and few
   # PGs (no mgr means no PG autoscaler; RGW creates ~8 pools). A short paxos
@@ -181,6 +187,9 @@ rgw thread pool size = 64
 rgw sts key = $sts_key
 rgw s3 auth use sts = true
 rgw sts min session duration = ${CEPH_STS_MIN_DURATION:-900}
+rgw crypt require ssl = false
+rgw crypt s3 kms backend = testing
+rgw crypt s3 kms encryption keys = testkey-1=$kms1 testkey-2=$kms2
 EOF
 
   # Keys: mon., client.admin (CLI + radosgw-admin), client.rgw.a; the mon
@@ -260,6 +269,8 @@ export CEPH_RGW_ROLE_ARN=$arn
 export CEPH_RGW_STS_KEY=$sts_key
 export CEPH_RGW_STS_MIN_DURATION=${CEPH_STS_MIN_DURATION:-900}
 export CEPH_RGW_ROLE_MAX_DURATION=$max_dur
+export CEPH_RGW_KMS_KEY_1=testkey-1
+export CEPH_RGW_KMS_KEY_2=testkey-2
 export CEPH_CONF=$DIR/ceph.conf
 EOF
   log "ready in $((SECONDS - t0)) s: $DIR/env"

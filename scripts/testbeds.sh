@@ -37,6 +37,9 @@ testbeds_start() {
   export SLUICE_TEST_RGW_ROLE_ARN="$CEPH_RGW_ROLE_ARN"
   export SLUICE_TEST_RGW_STS_MIN_DURATION="$CEPH_RGW_STS_MIN_DURATION"
   export SLUICE_TEST_RGW_ROLE_MAX_DURATION="$CEPH_RGW_ROLE_MAX_DURATION"
+  # SSE-KMS key ids of RGW's 'testing' KMS backend (scripts/ceph-rgw.sh).
+  export SLUICE_TEST_RGW_KMS_KEY_1="$CEPH_RGW_KMS_KEY_1"
+  export SLUICE_TEST_RGW_KMS_KEY_2="$CEPH_RGW_KMS_KEY_2"
   export SLUICE_TEST_RGW_CEPH_CONF="$CEPH_CONF"   # for radosgw-admin -c, if a test needs it
   echo "testbeds: ceph radosgw on $CEPH_RGW_ENDPOINT ($TESTBEDS_RGW_DIR), started in $(( $(testbeds_ms) - t )) ms" >&2
   testbeds_azurite_start

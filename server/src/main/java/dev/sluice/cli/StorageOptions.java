@@ -148,6 +148,19 @@ final class StorageOptions {
   Integer storeClockSkewSeconds;
 
   // R2
+  @Option(
+      names = "--current-kms-key",
+      paramLabel = "ARN",
+      description = "S3: the SSE-KMS key engines write with")
+  String currentKmsKey;
+
+  @Option(
+      names = "--allowed-kms-keys",
+      split = ",",
+      paramLabel = "ARN",
+      description = "S3: more SSE-KMS keys whose objects engines may read (comma-separated)")
+  List<String> allowedKmsKeys;
+
   @Option(names = "--account-id", paramLabel = "ID", description = "R2: Cloudflare account id")
   String accountId;
 

@@ -22,6 +22,14 @@ public final class ClientProperties {
   public static final String S3_ENDPOINT = S3FileIOProperties.ENDPOINT;
   public static final String S3_PATH_STYLE_ACCESS = S3FileIOProperties.PATH_STYLE_ACCESS;
   public static final String CLIENT_REGION = AwsClientProperties.CLIENT_REGION;
+  // SSE-KMS: S3FileIO sends x-amz-server-side-encryption: aws:kms and the key on every PutObject
+  // and
+  // CreateMultipartUpload when s3.sse.type is kms.
+  public static final String S3_SSE_TYPE = S3FileIOProperties.SSE_TYPE;
+  public static final String S3_SSE_TYPE_KMS = S3FileIOProperties.SSE_TYPE_KMS;
+  public static final String S3_SSE_KEY = S3FileIOProperties.SSE_KEY;
+  // s3.access-points.<bucket> = an access point ARN: S3FileIO addresses the bucket through it.
+  public static final String S3_ACCESS_POINTS_PREFIX = S3FileIOProperties.ACCESS_POINTS_PREFIX;
   // Remote signing: S3FileIOProperties and S3V4RestSignerClient (1.10 reads s3.signer.*, the spec
   // and later clients signer.*); an endpoint is resolved against the catalog URI.
   public static final String S3_REMOTE_SIGNING_ENABLED = S3FileIOProperties.REMOTE_SIGNING_ENABLED;

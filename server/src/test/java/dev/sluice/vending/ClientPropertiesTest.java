@@ -22,6 +22,10 @@ class ClientPropertiesTest {
     names.put("S3_ENDPOINT", ClientProperties.S3_ENDPOINT);
     names.put("S3_PATH_STYLE_ACCESS", ClientProperties.S3_PATH_STYLE_ACCESS);
     names.put("CLIENT_REGION", ClientProperties.CLIENT_REGION);
+    names.put("S3_SSE_TYPE", ClientProperties.S3_SSE_TYPE);
+    names.put("S3_SSE_TYPE_KMS", ClientProperties.S3_SSE_TYPE_KMS);
+    names.put("S3_SSE_KEY", ClientProperties.S3_SSE_KEY);
+    names.put("S3_ACCESS_POINTS_PREFIX", ClientProperties.S3_ACCESS_POINTS_PREFIX);
     names.put("S3_REMOTE_SIGNING_ENABLED", ClientProperties.S3_REMOTE_SIGNING_ENABLED);
     names.put("S3_SIGNER_ENDPOINT", ClientProperties.S3_SIGNER_ENDPOINT);
     names.put("SIGNER_ENDPOINT", ClientProperties.SIGNER_ENDPOINT);
@@ -54,6 +58,10 @@ class ClientPropertiesTest {
                 Map.entry("S3_ENDPOINT", "s3.endpoint"),
                 Map.entry("S3_PATH_STYLE_ACCESS", "s3.path-style-access"),
                 Map.entry("CLIENT_REGION", "client.region"),
+                Map.entry("S3_SSE_TYPE", "s3.sse.type"),
+                Map.entry("S3_SSE_TYPE_KMS", "kms"),
+                Map.entry("S3_SSE_KEY", "s3.sse.key"),
+                Map.entry("S3_ACCESS_POINTS_PREFIX", "s3.access-points."),
                 Map.entry("S3_REMOTE_SIGNING_ENABLED", "s3.remote-signing-enabled"),
                 Map.entry("S3_SIGNER_ENDPOINT", "s3.signer.endpoint"),
                 Map.entry("SIGNER_ENDPOINT", "signer.endpoint"),

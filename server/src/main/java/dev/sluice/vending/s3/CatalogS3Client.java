@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import dev.sluice.vending.StorageTimeouts;
 import java.net.URI;
 import java.time.Duration;
+import java.util.Map;
 import org.apache.iceberg.aws.s3.S3FileIO;
 import org.apache.iceberg.io.FileIO;
 import software.amazon.awssdk.core.checksums.RequestChecksumCalculation;
@@ -63,9 +64,20 @@ public final class CatalogS3Client {
       boolean pathStyle,
       AwsCredentialSource source,
       StorageTimeouts.CatalogIo timeouts) {
+    return fileIO(region, endpoint, pathStyle, source, timeouts, Map.of());
+  }
+
+  /** As above, with S3FileIO properties (SSE-KMS, access points). */
+  public static FileIO fileIO(
+      String region,
+      String endpoint,
+      boolean pathStyle,
+      AwsCredentialSource source,
+      StorageTimeouts.CatalogIo timeouts,
+      Map<String, String> properties) {
     S3Client client = build(region, endpoint, pathStyle, source, timeouts);
     S3FileIO io = new S3FileIO(() -> client);
-    io.initialize(java.util.Map.of());
+    io.initialize(properties);
     return io;
   }
 

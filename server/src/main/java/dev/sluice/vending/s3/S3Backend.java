@@ -65,7 +65,10 @@ public final class S3Backend implements StorageBackend<S3StorageProfile> {
         "delegation",
         "unscopedSigning",
         "signatureLifetimeSeconds",
-        "storeClockSkewSeconds");
+        "storeClockSkewSeconds",
+        "currentKmsKey",
+        "allowedKmsKeys",
+        "accessPoints");
   }
 
   @Override
@@ -112,7 +115,15 @@ public final class S3Backend implements StorageBackend<S3StorageProfile> {
             "pathStyleAccess", "Path-style access (untouched: on with an endpoint, off on AWS)"),
         StorageField.durationSeconds(),
         StorageField.list(
-            "delegation", "Delegation", "comma-separated: vended-credentials, remote-signing"));
+            "delegation", "Delegation", "comma-separated: vended-credentials, remote-signing"),
+        StorageField.text(
+            "currentKmsKey",
+            "SSE-KMS key",
+            "the KMS key ARN engines write with (a store's own key id with an endpoint)"),
+        StorageField.list(
+            "allowedKmsKeys",
+            "More SSE-KMS keys to read",
+            "comma-separated key ARNs whose objects engines may read"));
   }
 
   /** The external id guards the role against the confused deputy: not for audit trails. */
@@ -195,6 +206,9 @@ public final class S3Backend implements StorageBackend<S3StorageProfile> {
         profile.endpoint(),
         profile.pathStyleAccess(),
         (AwsCredentialSource) source,
-        timeouts);
+        timeouts,
+        // The catalog's own metadata files are written with the tables' key, and its reads go
+        // through the same access points.
+        profile.storageProperties());
   }
 }

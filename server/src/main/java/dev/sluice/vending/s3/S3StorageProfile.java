@@ -12,6 +12,7 @@ import dev.sluice.vending.StorageBackend;
 import dev.sluice.vending.StorageProfile;
 import java.util.ArrayList;
 import java.util.EnumSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -32,7 +33,9 @@ import java.util.Set;
  *  "sessionName": ["principal"], "sessionTags": ["principal", "catalog", "namespace", "table"],
  *  "vendCredentials": "always" | "on-request", "stsUnavailable": false,
  *  "delegation": ["vended-credentials", "remote-signing"], "unscopedSigning": false,
- *  "signatureLifetimeSeconds": 30, "storeClockSkewSeconds": 900}
+ *  "signatureLifetimeSeconds": 30, "storeClockSkewSeconds": 900,
+ *  "currentKmsKey": "arn:aws:kms:…:key/…", "allowedKmsKeys": ["arn:aws:kms:…:key/…"],
+ *  "accessPoints": {"bucket": "arn:aws:s3:…:accesspoint/…"}}
  * </pre>
  *
  * <p>{@code delegation} says what engines are offered: vended credentials (STS, needs {@code
@@ -61,7 +64,9 @@ public record S3StorageProfile(
     boolean stsUnavailable,
     Set<Delegation.Kind> delegation,
     boolean unscopedSigning,
-    SignatureWindow signatureWindow)
+    SignatureWindow signatureWindow,
+    KmsKeys kms,
+    AccessPoints accessPoints)
     implements StorageProfile {
   public static final int MIN_DURATION = 900;
   public static final int MAX_DURATION = 43_200;
@@ -76,6 +81,8 @@ public record S3StorageProfile(
     sessionTagFields = List.copyOf(sessionTagFields);
     delegation = Set.copyOf(delegation);
     requireNonNull(signatureWindow, "signatureWindow");
+    requireNonNull(kms, "kms");
+    requireNonNull(accessPoints, "accessPoints");
   }
 
   /**
@@ -135,6 +142,12 @@ public record S3StorageProfile(
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException(KEY + e.getMessage());
     }
+    PolicyTemplate readTemplate = template(info, "readPolicyTemplate");
+    PolicyTemplate writeTemplate = template(info, "writePolicyTemplate");
+    AccessPoints accessPoints = AccessPoints.parse(info, region, allowed);
+    if (!accessPoints.isEmpty()) {
+      checkAccessPoints(delegation, readTemplate, writeTemplate);
+    }
     return new S3StorageProfile(
         catalog,
         allowed,
@@ -148,15 +161,40 @@ public record S3StorageProfile(
         bool(info, "pathStyleAccess", endpoint != null),
         source,
         duration,
-        template(info, "readPolicyTemplate"),
-        template(info, "writePolicyTemplate"),
+        readTemplate,
+        writeTemplate,
         fields(info, "sessionName", List.of("principal")),
         fields(info, "sessionTags", List.of()),
         ProfileFields.vendOnlyOnRequest(info),
         stsUnavailable,
         delegation,
         unscopedSigning,
-        window);
+        window,
+        KmsKeys.parse(info, region, endpoint != null),
+        accessPoints);
+  }
+
+  /**
+   * Access points go with vended credentials and the built-in policy only: Sluice's signer reads
+   * requests to a bucket's host or path, not to an access point's host, and a template names bucket
+   * ARNs where a request through an access point is authorized against the access point's.
+   */
+  private static void checkAccessPoints(
+      Set<Delegation.Kind> delegation, PolicyTemplate readTemplate, PolicyTemplate writeTemplate) {
+    if (delegation.contains(Delegation.Kind.REMOTE_SIGNING)) {
+      throw new IllegalArgumentException(
+          KEY
+              + "accessPoints cannot be combined with storageConfigInfo.delegation remote-signing:"
+              + " engines would send requests to the access point's own host, which Sluice's"
+              + " signer does not read as a table's objects; offer vended-credentials only");
+    }
+    if (readTemplate != null || writeTemplate != null) {
+      throw new IllegalArgumentException(
+          KEY
+              + "accessPoints cannot be combined with storageConfigInfo.readPolicyTemplate or"
+              + " writePolicyTemplate: a template names bucket ARNs, and a request through an"
+              + " access point is authorized against the access point's own ARNs");
+    }
   }
 
   /**
@@ -207,7 +245,19 @@ public record S3StorageProfile(
    */
   @Override
   public Map<String, String> signingConfig(String endpoint) {
-    return S3Signing.config(endpoint, region, endpoint(), pathStyleAccess);
+    Map<String, String> config = S3Signing.config(endpoint, region, endpoint(), pathStyleAccess);
+    config.putAll(kms.clientProperties());
+    return config;
+  }
+
+  /**
+   * What engines need besides the credential: write with the current KMS key, reach buckets through
+   * their access points.
+   */
+  public Map<String, String> storageProperties() {
+    Map<String, String> properties = new LinkedHashMap<>(kms.clientProperties());
+    properties.putAll(accessPoints.clientProperties());
+    return properties;
   }
 
   @Override
@@ -236,7 +286,9 @@ public record S3StorageProfile(
         stsUnavailable,
         delegation,
         unscopedSigning,
-        signatureWindow);
+        signatureWindow,
+        kms,
+        accessPoints);
   }
 
   /**

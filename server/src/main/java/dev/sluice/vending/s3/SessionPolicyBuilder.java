@@ -17,8 +17,10 @@ import java.util.Optional;
  * The inline session policy for one table: the least an Iceberg client needs, on exactly the
  * table's locations. Readers get s3:GetObject on the objects and s3:ListBucket with an {@code
  * s3:prefix} condition; writers also s3:PutObject (with no ACL that opens the object),
- * s3:DeleteObject and s3:AbortMultipartUpload. Nested locations are folded into their parent.
- * Rendered as minified JSON, because Ceph RGW rejects a policy with whitespace.
+ * s3:DeleteObject and s3:AbortMultipartUpload. Nested locations are folded into their parent. A
+ * bucket reached through an access point is named by the access point's resources ({@link
+ * AccessPoints}); SSE-KMS keys add their KMS statements ({@link KmsKeys}). Rendered as minified
+ * JSON, because Ceph RGW rejects a policy with whitespace.
  */
 public final class SessionPolicyBuilder {
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -29,8 +31,11 @@ public final class SessionPolicyBuilder {
       return keyPrefix.isEmpty() ? "*" : keyPrefix + "/*";
     }
 
-    String objectArn() {
-      return "arn:aws:s3:::" + bucket + "/" + keyPattern();
+    String objectArn(AccessPoints accessPoints) {
+      return accessPoints
+          .of(bucket)
+          .map(point -> point.objectArn(keyPattern()))
+          .orElse("arn:aws:s3:::" + bucket + "/" + keyPattern());
     }
 
     boolean covers(Scope other) {
@@ -95,6 +100,23 @@ public final class SessionPolicyBuilder {
       AccessMode mode,
       PolicyTemplate readTemplate,
       PolicyTemplate writeTemplate) {
+    return build(scopes, mode, readTemplate, writeTemplate, KmsKeys.NONE, AccessPoints.NONE, null);
+  }
+
+  /**
+   * As above, for a catalog with SSE-KMS keys and access points in {@code region}. A template's
+   * statements get the KMS statements appended (the keys are the catalog's, not a scope's); the
+   * built-in policy also allows a writer's PutObject only with the current key, when it names one.
+   * Templates and access points never meet: the profile refuses the combination.
+   */
+  public static String build(
+      List<Scope> scopes,
+      AccessMode mode,
+      PolicyTemplate readTemplate,
+      PolicyTemplate writeTemplate,
+      KmsKeys kms,
+      AccessPoints accessPoints,
+      String region) {
     if (scopes.isEmpty()) {
       throw new IllegalArgumentException("No location to scope a policy to");
     }
@@ -113,14 +135,15 @@ public final class SessionPolicyBuilder {
               "The session-policy template rendered invalid JSON for " + scope.bucket(), e);
         }
       }
+      kms.addStatements(statements, mode, region);
       return policy.toString();
     }
     ArrayNode objects = JSON.createArrayNode();
-    scopes.forEach(s -> objects.add(s.objectArn()));
+    scopes.forEach(s -> objects.add(s.objectArn(accessPoints)));
     statements.add(statement(List.of("s3:GetObject"), objects));
     if (mode == AccessMode.READ_WRITE) {
       ObjectNode put = statement(List.of("s3:PutObject"), objects);
-      put.set("Condition", ownerOnlyAcl());
+      put.set("Condition", ownerOnlyAcl(kms));
       statements.add(put);
       statements.add(statement(List.of("s3:DeleteObject", "s3:AbortMultipartUpload"), objects));
     }
@@ -130,12 +153,17 @@ public final class SessionPolicyBuilder {
     }
     prefixesByBucket.forEach(
         (bucket, patterns) -> {
-          ObjectNode list =
-              statement(
-                  List.of("s3:ListBucket"), JSON.createArrayNode().add("arn:aws:s3:::" + bucket));
+          // Through an access point, a listing's resource is the access point itself.
+          String listed =
+              accessPoints
+                  .of(bucket)
+                  .map(AccessPoints.AccessPoint::arn)
+                  .orElse("arn:aws:s3:::" + bucket);
+          ObjectNode list = statement(List.of("s3:ListBucket"), JSON.createArrayNode().add(listed));
           list.putObject("Condition").putObject("StringLike").set("s3:prefix", patterns);
           statements.add(list);
         });
+    kms.addStatements(statements, mode, region);
     return policy.toString();
   }
 
@@ -143,14 +171,18 @@ public final class SessionPolicyBuilder {
    * A PUT may carry no ACL that opens the object: a canned ACL only of the owner's ({@code ""} is
    * Ceph RGW's value when none is sent, which AWS never has) and no {@code x-amz-grant-*}. AWS
    * refuses ACL headers without s3:PutObjectAcl anyway; Ceph RGW 16 checks only s3:PutObject, so
-   * without this a writer, or a header added after Sluice signed, could publish the object.
+   * without this a writer, or a header added after Sluice signed, could publish the object. With a
+   * current KMS key, the encryption a PUT names must be SSE-KMS with that key: measured on Ceph RGW
+   * 16, the one KMS rule its session policies can carry.
    */
-  private static ObjectNode ownerOnlyAcl() {
+  private static ObjectNode ownerOnlyAcl(KmsKeys kms) {
     ObjectNode condition = JSON.createObjectNode();
-    ArrayNode acls = condition.putObject("StringEqualsIfExists").putArray("s3:x-amz-acl");
+    ObjectNode ifExists = condition.putObject("StringEqualsIfExists");
+    ArrayNode acls = ifExists.putArray("s3:x-amz-acl");
     for (String acl : List.of("", "private", "bucket-owner-read", "bucket-owner-full-control")) {
       acls.add(acl);
     }
+    kms.putConditions().forEach((key, value) -> ifExists.putArray(key).add(value));
     ObjectNode none = condition.putObject("Null");
     for (String grant : List.of("read", "write", "read-acp", "write-acp", "full-control")) {
       none.put("s3:x-amz-grant-" + grant, "true");

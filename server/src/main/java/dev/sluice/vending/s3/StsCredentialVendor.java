@@ -107,7 +107,10 @@ public final class StsCredentialVendor implements CredentialVendor {
             SessionPolicyBuilder.scopes(request.locations()),
             request.mode(),
             profile.readTemplate(),
-            profile.writeTemplate());
+            profile.writeTemplate(),
+            profile.kms(),
+            profile.accessPoints(),
+            profile.region());
     AssumeRoleRequest.Builder assume =
         AssumeRoleRequest.builder()
             .roleArn(profile.roleArn())
@@ -162,6 +165,7 @@ public final class StsCredentialVendor implements CredentialVendor {
       config.put(ClientProperties.S3_ENDPOINT, profile.endpoint());
     }
     config.put(ClientProperties.S3_PATH_STYLE_ACCESS, Boolean.toString(profile.pathStyleAccess()));
+    config.putAll(profile.storageProperties());
     return List.of(new StorageCredential(request.tableLocation(), config, expiresAt));
   }
 
