@@ -51,6 +51,8 @@ public final class CephRgw {
   public static final String ROLE_ARN_ENV = "SLUICE_TEST_RGW_ROLE_ARN";
   public static final String STS_MIN_DURATION_ENV = "SLUICE_TEST_RGW_STS_MIN_DURATION";
   public static final String ROLE_MAX_DURATION_ENV = "SLUICE_TEST_RGW_ROLE_MAX_DURATION";
+  public static final String KMS_KEY_1_ENV = "SLUICE_TEST_RGW_KMS_KEY_1";
+  public static final String KMS_KEY_2_ENV = "SLUICE_TEST_RGW_KMS_KEY_2";
 
   private static volatile CephRgw instance;
 
@@ -131,6 +133,14 @@ public final class CephRgw {
   /** {@code arn:aws:iam:::role/catalog-vend}: s3:* on every bucket, MaxSessionDuration 43200. */
   public String roleArn() {
     return roleArn;
+  }
+
+  /**
+   * The id of an SSE-KMS key of RGW's {@code testing} KMS backend ({@code n}: 1 or 2), as
+   * scripts/ceph-rgw.sh configures it ({@code rgw_crypt_s3_kms_encryption_keys}).
+   */
+  public String kmsKey(int n) {
+    return required(n == 1 ? KMS_KEY_1_ENV : KMS_KEY_2_ENV);
   }
 
   /** RGW's {@code rgw_sts_min_session_duration} (smallest DurationSeconds accepted). */
