@@ -18,10 +18,14 @@ import java.util.regex.Pattern;
  * are the offline checks of what Ceph RGW cannot show (it refuses every {@code kms:} statement).
  */
 final class AwsPolicyGrammar {
-  /** A session or identity policy (no Principal), or a resource policy (a Principal required). */
+  /**
+   * A session or identity policy (no Principal), a resource policy (a Principal required), or a
+   * role's trust policy (a Principal, and no Resource: the role is the resource).
+   */
   enum Kind {
     IDENTITY,
-    RESOURCE
+    RESOURCE,
+    TRUST
   }
 
   /**
@@ -127,13 +131,21 @@ final class AwsPolicyGrammar {
     assertThat(statement.path("Effect").asText()).isIn("Allow", "Deny");
     assertThat(statement.has("Principal"))
         .as("Principal in a %s policy: %s", kind, statement)
-        .isEqualTo(kind == Kind.RESOURCE);
+        .isEqualTo(kind != Kind.IDENTITY);
     List<String> actions = values(statement.get("Action"));
     List<String> resources = values(statement.get("Resource"));
     assertThat(actions).as("Action of %s", statement).isNotEmpty();
-    assertThat(resources).as("Resource of %s", statement).isNotEmpty();
+    if (kind == Kind.TRUST) {
+      assertThat(resources).as("a trust policy names no Resource: %s", statement).isEmpty();
+      assertThat(actions).allMatch(a -> a.startsWith("sts:"));
+      resources = List.of();
+    } else {
+      assertThat(resources).as("Resource of %s", statement).isNotEmpty();
+    }
     for (String action : actions) {
       assertThat(RESOURCES).as("a documented action").containsKey(action);
+    }
+    for (String action : actions) {
       for (String resource : resources) {
         boolean starAllowed = kind == Kind.RESOURCE && resource.equals("*");
         assertThat(
