@@ -17,6 +17,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.LongSupplier;
 import java.util.stream.Collectors;
 
 /**
@@ -58,6 +59,7 @@ public final class FakeSluice implements AutoCloseable {
   private volatile long delayMillis;
   private volatile long tokenLifetimeSeconds = 3600;
   private volatile String validToken;
+  private volatile LongSupplier clock = System::currentTimeMillis;
 
   public FakeSluice() throws IOException {
     server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
@@ -105,6 +107,12 @@ public final class FakeSluice implements AutoCloseable {
   public FakeSluice failNext(int n, int status) {
     failureStatus = status;
     failuresLeft.set(n);
+    return this;
+  }
+
+  /** The clock vended credentials' expiries are counted from (the test's fake clock). */
+  public FakeSluice clock(LongSupplier clock) {
+    this.clock = clock;
     return this;
   }
 
@@ -296,7 +304,7 @@ public final class FakeSluice implements AutoCloseable {
       return;
     }
     int v = t.version.incrementAndGet();
-    long expiresAt = System.currentTimeMillis() + t.lifetimeMillis;
+    long expiresAt = clock.getAsLong() + t.lifetimeMillis;
     String body =
         "{\"storage-credentials\":[{\"prefix\":\""
             + t.locations.get(0)

@@ -2,13 +2,12 @@ package dev.sluice.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowable;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.sluice.client.comet.SluiceCometCredentialProvider;
-import java.net.http.HttpResponse;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -32,6 +31,10 @@ import org.junit.jupiter.api.TestMethodOrder;
  * only source of storage credentials: no S3 key anywhere in Spark's configuration or environment.
  * Hadoop S3A (Spark's file listing on the Parquet path) runs anonymously against a bucket policy
  * that allows listing only, so every object read that succeeds carried a vended credential.
+ *
+ * <p>A second catalog vends {@value #BRIEF_SECONDS}-second credentials: a native scan made slower
+ * than that ({@link SlowScan}) succeeds because the bridge keeps handing Comet fresh ones, and the
+ * same scan fails with RGW's 403 when a test provider keeps serving the first one.
  *
  * <p>Needs the RGW bed ({@code ./scripts/test-all.sh}); fails, not skips, without it.
  */
@@ -61,7 +64,15 @@ class SparkCometVendingTest {
   private static final String ORDERS_EU = "orders_eu";
   private static final int CREDENTIAL_SECONDS = 30;
 
-  private static final ObjectMapper JSON = new ObjectMapper();
+  /**
+   * A second catalog (under s3://bucket/brief), whose credentials last {@value #BRIEF_SECONDS} s.
+   */
+  private static final String BRIEF = "brief";
+
+  private static final String BRIEF_ADMIN = "brief_admin";
+  private static final String EVENTS = "events";
+  private static final int BRIEF_SECONDS = 4;
+
   private static final StructType SCHEMA =
       new StructType()
           .add("id", DataTypes.LongType, false)
@@ -70,6 +81,7 @@ class SparkCometVendingTest {
 
   private static CometTestBed bed;
   private static SluiceServerProcess server;
+  private static SluiceAdmin admin;
   private static SparkSession spark;
   private static String readerId;
   private static String readerSecret;
@@ -80,7 +92,9 @@ class SparkCometVendingTest {
     bed = CometTestBed.create(env, "sluice-e2e-comet");
     bed.allowAnonymousListing();
     server = SluiceServerProcess.start("spark-comet", SERVER_CONFIG, env);
-    createCatalog();
+    admin = new SluiceAdmin(server, bed);
+    admin.createCatalog(WAREHOUSE, "wh", CREDENTIAL_SECONDS);
+    admin.createCatalog(BRIEF, BRIEF, CREDENTIAL_SECONDS); // made brief once filled
     createReader();
 
     Path sparkDir = SluiceServerProcess.repoRoot().resolve("e2e-comet/target/spark");
@@ -98,6 +112,17 @@ class SparkCometVendingTest {
     }
     spark.sql("INSERT INTO " + adminTable(ORDERS) + " VALUES (1, 'apple', 10), (2, 'pear', 20)");
     spark.sql("INSERT INTO " + adminTable(ORDERS_EU) + " VALUES (7, 'fig', 70)");
+    fillEvents();
+  }
+
+  /** The brief catalog's table, filled with 30 s credentials; then its credentials go brief. */
+  private static void fillEvents() throws Exception {
+    long started = System.currentTimeMillis();
+    spark.sql("CREATE NAMESPACE " + BRIEF_ADMIN + "." + NS);
+    SlowScan.fill(spark, BRIEF_ADMIN + "." + NS + "." + EVENTS);
+    assertThat(dataKeys(BRIEF, EVENTS)).hasSize(SlowScan.FILES);
+    admin.setCredentialSeconds(BRIEF, BRIEF, BRIEF_SECONDS);
+    System.out.printf("the slow scan's table: %d ms%n", System.currentTimeMillis() - started);
   }
 
   @AfterAll
@@ -122,58 +147,18 @@ class SparkCometVendingTest {
   }
 
   private static SparkSession session(Path sparkDir) {
-    String bridge = SluiceCometCredentialProvider.class.getName();
-    String endpoint = bed.env("SLUICE_TEST_RGW_ENDPOINT");
-    String region = bed.env("SLUICE_TEST_RGW_REGION");
-    SparkSession.Builder b =
-        SparkSession.builder()
-            .master("local[2]")
-            .appName("sluice-e2e-comet")
-            .config("spark.driver.host", "127.0.0.1")
-            .config("spark.driver.bindAddress", "127.0.0.1")
-            .config("spark.ui.enabled", "false")
-            .config("spark.sql.shuffle.partitions", "2")
-            .config("spark.sql.session.timeZone", "UTC")
-            .config("spark.sql.warehouse.dir", sparkDir.resolve("warehouse").toUri().toString())
-            // Comet, with its native scans
-            .config("spark.plugins", "org.apache.spark.CometPlugin")
-            .config("spark.comet.enabled", "true")
-            .config("spark.comet.exec.enabled", "true")
-            .config("spark.comet.scan.icebergNative.enabled", "true")
-            .config("spark.comet.write.iceberg.enabled", "false")
-            .config(
-                "spark.shuffle.manager",
-                "org.apache.spark.sql.comet.execution.shuffle.CometShuffleManager")
-            .config("spark.memory.offHeap.enabled", "true")
-            .config("spark.memory.offHeap.size", "1g")
-            // Parquet path: S3A lists anonymously; Comet's reads get credentials from the bridge.
-            .config("spark.hadoop.fs.s3a.endpoint", endpoint)
-            .config("spark.hadoop.fs.s3a.endpoint.region", region)
-            .config("spark.hadoop.fs.s3a.path.style.access", "true")
-            .config("spark.hadoop.fs.s3a.connection.ssl.enabled", "false")
-            .config(
-                "spark.hadoop.fs.s3a.aws.credentials.provider",
-                "org.apache.hadoop.fs.s3a.AnonymousAWSCredentialsProvider")
-            .config("spark.hadoop.fs.s3a.comet.credential.provider.class", bridge)
-            .config("spark.hadoop.fs.s3a.sluice.uri", server.catalogUri())
-            .config("spark.hadoop.fs.s3a.sluice.warehouse", WAREHOUSE)
-            .config("spark.hadoop.fs.s3a.sluice.credential", readerId + ":" + readerSecret)
-            // Iceberg path: the reader's catalog, with the bridge and an explicit region.
-            .config("spark.sql.catalog." + READER, "org.apache.iceberg.spark.SparkCatalog")
-            .config("spark.sql.catalog." + READER + ".type", "rest")
-            .config("spark.sql.catalog." + READER + ".uri", server.catalogUri())
-            .config("spark.sql.catalog." + READER + ".warehouse", WAREHOUSE)
-            .config("spark.sql.catalog." + READER + ".credential", readerId + ":" + readerSecret)
-            .config("spark.sql.catalog." + READER + ".s3.comet.credential.provider.class", bridge)
-            .config("spark.sql.catalog." + READER + ".s3.region", region)
-            .config("spark.sql.catalog." + READER + ".s3.endpoint", endpoint)
-            .config("spark.sql.catalog." + READER + ".s3.path-style-access", "true")
-            // Root's catalog, for setup.
-            .config("spark.sql.catalog." + ADMIN, "org.apache.iceberg.spark.SparkCatalog")
-            .config("spark.sql.catalog." + ADMIN + ".type", "rest")
-            .config("spark.sql.catalog." + ADMIN + ".uri", server.catalogUri())
-            .config("spark.sql.catalog." + ADMIN + ".warehouse", WAREHOUSE)
-            .config("spark.sql.catalog." + ADMIN + ".credential", server.credential());
+    String reader = readerId + ":" + readerSecret;
+    SparkSession.Builder b = CometSpark.builder(sparkDir, bed, server, WAREHOUSE, reader);
+    // Iceberg path: the reader's catalog, with the bridge and an explicit region.
+    String r = "spark.sql.catalog." + READER;
+    CometSpark.restCatalog(b, READER, server, WAREHOUSE, reader)
+        .config(r + ".s3.comet.credential.provider.class", CometSpark.BRIDGE)
+        .config(r + ".s3.region", bed.env("SLUICE_TEST_RGW_REGION"))
+        .config(r + ".s3.endpoint", bed.env("SLUICE_TEST_RGW_ENDPOINT"))
+        .config(r + ".s3.path-style-access", "true");
+    // Root's catalogs, for setup.
+    CometSpark.restCatalog(b, ADMIN, server, WAREHOUSE, server.credential());
+    CometSpark.restCatalog(b, BRIEF_ADMIN, server, BRIEF, server.credential());
     return b.getOrCreate();
   }
 
@@ -352,69 +337,108 @@ class SparkCometVendingTest {
             + messages(refusal));
   }
 
-  // --- setup ---------------------------------------------------------------------------------
+  @Test
+  @Order(7)
+  void aNativeScanOutlivesItsCredentialsAsTheBridgeHandsOutFreshOnes() {
+    List<String> dataKeys = dataKeys(BRIEF, EVENTS);
+    long mark = bed.rgwLogMark();
+    Map<String, String> conf = Map.of("fs.s3a.sluice.warehouse", BRIEF);
+    Dataset<Row> df = SlowScan.scan(spark, SCHEMA, dataDir(BRIEF, EVENTS));
+    List<Row> rows;
+    List<String> bridgeLines;
+    long started = System.currentTimeMillis();
+    try (BridgeLog log = new BridgeLog()) {
+      rows = SlowScan.withConf(spark, conf, df::collectAsList);
+      bridgeLines = log.lines();
+    }
+    long tookMillis = System.currentTimeMillis() - started;
 
-  private static void createCatalog() throws Exception {
-    String location = "s3://" + bed.bucket() + "/wh";
-    ObjectNode storage =
-        JSON.createObjectNode()
-            .put("storageType", "S3")
-            .put("roleArn", bed.env("SLUICE_TEST_RGW_ROLE_ARN"))
-            .put("region", bed.env("SLUICE_TEST_RGW_REGION"))
-            .put("endpoint", bed.env("SLUICE_TEST_RGW_ENDPOINT"))
-            .put("pathStyleAccess", true)
-            .put("credentialSource", "rgw")
-            .put("durationSeconds", CREDENTIAL_SECONDS);
-    storage.putArray("allowedLocations").add(location);
-    ObjectNode catalog = JSON.createObjectNode().put("name", WAREHOUSE).put("type", "INTERNAL");
-    catalog.putObject("properties").put("default-base-location", location);
-    catalog.set("storageConfigInfo", storage);
-    ObjectNode body = JSON.createObjectNode();
-    body.set("catalog", catalog);
-    ok("POST", "/api/management/v1/catalogs", JSON.writeValueAsString(body));
+    assertThat(rows).hasSize(SlowScan.FILES);
+    assertThat(rows)
+        .extracting(r -> r.getLong(0))
+        .containsExactlyInAnyOrder(0L, 1L, 2L, 3L, 4L, 5L, 6L, 7L);
+    assertThat(rows).allSatisfy(r -> assertThat(r.getString(1)).isEqualTo("e" + r.getLong(0)));
+    assertThat(df.queryExecution().executedPlan().toString()).contains("CometNativeScan parquet");
+    // Sluice vended several credentials for the table during the scan, and RGW served reads of
+    // data files after the first of them had expired: those carried a later one.
+    List<Instant> expiries = SlowScan.expiries(bridgeLines, NS + "." + EVENTS);
+    assertThat(expiries)
+        .as("expiries vended, in the bridge's log:%n%s", bridgeLines)
+        .hasSizeGreaterThan(1);
+    List<String> access = bed.rgwAccessLinesSince(mark);
+    List<String> dataReads = dataKeys.stream().flatMap(k -> reads(access, k).stream()).toList();
+    assertThat(dataReads)
+        .as("RGW's reads of the data files")
+        .hasSizeGreaterThanOrEqualTo(SlowScan.FILES)
+        .allSatisfy(
+            l ->
+                assertThat(l)
+                    .contains("\"object_store/")
+                    .contains(" - catalog [")
+                    .matches(".*\" 20[06] .*"));
+    Instant first = SlowScan.earliest(dataReads);
+    Instant last = SlowScan.latest(dataReads);
+    assertThat(Duration.between(first, last)).isGreaterThan(Duration.ofSeconds(BRIEF_SECONDS));
+    assertThat(last).isAfter(expiries.get(0));
+    System.out.printf(
+        "slow scan (%d ms): %d data reads from %s to %s; %d credentials, expiring %s%n",
+        tookMillis, dataReads.size(), first, last, expiries.size(), expiries);
   }
 
-  /** A principal whose only grant is TABLE_READ_DATA on {@value #NS}.{@value #ORDERS}. */
+  @Test
+  @Order(8)
+  void withoutRefreshTheSameScanFailsOnceTheFirstCredentialExpires() {
+    List<String> dataKeys = dataKeys(BRIEF, EVENTS);
+    long mark = bed.rgwLogMark();
+    List<String> bridgeLines;
+    Throwable failure;
+    try (BridgeLog log = new BridgeLog()) {
+      Map<String, String> conf =
+          Map.of(
+              "fs.s3a.sluice.warehouse",
+              BRIEF,
+              "fs.s3a.comet.credential.provider.class",
+              FirstCredentialBridge.class.getName());
+      Dataset<Row> df = SlowScan.scan(spark, SCHEMA, dataDir(BRIEF, EVENTS));
+      failure = catchThrowable(() -> SlowScan.withConf(spark, conf, df::collectAsList));
+      bridgeLines = log.lines();
+    }
+
+    assertThat(failure).as("the scan without refresh").isNotNull();
+    System.out.println("the scan without refresh failed:\n" + messages(failure));
+    // RGW refuses an expired session token as it does any bad credential.
+    assertThat(messages(failure))
+        .contains("Server returned non-2xx status code: 403 Forbidden")
+        .contains("<Code>AccessDenied</Code>");
+    List<Instant> expiries = SlowScan.expiries(bridgeLines, NS + "." + EVENTS);
+    assertThat(expiries).as("one credential, kept").hasSize(1);
+    // Reads with it succeeded until it expired; then RGW refused them.
+    List<String> access = bed.rgwAccessLinesSince(mark);
+    List<String> dataReads = dataKeys.stream().flatMap(k -> reads(access, k).stream()).toList();
+    assertThat(dataReads).anyMatch(l -> l.matches(".*\" 20[06] .*"));
+    List<String> refused = dataReads.stream().filter(l -> l.matches(".*\" 403 .*")).toList();
+    assertThat(refused)
+        .as("RGW's reads of the data files:%n%s", String.join("\n", dataReads))
+        .isNotEmpty();
+    assertThat(SlowScan.earliest(refused)).isAfter(expiries.get(0));
+  }
+
+  // --- setup ---------------------------------------------------------------------------------
+
+  /** The reader: its only grants are TABLE_READ_DATA on {@value #ORDERS} and {@value #EVENTS}. */
   private static void createReader() throws Exception {
-    String m = "/api/management/v1";
-    JsonNode created =
-        JSON.readTree(ok("POST", m + "/principals", "{\"principal\":{\"name\":\"reader\"}}"));
-    ok("POST", m + "/principal-roles", "{\"principalRole\":{\"name\":\"readers\"}}");
-    ok(
-        "PUT",
-        m + "/principals/reader/principal-roles",
-        "{\"principalRole\":{\"name\":\"readers\"}}");
-    ok(
-        "POST",
-        m + "/catalogs/" + WAREHOUSE + "/catalog-roles",
-        "{\"catalogRole\":{\"name\":\"orders_readers\"}}");
-    ok(
-        "PUT",
-        m + "/principal-roles/readers/catalog-roles/" + WAREHOUSE,
-        "{\"catalogRole\":{\"name\":\"orders_readers\"}}");
+    String credential = admin.createPrincipal("reader", "readers");
+    readerId = credential.substring(0, credential.indexOf(':'));
+    readerSecret = credential.substring(credential.indexOf(':') + 1);
+    admin.createCatalogRole(WAREHOUSE, "orders_readers", "readers");
     grant(ORDERS, true);
-    readerId = created.path("credentials").path("clientId").asText();
-    readerSecret = created.path("credentials").path("clientSecret").asText();
+    admin.createCatalogRole(BRIEF, "events_readers", "readers");
+    admin.grantRead(BRIEF, "events_readers", NS, EVENTS, true);
   }
 
   /** Grants (or revokes) TABLE_READ_DATA on {@code table} to the reader's catalog role. */
   private static void grant(String table, boolean add) {
-    ok(
-        add ? "PUT" : "POST",
-        "/api/management/v1/catalogs/" + WAREHOUSE + "/catalog-roles/orders_readers/grants",
-        "{\"grant\":{\"type\":\"table\",\"namespace\":[\""
-            + NS
-            + "\"],\"tableName\":\""
-            + table
-            + "\",\"privilege\":\"TABLE_READ_DATA\"}}");
-  }
-
-  private static String ok(String method, String path, String body) {
-    HttpResponse<String> response = server.send(method, path, server.fetchToken(), body);
-    assertThat(response.statusCode())
-        .as("%s %s %s answered: %s", method, path, body, response.body())
-        .isBetween(200, 204);
-    return response.body();
+    admin.grantRead(WAREHOUSE, "orders_readers", NS, table, add);
   }
 
   // --- helpers -------------------------------------------------------------------------------
@@ -425,7 +449,11 @@ class SparkCometVendingTest {
 
   /** The data folder of a table, as S3A sees it. */
   private static String dataDir(String table) {
-    return "s3a://" + bed.bucket() + "/wh/" + NS + "/" + table + "/data/";
+    return dataDir("wh", table);
+  }
+
+  private static String dataDir(String catalogDir, String table) {
+    return "s3a://" + bed.bucket() + "/" + catalogDir + "/" + NS + "/" + table + "/data/";
   }
 
   private static List<List<Object>> rows(Dataset<Row> df) {
@@ -448,8 +476,12 @@ class SparkCometVendingTest {
 
   /** The keys of a table's data files, as the admin sees them. */
   private static List<String> dataKeys(String table) {
+    return dataKeys("wh", table);
+  }
+
+  private static List<String> dataKeys(String catalogDir, String table) {
     List<String> keys =
-        bed.keys("wh/" + NS + "/" + table + "/data/").stream()
+        bed.keys(catalogDir + "/" + NS + "/" + table + "/data/").stream()
             .filter(k -> k.endsWith(".parquet"))
             .toList();
     assertThat(keys).as("data files of %s", table).isNotEmpty();

@@ -7,6 +7,7 @@ import dev.sluice.client.SluiceClientConfig;
 import dev.sluice.client.SluiceException;
 import dev.sluice.client.TableRef;
 import dev.sluice.client.VendedCredential;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -32,6 +33,18 @@ import org.apache.comet.cloud.s3.CometS3LocationScopedCredentialProvider;
  * briefly, credentials until shortly before they expire) with one Sluice call in flight per bucket
  * or table. When Sluice cannot vend, the call throws a message naming the bucket, path and reason;
  * there is no fallback to a broader credential or to the default AWS chain.
+ *
+ * <p>Refresh. Comet 1.2 asks again by itself: its native bridge reuses a credential only until 5
+ * minutes before the expiry reported here, then asks on every request (Parquet: each object_store
+ * request; Iceberg: each time iceberg-rust's signer finds its credential within 2 minutes of
+ * expiry), so a scan lives past any one credential as long as this bridge hands out a fresh one in
+ * time. It does: a credential is served until {@value #DEFAULT_REFRESH_MARGIN_MILLIS} ms before its
+ * expiry (the margin is {@link #REFRESH_MARGIN_SECONDS_KEY}, at most half of the remaining life),
+ * so every request Comet signs has a credential that outlives object_store's retries of the signed
+ * request (up to 3 minutes) and that Comet may keep for a while. Never less than {@value
+ * #MIN_REMAINING_MILLIS} ms before expiry: iceberg-rust's signer refuses a credential that expires
+ * within 10 s of signing. A credential Sluice vends with less life than that left is handed out but
+ * not cached.
  */
 public final class SluiceCometCredentialProvider
     implements CometS3LocationScopedCredentialProvider {
@@ -40,11 +53,22 @@ public final class SluiceCometCredentialProvider
   /** Seconds a bucket's readable locations are served from cache ({@code fs.s3a.sluice.} too). */
   public static final String LOCATIONS_CACHE_SECONDS_KEY = "sluice.locations-cache-seconds";
 
-  /** Seconds before expiry a cached credential stops being served ({@code fs.s3a.sluice.} too). */
+  /**
+   * Seconds before expiry a cached credential stops being served ({@code fs.s3a.sluice.} too): at
+   * most half the credential's remaining life, at least {@value #MIN_REMAINING_MILLIS} ms.
+   */
   public static final String REFRESH_MARGIN_SECONDS_KEY = "sluice.refresh-margin-seconds";
 
   static final long DEFAULT_LOCATIONS_CACHE_MILLIS = 10_000;
-  static final long DEFAULT_REFRESH_MARGIN_MILLIS = 60_000;
+
+  /** Comet's own reuse ends 5 minutes before expiry; a minute more lets it keep what we hand it. */
+  static final long DEFAULT_REFRESH_MARGIN_MILLIS = 360_000;
+
+  /**
+   * The least life a cached credential is served with: iceberg-rust's signer (reqsign) fails a
+   * request whose freshly provided credential expires within 10 s of signing.
+   */
+  static final long MIN_REMAINING_MILLIS = 15_000;
 
   /** How long a credential without a reported expiry is served from cache. */
   static final long UNKNOWN_EXPIRY_CACHE_MILLIS = 60_000;
@@ -202,26 +226,34 @@ public final class SluiceCometCredentialProvider
     for (VendedCredential c : vended) {
       freshUntil = Math.min(freshUntil, freshUntil(now, c.expiresAtMillis()));
     }
+    long expiresAt =
+        vended.stream()
+            .filter(VendedCredential::hasExpiry)
+            .mapToLong(VendedCredential::expiresAtMillis)
+            .min()
+            .orElse(0);
     LOG.log(
         Level.FINE,
-        "Sluice vended {0} credential(s) for table {1}, served until {2}",
-        new Object[] {vended.size(), table, freshUntil});
+        "Sluice vended {0} credential(s) for table {1}, expiring at {2}, served until {3}",
+        new Object[] {
+          vended.size(), table, Instant.ofEpochMilli(expiresAt), Instant.ofEpochMilli(freshUntil)
+        });
     return new SingleFlightCache.Fresh<>(vended, freshUntil);
   }
 
   /**
-   * Served until {@code margin} before expiry, the margin capped at a quarter of the remaining
-   * lifetime so short credentials are still cached; briefly when the expiry is unknown.
+   * Served until the refresh margin before expiry; the margin is at most half the remaining life
+   * (so a short credential is still cached; Sluice itself re-vends at half-life) and at least
+   * {@link #MIN_REMAINING_MILLIS}, so a credential with less left is not cached. Briefly when the
+   * expiry is unknown.
    */
   long freshUntil(long now, long expiresAt) {
     if (expiresAt <= 0) {
       return now + UNKNOWN_EXPIRY_CACHE_MILLIS;
     }
-    long lifetime = expiresAt - now;
-    if (lifetime <= 0) {
-      return now;
-    }
-    return expiresAt - Math.min(refreshMarginMillis, lifetime / 4);
+    long remaining = expiresAt - now;
+    long margin = Math.max(MIN_REMAINING_MILLIS, Math.min(refreshMarginMillis, remaining / 2));
+    return Math.max(now, expiresAt - margin);
   }
 
   /** The vended credential with the longest prefix covering the path. */

@@ -137,8 +137,8 @@ class SluiceCometCredentialProviderTest {
   }
 
   @Test
-  void credentialsAreCachedUntilShortlyBeforeExpiry() throws Exception {
-    sluice.credentialLifetime("ns.a", 3_600_000);
+  void credentialsAreCachedUntilSixMinutesBeforeExpiry() throws Exception {
+    sluice.clock(now::get).credentialLifetime("ns.a", 3_600_000);
     for (int i = 0; i < 10; i++) {
       provider.getCredentialsForPath(read("/wh/ns/a"));
       provider.getPolicyLocations(BUCKET);
@@ -146,9 +146,12 @@ class SluiceCometCredentialProviderTest {
     assertThat(sluice.credentialCalls()).isEqualTo(1);
     assertThat(sluice.locationCalls()).isEqualTo(4); // one walk: 4 tables in bkt, one per page
 
-    now.addAndGet(3_600_000 - 61_000); // a second before the 60 s margin
-    assertThat(provider.getCredentialsForPath(read("/wh/ns/a")).getAccessKeyId())
-        .isEqualTo(FakeSluice.accessKeyOf("ns.a", 1));
+    now.addAndGet(3_600_000 - 361_000); // a second before the 360 s margin
+    CometS3Credentials last = provider.getCredentialsForPath(read("/wh/ns/a"));
+    assertThat(last.getAccessKeyId()).isEqualTo(FakeSluice.accessKeyOf("ns.a", 1));
+    // More than Comet's own 5-minute reuse margin left: Comet may keep it, and object_store's
+    // retries of a request signed with it (up to 3 minutes) still carry a valid credential.
+    assertThat(last.getExpirationEpochMillis() - now.get()).isGreaterThan(300_000);
     now.addAndGet(2_000);
     assertThat(provider.getCredentialsForPath(read("/wh/ns/a")).getAccessKeyId())
         .isEqualTo(FakeSluice.accessKeyOf("ns.a", 2));
@@ -156,12 +159,54 @@ class SluiceCometCredentialProviderTest {
   }
 
   @Test
-  void shortCredentialsAreCachedForThreeQuartersOfTheirLife() {
+  void theMarginIsAtMostHalfTheRemainingLifeAndAtLeastFifteenSeconds() {
     long t = 1_000_000;
-    assertThat(provider.freshUntil(t, t + 40_000)).isEqualTo(t + 30_000);
-    assertThat(provider.freshUntil(t, t + 3_600_000)).isEqualTo(t + 3_540_000);
+    assertThat(provider.freshUntil(t, t + 3_600_000)).isEqualTo(t + 3_240_000);
+    assertThat(provider.freshUntil(t, t + 600_000)).isEqualTo(t + 300_000); // half
+    assertThat(provider.freshUntil(t, t + 40_000)).isEqualTo(t + 20_000); // half
+    assertThat(provider.freshUntil(t, t + 20_000)).isEqualTo(t + 5_000); // 15 s left
+    assertThat(provider.freshUntil(t, t + 10_000)).isEqualTo(t); // too short to keep
     assertThat(provider.freshUntil(t, t - 1)).isEqualTo(t);
-    assertThat(provider.freshUntil(t, 0)).isEqualTo(t + 60_000);
+    assertThat(provider.freshUntil(t, 0)).isEqualTo(t + 60_000); // no expiry reported
+  }
+
+  @Test
+  void theMarginIsASettingThatCannotGoBelowFifteenSeconds() {
+    long t = 1_000_000;
+    Map<String, String> props = new HashMap<>(sluice.hadoopProperties());
+    props.put("fs.s3a.sluice.refresh-margin-seconds", "120");
+    provider.initialize(props);
+    assertThat(provider.freshUntil(t, t + 3_600_000)).isEqualTo(t + 3_480_000);
+
+    props.put("fs.s3a.sluice.refresh-margin-seconds", "0");
+    provider.initialize(props);
+    assertThat(provider.freshUntil(t, t + 3_600_000)).isEqualTo(t + 3_585_000);
+  }
+
+  @Test
+  void aLongScanWithShortCredentialsIsAlwaysServedOneWithFifteenSecondsLeft() throws Exception {
+    // 30 s credentials, Comet asking every half second for 5 minutes (it asks on every request
+    // for a credential that expires within 5 minutes).
+    sluice.clock(now::get).credentialLifetime("ns.a", 30_000);
+    for (int i = 0; i < 600; i++) {
+      CometS3Credentials c = provider.getCredentialsForPath(read("/wh/ns/a/data/f.parquet"));
+      assertThat(c.getExpirationEpochMillis() - now.get())
+          .as("life left at %d ms", i * 500)
+          .isGreaterThanOrEqualTo(15_000);
+      now.addAndGet(500);
+    }
+    // Each credential is served for its first 15 s: one Sluice call per 15 s of scan.
+    assertThat(sluice.credentialCalls()).isBetween(20, 21);
+  }
+
+  @Test
+  void aCredentialWithLessThanFifteenSecondsLeftIsHandedOutButNotKept() throws Exception {
+    sluice.clock(now::get).credentialLifetime("ns.a", 10_000);
+    for (int i = 1; i <= 3; i++) {
+      assertThat(provider.getCredentialsForPath(read("/wh/ns/a")).getAccessKeyId())
+          .isEqualTo(FakeSluice.accessKeyOf("ns.a", i));
+    }
+    assertThat(sluice.credentialCalls()).isEqualTo(3);
   }
 
   @Test
