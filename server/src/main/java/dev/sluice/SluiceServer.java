@@ -254,7 +254,9 @@ public final class SluiceServer implements AutoCloseable {
         catalogs.bindTracing(tracing.tracer());
       }
       Clock clock = Clock.systemUTC();
-      TableCredentials credentials = new TableCredentials(authz, vending, tokens, clock, metrics);
+      TableCredentials credentials =
+          new TableCredentials(
+              authz, vending, tokens, clock, config.storage().stagedGrantLifetime(), metrics);
       CatalogVisibility visibility = new CatalogVisibility(authz);
       ObjectVisibility objects = new ObjectVisibility(authz);
       CatalogAccess access = new CatalogAccess(catalogs, authz, visibility, objects);
@@ -266,7 +268,7 @@ public final class SluiceServer implements AutoCloseable {
                   new CatalogListings(authz),
                   new ReadableLocations(authz, catalogs.store()),
                   new NamespaceOperations(authz, access),
-                  new TableLoads(access, credentials, new ConditionalLoad(clock)),
+                  new TableLoads(authz, access, credentials, new ConditionalLoad(clock)),
                   new TableMutations(authz, credentials),
                   new TableSigning(authz, vending, tokens),
                   new ViewOperations(authz, access)),

@@ -45,6 +45,8 @@ class AuthorizationRouteCoverageTest {
           "S3RemoteSigningTest#aReadersWritesAndDeletesAreRefusedBySluiceBeforeTheyReachRgw",
           "POST " + TABLE + "/sign/{grant}",
           "S3RemoteSigningTest#aStagedTablesGrantServesOnlyItsPrincipalItsTableAndFreeLocations",
+          "GET " + TABLE + "/credentials/{grant}",
+          "S3StagedRefreshTest#privilegesRevokedBetweenStageAndRefreshNarrowOrRefuseTheNextRefresh",
           "POST " + M + "/catalogs/{name}/verify",
           "StorageVerifyTest#onlyTheServiceAdminOrCatalogManageContentMayVerify",
           "GET " + M + "/storage-types",

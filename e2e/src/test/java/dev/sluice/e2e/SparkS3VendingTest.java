@@ -62,7 +62,10 @@ class SparkS3VendingTest {
     rgwBucket = RgwTestBucket.create(rgw, "sluice-e2e-spark");
     bucket = rgwBucket.name();
 
-    server = SluiceServerProcess.start("spark-s3", RgwTestBucket.SERVER_CONFIG, rgw);
+    // The bed's STS allows 1-second sessions: SparkStagedCtas's catalog vends 3-second ones.
+    server =
+        SluiceServerProcess.start(
+            "spark-s3", RgwTestBucket.SERVER_CONFIG + "  vendingMinDurationSeconds: 1\n", rgw);
     createS3Catalog();
 
     Path sparkDir = SluiceServerProcess.repoRoot().resolve("e2e/target/spark-s3");
@@ -214,6 +217,13 @@ class SparkS3VendingTest {
             e ->
                 assertThat(messages(e).toLowerCase(Locale.ROOT))
                     .containsAnyOf("forbiddenexception", "403", "forbidden", "not authorized"));
+  }
+
+  /** A CTAS whose writing outlives its credential refreshes through the staged table's endpoint. */
+  @Test
+  @Order(10)
+  void aCtasOutlivingItsCredentialRefreshesThroughTheStagedTablesEndpoint() throws Exception {
+    new SparkStagedCtas(spark, server, rgw, rgwBucket).run();
   }
 
   // --- helpers -------------------------------------------------------------------------------

@@ -284,9 +284,28 @@ public final class SluiceCatalog extends BaseMetastoreViewCatalog implements Sup
    * what a staged table's signing grant names.
    */
   public static List<String> locationKeysOf(TableMetadata metadata) {
-    return ContentLocations.of(metadata.location(), metadata.properties()).all().stream()
+    return locationKeysOf(metadata.location(), metadata.properties());
+  }
+
+  /** The location keys a table at {@code location} with {@code properties} claims. */
+  public static List<String> locationKeysOf(String location, Map<String, String> properties) {
+    return ContentLocations.of(location, properties).all().stream()
         .map(StorageLocation::key)
         .toList();
+  }
+
+  /**
+   * That a staged table at {@code location} with {@code properties} could still be created now: its
+   * locations pass every check a create makes (allowed, inside its namespace, overlapping no other
+   * table or view); a 403 otherwise, since the caller's grant no longer covers them.
+   */
+  public void requireStagedLocationsFree(
+      TableIdentifier identifier, String location, Map<String, String> properties) {
+    try {
+      locations.checkContent("staged table " + identifier, identifier, location, properties, null);
+    } catch (BadRequestException e) {
+      throw new ForbiddenException("%s", e.getMessage());
+    }
   }
 
   /**

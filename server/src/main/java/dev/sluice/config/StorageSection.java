@@ -21,10 +21,11 @@ public record StorageSection(
     Integer vendingMinDurationSeconds,
     Duration providerWait,
     ProviderTimeouts providerTimeouts,
-    CatalogIoTimeouts catalogIoTimeouts) {
+    CatalogIoTimeouts catalogIoTimeouts,
+    Duration stagedGrantLifetime) {
 
   public static final StorageSection DEFAULT =
-      new StorageSection(null, null, null, null, null, null);
+      new StorageSection(null, null, null, null, null, null, null);
 
   public StorageSection {
     credentialSources = orDefault(credentialSources, Map.of());
@@ -45,6 +46,14 @@ public record StorageSection(
     providerWait =
         orDefault(providerWait, StorageTimeouts.Provider.defaultLoadWait(providerTimeouts.call()));
     between("storage.providerWait", providerWait, Duration.ofSeconds(1), Duration.ofMinutes(2));
+    // How long a staged table (a CTAS before its commit) may refresh or sign: as long as the
+    // longest write job, since each use is authorized again (see docs/S3-VENDING.md).
+    stagedGrantLifetime = orDefault(stagedGrantLifetime, Duration.ofHours(12));
+    between(
+        "storage.stagedGrantLifetime",
+        stagedGrantLifetime,
+        Duration.ofMinutes(1),
+        Duration.ofDays(7));
   }
 
   /** The storage clients' bounds, as the vendors, signers and catalog FileIOs are opened with. */

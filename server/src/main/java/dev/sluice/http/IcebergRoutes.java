@@ -96,7 +96,12 @@ public final class IcebergRoutes {
           // The spec's signRequest; Iceberg 1.10 has no Endpoint constant for it. Clients find it
           // in a table's config, not in /v1/config.
           notAdvertised("POST", SignRoute.PATH, (routes, x) -> routes.sign.handle(x)),
-          notAdvertised("POST", SignRoute.STAGED_PATH, (routes, x) -> routes.sign.handleStaged(x)));
+          notAdvertised("POST", SignRoute.STAGED_PATH, (routes, x) -> routes.sign.handleStaged(x)),
+          // A staged table's refresh endpoint; clients find it in a stage-create's config.
+          notAdvertised(
+              "GET",
+              TableRoutes.STAGED_CREDENTIALS_PATH,
+              (routes, x) -> routes.tables.loadStagedCredentials(x)));
 
   /** What {@code /v1/config} advertises: the advertised declarations, in declaration order. */
   static final List<Endpoint> ENDPOINTS =

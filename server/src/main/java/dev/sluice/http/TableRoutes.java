@@ -70,6 +70,18 @@ final class TableRoutes {
     return Reply.ok(loads.credentials(requests.tableCall(x)));
   }
 
+  /** A staged table's refresh endpoint: a staged-table grant in the last segment. */
+  static final String STAGED_CREDENTIALS_PATH =
+      "/v1/{prefix}/namespaces/{namespace}/tables/{table}/credentials/{grant}";
+
+  /** {@code GET …/credentials/{grant}}: a staged table's credentials, as its grant allows. */
+  Reply loadStagedCredentials(Exchange x) {
+    if (x.query("planId") != null) {
+      throw new BadRequestException("planId is not supported: this catalog does not plan scans");
+    }
+    return Reply.ok(loads.stagedCredentials(requests.tableCall(x), x.path("grant")));
+  }
+
   /** {@code POST …/tables}, staged or not. */
   Reply create(Exchange x) {
     SluiceCatalog catalog = requests.catalog(x);

@@ -15,13 +15,16 @@ import dev.sluice.vending.VendingService;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.EnumMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import org.apache.iceberg.TableMetadata;
 import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.exceptions.ForbiddenException;
 import org.apache.iceberg.rest.RESTUtil;
 import org.apache.iceberg.rest.credentials.Credential;
 import org.apache.iceberg.rest.credentials.ImmutableCredential;
@@ -39,12 +42,16 @@ import org.slf4j.LoggerFactory;
  * request as a {@link TableCall}.
  */
 public final class TableCredentials {
+  /** The action the refresh endpoints' decisions are audited as. */
+  static final String REFRESH_ACTION = "loadCredentials";
+
   private static final Logger LOG = LoggerFactory.getLogger(TableCredentials.class);
 
   private final Authorizer authz;
   private final VendingService vending;
   private final TokenService tokens;
   private final Clock clock;
+  private final Duration stagedGrantLifetime;
   // Registered once: every load counts the header, so no meter lookup per request.
   private final Map<Delegation.Kind, Counter> requestedCounters =
       new EnumMap<>(Delegation.Kind.class);
@@ -55,11 +62,13 @@ public final class TableCredentials {
       VendingService vending,
       TokenService tokens,
       Clock clock,
+      Duration stagedGrantLifetime,
       MeterRegistry metrics) {
     this.authz = requireNonNull(authz, "authz");
     this.vending = requireNonNull(vending, "vending");
     this.tokens = requireNonNull(tokens, "tokens");
     this.clock = requireNonNull(clock, "clock");
+    this.stagedGrantLifetime = requireNonNull(stagedGrantLifetime, "stagedGrantLifetime");
     requireNonNull(metrics, "metrics");
     for (Delegation.Kind kind : Delegation.Kind.values()) {
       requestedCounters.put(kind, requestCounter(metrics, kind.headerValue()));
@@ -109,6 +118,31 @@ public final class TableCredentials {
   }
 
   /**
+   * The staged-table grant for the refresh endpoint in {@code token}, for this caller, catalog and
+   * table; a 403 otherwise, recorded in the audit trail like every refusal.
+   */
+  StagedTableGrant verifyStagedRefresh(TableCall call, String token) {
+    try {
+      return StagedTableGrant.verify(
+          tokens,
+          token,
+          StagedTableGrant.Purpose.CREDENTIALS,
+          call.caller().principal(),
+          call.catalog().name(),
+          call.table());
+    } catch (ForbiddenException e) {
+      authz.record(
+          call.caller(),
+          REFRESH_ACTION,
+          call.catalog().name(),
+          Securables.tableRef(call.table()).toString(),
+          false,
+          e.getMessage());
+      throw e;
+    }
+  }
+
+  /**
    * Read-write with TABLE_WRITE_DATA, read with TABLE_READ_DATA; else 403 if asked, none if not.
    */
   private Optional<AccessMode> mode(TableCall call, boolean asked) {
@@ -139,6 +173,15 @@ public final class TableCredentials {
   /** The credentials for a table's current metadata under {@code delegation}; empty for none. */
   List<StorageCredential> credentials(
       TableCall call, Delegation delegation, TableMetadata metadata) {
+    return credentials(call, delegation, metadata.location(), metadata.properties());
+  }
+
+  /**
+   * The credentials for a table at {@code location} with {@code properties} (its stored metadata's,
+   * or a staged table's as its grant names them) under {@code delegation}; empty for none.
+   */
+  List<StorageCredential> credentials(
+      TableCall call, Delegation delegation, String location, Map<String, String> properties) {
     if (delegation.kind() != Delegation.Kind.VENDED_CREDENTIALS) {
       return List.of();
     }
@@ -146,8 +189,8 @@ public final class TableCredentials {
     return vending.vend(
         catalog.settings().storage(),
         catalog.settings().locationPolicy(),
-        metadata.location(),
-        metadata.properties(),
+        location,
+        properties,
         delegation.mode().orElseThrow(),
         call.attribution());
   }
@@ -181,7 +224,7 @@ public final class TableCredentials {
 
   /**
    * {@code response}, a staged table's (nothing of it is stored yet), with the delegation carried
-   * out: no refresh endpoint, and a signing endpoint that carries a {@link StagedSigningGrant}.
+   * out: its refresh or signing endpoint carries a {@link StagedTableGrant} for that endpoint.
    */
   LoadTableResponse attachStaged(
       TableCall call, Delegation delegation, LoadTableResponse response) {
@@ -268,14 +311,34 @@ public final class TableCredentials {
    */
   private String stagedSignEndpoint(TableCall call, TableMetadata metadata) {
     String grant =
-        StagedSigningGrant.issue(
+        StagedTableGrant.issue(
             tokens,
             clock,
+            stagedGrantLifetime,
+            StagedTableGrant.Purpose.SIGN,
             call.caller().principal(),
             call.catalog().name(),
             call.table(),
-            SluiceCatalog.locationKeysOf(metadata));
+            metadata);
     return signEndpoint(call.catalog(), call.table()) + "/" + grant;
+  }
+
+  /**
+   * A staged table's refresh endpoint: the table's, plus a grant naming the caller and the staged
+   * metadata's locations, since nothing of the table is stored until its create commits.
+   */
+  private String stagedRefreshEndpoint(TableCall call, TableMetadata metadata) {
+    String grant =
+        StagedTableGrant.issue(
+            tokens,
+            clock,
+            stagedGrantLifetime,
+            StagedTableGrant.Purpose.CREDENTIALS,
+            call.caller().principal(),
+            call.catalog().name(),
+            call.table(),
+            metadata);
+    return stagedRefreshEndpoint(call.catalog(), call.table(), grant);
   }
 
   private LoadTableResponse withCredentials(
@@ -292,20 +355,51 @@ public final class TableCredentials {
     // The first credential also goes into config, for clients that read only config (iceberg-js,
     // older Iceberg Java); storage-credentials carries each with its prefix.
     out.addAllConfig(vended.get(0).config());
-    vended.forEach(credential -> out.addCredential(credential(credential)));
-    if (!staged) {
-      SluiceCatalog catalog = call.catalog();
-      out.addAllConfig(
-          catalog.settings().storage().refreshConfig(refreshEndpoint(catalog, call.table())));
-    }
+    // A staged table has no stored row for the ordinary endpoint to serve: its own carries a grant.
+    Map<String, String> refresh =
+        call.catalog()
+            .settings()
+            .storage()
+            .refreshConfig(
+                staged
+                    ? stagedRefreshEndpoint(call, metadata)
+                    : refreshEndpoint(call.catalog(), call.table()));
+    out.addAllConfig(refresh);
+    vended.forEach(credential -> out.addCredential(credential(credential, refresh)));
     return out.build();
   }
 
-  static Credential credential(StorageCredential credential) {
-    return ImmutableCredential.builder()
-        .prefix(credential.prefix())
-        .config(credential.config())
-        .build();
+  /**
+   * {@code credential} as Iceberg's storage credential, with {@code refresh}, the keys that say
+   * where to refresh it: a client that reads only a credential's own config still finds them.
+   */
+  static Credential credential(StorageCredential credential, Map<String, String> refresh) {
+    Map<String, String> config = new LinkedHashMap<>(credential.config());
+    config.putAll(refresh);
+    return ImmutableCredential.builder().prefix(credential.prefix()).config(config).build();
+  }
+
+  /** The keys that point an engine at {@code call}'s table's ordinary refresh endpoint. */
+  static Map<String, String> refreshConfig(TableCall call) {
+    return call.catalog()
+        .settings()
+        .storage()
+        .refreshConfig(refreshEndpoint(call.catalog(), call.table()));
+  }
+
+  /** The keys that point an engine at a staged table's refresh endpoint holding {@code grant}. */
+  static Map<String, String> stagedRefreshConfig(TableCall call, String grant) {
+    return call.catalog()
+        .settings()
+        .storage()
+        .refreshConfig(stagedRefreshEndpoint(call.catalog(), call.table(), grant));
+  }
+
+  /**
+   * A staged table's refresh endpoint, relative to the catalog URI: the grant is its last segment.
+   */
+  static String stagedRefreshEndpoint(SluiceCatalog catalog, TableIdentifier table, String grant) {
+    return refreshEndpoint(catalog, table) + "/" + grant;
   }
 
   /** Relative to the catalog URI, as Iceberg's clients resolve it. */

@@ -3,11 +3,18 @@ package dev.sluice.operations;
 import static dev.sluice.operations.Securables.tableRef;
 import static java.util.Objects.requireNonNull;
 
+import dev.sluice.authz.Authorizer;
 import dev.sluice.authz.Privilege;
+import dev.sluice.catalog.SluiceCatalog;
+import dev.sluice.store.ContentKind;
 import dev.sluice.vending.Delegation;
+import dev.sluice.vending.StorageCredential;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import java.util.function.Supplier;
 import org.apache.iceberg.TableMetadata;
+import org.apache.iceberg.exceptions.ForbiddenException;
 import org.apache.iceberg.exceptions.NoSuchTableException;
 import org.apache.iceberg.rest.CatalogHandlers;
 import org.apache.iceberg.rest.credentials.Credential;
@@ -54,12 +61,17 @@ public final class TableLoads {
     }
   }
 
+  private final Authorizer authz;
   private final CatalogAccess access;
   private final TableCredentials credentials;
   private final ConditionalLoad conditional;
 
   public TableLoads(
-      CatalogAccess access, TableCredentials credentials, ConditionalLoad conditional) {
+      Authorizer authz,
+      CatalogAccess access,
+      TableCredentials credentials,
+      ConditionalLoad conditional) {
+    this.authz = requireNonNull(authz, "authz");
     this.access = requireNonNull(access, "access");
     this.credentials = requireNonNull(credentials, "credentials");
     this.conditional = requireNonNull(conditional, "conditional");
@@ -121,17 +133,54 @@ public final class TableLoads {
   public LoadCredentialsResponse credentials(TableCall call) {
     access.requireOnTable(
         call.caller(),
-        "loadCredentials",
+        TableCredentials.REFRESH_ACTION,
         call.catalog(),
         call.table(),
         Privilege.TABLE_READ_PROPERTIES);
     TableMetadata metadata =
         CatalogHandlers.loadTable(call.catalog(), call.table()).tableMetadata();
     Delegation delegation = credentials.decideRefresh(call);
-    List<Credential> vended =
-        credentials.credentials(call, delegation, metadata).stream()
-            .map(TableCredentials::credential)
-            .toList();
-    return ImmutableLoadCredentialsResponse.builder().credentials(vended).build();
+    return answer(
+        credentials.credentials(call, delegation, metadata), TableCredentials.refreshConfig(call));
+  }
+
+  /**
+   * {@code GET …/credentials/{grant}}, a staged table's refresh endpoint. First the grant: for this
+   * endpoint, caller, catalog and table, and unexpired (a 403 otherwise). Once a table holds the
+   * name (the create has committed), it answers as the table's own endpoint ({@link #credentials}).
+   * Until then, the caller must still hold TABLE_CREATE on the namespace and TABLE_READ_DATA on the
+   * name (TABLE_WRITE_DATA for read-write), and the grant's locations must still pass every check a
+   * create makes (403 otherwise): it vends for exactly those.
+   */
+  public LoadCredentialsResponse stagedCredentials(TableCall call, String grant) {
+    StagedTableGrant staged = credentials.verifyStagedRefresh(call, grant);
+    SluiceCatalog catalog = call.catalog();
+    Optional<ContentKind> kind = catalog.kindAt(call.table());
+    if (kind.isPresent()) {
+      if (kind.get() != ContentKind.TABLE) {
+        throw new ForbiddenException("A view holds the name of staged table %s", call.table());
+      }
+      return credentials(call);
+    }
+    authz.require(
+        call.caller(),
+        TableCredentials.REFRESH_ACTION,
+        catalog.name(),
+        Securables.namespace(call.table().namespace()),
+        Privilege.TABLE_CREATE);
+    Delegation delegation = credentials.decideRefresh(call);
+    catalog.requireStagedLocationsFree(
+        call.table(), staged.location(), staged.locationProperties());
+    return answer(
+        credentials.credentials(call, delegation, staged.location(), staged.locationProperties()),
+        TableCredentials.stagedRefreshConfig(call, grant));
+  }
+
+  /** The credentials endpoint's answer: each credential with where to refresh it. */
+  private static LoadCredentialsResponse answer(
+      List<StorageCredential> vended, Map<String, String> refresh) {
+    List<Credential> credentials =
+        vended.stream().map(c -> TableCredentials.credential(c, refresh)).toList();
+    return ImmutableLoadCredentialsResponse.builder().credentials(credentials).build();
   }
 }

@@ -35,7 +35,7 @@ import org.apache.iceberg.exceptions.ForbiddenException;
  *   <li>the privilege the access needs on the table (GET, HEAD, a listing: TABLE_READ_DATA; PUT,
  *       POST, DELETE: TABLE_WRITE_DATA), a 403, audited like every decision;
  *   <li>that every path lies inside the table's own locations, segment by segment (a 403, audited);
- *       a staged table's are those its {@link StagedSigningGrant} names;
+ *       a staged table's are those its {@link StagedTableGrant} for signing names;
  *   <li>the signature, by the backend's signer with a credential the store confines to the table's
  *       locations and the caller's access mode ({@link VendingService#sign}), dated so the store
  *       refuses it once its short lifetime is over.
@@ -104,10 +104,17 @@ public final class TableSigning {
       owned =
           locations.get(new TableKey(catalog.name(), table), k -> catalog.tableLocationKeys(table));
     } else {
-      StagedSigningGrant staged =
-          StagedSigningGrant.verify(
-              tokens, sign.stagedGrant(), caller.principal(), catalog.name(), table);
-      owned = catalog.stagedLocationKeys(table, staged.locationKeys());
+      StagedTableGrant staged =
+          StagedTableGrant.verify(
+              tokens,
+              sign.stagedGrant(),
+              StagedTableGrant.Purpose.SIGN,
+              caller.principal(),
+              catalog.name(),
+              table);
+      owned =
+          catalog.stagedLocationKeys(
+              table, SluiceCatalog.locationKeysOf(staged.location(), staged.locationProperties()));
     }
     if (!target.within(owned)) {
       authz.record(

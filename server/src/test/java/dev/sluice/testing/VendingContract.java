@@ -24,12 +24,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 
 /**
- * The five end-to-end vending scenarios every backend passes, written once: through the real HTTP
- * server and the real Iceberg client (holding no storage key of its own), with a plain client of
- * the store holding one vended credential, so that the store (Ceph RGW, Azurite, or a fake that
- * follows the provider's documented behaviour), not Sluice, refuses what the credential may not do.
- * A backend's test subclasses this, fills in the hooks and keeps its own tests; the vending-level
- * contract without HTTP is {@code vending/StorageBackendContract}.
+ * The end-to-end vending scenarios every backend passes, written once: through the real HTTP server
+ * and the real Iceberg client (holding no storage key of its own), with a plain client of the store
+ * holding one vended credential, so that the store (Ceph RGW, Azurite, or a fake that follows the
+ * provider's documented behaviour), not Sluice, refuses what the credential may not do. A backend's
+ * test subclasses this, fills in the hooks and keeps its own tests; the vending-level contract
+ * without HTTP is {@code vending/StorageBackendContract}.
  *
  * <p>{@link #startBackend()} starts the store and a server with catalog {@link #catalog()} holding
  * namespaces {@code sales} and {@code hr}; the contract then creates {@link WriterAndReader}: the
@@ -415,6 +415,16 @@ public abstract class VendingContract {
     assertThat(server.sendAs(token, "GET", path + "?planId=p1", null).statusCode()).isEqualTo(400);
     assertThat(server.sendAs(token, "GET", path.replace("payroll", "missing"), null).statusCode())
         .isEqualTo(404);
+  }
+
+  /**
+   * Refresh keys: every answer that vends (create, load, commit, register, stage-create, both
+   * credentials endpoints) carries the credential's expiry and where to refresh it, in Iceberg's
+   * keys for this backend ({@link RefreshKeysWalk}).
+   */
+  @Test
+  void contractEveryAnswerThatVendsCarriesWhatAClientNeedsToRefresh() throws Exception {
+    new RefreshKeysWalk(server, catalog(), writer).walk("hr");
   }
 
   // ---- helpers the backends' own tests use too ----
