@@ -61,7 +61,8 @@ public record S3StorageProfile(
     boolean stsUnavailable,
     Set<Delegation.Kind> delegation,
     boolean unscopedSigning,
-    SignatureWindow signatureWindow)
+    SignatureWindow signatureWindow,
+    String identityScope)
     implements StorageProfile {
   public static final int MIN_DURATION = 900;
   public static final int MAX_DURATION = 43_200;
@@ -76,6 +77,7 @@ public record S3StorageProfile(
     sessionTagFields = List.copyOf(sessionTagFields);
     delegation = Set.copyOf(delegation);
     requireNonNull(signatureWindow, "signatureWindow");
+    requireNonNull(identityScope, "identityScope");
   }
 
   /**
@@ -156,7 +158,8 @@ public record S3StorageProfile(
         stsUnavailable,
         delegation,
         unscopedSigning,
-        window);
+        window,
+        "");
   }
 
   /**
@@ -236,7 +239,38 @@ public record S3StorageProfile(
         stsUnavailable,
         delegation,
         unscopedSigning,
-        signatureWindow);
+        signatureWindow,
+        identityScope);
+  }
+
+  /**
+   * This profile assuming a namespace's role ({@code roleArn}, {@code externalId}) through its
+   * credential source (the catalog's when null), for the tables below {@code namespace}; locations,
+   * templates, lifetimes and endpoints stay the catalog's.
+   */
+  S3StorageProfile withIdentity(
+      String namespace, String roleArn, String externalId, String credentialSourceName) {
+    return new S3StorageProfile(
+        catalog,
+        allowedLocations,
+        requireNonNull(roleArn, "roleArn"),
+        externalId,
+        region,
+        endpoint,
+        stsEndpoint,
+        pathStyleAccess,
+        credentialSourceName == null ? this.credentialSourceName : credentialSourceName,
+        durationSeconds,
+        readTemplate,
+        writeTemplate,
+        sessionNameFields,
+        sessionTagFields,
+        vendOnlyOnRequest,
+        stsUnavailable,
+        delegation,
+        unscopedSigning,
+        signatureWindow,
+        requireNonNull(namespace, "namespace"));
   }
 
   /**
