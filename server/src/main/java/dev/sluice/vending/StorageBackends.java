@@ -200,6 +200,13 @@ public final class StorageBackends {
     return !backend(storageType).credentialSourceTypes().isEmpty();
   }
 
+  /** The keys a namespace's storage identity takes, per storage type (empty: none). */
+  public Map<String, Set<String>> identityKeys() {
+    Map<String, Set<String>> out = new LinkedHashMap<>();
+    byType.forEach((type, backend) -> out.put(type, Set.copyOf(backend.identityKeys())));
+    return out;
+  }
+
   /** The {@code storageConfigInfo} keys of each storage type, besides the common ones. */
   public Map<String, Set<String>> configKeys() {
     Map<String, Set<String>> out = new LinkedHashMap<>();
