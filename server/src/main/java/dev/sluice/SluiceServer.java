@@ -25,6 +25,7 @@ import dev.sluice.http.HealthRoutes;
 import dev.sluice.http.HttpServer;
 import dev.sluice.http.IcebergRoutes;
 import dev.sluice.http.ManagementRoutes;
+import dev.sluice.http.NamespaceIdentityRoutes;
 import dev.sluice.http.OAuthRoutes;
 import dev.sluice.http.PrivilegeRoutes;
 import dev.sluice.http.SigningKeyRoutes;
@@ -34,6 +35,7 @@ import dev.sluice.management.CallerActions;
 import dev.sluice.management.CatalogAdmin;
 import dev.sluice.management.CatalogVerification;
 import dev.sluice.management.ManagementAccess;
+import dev.sluice.management.NamespaceIdentityAdmin;
 import dev.sluice.operations.CatalogAccess;
 import dev.sluice.operations.CatalogListings;
 import dev.sluice.operations.ConditionalLoad;
@@ -315,7 +317,19 @@ public final class SluiceServer implements AutoCloseable {
                       managementAccess,
                       new PrivilegeExplanation(store.access()),
                       new CallerActions(authz, catalogAdmin)),
-                  new SigningKeyRoutes(tokens)))
+                  new SigningKeyRoutes(tokens),
+                  new NamespaceIdentityRoutes(
+                      new NamespaceIdentityAdmin(
+                          store,
+                          backends,
+                          config.storage().credentialSources(),
+                          authz,
+                          // Resolved again at once here (its vendors retired); other replicas
+                          // within the catalogs' one-second bound.
+                          catalog -> {
+                            catalogs.invalidate();
+                            vending.retire(catalog);
+                          }))))
           .register(routes);
       ServerTls tls =
           config.server().tls() == null ? null : ServerTls.start(config.server().tls().settings());

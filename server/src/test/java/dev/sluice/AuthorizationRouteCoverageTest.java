@@ -36,25 +36,41 @@ class AuthorizationRouteCoverageTest {
    * {@code Class#method}.
    */
   static final Map<String, String> TESTED_ELSEWHERE =
-      Map.of(
-          "GET " + M + "/catalogs",
-          "RbacBehaviourTest#listingsShowOnlyWhatTheCallerMaySee",
-          "GET /api/catalog/v1/{prefix}/readable-table-locations",
-          "ReadableTableLocationsTest#tableReadPropertiesListAndViewsShowNothing",
-          "POST " + TABLE + "/sign",
-          "S3RemoteSigningTest#aReadersWritesAndDeletesAreRefusedBySluiceBeforeTheyReachRgw",
-          "POST " + TABLE + "/sign/{grant}",
-          "S3RemoteSigningTest#aStagedTablesGrantServesOnlyItsPrincipalItsTableAndFreeLocations",
-          "GET " + TABLE + "/credentials/{grant}",
-          "S3StagedRefreshTest#privilegesRevokedBetweenStageAndRefreshNarrowOrRefuseTheNextRefresh",
-          "POST " + M + "/catalogs/{name}/verify",
-          "StorageVerifyTest#onlyTheServiceAdminOrCatalogManageContentMayVerify",
-          "GET " + M + "/storage-types",
-          "ManagementApiTest#storageTypesListEachBackendsFormFields",
-          "GET " + M + "/actions",
-          "CallerActionsTest#serviceActionsAreWhatTheCallsAllow",
-          "GET " + M + "/catalogs/{name}/actions",
-          "CallerActionsTest#catalogActionsAreWhatTheCallsAllow");
+      Map.ofEntries(
+          Map.entry(
+              "GET " + M + "/catalogs", "RbacBehaviourTest#listingsShowOnlyWhatTheCallerMaySee"),
+          Map.entry(
+              "GET /api/catalog/v1/{prefix}/readable-table-locations",
+              "ReadableTableLocationsTest#tableReadPropertiesListAndViewsShowNothing"),
+          Map.entry(
+              "POST " + TABLE + "/sign",
+              "S3RemoteSigningTest#aReadersWritesAndDeletesAreRefusedBySluiceBeforeTheyReachRgw"),
+          Map.entry(
+              "POST " + TABLE + "/sign/{grant}",
+              "S3RemoteSigningTest#aStagedTablesGrantServesOnlyItsPrincipalItsTableAndFreeLocations"),
+          Map.entry(
+              "GET " + TABLE + "/credentials/{grant}",
+              "S3StagedRefreshTest#privilegesRevokedBetweenStageAndRefreshNarrowOrRefuseTheNextRefresh"),
+          Map.entry(
+              "POST " + M + "/catalogs/{name}/verify",
+              "StorageVerifyTest#onlyTheServiceAdminOrCatalogManageContentMayVerify"),
+          Map.entry(
+              "GET " + M + "/storage-types",
+              "ManagementApiTest#storageTypesListEachBackendsFormFields"),
+          Map.entry(
+              "GET " + M + "/actions", "CallerActionsTest#serviceActionsAreWhatTheCallsAllow"),
+          Map.entry(
+              "GET " + M + "/catalogs/{name}/actions",
+              "CallerActionsTest#catalogActionsAreWhatTheCallsAllow"),
+          Map.entry(
+              "GET " + M + "/catalogs/{catalog}/namespaces/{namespace}/storage-identity",
+              "NamespaceStorageIdentityTest#onlyTheServiceAdminMaySeeSetOrClearAnIdentity"),
+          Map.entry(
+              "PUT " + M + "/catalogs/{catalog}/namespaces/{namespace}/storage-identity",
+              "NamespaceStorageIdentityTest#onlyTheServiceAdminMaySeeSetOrClearAnIdentity"),
+          Map.entry(
+              "DELETE " + M + "/catalogs/{catalog}/namespaces/{namespace}/storage-identity",
+              "NamespaceStorageIdentityTest#onlyTheServiceAdminMaySeeSetOrClearAnIdentity"));
 
   /** Authenticated routes with nothing to authorize, and why. */
   static final Map<String, String> NOTHING_TO_AUTHORIZE =

@@ -113,7 +113,14 @@ class CallerActionsTest {
       List<String> allowed = actions(who, ns);
       check(who, allowed, "loadNamespaceMetadata", new String[] {"GET", load});
       check(who, allowed, "listTables", new String[] {"GET", tables});
+      check(
+          who,
+          allowed,
+          "getNamespaceStorageIdentity",
+          new String[] {"GET", M + "/catalogs/" + catalog + "/namespaces/ns/storage-identity"});
     }
+    assertThat(actions("root", ns)).contains("setNamespaceStorageIdentity");
+    assertThat(actions("manager", ns)).doesNotContain("setNamespaceStorageIdentity");
     assertThat(actions("reader", ns))
         .contains("loadNamespaceMetadata")
         .doesNotContain("dropNamespace", "createTable");

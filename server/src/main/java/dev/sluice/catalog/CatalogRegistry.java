@@ -7,6 +7,7 @@ import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.sluice.io.ConfinedFileIO;
 import dev.sluice.io.TracedFileIO;
 import dev.sluice.store.CatalogRecord;
+import dev.sluice.store.NamespacePath;
 import dev.sluice.store.Store;
 import dev.sluice.vending.CatalogClients;
 import dev.sluice.vending.CredentialSource;
@@ -15,6 +16,7 @@ import dev.sluice.vending.StorageTimeouts;
 import io.opentelemetry.api.trace.Tracer;
 import java.time.Duration;
 import java.util.Map;
+import java.util.function.Supplier;
 import org.apache.iceberg.exceptions.NotFoundException;
 import org.apache.iceberg.exceptions.ServiceUnavailableException;
 import org.apache.iceberg.io.FileIO;
@@ -95,8 +97,37 @@ public final class CatalogRegistry implements AutoCloseable {
     return store
         .getCatalog(name)
         .map(this::settings)
-        .map(settings -> new SluiceCatalog(store, settings, fileIO(settings), metadata))
+        .map(
+            settings ->
+                new SluiceCatalog(
+                    store, settings, fileIO(settings), metadata, namespaceStorage(settings)))
         .orElse(null);
+  }
+
+  /**
+   * The catalog's namespace storage identities, read once on first need and kept as long as the
+   * resolved catalog (at most a second): a change on another replica is seen within it, like a
+   * change of the catalog's own storage.
+   */
+  private Supplier<NamespaceStorage> namespaceStorage(CatalogSettings settings) {
+    return new Supplier<>() {
+      private volatile NamespaceStorage loaded;
+
+      @Override
+      public NamespaceStorage get() {
+        NamespaceStorage current = loaded;
+        if (current == null) {
+          Map<NamespacePath, String> stored =
+              store.namespaceIdentities().identities(settings.name());
+          current =
+              stored.isEmpty()
+                  ? NamespaceStorage.none(settings.storage())
+                  : NamespaceStorage.of(settings.storage(), stored, backends.identities());
+          loaded = current;
+        }
+        return current;
+      }
+    };
   }
 
   private CatalogSettings settings(CatalogRecord record) {

@@ -17,11 +17,13 @@ import dev.sluice.store.NotFound;
 import dev.sluice.store.Page;
 import dev.sluice.store.PageRequest;
 import dev.sluice.store.Store;
+import dev.sluice.vending.StorageProfile;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 import org.apache.iceberg.BaseTable;
 import org.apache.iceberg.CatalogUtil;
 import org.apache.iceberg.Table;
@@ -62,9 +64,20 @@ public final class SluiceCatalog extends BaseMetastoreViewCatalog implements Sup
   private final LocationRules locations;
   private final MetadataCache metadata;
   private final TableCreation creation;
+  private final Supplier<NamespaceStorage> namespaceStorage;
 
   public SluiceCatalog(Store store, CatalogSettings settings, FileIO io, MetadataCache metadata) {
-    this(store, settings, io, metadata, null);
+    this(store, settings, io, metadata, () -> NamespaceStorage.none(settings.storage()));
+  }
+
+  /** With the namespaces' storage identities, read when first needed ({@code namespaceStorage}). */
+  public SluiceCatalog(
+      Store store,
+      CatalogSettings settings,
+      FileIO io,
+      MetadataCache metadata,
+      Supplier<NamespaceStorage> namespaceStorage) {
+    this(store, settings, io, metadata, null, namespaceStorage);
   }
 
   private SluiceCatalog(
@@ -72,7 +85,9 @@ public final class SluiceCatalog extends BaseMetastoreViewCatalog implements Sup
       CatalogSettings settings,
       FileIO io,
       MetadataCache metadata,
-      TableCreation creation) {
+      TableCreation creation,
+      Supplier<NamespaceStorage> namespaceStorage) {
+    this.namespaceStorage = requireNonNull(namespaceStorage, "namespaceStorage");
     this.store = requireNonNull(store, "store");
     this.settings = requireNonNull(settings, "settings");
     this.io = requireNonNull(io, "io");
@@ -95,7 +110,8 @@ public final class SluiceCatalog extends BaseMetastoreViewCatalog implements Sup
    * create, the commit of a staged create, register); everything else as this catalog.
    */
   public SluiceCatalog creating(TableCreation creation) {
-    return new SluiceCatalog(store, settings, io, metadata, requireNonNull(creation, "creation"));
+    return new SluiceCatalog(
+        store, settings, io, metadata, requireNonNull(creation, "creation"), namespaceStorage);
   }
 
   /**
@@ -103,7 +119,8 @@ public final class SluiceCatalog extends BaseMetastoreViewCatalog implements Sup
    * {@code idempotency} ({@link Store#claiming}); everything else as this catalog.
    */
   public SluiceCatalog claiming(IdempotencyClaim idempotency) {
-    return new SluiceCatalog(store.claiming(idempotency), settings, io, metadata, creation);
+    return new SluiceCatalog(
+        store.claiming(idempotency), settings, io, metadata, creation, namespaceStorage);
   }
 
   /** The store this catalog reads and writes through (a request's claiming view, if it is one). */
@@ -131,6 +148,24 @@ public final class SluiceCatalog extends BaseMetastoreViewCatalog implements Sup
 
   public FileIO io() {
     return io;
+  }
+
+  /**
+   * The storage profile that vends for tables in {@code namespace}: the nearest namespace storage
+   * identity at or above it, else the catalog's ({@link NamespaceStorage}).
+   */
+  public StorageProfile storageFor(Namespace namespace) {
+    return namespaceStorage.get().profileFor(namespace);
+  }
+
+  /** The namespaces' storage identities as this catalog resolved them. */
+  public NamespaceStorage namespaceStorage() {
+    return namespaceStorage.get();
+  }
+
+  /** Where a namespace's tables go: its location property, or its parent's plus its name. */
+  public String namespaceLocation(Namespace namespace) {
+    return locations.namespaceLocation(namespace);
   }
 
   /**

@@ -8,6 +8,7 @@ import dev.sluice.api.CreateCatalogRoleRequest;
 import dev.sluice.api.CreatePrincipalRequest;
 import dev.sluice.api.CreatePrincipalRoleRequest;
 import dev.sluice.api.EntitySpec;
+import dev.sluice.api.SetStorageIdentityRequest;
 import dev.sluice.api.UpdateCatalogRequest;
 import dev.sluice.api.VerifyCatalogRequest;
 import java.util.List;
@@ -62,6 +63,13 @@ final class Bodies {
   }
 
   /** The storage self-check's request, with or without another location to probe. */
+  /** A namespace's storage identity: its keys as given, checked by the server's backend. */
+  static SetStorageIdentityRequest storageIdentity(Map<String, String> fields) {
+    ObjectNode identity = object();
+    fields.forEach(identity::put);
+    return new SetStorageIdentityRequest(identity);
+  }
+
   static VerifyCatalogRequest verify(String otherLocation) {
     return new VerifyCatalogRequest(otherLocation);
   }

@@ -171,6 +171,11 @@ final class ManagementClient {
     return answer(post(path, body), path, type);
   }
 
+  /** As {@link #put(String, Record)}, the answer also read as the contract's {@code type}. */
+  <T> Answer<T> put(String path, Record body, Class<T> type) {
+    return answer(put(path, body), path, type);
+  }
+
   private static <T> Answer<T> answer(JsonNode document, String path, Class<T> type) {
     return new Answer<>(document, d -> read(d, path, type));
   }

@@ -12,7 +12,8 @@ import picocli.CommandLine.Parameters;
 
 /**
  * {@code sluice namespaces list|create|get|drop --catalog C}: through the Iceberg REST API, as an
- * Iceberg client would, never asking for storage credentials.
+ * Iceberg client would, never asking for storage credentials; {@code storage-identity} through the
+ * management API ({@link NamespaceStorageIdentityCommand}).
  */
 @Command(
     name = "namespaces",
@@ -21,7 +22,8 @@ import picocli.CommandLine.Parameters;
       NamespacesCommand.ListNamespaces.class,
       NamespacesCommand.Create.class,
       NamespacesCommand.Get.class,
-      NamespacesCommand.Drop.class
+      NamespacesCommand.Drop.class,
+      NamespaceStorageIdentityCommand.class
     })
 public final class NamespacesCommand extends CommandGroup {
 

@@ -49,27 +49,68 @@ final class VerifyCatalog extends AdminCommand {
           "catalog "
               + name
               + " failed the storage self-check ("
-              + (report == null ? 0 : count(report.failed()))
+              + (report == null ? 0 : failedRows(report))
               + " failed)");
     }
   }
 
   static void print(PrintWriter out, VerificationReport report) {
+    printOne(
+        out,
+        report.catalog(),
+        report.storageType(),
+        report.verdict(),
+        report.passed(),
+        report.failed(),
+        report.skipped(),
+        checks(report),
+        report.probePrefix(),
+        report.cleanup());
+    if (report.namespaces() != null) {
+      for (VerificationReport.NamespaceReport ns : report.namespaces()) {
+        out.println();
+        printOne(
+            out,
+            text(report.catalog())
+                + ", storage identity of namespace "
+                + String.join(".", ns.namespace()),
+            report.storageType(),
+            ns.verdict(),
+            ns.passed(),
+            ns.failed(),
+            ns.skipped(),
+            ns.checks() == null ? List.of() : ns.checks(),
+            ns.probePrefix(),
+            ns.cleanup());
+      }
+    }
+  }
+
+  private static void printOne(
+      PrintWriter out,
+      String catalog,
+      String storageType,
+      String verdict,
+      Long passed,
+      Long failed,
+      Long skipped,
+      List<CheckResult> checks,
+      String probePrefix,
+      String cleanup) {
     out.println(
         "catalog "
-            + text(report.catalog())
+            + text(catalog)
             + " ("
-            + text(report.storageType())
+            + text(storageType)
             + "): "
-            + text(report.verdict()).toUpperCase(Locale.ROOT)
+            + text(verdict).toUpperCase(Locale.ROOT)
             + ", "
-            + count(report.passed())
+            + count(passed)
             + " passed, "
-            + count(report.failed())
+            + count(failed)
             + " failed, "
-            + count(report.skipped())
+            + count(skipped)
             + " skipped");
-    List<CheckResult> checks = checks(report);
     TextTable table = new TextTable("CHECK", "EXPECTED", "OBSERVED", "RESULT");
     for (CheckResult check : checks) {
       table.row(
@@ -93,8 +134,7 @@ final class VerifyCatalog extends AdminCommand {
       }
     }
     fixes.forEach(out::println);
-    out.println(
-        "probe prefix " + text(report.probePrefix()) + ", cleanup " + text(report.cleanup()));
+    out.println("probe prefix " + text(probePrefix) + ", cleanup " + text(cleanup));
   }
 
   /** A report of checks has them; one without (a self-check that could not run) is unexpected. */
@@ -103,6 +143,17 @@ final class VerifyCatalog extends AdminCommand {
       throw new AdminFailure("unexpected response from the server: no \"checks\" list");
     }
     return report.checks();
+  }
+
+  /** Failed rows, the namespace identities' included. */
+  private static long failedRows(VerificationReport report) {
+    long failed = count(report.failed());
+    if (report.namespaces() != null) {
+      for (VerificationReport.NamespaceReport ns : report.namespaces()) {
+        failed += count(ns.failed());
+      }
+    }
+    return failed;
   }
 
   private static long count(Long value) {

@@ -16,12 +16,14 @@ import dev.sluice.api.GrantPrincipalRoleRequest;
 import dev.sluice.api.GrantRequest;
 import dev.sluice.api.Grants;
 import dev.sluice.api.ManagementJson;
+import dev.sluice.api.NamespaceStorageIdentity;
 import dev.sluice.api.Principal;
 import dev.sluice.api.PrincipalWithCredentials;
 import dev.sluice.api.Principals;
 import dev.sluice.api.Role;
 import dev.sluice.api.Roles;
 import dev.sluice.api.RotatedSigningKey;
+import dev.sluice.api.SetStorageIdentityRequest;
 import dev.sluice.api.SigningKeys;
 import dev.sluice.api.StorageTypes;
 import dev.sluice.api.UpdateCatalogRequest;
@@ -39,8 +41,9 @@ import org.apache.iceberg.exceptions.BadRequestException;
  * The management API under {@code /api/management/v1}, in Apache Polaris's JSON shape: every route
  * declared once ({@link #DECLARED}) with the action its audit events name and the check that guards
  * it. The checks are decided in {@link ManagementAccess}, below HTTP, and run before a body is
- * read; the handlers ({@link CatalogRoutes}, {@link AccessRoutes}, {@link PrivilegeRoutes}, {@link
- * SigningKeyRoutes}) only read the request, call {@code dev.sluice.management} and write the reply.
+ * read; the handlers ({@link CatalogRoutes}, {@link NamespaceIdentityRoutes}, {@link AccessRoutes},
+ * {@link PrivilegeRoutes}, {@link SigningKeyRoutes}) only read the request, call {@code
+ * dev.sluice.management} and write the reply.
  */
 public final class ManagementRoutes {
   static final String BASE = "/api/management/v1";
@@ -104,6 +107,29 @@ public final class ManagementRoutes {
                   "deleteCatalog",
                   serviceAdmin(x -> "catalog " + x.path("name")),
                   catalogs(CatalogRoutes::delete))
+              .answers(204),
+          // A namespace's storage identity (the namespace %1F-separated, as in Iceberg's REST API)
+          route(
+                  "GET",
+                  NamespaceIdentityRoutes.PATH,
+                  "getNamespaceStorageIdentity",
+                  serviceAdmin(NamespaceIdentityRoutes::target),
+                  namespaceIdentities(NamespaceIdentityRoutes::get))
+              .answers(200, NamespaceStorageIdentity.class),
+          route(
+                  "PUT",
+                  NamespaceIdentityRoutes.PATH,
+                  "setNamespaceStorageIdentity",
+                  serviceAdmin(NamespaceIdentityRoutes::target),
+                  namespaceIdentities(NamespaceIdentityRoutes::set))
+              .takes(SetStorageIdentityRequest.class)
+              .answers(200, NamespaceStorageIdentity.class),
+          route(
+                  "DELETE",
+                  NamespaceIdentityRoutes.PATH,
+                  "clearNamespaceStorageIdentity",
+                  serviceAdmin(NamespaceIdentityRoutes::target),
+                  namespaceIdentities(NamespaceIdentityRoutes::clear))
               .answers(204),
           // Principals
           route(
@@ -347,8 +373,10 @@ public final class ManagementRoutes {
       CatalogRoutes catalogs,
       AccessRoutes access,
       PrivilegeRoutes privileges,
-      SigningKeyRoutes signingKeys) {
+      SigningKeyRoutes signingKeys,
+      NamespaceIdentityRoutes namespaceIdentities) {
     public Handlers {
+      requireNonNull(namespaceIdentities, "namespaceIdentities");
       requireNonNull(catalogs, "catalogs");
       requireNonNull(access, "access");
       requireNonNull(privileges, "privileges");
@@ -516,6 +544,10 @@ public final class ManagementRoutes {
 
   private static Handler privileges(On<PrivilegeRoutes> on) {
     return (handlers, call) -> on.handle(handlers.privileges(), call);
+  }
+
+  private static Handler namespaceIdentities(On<NamespaceIdentityRoutes> on) {
+    return (handlers, call) -> on.handle(handlers.namespaceIdentities(), call);
   }
 
   private static Handler signingKeys(On<SigningKeyRoutes> on) {

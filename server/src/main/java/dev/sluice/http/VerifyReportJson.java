@@ -20,7 +20,23 @@ final class VerifyReportJson {
         report.probePrefix(),
         report.cleanup(),
         report.checks().stream().map(VerifyReportJson::row).toList(),
-        null);
+        null,
+        report.identities().isEmpty()
+            ? null
+            : report.identities().stream().map(VerifyReportJson::namespace).toList());
+  }
+
+  private static VerificationReport.NamespaceReport namespace(VerifyReport.IdentityReport one) {
+    VerifyReport report = one.report();
+    return new VerificationReport.NamespaceReport(
+        one.namespace(),
+        lower(report.verdict()),
+        report.passed(),
+        report.failed(),
+        report.skipped(),
+        report.probePrefix(),
+        report.cleanup(),
+        report.checks().stream().map(VerifyReportJson::row).toList());
   }
 
   private static VerificationReport.CheckResult row(Check check) {

@@ -63,6 +63,13 @@ public final class CallerActions {
           Map.entry("revokeCatalogRole", Privilege.CATALOG_MANAGE_ACCESS),
           Map.entry("listEvents", Privilege.CATALOG_MANAGE_ACCESS));
 
+  /** The service admin's operations on one namespace: its storage identity. */
+  static final List<String> SERVICE_ADMIN_ON_NAMESPACE =
+      List.of(
+          "getNamespaceStorageIdentity",
+          "setNamespaceStorageIdentity",
+          "clearNamespaceStorageIdentity");
+
   /** Iceberg REST operations on a catalog or namespace and the privilege each needs there. */
   static final Map<String, Privilege> ON_NAMESPACE =
       Map.ofEntries(
@@ -155,9 +162,13 @@ public final class CallerActions {
                     AT_ROOT.contains(op)
                         && (held.contains(p) || (LISTS.contains(op) && seesBelow))));
       }
-      case NAMESPACE ->
-          ON_NAMESPACE.forEach(
-              (op, p) -> add(out, op, held.contains(p) || (LISTS.contains(op) && seesBelow)));
+      case NAMESPACE -> {
+        ON_NAMESPACE.forEach(
+            (op, p) -> add(out, op, held.contains(p) || (LISTS.contains(op) && seesBelow)));
+        if (caller.isServiceAdmin()) {
+          out.addAll(SERVICE_ADMIN_ON_NAMESPACE);
+        }
+      }
       case TABLE -> {
         ON_TABLE.forEach((op, p) -> add(out, op, held.contains(p)));
         add(

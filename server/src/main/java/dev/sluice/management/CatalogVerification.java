@@ -4,22 +4,28 @@ import static java.util.Objects.requireNonNull;
 
 import dev.sluice.catalog.CatalogRegistry;
 import dev.sluice.catalog.CatalogSettings;
+import dev.sluice.catalog.NamespaceStorage;
 import dev.sluice.catalog.SluiceCatalog;
 import dev.sluice.location.StorageLocation;
 import dev.sluice.vending.StorageBackends;
 import dev.sluice.vending.StoreProbes;
 import dev.sluice.vending.VendingService;
+import dev.sluice.vending.verify.Check;
 import dev.sluice.vending.verify.StorageVerifier;
 import dev.sluice.vending.verify.VerifyReport;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
+import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.exceptions.BadRequestException;
 import org.apache.iceberg.exceptions.UnprocessableEntityException;
 
 /**
  * Runs the storage self-check on a catalog: its profile, base location and own FileIO from the
- * registry, its vendor (or its signer's scoped identity) from the vending service. Refuses (422) a
- * catalog whose backend has no self-check yet or that neither vends nor signs, since there is
- * nothing the check could prove.
+ * registry, its vendor (or its signer's scoped identity) from the vending service; then again for
+ * each namespace storage identity, under its namespace's location, reported per identity. Refuses
+ * (422) a catalog whose backend has no self-check yet or that neither vends nor signs, since there
+ * is nothing the check could prove.
  */
 public final class CatalogVerification {
   private final CatalogRegistry catalogs;
@@ -66,8 +72,9 @@ public final class CatalogVerification {
     if (base == null) {
       base = settings.allowedLocations().get(0);
     }
-    return new StorageVerifier(vending, probes)
-        .verify(
+    StorageVerifier verifier = new StorageVerifier(vending, probes);
+    VerifyReport report =
+        verifier.verify(
             new StorageVerifier.Target(
                 settings.storage(),
                 settings.locationPolicy(),
@@ -76,6 +83,55 @@ public final class CatalogVerification {
                 principal,
                 otherLocation,
                 minLifetimeSeconds));
+    return report.withIdentities(identities(catalog, verifier, principal, otherLocation));
+  }
+
+  /**
+   * One report per namespace storage identity, each probing under its namespace's location with the
+   * profile that vends as it: the identity's own role must be as narrow as the catalog's.
+   */
+  private List<VerifyReport.IdentityReport> identities(
+      SluiceCatalog catalog,
+      StorageVerifier verifier,
+      String principal,
+      Optional<String> otherLocation) {
+    CatalogSettings settings = catalog.settings();
+    NamespaceStorage storage = catalog.namespaceStorage();
+    List<VerifyReport.IdentityReport> out = new ArrayList<>();
+    storage
+        .identities()
+        .forEach(
+            (path, profile) -> {
+              VerifyReport report;
+              if (profile == null) {
+                report =
+                    new VerifyReport(
+                        settings.name(),
+                        settings.storageType(),
+                        "",
+                        List.of(
+                            Check.failed(
+                                "the namespace's storage identity vends",
+                                Check.Expect.ALLOWED,
+                                "unusable",
+                                storage.unusable(path))),
+                        "nothing to clean up");
+              } else {
+                report =
+                    verifier.verifyIdentity(
+                        new StorageVerifier.Target(
+                            profile,
+                            settings.locationPolicy(),
+                            catalog.namespaceLocation(
+                                Namespace.of(path.levels().toArray(String[]::new))),
+                            catalog.io(),
+                            principal,
+                            otherLocation,
+                            minLifetimeSeconds));
+              }
+              out.add(new VerifyReport.IdentityReport(path.levels(), report));
+            });
+    return out;
   }
 
   private static void checkOther(CatalogSettings settings, String location) {

@@ -186,8 +186,9 @@ public final class TableCredentials {
       return List.of();
     }
     SluiceCatalog catalog = call.catalog();
+    // The namespace's storage identity when it (or an ancestor) has one: its own role.
     return vending.vend(
-        catalog.settings().storage(),
+        catalog.storageFor(call.table().namespace()),
         catalog.settings().locationPolicy(),
         location,
         properties,

@@ -76,7 +76,8 @@ public final class TableSigning {
     Caller caller = call.caller();
     SluiceCatalog catalog = call.catalog();
     TableIdentifier table = call.table();
-    StorageProfile profile = catalog.settings().storage();
+    // Signed with the namespace's storage identity when it (or an ancestor) has one.
+    StorageProfile profile = catalog.storageFor(table.namespace());
     if (!profile.offered().contains(Delegation.Kind.REMOTE_SIGNING)) {
       throw new BadRequestException(
           "Catalog %s does not offer remote signing (storageConfigInfo.delegation)",

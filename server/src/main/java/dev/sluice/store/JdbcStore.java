@@ -36,6 +36,7 @@ public final class JdbcStore extends JdbcSupport implements Store {
   private final JdbcIdempotencyKeys idempotencyKeys;
   private final JdbcNamespaces namespaces;
   private final JdbcContents contents;
+  private final JdbcNamespaceIdentities namespaceIdentities;
 
   private final StoreConnections connections;
   private final PointerVersions versions;
@@ -55,6 +56,7 @@ public final class JdbcStore extends JdbcSupport implements Store {
     this.namespaces = new JdbcNamespaces(dataSource, connections, claimSql);
     this.contents = new JdbcContents(dataSource, connections, versions, claimSql);
     this.idempotencyKeys = new JdbcIdempotencyKeys(dataSource, connections);
+    this.namespaceIdentities = new JdbcNamespaceIdentities(dataSource, connections);
     this.probe = new StoreProbe(connections);
     this.housekeeping = config.h2File() ? new H2Housekeeping(dataSource) : null;
     this.idempotency = null;
@@ -69,6 +71,7 @@ public final class JdbcStore extends JdbcSupport implements Store {
     this.namespaces = base.namespaces;
     this.contents = base.contents;
     this.idempotencyKeys = base.idempotencyKeys;
+    this.namespaceIdentities = base.namespaceIdentities;
     this.probe = base.probe;
     this.housekeeping = base.housekeeping;
     this.idempotency = requireNonNull(idempotency, "idempotency");
@@ -433,6 +436,11 @@ public final class JdbcStore extends JdbcSupport implements Store {
   @Override
   public AccessStore access() {
     return access;
+  }
+
+  @Override
+  public NamespaceIdentityStore namespaceIdentities() {
+    return namespaceIdentities;
   }
 
   @Override

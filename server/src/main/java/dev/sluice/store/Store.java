@@ -156,6 +156,9 @@ public interface Store extends AutoCloseable {
   // --- principals, roles, grants, audit ---
   AccessStore access();
 
+  // --- storage identities of namespaces ---
+  NamespaceIdentityStore namespaceIdentities();
+
   // --- Idempotency-Key answers ---
   IdempotencyKeys idempotencyKeys();
 

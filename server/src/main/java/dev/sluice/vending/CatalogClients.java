@@ -10,14 +10,17 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
+import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Clients opened for a catalog's storage profile (vendors, FileIOs), one per catalog. A client is
- * replaced when the catalog's profile changes, dropped when the catalog is gone ({@link #retire})
- * or idle, and closed a grace period later, so requests that picked it up just before finish on it.
- * Clients of one profile are never shared with another profile.
+ * Clients opened for a catalog's storage profile (vendors, FileIOs), one per catalog and identity
+ * scope (the catalog's own, and each namespace with a storage identity: {@link
+ * StorageProfile#identityScope()}). A client is replaced when the profile changes, dropped when the
+ * catalog is gone ({@link #retire}) or idle, and closed a grace period later, so requests that
+ * picked it up just before finish on it. Clients of one profile are never shared with another
+ * profile.
  */
 public final class CatalogClients<T> implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(CatalogClients.class);
@@ -31,10 +34,17 @@ public final class CatalogClients<T> implements AutoCloseable {
 
   private record Held<T>(StorageProfile profile, T client) {}
 
+  /** Where a client is held: its catalog and identity scope. */
+  private record Slot(String catalog, String scope) {
+    static Slot of(StorageProfile profile) {
+      return new Slot(profile.catalog(), profile.identityScope());
+    }
+  }
+
   private final String what;
   private final Closer<T> closer;
   private final Duration grace;
-  private final Cache<String, Held<T>> byCatalog;
+  private final Cache<Slot, Held<T>> byCatalog;
   private volatile boolean closed;
 
   /** How a client is closed. */
@@ -50,12 +60,12 @@ public final class CatalogClients<T> implements AutoCloseable {
     this.byCatalog =
         Caffeine.newBuilder()
             .expireAfterAccess(requireNonNull(idle, "idle"))
-            .<String, Held<T>>removalListener(
-                (catalog, held, cause) -> {
+            .<Slot, Held<T>>removalListener(
+                (slot, held, cause) -> {
                   // Idle clients only: a replaced or retired client is retired by its caller, as
                   // this listener runs later on another thread, possibly after close().
                   if (held != null && cause.wasEvicted() && !closed) {
-                    retireLater(catalog, held);
+                    retireLater(slot.catalog(), held);
                   }
                 })
             .build();
@@ -65,8 +75,9 @@ public final class CatalogClients<T> implements AutoCloseable {
    * The client for {@code profile}'s catalog, opened with {@code open} unless one is held for it.
    */
   public T get(StorageProfile profile, Function<StorageProfile, T> open) {
+    Slot slot = Slot.of(profile);
     String catalog = profile.catalog();
-    Held<T> held = byCatalog.getIfPresent(catalog);
+    Held<T> held = byCatalog.getIfPresent(slot);
     if (held != null && held.profile().equals(profile)) {
       return held.client();
     }
@@ -74,7 +85,7 @@ public final class CatalogClients<T> implements AutoCloseable {
         byCatalog
             .asMap()
             .compute(
-                catalog,
+                slot,
                 (k, old) -> {
                   if (old != null && old.profile().equals(profile)) {
                     return old;
@@ -89,17 +100,26 @@ public final class CatalogClients<T> implements AutoCloseable {
     return current.client();
   }
 
-  /** Forgets the client of a catalog that was dropped or changed; it is closed after the grace. */
+  /**
+   * Forgets the clients of a catalog that was dropped or changed (its own and its namespaces'
+   * identities'); each is closed after the grace.
+   */
   public void retire(String catalog) {
-    Held<T> held = byCatalog.asMap().remove(catalog);
-    if (held != null) {
-      retireLater(catalog, held);
+    for (Slot slot : Set.copyOf(byCatalog.asMap().keySet())) {
+      if (slot.catalog().equals(catalog)) {
+        Held<T> held = byCatalog.asMap().remove(slot);
+        if (held != null) {
+          retireLater(catalog, held);
+        }
+      }
     }
   }
 
   /** Catalogs that currently hold a client. */
   public Set<String> catalogs() {
-    return Set.copyOf(byCatalog.asMap().keySet());
+    return byCatalog.asMap().keySet().stream()
+        .map(Slot::catalog)
+        .collect(Collectors.toUnmodifiableSet());
   }
 
   private void retireLater(String catalog, Held<T> held) {
@@ -120,7 +140,7 @@ public final class CatalogClients<T> implements AutoCloseable {
   @Override
   public void close() {
     closed = true;
-    byCatalog.asMap().forEach((catalog, held) -> closeQuietly(catalog, held.client()));
+    byCatalog.asMap().forEach((slot, held) -> closeQuietly(slot.catalog(), held.client()));
     byCatalog.asMap().clear();
   }
 }

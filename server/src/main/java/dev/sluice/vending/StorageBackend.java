@@ -61,6 +61,30 @@ public interface StorageBackend<P extends StorageProfile> {
   }
 
   /**
+   * The keys a namespace's storage identity may hold (for S3: {@code roleArn}, {@code externalId},
+   * {@code credentialSource}): the identity that vends for every table below the namespace in place
+   * of the catalog's own. Empty (the default) when this backend cannot take one; an identity is
+   * then refused, naming the storage type.
+   */
+  default Set<String> identityKeys() {
+    return Set.of();
+  }
+
+  /**
+   * {@code profile} (the catalog's) vending as a namespace's storage identity: everything else
+   * (locations, templates, lifetimes, endpoints) stays the catalog's. {@link StorageBackends} has
+   * already checked that every key is one of {@link #identityKeys()} and that a named credential
+   * source exists with a type this backend accepts. The result must differ from {@code profile} and
+   * from the profile of any other identity (it is their cache key), and answer {@link
+   * StorageProfile#identityScope()} with {@code input.namespace()}. Every error is an {@link
+   * IllegalArgumentException} naming its key ({@code storageIdentity.roleArn ...}).
+   */
+  default P withIdentity(P profile, IdentityInput input) {
+    throw new IllegalArgumentException(
+        "storageType " + storageType() + " does not take a storage identity for a namespace");
+  }
+
+  /**
    * True when {@code error} is this backend's storage client refusing or failing a request of the
    * catalog's own FileIO (an SDK's service or transport exception): answered 503 naming no detail,
    * never a 500.
@@ -115,6 +139,16 @@ public interface StorageBackend<P extends StorageProfile> {
    */
   default Optional<StoreProbes> probes() {
     return Optional.empty();
+  }
+
+  /**
+   * What {@link #withIdentity} gets: the namespace that holds the identity (dotted, for messages
+   * and {@link StorageProfile#identityScope()}), the identity (a copy it may read), and the
+   * credential source it names (null when it names none or it is read back from the store).
+   */
+  record IdentityInput(String namespace, ObjectNode identity, CredentialSource source) {
+    /** The key prefix every error names. */
+    public static final String KEY = "storageIdentity.";
   }
 
   /**

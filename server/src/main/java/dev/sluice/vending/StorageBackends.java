@@ -145,7 +145,7 @@ public final class StorageBackends {
     CredentialSource source = null;
     JsonNode sourceName = info.get("credentialSource");
     if (sources != null && sourceName != null && sourceName.isTextual()) {
-      source = checkedSource(backend, sourceName.asText(), sources);
+      source = checkedSource(backend, KEY, sourceName.asText(), sources);
     }
     StorageProfile profile =
         backend.parse(
@@ -190,9 +190,21 @@ public final class StorageBackends {
             });
   }
 
+  /** Namespaces' storage identities, parsed and redacted by these backends. */
+  public NamespaceIdentities identities() {
+    return new NamespaceIdentities(this);
+  }
+
   /** True when catalogs of {@code storageType} must name one of the server's credential sources. */
   public boolean takesCredentialSource(String storageType) {
     return !backend(storageType).credentialSourceTypes().isEmpty();
+  }
+
+  /** The keys a namespace's storage identity takes, per storage type (empty: none). */
+  public Map<String, Set<String>> identityKeys() {
+    Map<String, Set<String>> out = new LinkedHashMap<>();
+    byType.forEach((type, backend) -> out.put(type, Set.copyOf(backend.identityKeys())));
+    return out;
   }
 
   /** The {@code storageConfigInfo} keys of each storage type, besides the common ones. */
@@ -202,12 +214,15 @@ public final class StorageBackends {
     return out;
   }
 
-  private static CredentialSource checkedSource(
-      StorageBackend<?> backend, String name, Map<String, CredentialSource> sources) {
+  static CredentialSource checkedSource(
+      StorageBackend<?> backend,
+      String keyPrefix,
+      String name,
+      Map<String, CredentialSource> sources) {
     CredentialSource source = sources.get(name);
     if (source == null) {
       throw new IllegalArgumentException(
-          KEY
+          keyPrefix
               + "credentialSource: unknown credential source '"
               + name
               + "' (the server config defines "
@@ -216,7 +231,7 @@ public final class StorageBackends {
     }
     if (backend.credentialSourceTypes().stream().noneMatch(t -> t.type().equals(source.type()))) {
       throw new IllegalArgumentException(
-          KEY
+          keyPrefix
               + "credentialSource: '"
               + name
               + "' is a "
@@ -358,7 +373,7 @@ public final class StorageBackends {
     return copy;
   }
 
-  private static void redact(JsonNode node, Set<String> declared) {
+  static void redact(JsonNode node, Set<String> declared) {
     if (node instanceof ObjectNode object) {
       for (var it = object.fields(); it.hasNext(); ) {
         Map.Entry<String, JsonNode> field = it.next();
@@ -415,12 +430,17 @@ public final class StorageBackends {
     return source;
   }
 
-  private StorageBackend<?> backendOf(StorageProfile profile) {
+  StorageBackend<?> backendOf(StorageProfile profile) {
     StorageBackend<?> backend = byType.get(profile.storageType());
     if (backend == null || !backend.profileType().isInstance(profile)) {
       throw new IllegalStateException("No backend registered for " + profile.getClass().getName());
     }
     return backend;
+  }
+
+  /** The backend of {@code type}, or null. */
+  StorageBackend<?> backendOrNull(String type) {
+    return byType.get(type.toUpperCase(Locale.ROOT));
   }
 
   private StorageBackend<?> backend(String type) {

@@ -21,6 +21,15 @@ public interface StorageProfile {
   /** The catalog this profile belongs to, for messages and attribution. */
   String catalog();
 
+  /**
+   * The namespace whose storage identity this profile vends as ({@link
+   * StorageBackend#withIdentity}), or empty for the catalog's own identity. Clients (vendors,
+   * signers) are held per catalog and identity scope.
+   */
+  default String identityScope() {
+    return "";
+  }
+
   /** Where the catalog's tables may live, as configured. */
   List<String> allowedLocations();
 

@@ -117,6 +117,7 @@ class ConfirmationTest {
                 "t",
                 "TABLE_READ_DATA"),
             List.of("namespaces", "drop", "--catalog", "c", "a.b"),
+            List.of("namespaces", "storage-identity", "clear", "--catalog", "c", "a.b"),
             List.of("tables", "drop", "--catalog", "c", "--namespace", "a", "t"),
             List.of("signing-keys", "retire", "k1"));
     for (List<String> command : destructive) {

@@ -245,7 +245,8 @@ class ManagementApiContractTest {
     schemas.fieldNames().forEachRemaining(all::add);
     all.removeAll(described);
     all.removeAll(storage);
-    all.removeAll(Set.of("StorageConfigInfo", "IcebergErrorResponse", "ErrorModel"));
+    all.removeAll(
+        Set.of("StorageConfigInfo", "StorageIdentity", "IcebergErrorResponse", "ErrorModel"));
     assertThat(all).as("schemas no record has").isEmpty();
   }
 
@@ -273,6 +274,19 @@ class ManagementApiContractTest {
       assertThat(schema.path("properties").path("storageType").path("enum").get(0).asText())
           .isEqualTo(type);
     }
+  }
+
+  /** A namespace's storage identity: exactly the keys some backend takes, nothing else. */
+  @Test
+  void theStorageIdentityListsExactlyTheKeysTheBackendsTake() {
+    JsonNode schema = schemas.path("StorageIdentity");
+    assertThat(schema.path("additionalProperties").asBoolean(true)).isFalse();
+    Set<String> documented = new TreeSet<>();
+    schema.path("properties").fieldNames().forEachRemaining(documented::add);
+    Set<String> taken = new TreeSet<>();
+    StandardBackends.create().identityKeys().values().forEach(taken::addAll);
+    assertThat(taken).as("some backend takes an identity").isNotEmpty();
+    assertThat(documented).isEqualTo(taken);
   }
 
   @Test
@@ -354,6 +368,9 @@ class ManagementApiContractTest {
     }
     if (k == ObjectNode.class && field.equals("storageConfigInfo")) {
       return "$StorageConfigInfo";
+    }
+    if (k == ObjectNode.class && field.equals("storageIdentity")) {
+      return "$StorageIdentity";
     }
     if (k.isRecord()) {
       return "$" + k.getSimpleName();

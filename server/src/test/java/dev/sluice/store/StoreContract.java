@@ -326,6 +326,37 @@ abstract class StoreContract {
     assertThat(store.ping()).isTrue();
   }
 
+  /**
+   * A namespace's storage identity: set on an existing namespace only, replaced, cleared, read per
+   * catalog; dropped with its namespace, so one created again under the name starts without it.
+   */
+  @Test
+  void namespaceStorageIdentitiesLiveAndDieWithTheirNamespace() {
+    NamespaceIdentityStore identities = store.namespaceIdentities();
+    NamespacePath finance = NamespacePath.of("finance");
+    NamespacePath eu = NamespacePath.of("finance", "eu");
+    assertThatThrownBy(() -> identities.set(CAT, finance, "{\"roleArn\":\"a\"}"))
+        .isInstanceOf(NotFound.class);
+    store.createNamespace(CAT, finance, Map.of());
+    store.createNamespace(CAT, eu, Map.of());
+    assertThat(identities.set(CAT, finance, "{\"roleArn\":\"a\"}")).isNull();
+    assertThat(identities.set(CAT, eu, "{\"roleArn\":\"b\"}")).isNull();
+    assertThat(identities.set(CAT, finance, "{\"roleArn\":\"c\"}"))
+        .isEqualTo("{\"roleArn\":\"a\"}");
+    assertThat(identities.identities(CAT))
+        .containsExactly(
+            Map.entry(finance, "{\"roleArn\":\"c\"}"), Map.entry(eu, "{\"roleArn\":\"b\"}"));
+    assertThat(identities.identities("other")).isEmpty();
+    assertThat(identities.clear(CAT, eu)).isEqualTo("{\"roleArn\":\"b\"}");
+    assertThat(identities.clear(CAT, eu)).isNull();
+    assertThat(store.dropNamespace(CAT, eu)).isTrue();
+    assertThat(store.dropNamespace(CAT, finance)).isTrue();
+    assertThat(identities.identities(CAT)).isEmpty();
+    store.createNamespace(CAT, finance, Map.of());
+    assertThat(identities.identities(CAT)).isEmpty();
+    assertThat(store.dropNamespace(CAT, finance)).isTrue();
+  }
+
   private String location(NamespacePath ns, String name) {
     return store.getContent(CAT, ns, name).orElseThrow().metadataLocation();
   }

@@ -2,6 +2,7 @@ package dev.sluice.vending.s3;
 
 import static java.util.Objects.requireNonNull;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.sluice.vending.CredentialSource;
 import dev.sluice.vending.CredentialSourceType;
 import dev.sluice.vending.CredentialVendor;
@@ -130,6 +131,48 @@ public final class S3Backend implements StorageBackend<S3StorageProfile> {
   @Override
   public Set<String> secretKeys() {
     return Set.of("externalId");
+  }
+
+  /**
+   * A namespace's own role, assumed in place of the catalog's for the tables below it: one role
+   * (one blast radius) per data domain. The credential source defaults to the catalog's.
+   */
+  @Override
+  public Set<String> identityKeys() {
+    return Set.of("roleArn", "externalId", "credentialSource");
+  }
+
+  @Override
+  public S3StorageProfile withIdentity(S3StorageProfile profile, IdentityInput input) {
+    String key = IdentityInput.KEY;
+    if (profile.stsUnavailable()) {
+      throw new IllegalArgumentException(
+          key
+              + "roleArn: catalog "
+              + profile.catalog()
+              + " has storageConfigInfo.stsUnavailable, so no role can be assumed for a namespace");
+    }
+    String roleArn = identityText(input, "roleArn");
+    if (roleArn == null || !roleArn.startsWith("arn:")) {
+      throw new IllegalArgumentException(
+          key + "roleArn is required: the ARN of the role to assume (arn:...)");
+    }
+    return profile.withIdentity(
+        input.namespace(),
+        roleArn,
+        identityText(input, "externalId"),
+        identityText(input, "credentialSource"));
+  }
+
+  private static String identityText(IdentityInput input, String field) {
+    JsonNode node = input.identity().get(field);
+    if (node == null || node.isNull()) {
+      return null;
+    }
+    if (!node.isTextual() || node.asText().isBlank()) {
+      throw new IllegalArgumentException(IdentityInput.KEY + field + " must be a non-empty string");
+    }
+    return node.asText();
   }
 
   @Override

@@ -66,7 +66,8 @@ public record S3StorageProfile(
     boolean unscopedSigning,
     SignatureWindow signatureWindow,
     KmsKeys kms,
-    AccessPoints accessPoints)
+    AccessPoints accessPoints,
+    String identityScope)
     implements StorageProfile {
   public static final int MIN_DURATION = 900;
   public static final int MAX_DURATION = 43_200;
@@ -83,6 +84,7 @@ public record S3StorageProfile(
     requireNonNull(signatureWindow, "signatureWindow");
     requireNonNull(kms, "kms");
     requireNonNull(accessPoints, "accessPoints");
+    requireNonNull(identityScope, "identityScope");
   }
 
   /**
@@ -171,7 +173,8 @@ public record S3StorageProfile(
         unscopedSigning,
         window,
         KmsKeys.parse(info, region, endpoint != null),
-        accessPoints);
+        accessPoints,
+        "");
   }
 
   /**
@@ -288,7 +291,40 @@ public record S3StorageProfile(
         unscopedSigning,
         signatureWindow,
         kms,
-        accessPoints);
+        accessPoints,
+        identityScope);
+  }
+
+  /**
+   * This profile assuming a namespace's role ({@code roleArn}, {@code externalId}) through its
+   * credential source (the catalog's when null), for the tables below {@code namespace}; locations,
+   * templates, lifetimes and endpoints stay the catalog's.
+   */
+  S3StorageProfile withIdentity(
+      String namespace, String roleArn, String externalId, String credentialSourceName) {
+    return new S3StorageProfile(
+        catalog,
+        allowedLocations,
+        requireNonNull(roleArn, "roleArn"),
+        externalId,
+        region,
+        endpoint,
+        stsEndpoint,
+        pathStyleAccess,
+        credentialSourceName == null ? this.credentialSourceName : credentialSourceName,
+        durationSeconds,
+        readTemplate,
+        writeTemplate,
+        sessionNameFields,
+        sessionTagFields,
+        vendOnlyOnRequest,
+        stsUnavailable,
+        delegation,
+        unscopedSigning,
+        signatureWindow,
+        kms,
+        accessPoints,
+        requireNonNull(namespace, "namespace"));
   }
 
   /**

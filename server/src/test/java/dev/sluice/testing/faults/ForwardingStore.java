@@ -12,6 +12,7 @@ import dev.sluice.store.IdempotencyKeys;
 import dev.sluice.store.LocationClaim;
 import dev.sluice.store.LocationConflict;
 import dev.sluice.store.MetadataSwap;
+import dev.sluice.store.NamespaceIdentityStore;
 import dev.sluice.store.NamespacePath;
 import dev.sluice.store.Page;
 import dev.sluice.store.PageRequest;
@@ -33,6 +34,11 @@ abstract class ForwardingStore implements Store {
   /** A request's view keeps the fault: each fault wraps the delegate's view the same way. */
   @Override
   public abstract Store claiming(IdempotencyClaim idempotency);
+
+  @Override
+  public NamespaceIdentityStore namespaceIdentities() {
+    return delegate.namespaceIdentities();
+  }
 
   @Override
   public void createCatalog(CatalogRecord catalog, String adminPrincipalRole) {
