@@ -39,7 +39,9 @@ class IcebergRoutesDeclarationTest {
           "POST " + TABLE + "/tasks",
           // Remote signing: clients find a table's signing endpoint in its config.
           "POST " + TABLE + "/sign",
-          "POST " + TABLE + "/sign/{grant}");
+          "POST " + TABLE + "/sign/{grant}",
+          // A staged table's refresh endpoint: clients find it in the stage-create answer's config.
+          "GET " + TABLE + "/credentials/{grant}");
 
   private final List<Route> table = routeTable();
 
