@@ -100,6 +100,8 @@ class ManagementStrictInputTest {
     refused(
         "POST", "/principal-roles", "{\"principalRole\": {}}", "Missing field: principalRole.name");
     refused("POST", "/principal-roles", "[]", "Invalid request");
+    // A body without its wrapper names the wrapper once.
+    refused("POST", "/principal-roles", "{}", "Missing field: principalRole\"");
     // Nothing was created by any of them.
     assertThat(server.send("GET", M + "/catalogs", null).body()).doesNotContain("\"c1\"", "\"c2\"");
     assertThat(server.send("GET", M + "/principals/p", null).statusCode()).isEqualTo(404);

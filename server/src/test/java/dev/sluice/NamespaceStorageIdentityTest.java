@@ -218,10 +218,11 @@ class NamespaceStorageIdentityTest {
         server.sendAs(root, "PUT", path("lake", "sales"), "{\"storageIdentity\": 5}"),
         400,
         "storageIdentity");
-    assertError(
-        server.sendAs(root, "PUT", path("lake", "sales"), "{\"roleArn\": \"" + ROLE_A + "\"}"),
-        400,
-        "Missing field: storageIdentity");
+    HttpResponse<String> unwrapped =
+        server.sendAs(root, "PUT", path("lake", "sales"), "{\"roleArn\": \"" + ROLE_A + "\"}");
+    assertError(unwrapped, 400, "Missing field: storageIdentity");
+    assertThat(TestServer.json(unwrapped.body()).get("error").get("message").asText())
+        .isEqualTo("Missing field: storageIdentity");
     assertError(
         set(root, "files", "sales", "{\"roleArn\": \"" + ROLE_A + "\"}"),
         400,

@@ -109,6 +109,10 @@ public final class ManagementJson {
     int open = message.indexOf('\'');
     int close = open < 0 ? -1 : message.indexOf('\'', open + 1);
     String field = close < 0 ? "?" : message.substring(open + 1, close);
+    // At the root Jackson's path already ends with the missing property; nested, it does not.
+    if (path.equals(field) || path.endsWith("." + field)) {
+      return path;
+    }
     return path.isEmpty() ? field : path + "." + field;
   }
 
