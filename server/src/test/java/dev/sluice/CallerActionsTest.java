@@ -53,7 +53,9 @@ class CallerActionsTest {
     tokens.put("nobody", server.token(nobody[0], nobody[1]));
     HttpResponse<String> ns =
         server.send(
-            "POST", "/api/catalog/v1/" + prefix + "/namespaces", "{\"namespace\": [\"ns\"]}");
+            "POST",
+            "/api/catalog/v1/" + prefix + "/namespaces",
+            "{\"namespace\": [\"ns\"], \"properties\": {\"owner\": \"data-eng\"}}");
     assertThat(ns.statusCode()).as(ns.body()).isEqualTo(200);
   }
 
@@ -111,7 +113,7 @@ class CallerActionsTest {
     String tables = load + "/tables";
     for (String who : tokens.keySet()) {
       List<String> allowed = actions(who, ns);
-      check(who, allowed, "loadNamespaceMetadata", new String[] {"GET", load});
+      checkPropertiesShown(who, allowed, load);
       check(who, allowed, "listTables", new String[] {"GET", tables});
       check(
           who,
@@ -163,6 +165,26 @@ class CallerActionsTest {
       assertThat(status).as(what).isNotEqualTo(403).isLessThan(300);
     } else {
       assertThat(status).as(what).isEqualTo(403);
+    }
+  }
+
+  /**
+   * loadNamespaceMetadata is listed exactly when the GET shows the namespace's properties; a caller
+   * whose grants only reach inside it gets the namespace without them (Flink's database check).
+   */
+  private void checkPropertiesShown(String who, List<String> allowed, String load)
+      throws Exception {
+    HttpResponse<String> answer = server.sendAs(tokens.get(who), "GET", load, null);
+    String what = who + " loadNamespaceMetadata (listed: " + allowed + ")";
+    if (allowed.contains("loadNamespaceMetadata")) {
+      assertThat(answer.statusCode()).as(what).isEqualTo(200);
+      assertThat(TestServer.json(answer.body()).path("properties").path("owner").asText())
+          .as(what)
+          .isEqualTo("data-eng");
+    } else if (answer.statusCode() == 200) {
+      assertThat(TestServer.json(answer.body()).path("properties").size()).as(what).isZero();
+    } else {
+      assertThat(answer.statusCode()).as(what).isEqualTo(403);
     }
   }
 

@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.sluice.testing.Admin;
 import dev.sluice.testing.TestServer;
 import java.net.http.HttpResponse;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -47,7 +48,7 @@ class MissingObjectsTest {
           server.send(
               "POST",
               "/api/catalog/v1/" + catalog + "/namespaces",
-              "{\"namespace\":[\"" + ns + "\"]}"));
+              "{\"namespace\":[\"" + ns + "\"], \"properties\": {\"owner\": \"data-eng\"}}"));
     }
     for (String table : List.of("ns/tables:t", "ns/tables:u", "other/tables:ot")) {
       String[] at = table.split(":");
@@ -264,13 +265,51 @@ class MissingObjectsTest {
   void aCallerWhoseGrantsShowTheNamespaceMayCheckThatItExists() throws Exception {
     for (String who : List.of("table_reader", "neighbour", "view_reader", "catalog_reader")) {
       assertThat(namespaceStatus(who, "HEAD", "ns")).as(who).isEqualTo(204);
-      // Its properties stay behind NAMESPACE_READ_PROPERTIES.
-      assertThat(namespaceStatus(who, "GET", "ns")).as(who + " GET").isEqualTo(403);
+      // GET too (Flink checks a database with it), but its properties stay behind
+      // NAMESPACE_READ_PROPERTIES.
+      HttpResponse<String> load = server.sendAs(TOKENS.get(who), "GET", base + "ns", null);
+      assertThat(load.statusCode()).as(who + " GET").isEqualTo(200);
+      JsonNode answer = TestServer.json(load.body());
+      assertThat(answer.get("namespace").toString()).isEqualTo("[\"ns\"]");
+      assertThat(answer.path("properties").size()).as(who + " properties").isZero();
       try (RESTCatalog client = client(who)) {
         assertThat(client.namespaceExists(Namespace.of("ns"))).as(who).isTrue();
+        assertThat(client.loadNamespaceMetadata(Namespace.of("ns"))).as(who).isEmpty();
       }
     }
-    assertThat(namespaceStatus("ns_reader", "GET", "ns")).isEqualTo(200);
+    try (RESTCatalog client = client("ns_reader")) {
+      assertThat(client.loadNamespaceMetadata(Namespace.of("ns")))
+          .containsEntry("owner", "data-eng");
+    }
+    // The withheld properties are said in the audit trail.
+    JsonNode events =
+        TestServer.json(
+                server
+                    .send(
+                        "GET",
+                        M
+                            + "/events?principal=table_reader&decision=ALLOW&securable=namespace%20ns",
+                        null)
+                    .body())
+            .get("events");
+    List<String> details = new ArrayList<>();
+    events.forEach(
+        e -> {
+          if (e.get("action").asText().equals("loadNamespace")) {
+            details.add(e.path("detail").asText());
+          }
+        });
+    assertThat(details).isNotEmpty().allMatch(d -> d.startsWith("existence only"));
+  }
+
+  @Test
+  void aCallerWhoseGrantsDoNotReachTheNamespaceCannotLoadIt() throws Exception {
+    // Same 403 for a namespace that exists and one that does not.
+    for (String who : List.of("table_reader", "neighbour", "view_reader", "ns_view_reader")) {
+      assertThat(namespaceStatus(who, "GET", "other")).as(who + " other").isEqualTo(403);
+      assertThat(namespaceStatus(who, "GET", "zz")).as(who + " zz").isEqualTo(403);
+    }
+    assertThat(namespaceStatus("outsider", "GET", "ns")).isEqualTo(403);
   }
 
   @Test

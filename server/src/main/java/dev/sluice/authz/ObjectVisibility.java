@@ -36,6 +36,10 @@ public final class ObjectVisibility {
   /** What the audit trail says of a refusal answered 404. */
   static final String ANSWERED_MISSING = "answered 404: does not exist, and the caller may know";
 
+  /** What the audit trail says of a namespace load answered without its properties. */
+  static final String PROPERTIES_WITHHELD =
+      "existence only: properties withheld (no NAMESPACE_READ_PROPERTIES)";
+
   private final Authorizer authz;
 
   public ObjectVisibility(Authorizer authz) {
@@ -98,6 +102,29 @@ public final class ObjectVisibility {
       authz.require(caller, action, catalog, ns, Privilege.NAMESPACE_READ_PROPERTIES);
     }
     authz.record(caller, action, catalog, ns.toString(), true);
+  }
+
+  /**
+   * Allows a namespace's load ({@code GET}): true with NAMESPACE_READ_PROPERTIES (its properties
+   * too); false for a caller whose grants reach it or something below it, as for {@link
+   * #requireExistenceCheck}, who learns that it exists and nothing of its properties. Iceberg's
+   * Flink catalog checks a database with this GET, not HEAD, and a reader holding only
+   * TABLE_READ_DATA inside must pass. Everyone else gets the 403 for NAMESPACE_READ_PROPERTIES.
+   */
+  public boolean requireNamespaceLoad(
+      Caller caller, String action, String catalog, SecurableRef ns) {
+    if (ns.type() != Type.NAMESPACE) {
+      throw new IllegalArgumentException("Not a namespace: " + ns);
+    }
+    if (authz.effective(caller, catalog, ns).contains(Privilege.NAMESPACE_READ_PROPERTIES)) {
+      authz.record(caller, action, catalog, ns.toString(), true);
+      return true;
+    }
+    if (!authz.seesAnythingAt(caller, catalog, ns)) {
+      authz.require(caller, action, catalog, ns, Privilege.NAMESPACE_READ_PROPERTIES);
+    }
+    authz.record(caller, action, catalog, ns.toString(), true, PROPERTIES_WITHHELD);
+    return false;
   }
 
   private static Type typeOf(ContentKind kind) {

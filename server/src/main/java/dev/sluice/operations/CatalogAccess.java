@@ -89,6 +89,12 @@ public final class CatalogAccess {
     objects.requireExistenceCheck(caller, action, catalog.name(), namespace(ns));
   }
 
+  /** True when the caller may read {@code ns}'s properties, false for its existence only. */
+  public boolean requireNamespaceLoad(
+      Caller caller, String action, SluiceCatalog catalog, Namespace ns) {
+    return objects.requireNamespaceLoad(caller, action, catalog.name(), namespace(ns));
+  }
+
   public void requireOnNamespace(
       Caller caller, String action, SluiceCatalog catalog, Namespace ns, Privilege privilege) {
     authz.require(caller, action, catalog.name(), namespace(ns), privilege);

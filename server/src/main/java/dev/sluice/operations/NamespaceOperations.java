@@ -43,9 +43,18 @@ public final class NamespaceOperations {
     return CatalogHandlers.createNamespace(catalog, request);
   }
 
+  /**
+   * {@code GET}: the namespace with its properties to a caller holding NAMESPACE_READ_PROPERTIES;
+   * without them to one whose grants only reach inside it (Flink checks a database this way).
+   */
   public GetNamespaceResponse load(NamespaceCall call) {
-    require(call, "loadNamespace", Privilege.NAMESPACE_READ_PROPERTIES);
-    return CatalogHandlers.loadNamespace(call.catalog(), call.namespace());
+    boolean properties =
+        access.requireNamespaceLoad(
+            call.caller(), "loadNamespace", call.catalog(), call.namespace());
+    GetNamespaceResponse loaded = CatalogHandlers.loadNamespace(call.catalog(), call.namespace());
+    return properties
+        ? loaded
+        : GetNamespaceResponse.builder().withNamespace(loaded.namespace()).build();
   }
 
   /** {@code HEAD}: 404 for a missing namespace only to a caller who may know it is missing. */

@@ -121,7 +121,17 @@ public final class TableLoads {
         call.caller(), "reportMetrics", call.catalog(), call.table(), Privilege.TABLE_READ_DATA);
     ReportMetricsRequest request = report.get();
     if (!call.catalog().tableExists(call.table())) {
-      throw new NoSuchTableException("Table does not exist: %s", call.table());
+      // A staged create's append reports its commit before the create commits (Spark's CREATE
+      // TABLE AS SELECT): discarded for a caller who may create the table, where a 404 would only
+      // make the engine log a warning with a stack trace.
+      if (!authz
+          .effective(
+              call.caller(), call.catalog().name(), Securables.namespace(call.table().namespace()))
+          .contains(Privilege.TABLE_CREATE)) {
+        throw new NoSuchTableException("Table does not exist: %s", call.table());
+      }
+      LOG.debug("metrics report for {}, not (yet) a table: discarded", call.table());
+      return;
     }
     LOG.debug("metrics report for {}: {}", call.table(), request.reportType());
   }
