@@ -107,14 +107,15 @@ public final class TableCredentials {
    * nothing.
    */
   Delegation decideRefresh(TableCall call) {
-    if (!call.catalog()
-        .settings()
-        .storage()
-        .offered()
-        .contains(Delegation.Kind.VENDED_CREDENTIALS)) {
+    if (!vends(call.catalog())) {
       return Delegation.NONE;
     }
     return Delegation.of(Delegation.Kind.VENDED_CREDENTIALS, mode(call, true).orElseThrow());
+  }
+
+  /** True when {@code catalog}'s storage offers vended credentials. */
+  static boolean vends(SluiceCatalog catalog) {
+    return catalog.settings().storage().offered().contains(Delegation.Kind.VENDED_CREDENTIALS);
   }
 
   /**

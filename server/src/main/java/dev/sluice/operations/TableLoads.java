@@ -141,12 +141,16 @@ public final class TableLoads {
    * gives read-only).
    */
   public LoadCredentialsResponse credentials(TableCall call) {
+    // Where the catalog vends, name the privilege that would help (reading data), not the table's
+    // properties: a caller without TABLE_READ_DATA is refused credentials either way.
     access.requireOnTable(
         call.caller(),
         TableCredentials.REFRESH_ACTION,
         call.catalog(),
         call.table(),
-        Privilege.TABLE_READ_PROPERTIES);
+        TableCredentials.vends(call.catalog())
+            ? Privilege.TABLE_READ_DATA
+            : Privilege.TABLE_READ_PROPERTIES);
     TableMetadata metadata =
         CatalogHandlers.loadTable(call.catalog(), call.table()).tableMetadata();
     Delegation delegation = credentials.decideRefresh(call);
