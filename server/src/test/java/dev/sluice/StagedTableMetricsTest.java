@@ -1,5 +1,6 @@
 package dev.sluice;
 
+import static dev.sluice.AuthorizationMatrixTest.SCHEMA;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.testing.Admin;
@@ -19,9 +20,6 @@ import org.junit.jupiter.api.TestInstance;
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class StagedTableMetricsTest {
-  private static final String SCHEMA =
-      "{\"type\":\"struct\",\"schema-id\":0,\"fields\":[{\"id\":1,\"name\":\"id\",\"required\":true,\"type\":\"long\"}]}";
-
   private TestServer server;
   private String base;
   private String creator;
