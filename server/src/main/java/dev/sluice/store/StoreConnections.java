@@ -90,10 +90,14 @@ final class StoreConnections {
       Tracer traced = tracer;
       return traced == null ? conn : TracedConnections.wrap(conn, traced, system);
     } catch (SQLTransientConnectionException e) {
+      long now = System.nanoTime();
       if (downSinceNanos == 0) {
-        downSinceNanos = System.nanoTime();
-        lastProbeNanos = downSinceNanos;
+        downSinceNanos = now;
       }
+      // The spacing counts from the end of this wait, not its start: requests queued behind it
+      // (one cache key's loaders, run one after another) fail at once instead of each becoming
+      // the next probe and waiting its own timeout in turn.
+      lastProbeNanos = now;
       throw e;
     } finally {
       if (probe) {

@@ -96,6 +96,46 @@ class StartupTimeoutTest {
     }
   }
 
+  /**
+   * A probe that times out leaves the store down for the requests right behind it: a cache runs one
+   * key's loaders one after another, and each of them becoming the next probe made the third wait
+   * three timeouts (PgOutageTest saw a 503 after 5.9 s with a 2 s pool timeout).
+   */
+  @Test
+  void afterAFailedProbeTheRequestsRightBehindItFailAtOnce() throws Exception {
+    Path dir = Files.createTempDirectory("sluice-probe");
+    String url = "jdbc:h2:file:" + dir.resolve("catalog") + ";DB_CLOSE_ON_EXIT=FALSE";
+    try (JdbcStore store = JdbcStore.open(new DatabaseConfig(url, null, null, 2, 500, 10_000))) {
+      store.ready();
+      Connection a = store.connectionForTest();
+      Connection b = store.connectionForTest();
+      try {
+        assertThatThrownBy(() -> store.connectionForTest().close())
+            .isInstanceOf(SQLException.class);
+        sleep(300); // past the spacing: the next request probes, and waits the pool timeout
+        long probe = System.nanoTime();
+        assertThatThrownBy(() -> store.connectionForTest().close())
+            .isInstanceOf(SQLException.class);
+        assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - probe))
+            .as("the probe waits the pool timeout")
+            .isGreaterThanOrEqualTo(450);
+
+        long behind = System.nanoTime();
+        for (int i = 0; i < 3; i++) {
+          assertThatThrownBy(() -> store.connectionForTest().close())
+              .isInstanceOf(java.sql.SQLTransientConnectionException.class)
+              .hasMessageContaining("not waiting again yet");
+        }
+        assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - behind))
+            .as("3 requests right after the failed probe, together")
+            .isLessThan(200);
+      } finally {
+        a.close();
+        b.close();
+      }
+    }
+  }
+
   @Test
   void aStartupTimeoutShorterThanTheRequestTimeoutIsRefused() {
     assertThatThrownBy(() -> new DatabaseConfig("jdbc:h2:mem:x", null, null, 2, 2000, 1000))
