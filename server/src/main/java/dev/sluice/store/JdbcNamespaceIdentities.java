@@ -36,7 +36,7 @@ final class JdbcNamespaceIdentities extends JdbcSupport implements NamespaceIden
   public String set(String catalog, NamespacePath path, String identityJson) {
     return inTransaction(
         conn -> {
-          if (path.isRoot() || !lockNamespace(conn, catalog, path)) {
+          if (path.isRoot() || !JdbcNamespaces.lockNamespace(conn, catalog, path)) {
             throw new NotFound("Namespace does not exist: " + path);
           }
           String before = current(conn, catalog, path);
@@ -84,19 +84,6 @@ final class JdbcNamespaceIdentities extends JdbcSupport implements NamespaceIden
       ps.setString(2, path.key());
       try (ResultSet rs = ps.executeQuery()) {
         return rs.next() ? rs.getString(1) : null;
-      }
-    }
-  }
-
-  private static boolean lockNamespace(Connection conn, String catalog, NamespacePath path)
-      throws SQLException {
-    try (PreparedStatement ps =
-        conn.prepareStatement(
-            "SELECT 1 FROM namespaces WHERE catalog_name = ? AND ns_path = ? FOR UPDATE")) {
-      ps.setString(1, catalog);
-      ps.setString(2, path.key());
-      try (ResultSet rs = ps.executeQuery()) {
-        return rs.next();
       }
     }
   }

@@ -197,7 +197,8 @@ final class JdbcNamespaces extends JdbcSupport {
             path.key());
   }
 
-  private static boolean lockNamespace(Connection conn, String catalog, NamespacePath path)
+  /** Locks namespace {@code path}'s row for this transaction; false when there is none. */
+  static boolean lockNamespace(Connection conn, String catalog, NamespacePath path)
       throws SQLException {
     try (PreparedStatement ps =
         conn.prepareStatement(

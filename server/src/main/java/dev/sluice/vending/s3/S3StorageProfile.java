@@ -270,6 +270,31 @@ public record S3StorageProfile(
 
   /** This profile with credentials living {@code seconds} (the self-check's expiry probe). */
   S3StorageProfile withDuration(int seconds) {
+    return copy(roleArn, externalId, credentialSourceName, seconds, identityScope);
+  }
+
+  /**
+   * This profile assuming a namespace's role ({@code roleArn}, {@code externalId}) through its
+   * credential source (the catalog's when null), for the tables below {@code namespace}; locations,
+   * templates, lifetimes and endpoints stay the catalog's.
+   */
+  S3StorageProfile withIdentity(
+      String namespace, String roleArn, String externalId, String credentialSourceName) {
+    return copy(
+        requireNonNull(roleArn, "roleArn"),
+        externalId,
+        credentialSourceName == null ? this.credentialSourceName : credentialSourceName,
+        durationSeconds,
+        requireNonNull(namespace, "namespace"));
+  }
+
+  /** This profile with the identity and lifetime given; everything else as it is. */
+  private S3StorageProfile copy(
+      String roleArn,
+      String externalId,
+      String credentialSourceName,
+      int durationSeconds,
+      String identityScope) {
     return new S3StorageProfile(
         catalog,
         allowedLocations,
@@ -280,38 +305,6 @@ public record S3StorageProfile(
         stsEndpoint,
         pathStyleAccess,
         credentialSourceName,
-        seconds,
-        readTemplate,
-        writeTemplate,
-        sessionNameFields,
-        sessionTagFields,
-        vendOnlyOnRequest,
-        stsUnavailable,
-        delegation,
-        unscopedSigning,
-        signatureWindow,
-        kms,
-        accessPoints,
-        identityScope);
-  }
-
-  /**
-   * This profile assuming a namespace's role ({@code roleArn}, {@code externalId}) through its
-   * credential source (the catalog's when null), for the tables below {@code namespace}; locations,
-   * templates, lifetimes and endpoints stay the catalog's.
-   */
-  S3StorageProfile withIdentity(
-      String namespace, String roleArn, String externalId, String credentialSourceName) {
-    return new S3StorageProfile(
-        catalog,
-        allowedLocations,
-        requireNonNull(roleArn, "roleArn"),
-        externalId,
-        region,
-        endpoint,
-        stsEndpoint,
-        pathStyleAccess,
-        credentialSourceName == null ? this.credentialSourceName : credentialSourceName,
         durationSeconds,
         readTemplate,
         writeTemplate,
@@ -324,7 +317,7 @@ public record S3StorageProfile(
         signatureWindow,
         kms,
         accessPoints,
-        requireNonNull(namespace, "namespace"));
+        identityScope);
   }
 
   /**
