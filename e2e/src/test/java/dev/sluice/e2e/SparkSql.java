@@ -3,6 +3,7 @@ package dev.sluice.e2e;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
@@ -39,6 +40,7 @@ final class SparkSql {
       String warehouse,
       Map<String, String> catalogOptions) {
     SparkSession.Builder builder = SparkSession.builder();
+    catalogConf(catalog, server, warehouse, server.credential()).forEach(builder::config);
     catalogOptions.forEach((k, v) -> builder.config("spark.sql.catalog." + catalog + "." + k, v));
     return builder
         .master("local[2]")
@@ -53,11 +55,6 @@ final class SparkSql {
         .config(
             "spark.sql.extensions",
             "org.apache.iceberg.spark.extensions.IcebergSparkSessionExtensions")
-        .config("spark.sql.catalog." + catalog, "org.apache.iceberg.spark.SparkCatalog")
-        .config("spark.sql.catalog." + catalog + ".type", "rest")
-        .config("spark.sql.catalog." + catalog + ".uri", server.catalogUri())
-        .config("spark.sql.catalog." + catalog + ".warehouse", warehouse)
-        .config("spark.sql.catalog." + catalog + ".credential", server.credential())
         .getOrCreate();
   }
 
@@ -85,13 +82,32 @@ final class SparkSql {
       String warehouse,
       String credential,
       Map<String, String> catalogOptions) {
-    String c = "spark.sql.catalog." + catalog;
-    spark.conf().set(c, "org.apache.iceberg.spark.SparkCatalog");
-    spark.conf().set(c + ".type", "rest");
-    spark.conf().set(c + ".uri", server.catalogUri());
-    spark.conf().set(c + ".warehouse", warehouse);
-    spark.conf().set(c + ".credential", credential);
-    catalogOptions.forEach((k, v) -> spark.conf().set(c + "." + k, v));
+    catalogConf(catalog, server, warehouse, credential).forEach(spark.conf()::set);
+    catalogOptions.forEach((k, v) -> spark.conf().set("spark.sql.catalog." + catalog + "." + k, v));
+  }
+
+  /**
+   * The catalog's Spark settings exactly as docs/ENGINES.md gives them (snippet {@code
+   * spark-catalog}, catalog {@code lake} renamed to {@code catalog}).
+   */
+  static Map<String, String> catalogConf(
+      String catalog, SluiceServerProcess server, String warehouse, String credential) {
+    int colon = credential.indexOf(':');
+    Map<String, String> doc =
+        DocSnippets.properties(
+            "spark-catalog",
+            Map.of(
+                "uri", server.catalogUri(),
+                "warehouse", warehouse,
+                "clientId", credential.substring(0, colon),
+                "secret", credential.substring(colon + 1)));
+    Map<String, String> conf = new LinkedHashMap<>();
+    doc.forEach(
+        (k, v) ->
+            conf.put(
+                k.replaceFirst("^spark\\.sql\\.catalog\\.lake", "spark.sql.catalog." + catalog),
+                v));
+    return conf;
   }
 
   /**

@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.math.BigDecimal;
 import java.net.http.HttpResponse;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
@@ -446,32 +447,25 @@ class TrinoEndToEndTest {
   }
 
   /**
-   * Adds a Trino catalog for one principal: Sluice's URI, warehouse and the principal's credential,
-   * vended credentials on, and for S3 only where RGW is (no keys).
+   * Adds a Trino catalog for one principal, with the catalog file of docs/ENGINES.md (snippet
+   * {@code trino-catalog}; its {@code connector.name} is the statement's {@code USING}): Sluice's
+   * URI, warehouse and the principal's credential, vended credentials on, and for S3 only where RGW
+   * is (no keys).
    */
   private static String trinoCatalog(String name, String credential) {
+    int colon = credential.indexOf(':');
     Map<String, String> properties =
-        Map.of(
-            "iceberg.catalog.type",
-            "rest",
-            "iceberg.rest-catalog.uri",
-            server.catalogUri(),
-            "iceberg.rest-catalog.warehouse",
-            WAREHOUSE,
-            "iceberg.rest-catalog.security",
-            "OAUTH2",
-            "iceberg.rest-catalog.oauth2.credential",
-            credential,
-            "iceberg.rest-catalog.vended-credentials-enabled",
-            "true",
-            "fs.native-s3.enabled",
-            "true",
-            "s3.endpoint",
-            rgw.get("SLUICE_TEST_RGW_ENDPOINT"),
-            "s3.region",
-            rgw.get("SLUICE_TEST_RGW_REGION"),
-            "s3.path-style-access",
-            "true");
+        new LinkedHashMap<>(
+            DocSnippets.properties(
+                "trino-catalog",
+                Map.of(
+                    "uri", server.catalogUri(),
+                    "warehouse", WAREHOUSE,
+                    "clientId", credential.substring(0, colon),
+                    "secret", credential.substring(colon + 1),
+                    "region", rgw.get("SLUICE_TEST_RGW_REGION"),
+                    "s3-endpoint", rgw.get("SLUICE_TEST_RGW_ENDPOINT"))));
+    assertThat(properties.remove("connector.name")).isEqualTo("iceberg");
     List<String> with = new ArrayList<>();
     properties.forEach((k, v) -> with.add("\"" + k + "\" = '" + v.replace("'", "''") + "'"));
     trino.execute(
