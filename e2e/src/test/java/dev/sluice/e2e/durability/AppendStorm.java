@@ -142,6 +142,9 @@ final class AppendStorm {
     int inFlight(int replica);
 
     long startNanos();
+
+    /** Appends so far left without a definite answer that ended at or after {@code nanos}. */
+    long unknownSince(long nanos);
   }
 
   private final ReplicaCluster cluster;
@@ -215,6 +218,14 @@ final class AppendStorm {
             @Override
             public long startNanos() {
               return start[0];
+            }
+
+            @Override
+            public long unknownSince(long nanos) {
+              return attempts.stream()
+                  .filter(a -> a.operation().outcome() == Outcome.UNKNOWN)
+                  .filter(a -> a.endNanos() >= nanos)
+                  .count();
             }
           });
       long joinBy = start[0] + duration.toNanos() + TimeUnit.SECONDS.toNanos(60);

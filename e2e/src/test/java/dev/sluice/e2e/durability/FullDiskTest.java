@@ -34,8 +34,9 @@ import org.junit.jupiter.api.Test;
  */
 class FullDiskTest {
   private static final int WRITERS = 8;
-  private static final Duration STORM = Duration.ofSeconds(24);
+  private static final Duration STORM = Duration.ofSeconds(26);
   private static final Duration HOLD_FULL = Duration.ofSeconds(3);
+  private static final Duration HOLD_FULL_LONGEST = Duration.ofSeconds(9);
   private static final Schema SCHEMA =
       new Schema(Types.NestedField.required(1, "id", Types.LongType.get()));
 
@@ -80,9 +81,9 @@ class FullDiskTest {
                 .run(
                     control -> {
                       WallClock.sleepUntil(control.startNanos() + Duration.ofSeconds(4).toNanos());
-                      faults.add(holdFull("warehouse", warehouse));
+                      faults.add(holdFull("warehouse", warehouse, control));
                       WallClock.sleepUntil(control.startNanos() + Duration.ofSeconds(11).toNanos());
-                      faults.add(holdFull("h2-file", data));
+                      faults.add(holdFull("h2-file", data, control));
                     });
       } finally {
         probe.stop();
@@ -179,13 +180,20 @@ class FullDiskTest {
   }
 
   /** Fills {@code fs}, keeps it full for {@link #HOLD_FULL} (taking what gets freed), frees it. */
-  private static Fault holdFull(String what, SmallFileSystem fs) {
+  /**
+   * Fills {@code fs} and keeps it full for {@link #HOLD_FULL}, and on until an append has failed
+   * (at most {@link #HOLD_FULL_LONGEST}): H2 writes into free space inside its file first, so how
+   * long a full disk takes to bite depends on how much the file has, not on the clock.
+   */
+  private static Fault holdFull(String what, SmallFileSystem fs, AppendStorm.Control storm) {
     fs.fill();
     long filled = System.nanoTime();
     long until = filled + HOLD_FULL.toNanos();
-    while (System.nanoTime() < until) {
+    long latest = filled + HOLD_FULL_LONGEST.toNanos();
+    while (System.nanoTime() < until
+        || (storm.unknownSince(filled) == 0 && System.nanoTime() < latest)) {
       fs.fill();
-      WallClock.sleepUntil(Math.min(until, System.nanoTime() + Duration.ofMillis(100).toNanos()));
+      WallClock.sleepUntil(System.nanoTime() + Duration.ofMillis(100).toNanos());
     }
     fs.free();
     return new Fault(what, filled, System.nanoTime());
