@@ -73,9 +73,18 @@ public final class ServerInstall {
     return cp;
   }
 
-  /** The JVM options that map the archive (none when training made none). */
+  /**
+   * The JVM options of every server a test starts: the archive (when training made one), and C1
+   * only. A test's server lives seconds to a minute and serves little; C2 spent most of its CPU
+   * compiling code that never gets hot (the e2e lane's servers: 364 s -> 251 s CPU with C1 only,
+   * one run each on a loaded machine). Benchmarks start their servers elsewhere, with C2.
+   */
   public List<String> jvmOptions() {
-    return archive == null ? List.of() : List.of("-XX:SharedArchiveFile=" + archive);
+    List<String> options = new ArrayList<>(List.of("-XX:TieredStopAtLevel=1"));
+    if (archive != null) {
+      options.add("-XX:SharedArchiveFile=" + archive);
+    }
+    return options;
   }
 
   private static ServerInstall copy(Path jar, Path lib) {
