@@ -61,6 +61,22 @@ public final class ObjectVisibility {
       SecurableRef object,
       Privilege privilege,
       Supplier<Optional<ContentKind>> kindAtName) {
+    requireRead(caller, action, catalog, object, privilege, null, kindAtName);
+  }
+
+  /**
+   * As above; a 403 also names {@code forData} (null: nothing more), the privilege reading the
+   * object's data takes, for a table whose catalog hands out storage access: an engine refused a
+   * load wants to read, and {@code privilege} alone would not let it.
+   */
+  public void requireRead(
+      Caller caller,
+      String action,
+      String catalog,
+      SecurableRef object,
+      Privilege privilege,
+      Privilege forData,
+      Supplier<Optional<ContentKind>> kindAtName) {
     if (object.type() != Type.TABLE && object.type() != Type.VIEW) {
       throw new IllegalArgumentException("Not a table or view: " + object);
     }
@@ -82,7 +98,14 @@ public final class ObjectVisibility {
       }
     }
     authz.record(caller, action, catalog, object.toString(), false);
-    throw Authorizer.refusal(caller, action, catalog, object, privilege);
+    throw Authorizer.refusal(
+        caller,
+        action,
+        catalog,
+        object,
+        forData == null || forData == privilege
+            ? privilege.name()
+            : privilege + "; reading its data needs " + forData);
   }
 
   /**
