@@ -51,23 +51,11 @@ public final class ObjectVisibility {
    * it. Otherwise refuses: 404 (NoSuchTable/NoSuchView) if it is missing and the caller may know
    * (above), else 403; the decision is recorded either way.
    *
+   * @param forData named in a 403 too (null: nothing more): the privilege reading the object's data
+   *     takes, for a table whose catalog hands out storage access, since an engine refused a load
+   *     wants to read, and {@code privilege} alone would not let it
    * @param kindAtName what holds the object's name now (a table, a view, or nothing); asked only
    *     for a caller who may learn it
-   */
-  public void requireRead(
-      Caller caller,
-      String action,
-      String catalog,
-      SecurableRef object,
-      Privilege privilege,
-      Supplier<Optional<ContentKind>> kindAtName) {
-    requireRead(caller, action, catalog, object, privilege, null, kindAtName);
-  }
-
-  /**
-   * As above; a 403 also names {@code forData} (null: nothing more), the privilege reading the
-   * object's data takes, for a table whose catalog hands out storage access: an engine refused a
-   * load wants to read, and {@code privilege} alone would not let it.
    */
   public void requireRead(
       Caller caller,
