@@ -18,8 +18,9 @@ import org.junit.jupiter.api.TestInstance;
 /**
  * A refused credentials request names the privilege that would help: where the catalog vends, that
  * is TABLE_READ_DATA (what an engine or the Comet bridge needs to read), not TABLE_READ_PROPERTIES;
- * a catalog that vends nothing still names TABLE_READ_PROPERTIES. Refused before anything is loaded
- * or vended, so no store is reached.
+ * a catalog that vends nothing still names TABLE_READ_PROPERTIES. A refused load there names both:
+ * TABLE_READ_PROPERTIES loads the table, TABLE_READ_DATA reads its files. Refused before anything
+ * is loaded or vended, so no store is reached.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class CredentialsRefusalHintTest {
@@ -62,11 +63,16 @@ class CredentialsRefusalHintTest {
   }
 
   private String refusal(String catalog) throws Exception {
+    return refusal(catalog, "/credentials");
+  }
+
+  /** The 403's message for {@code GET …/ns/tables/t<suffix>} in {@code catalog}. */
+  private String refusal(String catalog, String suffix) throws Exception {
     HttpResponse<String> answer =
         server.sendAs(
             stranger,
             "GET",
-            "/api/catalog/v1/" + catalog + "/namespaces/ns/tables/t/credentials",
+            "/api/catalog/v1/" + catalog + "/namespaces/ns/tables/t" + suffix,
             null);
     assertThat(answer.statusCode()).as(answer.body()).isEqualTo(403);
     JsonNode error = TestServer.json(answer.body()).get("error");
@@ -84,5 +90,22 @@ class CredentialsRefusalHintTest {
   @Test
   void aCatalogThatVendsNothingNamesTableReadProperties() throws Exception {
     assertThat(refusal(files)).contains("loadCredentials", "needs TABLE_READ_PROPERTIES");
+  }
+
+  @Test
+  void aRefusedLoadInAVendingCatalogAlsoNamesWhatReadingTheDataNeeds() throws Exception {
+    assertThat(refusal("vending", ""))
+        .endsWith(
+            "is not authorized for loadTable on table ns.t in catalog vending (needs"
+                + " TABLE_READ_PROPERTIES; reading its data needs TABLE_READ_DATA)");
+  }
+
+  @Test
+  void aRefusedLoadInACatalogThatVendsNothingNamesTableReadPropertiesAlone() throws Exception {
+    assertThat(refusal(files, ""))
+        .endsWith(
+            "is not authorized for loadTable on table ns.t in catalog "
+                + files
+                + " (needs TABLE_READ_PROPERTIES)");
   }
 }

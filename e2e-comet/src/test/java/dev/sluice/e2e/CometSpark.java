@@ -1,18 +1,17 @@
 package dev.sluice.e2e;
 
-import dev.sluice.client.comet.SluiceCometCredentialProvider;
 import java.nio.file.Path;
+import java.util.Map;
 import org.apache.spark.sql.SparkSession;
 
 /**
  * The Comet tests' Spark: 4.1 in local mode (two task slots) with Comet's native scans. Hadoop S3A
  * (Spark's file listing) runs anonymously; Comet's Parquet reads get their credentials from the
- * Sluice bridge with a reader's credential. Iceberg REST catalogs of the Sluice server are added
- * with {@link #restCatalog}.
+ * Sluice bridge with a reader's credential, set up as docs/ENGINES.md says (snippet {@code
+ * comet-parquet}). Iceberg REST catalogs of the Sluice server are added with {@link #restCatalog},
+ * the bridge for their native reads with {@link #cometIceberg}.
  */
 final class CometSpark {
-  static final String BRIDGE = SluiceCometCredentialProvider.class.getName();
-
   private CometSpark() {}
 
   static SparkSession.Builder builder(
@@ -21,8 +20,8 @@ final class CometSpark {
       SluiceServerProcess server,
       String warehouse,
       String readerCredential) {
-    return SparkSession.builder()
-        .master("local[2]")
+    SparkSession.Builder b = SparkSession.builder();
+    b.master("local[2]")
         .appName("sluice-e2e-comet")
         .config("spark.driver.host", "127.0.0.1")
         .config("spark.driver.bindAddress", "127.0.0.1")
@@ -42,31 +41,52 @@ final class CometSpark {
         .config("spark.memory.offHeap.enabled", "true")
         .config("spark.memory.offHeap.size", "1g")
         // Parquet path: S3A lists anonymously; Comet's reads get credentials from the bridge.
-        .config("spark.hadoop.fs.s3a.endpoint", bed.env("SLUICE_TEST_RGW_ENDPOINT"))
-        .config("spark.hadoop.fs.s3a.endpoint.region", bed.env("SLUICE_TEST_RGW_REGION"))
-        .config("spark.hadoop.fs.s3a.path.style.access", "true")
-        .config("spark.hadoop.fs.s3a.connection.ssl.enabled", "false")
         .config(
             "spark.hadoop.fs.s3a.aws.credentials.provider",
-            "org.apache.hadoop.fs.s3a.AnonymousAWSCredentialsProvider")
-        .config("spark.hadoop.fs.s3a.comet.credential.provider.class", BRIDGE)
-        .config("spark.hadoop.fs.s3a.sluice.uri", server.catalogUri())
-        .config("spark.hadoop.fs.s3a.sluice.warehouse", warehouse)
-        .config("spark.hadoop.fs.s3a.sluice.credential", readerCredential);
+            "org.apache.hadoop.fs.s3a.AnonymousAWSCredentialsProvider");
+    DocSnippets.properties(
+            "comet-parquet",
+            DocSnippets.catalogValues(
+                server.catalogUri(),
+                warehouse,
+                readerCredential,
+                Map.of(
+                    "region", bed.env("SLUICE_TEST_RGW_REGION"),
+                    "s3-endpoint", bed.env("SLUICE_TEST_RGW_ENDPOINT"))))
+        .forEach(b::config);
+    return b;
   }
 
-  /** Spark catalog {@code name}: the server's {@code warehouse}, with {@code credential}. */
+  /**
+   * Spark catalog {@code name}: the server's {@code warehouse}, with {@code credential}, configured
+   * as docs/ENGINES.md's {@code spark-catalog} snippet says.
+   */
   static SparkSession.Builder restCatalog(
       SparkSession.Builder b,
       String name,
       SluiceServerProcess server,
       String warehouse,
       String credential) {
-    String c = "spark.sql.catalog." + name;
-    return b.config(c, "org.apache.iceberg.spark.SparkCatalog")
-        .config(c + ".type", "rest")
-        .config(c + ".uri", server.catalogUri())
-        .config(c + ".warehouse", warehouse)
-        .config(c + ".credential", credential);
+    SparkSql.catalogConf(name, server, warehouse, credential).forEach(b::config);
+    return b;
+  }
+
+  /**
+   * Comet's native Iceberg reads of catalog {@code name} credentialed by the bridge: the {@code
+   * comet-iceberg} snippet of docs/ENGINES.md, its catalog {@code lake} renamed to {@code name}.
+   */
+  static SparkSession.Builder cometIceberg(SparkSession.Builder b, String name, CometTestBed bed) {
+    DocSnippets.properties(
+            "comet-iceberg",
+            Map.of(
+                "region", bed.env("SLUICE_TEST_RGW_REGION"),
+                "s3-endpoint", bed.env("SLUICE_TEST_RGW_ENDPOINT")))
+        .forEach(
+            (k, v) ->
+                b.config(
+                    k.replaceFirst(
+                        "^spark\\.sql\\.catalog\\.lake\\.", "spark.sql.catalog." + name + "."),
+                    v));
+    return b;
   }
 }

@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Map;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.Delete;
@@ -50,6 +51,21 @@ final class CometTestBed implements AutoCloseable {
           "AWS_CONTAINER_CREDENTIALS_RELATIVE_URI",
           "AWS_ENDPOINT_URL",
           "AWS_ENDPOINT_URL_S3");
+
+  /**
+   * The Sluice server's configuration on this bed: the RGW credential source {@code rgw} (the bed's
+   * admin keys, which only the server holds), and credentials from 1 s on.
+   */
+  static final String SERVER_CONFIG =
+      """
+      storage:
+        vendingMinDurationSeconds: 1
+        credentialSources:
+          rgw:
+            type: static
+            accessKeyId: ${SLUICE_TEST_RGW_ACCESS_KEY}
+            secretAccessKey: ${SLUICE_TEST_RGW_SECRET_KEY}
+      """;
 
   private final Map<String, String> env;
   private final S3Client admin;
@@ -130,6 +146,11 @@ final class CometTestBed implements AutoCloseable {
     return env.get(name);
   }
 
+  /** The bed's {@code SLUICE_TEST_RGW_*} variables. */
+  Map<String, String> rgw() {
+    return env;
+  }
+
   /**
    * Lets anyone list the bucket (and nothing else): Spark's file listing runs on Hadoop S3A, which
    * gets no key at all in these tests, while every object read must carry a vended credential.
@@ -141,6 +162,11 @@ final class CometTestBed implements AutoCloseable {
          "Action":["s3:ListBucket"],"Resource":["arn:aws:s3:::%s"]}]}"""
             .formatted(bucket);
     admin.putBucketPolicy(b -> b.bucket(bucket).policy(policy));
+  }
+
+  /** Writes {@code bytes} at {@code key} with the admin keys (setup only). */
+  void put(String key, byte[] bytes) {
+    admin.putObject(b -> b.bucket(bucket).key(key), RequestBody.fromBytes(bytes));
   }
 
   /** The keys under {@code prefix}, sorted. */

@@ -1,12 +1,10 @@
 package dev.sluice.e2e;
 
 import static java.util.Objects.requireNonNull;
-import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import java.net.http.HttpResponse;
 
 /**
  * The Comet tests' Sluice side, set up as root through the management API: S3 catalogs on the test
@@ -27,12 +25,10 @@ final class SluiceAdmin {
   /** A catalog on {@code s3://<bucket>/<dir>} whose credentials last {@code seconds}. */
   void createCatalog(String name, String dir, int seconds) {
     String location = "s3://" + bed.bucket() + "/" + dir;
-    ObjectNode catalog = JSON.createObjectNode().put("name", name).put("type", "INTERNAL");
-    catalog.putObject("properties").put("default-base-location", location);
-    catalog.set("storageConfigInfo", storage(location, seconds));
-    ObjectNode body = JSON.createObjectNode();
-    body.set("catalog", catalog);
-    ok("POST", M + "/catalogs", body.toString());
+    ok(
+        "POST",
+        M + "/catalogs",
+        CatalogAdmin.rgwS3Catalog(bed.rgw(), location, name, seconds).toString());
   }
 
   /** Changes how long the catalog's credentials last (the rest of its storage stays as made). */
@@ -40,22 +36,10 @@ final class SluiceAdmin {
     JsonNode current = JSON.readTree(ok("GET", M + "/catalogs/" + name, null));
     ObjectNode body =
         JSON.createObjectNode().put("currentEntityVersion", current.path("entityVersion").asLong());
-    body.set("storageConfigInfo", storage("s3://" + bed.bucket() + "/" + dir, seconds));
+    body.set(
+        "storageConfigInfo",
+        CatalogAdmin.rgwS3Storage(bed.rgw(), "s3://" + bed.bucket() + "/" + dir, seconds));
     ok("PUT", M + "/catalogs/" + name, body.toString());
-  }
-
-  private ObjectNode storage(String location, int seconds) {
-    ObjectNode storage =
-        JSON.createObjectNode()
-            .put("storageType", "S3")
-            .put("roleArn", bed.env("SLUICE_TEST_RGW_ROLE_ARN"))
-            .put("region", bed.env("SLUICE_TEST_RGW_REGION"))
-            .put("endpoint", bed.env("SLUICE_TEST_RGW_ENDPOINT"))
-            .put("pathStyleAccess", true)
-            .put("credentialSource", "rgw")
-            .put("durationSeconds", seconds);
-    storage.putArray("allowedLocations").add(location);
-    return storage;
   }
 
   /** A principal in a principal role of its own; answers its {@code clientId:secret}. */
@@ -91,10 +75,6 @@ final class SluiceAdmin {
   }
 
   private String ok(String method, String path, String body) {
-    HttpResponse<String> response = server.send(method, path, server.fetchToken(), body);
-    assertThat(response.statusCode())
-        .as("%s %s %s answered: %s", method, path, body, response.body())
-        .isBetween(200, 204);
-    return response.body();
+    return CatalogAdmin.ok(server, method, path, body);
   }
 }

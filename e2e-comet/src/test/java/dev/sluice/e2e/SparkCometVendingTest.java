@@ -40,17 +40,6 @@ import org.junit.jupiter.api.TestMethodOrder;
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class SparkCometVendingTest {
-  private static final String SERVER_CONFIG =
-      """
-      storage:
-        vendingMinDurationSeconds: 1
-        credentialSources:
-          rgw:
-            type: static
-            accessKeyId: ${SLUICE_TEST_RGW_ACCESS_KEY}
-            secretAccessKey: ${SLUICE_TEST_RGW_SECRET_KEY}
-      """;
-
   private static final String WAREHOUSE = "lake";
 
   /** The reader's catalog: credentials come from the bridge on Comet's native Iceberg scan. */
@@ -91,7 +80,7 @@ class SparkCometVendingTest {
     Map<String, String> env = CometTestBed.environment("SparkCometVendingTest");
     bed = CometTestBed.create(env, "sluice-e2e-comet");
     bed.allowAnonymousListing();
-    server = SluiceServerProcess.start("spark-comet", SERVER_CONFIG, env);
+    server = SluiceServerProcess.start("spark-comet", CometTestBed.SERVER_CONFIG, env);
     admin = new SluiceAdmin(server, bed);
     admin.createCatalog(WAREHOUSE, "wh", CREDENTIAL_SECONDS);
     admin.createCatalog(BRIEF, BRIEF, CREDENTIAL_SECONDS); // made brief once filled
@@ -150,12 +139,8 @@ class SparkCometVendingTest {
     String reader = readerId + ":" + readerSecret;
     SparkSession.Builder b = CometSpark.builder(sparkDir, bed, server, WAREHOUSE, reader);
     // Iceberg path: the reader's catalog, with the bridge and an explicit region.
-    String r = "spark.sql.catalog." + READER;
-    CometSpark.restCatalog(b, READER, server, WAREHOUSE, reader)
-        .config(r + ".s3.comet.credential.provider.class", CometSpark.BRIDGE)
-        .config(r + ".s3.region", bed.env("SLUICE_TEST_RGW_REGION"))
-        .config(r + ".s3.endpoint", bed.env("SLUICE_TEST_RGW_ENDPOINT"))
-        .config(r + ".s3.path-style-access", "true");
+    CometSpark.restCatalog(b, READER, server, WAREHOUSE, reader);
+    CometSpark.cometIceberg(b, READER, bed);
     // Root's catalogs, for setup.
     CometSpark.restCatalog(b, ADMIN, server, WAREHOUSE, server.credential());
     CometSpark.restCatalog(b, BRIEF_ADMIN, server, BRIEF, server.credential());
@@ -211,7 +196,14 @@ class SparkCometVendingTest {
                         "Sluice cannot vend an S3 credential for bucket '" + bed.bucket() + "'")
                     .contains(
                         "no table the principal may read has a location covering it (1 readable"
-                            + " location(s) in the bucket)")
+                            + " location(s) in the bucket): reading it needs TABLE_READ_DATA on"
+                            + " the table whose location holds it")
+                    .matches(
+                        TroubleshootingRows.row(
+                            "no table the principal may read",
+                            Map.of(
+                                "'B'", "'" + bed.bucket() + "'",
+                                "s3://B/", "s3://" + bed.bucket() + "/")))
                     .doesNotContain(readerSecret));
     List<String> access = bed.rgwAccessLinesSince(mark);
     for (String key : dataKeys) {
@@ -276,7 +268,13 @@ class SparkCometVendingTest {
                     .contains("ForbiddenException")
                     .contains(
                         "Principal 'reader' with activated principal roles [readers] is not"
-                            + " authorized for loadTable on table comet.orders_eu"));
+                            + " authorized for loadTable on table comet.orders_eu in catalog lake"
+                            + " (needs TABLE_READ_PROPERTIES; reading its data needs"
+                            + " TABLE_READ_DATA)")
+                    .matches(
+                        TroubleshootingRows.row(
+                            "for loadTable",
+                            Map.of("ns.t", NS + "." + ORDERS_EU, "catalog c", "catalog lake"))));
   }
 
   @Test

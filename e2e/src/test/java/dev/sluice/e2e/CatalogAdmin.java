@@ -31,7 +31,30 @@ final class CatalogAdmin {
    */
   static ObjectNode rgwS3Catalog(
       Map<String, String> rgw, String bucket, String warehouse, String... delegation) {
-    String location = "s3://" + bucket + "/wh";
+    return rgwS3Catalog(rgw, "s3://" + bucket + "/wh", warehouse, 900, delegation);
+  }
+
+  /** As above, allowed and based at {@code location}, its credentials lasting {@code seconds}. */
+  static ObjectNode rgwS3Catalog(
+      Map<String, String> rgw,
+      String location,
+      String warehouse,
+      int seconds,
+      String... delegation) {
+    ObjectNode catalog = JSON.createObjectNode().put("name", warehouse).put("type", "INTERNAL");
+    catalog.putObject("properties").put("default-base-location", location);
+    catalog.set("storageConfigInfo", rgwS3Storage(rgw, location, seconds, delegation));
+    ObjectNode body = JSON.createObjectNode();
+    body.set("catalog", catalog);
+    return body;
+  }
+
+  /**
+   * The {@code storageConfigInfo} of such a catalog: the RGW bed's role, region and endpoint, path
+   * style, the server's credential source {@code rgw}.
+   */
+  static ObjectNode rgwS3Storage(
+      Map<String, String> rgw, String location, int seconds, String... delegation) {
     ObjectNode storage =
         JSON.createObjectNode()
             .put("storageType", "S3")
@@ -40,7 +63,7 @@ final class CatalogAdmin {
             .put("endpoint", rgw.get("SLUICE_TEST_RGW_ENDPOINT"))
             .put("pathStyleAccess", true)
             .put("credentialSource", "rgw")
-            .put("durationSeconds", 900);
+            .put("durationSeconds", seconds);
     storage.putArray("allowedLocations").add(location);
     if (delegation.length > 0) {
       ArrayNode modes = storage.putArray("delegation");
@@ -48,12 +71,7 @@ final class CatalogAdmin {
         modes.add(mode);
       }
     }
-    ObjectNode catalog = JSON.createObjectNode().put("name", warehouse).put("type", "INTERNAL");
-    catalog.putObject("properties").put("default-base-location", location);
-    catalog.set("storageConfigInfo", storage);
-    ObjectNode body = JSON.createObjectNode();
-    body.set("catalog", catalog);
-    return body;
+    return storage;
   }
 
   /** A management call as root that must succeed; returns the response body. */

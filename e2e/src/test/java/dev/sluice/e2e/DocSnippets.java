@@ -65,6 +65,24 @@ public final class DocSnippets {
     return snippets;
   }
 
+  /**
+   * The placeholders every catalog snippet has, {@code uri}, {@code warehouse}, {@code clientId}
+   * and {@code secret} (from {@code credential}, {@code clientId:secret}), and {@code more}.
+   */
+  public static Map<String, String> catalogValues(
+      String uri, String warehouse, String credential, Map<String, String> more) {
+    int colon = credential.indexOf(':');
+    if (colon <= 0) {
+      throw new IllegalArgumentException("not clientId:secret: the credential has no ':'");
+    }
+    Map<String, String> values = new LinkedHashMap<>(more);
+    values.put("uri", uri);
+    values.put("warehouse", warehouse);
+    values.put("clientId", credential.substring(0, colon));
+    values.put("secret", credential.substring(colon + 1));
+    return values;
+  }
+
   /** The snippet's text with its placeholders filled in from {@code values}. */
   public static String text(String id, Map<String, String> values) {
     String raw = all().get(id);

@@ -92,15 +92,10 @@ final class SparkSql {
    */
   static Map<String, String> catalogConf(
       String catalog, SluiceServerProcess server, String warehouse, String credential) {
-    int colon = credential.indexOf(':');
     Map<String, String> doc =
         DocSnippets.properties(
             "spark-catalog",
-            Map.of(
-                "uri", server.catalogUri(),
-                "warehouse", warehouse,
-                "clientId", credential.substring(0, colon),
-                "secret", credential.substring(colon + 1)));
+            DocSnippets.catalogValues(server.catalogUri(), warehouse, credential, Map.of()));
     Map<String, String> conf = new LinkedHashMap<>();
     doc.forEach(
         (k, v) ->

@@ -114,9 +114,15 @@ public final class Authorizer implements Callers {
   /** The 403 every refusal of {@link #require} gets, whatever the securable's existence. */
   static ForbiddenException refusal(
       Caller caller, String action, String catalog, SecurableRef securable, Privilege privilege) {
+    return refusal(caller, action, catalog, securable, privilege.name());
+  }
+
+  /** As above, saying what the caller {@code needs} (a privilege, and what else would help). */
+  static ForbiddenException refusal(
+      Caller caller, String action, String catalog, SecurableRef securable, String needs) {
     return new ForbiddenException(
         "Principal '%s' with activated principal roles %s is not authorized for %s on %s (needs %s)",
-        caller.principal(), caller.activeRoles(), action, where(catalog, securable), privilege);
+        caller.principal(), caller.activeRoles(), action, where(catalog, securable), needs);
   }
 
   /** {@code catalog c}, or {@code table ns.t in catalog c}: a securable as a message names it. */

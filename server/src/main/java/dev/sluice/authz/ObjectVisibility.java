@@ -51,6 +51,9 @@ public final class ObjectVisibility {
    * it. Otherwise refuses: 404 (NoSuchTable/NoSuchView) if it is missing and the caller may know
    * (above), else 403; the decision is recorded either way.
    *
+   * @param forData named in a 403 too (null: nothing more): the privilege reading the object's data
+   *     takes, for a table whose catalog hands out storage access, since an engine refused a load
+   *     wants to read, and {@code privilege} alone would not let it
    * @param kindAtName what holds the object's name now (a table, a view, or nothing); asked only
    *     for a caller who may learn it
    */
@@ -60,6 +63,7 @@ public final class ObjectVisibility {
       String catalog,
       SecurableRef object,
       Privilege privilege,
+      Privilege forData,
       Supplier<Optional<ContentKind>> kindAtName) {
     if (object.type() != Type.TABLE && object.type() != Type.VIEW) {
       throw new IllegalArgumentException("Not a table or view: " + object);
@@ -82,7 +86,14 @@ public final class ObjectVisibility {
       }
     }
     authz.record(caller, action, catalog, object.toString(), false);
-    throw Authorizer.refusal(caller, action, catalog, object, privilege);
+    throw Authorizer.refusal(
+        caller,
+        action,
+        catalog,
+        object,
+        forData == null || forData == privilege
+            ? privilege.name()
+            : privilege + "; reading its data needs " + forData);
   }
 
   /**

@@ -67,7 +67,9 @@ public final class CatalogAccess {
 
   /**
    * Loads and probes of a table or view: 403 without the privilege, except 404 for a missing object
-   * to a caller who may know it is missing ({@link ObjectVisibility}).
+   * to a caller who may know it is missing ({@link ObjectVisibility}). The 403 for a table of a
+   * catalog that hands out storage access (vended credentials, remote signing) also names
+   * TABLE_READ_DATA, which reading its files takes.
    */
   public void requireReadable(
       Caller caller,
@@ -76,8 +78,13 @@ public final class CatalogAccess {
       SecurableRef object,
       TableIdentifier id,
       Privilege privilege) {
+    Privilege forData =
+        object.type() == SecurableRef.Type.TABLE
+                && !catalog.settings().storage().offered().isEmpty()
+            ? Privilege.TABLE_READ_DATA
+            : null;
     objects.requireRead(
-        caller, action, catalog.name(), object, privilege, () -> catalog.kindAt(id));
+        caller, action, catalog.name(), object, privilege, forData, () -> catalog.kindAt(id));
   }
 
   /**

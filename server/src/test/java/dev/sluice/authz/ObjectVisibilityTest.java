@@ -108,7 +108,7 @@ class ObjectVisibilityTest {
             ? Privilege.TABLE_READ_PROPERTIES
             : Privilege.VIEW_READ_PROPERTIES;
     try {
-      objects.requireRead(caller, "load", CATALOG, object, needed, lookup);
+      objects.requireRead(caller, "load", CATALOG, object, needed, null, lookup);
       return 200;
     } catch (ForbiddenException e) {
       return 403;
@@ -156,6 +156,7 @@ class ObjectVisibilityTest {
           CATALOG,
           object,
           Privilege.VIEW_READ_PROPERTIES,
+          null,
           new Lookup(object.name()));
     } catch (ForbiddenException e) {
       return e.getMessage();
@@ -248,6 +249,7 @@ class ObjectVisibilityTest {
                     CATALOG,
                     SecurableRef.namespace(NS),
                     Privilege.NAMESPACE_READ_PROPERTIES,
+                    null,
                     Optional::empty))
         .isInstanceOf(IllegalArgumentException.class);
   }

@@ -59,6 +59,14 @@ public final class SluiceCometCredentialProvider
    */
   public static final String REFRESH_MARGIN_SECONDS_KEY = "sluice.refresh-margin-seconds";
 
+  /** What helps when no readable table covers a path: the privilege reading needs. */
+  static final String NO_TABLE_HINT =
+      "reading it needs TABLE_READ_DATA on the table whose location holds it";
+
+  /** What helps a principal Sluice refuses to list the readable locations for. */
+  static final String LISTING_HINT =
+      "reading through Sluice needs TABLE_READ_DATA on the table in this catalog";
+
   static final long DEFAULT_LOCATIONS_CACHE_MILLIS = 10_000;
 
   /** Comet's own reuse ends 5 minutes before expiry; a minute more lets it keep what we hand it. */
@@ -124,7 +132,7 @@ public final class SluiceCometCredentialProvider
     try {
       return readable(bucket).policyLocations();
     } catch (SluiceException e) {
-      throw CredentialUnavailableException.forLocations(bucket, e.getMessage(), e);
+      throw CredentialUnavailableException.forLocations(bucket, listingRefused(e), e);
     }
   }
 
@@ -148,7 +156,7 @@ public final class SluiceCometCredentialProvider
       readable = readable(bucket);
     } catch (SluiceException e) {
       throw CredentialUnavailableException.forPath(
-          bucket, path, "cannot list readable table locations: " + e.getMessage(), e);
+          bucket, path, "cannot list readable table locations: " + listingRefused(e), e);
     }
     Optional<ReadableLocations.Owned> owner = readable.owner(segments);
     if (owner.isEmpty()) {
@@ -159,7 +167,8 @@ public final class SluiceCometCredentialProvider
           path,
           "no table the principal may read has a location covering it ("
               + readable.size()
-              + " readable location(s) in the bucket)",
+              + " readable location(s) in the bucket): "
+              + NO_TABLE_HINT,
           null);
     }
     TableRef table = owner.get().table();
@@ -274,6 +283,14 @@ public final class SluiceCometCredentialProvider
       }
     }
     return Optional.ofNullable(best);
+  }
+
+  /**
+   * Sluice's reason for not listing a bucket's readable locations; for a 403 (no standing in the
+   * catalog at all) with the privilege that would help, which Sluice's answer does not name.
+   */
+  static String listingRefused(SluiceException e) {
+    return e.status() == 403 ? e.getMessage() + ": " + LISTING_HINT : e.getMessage();
   }
 
   private SluiceClient client() {

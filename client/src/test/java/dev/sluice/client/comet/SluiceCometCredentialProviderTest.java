@@ -125,7 +125,8 @@ class SluiceCometCredentialProviderTest {
         .hasMessage(
             "Sluice cannot vend an S3 credential for bucket 'bkt', path '/wh/ns/a_eu/data/f.parquet'"
                 + " (s3://bkt/wh/ns/a_eu/data/f.parquet): no table the principal may read has a"
-                + " location covering it (2 readable location(s) in the bucket)");
+                + " location covering it (2 readable location(s) in the bucket): reading it needs"
+                + " TABLE_READ_DATA on the table whose location holds it");
     assertThat(sluice.credentialCalls()).isZero();
   }
 
@@ -291,6 +292,22 @@ class SluiceCometCredentialProviderTest {
         .hasMessageContaining("bucket 'bkt', path '/wh/ns/a'")
         .hasMessageContaining("HTTP 503")
         .satisfies(e -> assertNoSecrets(e.getMessage()));
+  }
+
+  @Test
+  void aRefusedListingNamesThePrivilegeThatHelps() {
+    // Sluice's 403 for a principal with no standing in the catalog names no privilege.
+    sluice.failNext(1_000, 403);
+    assertThatThrownBy(() -> provider.getPolicyLocations(BUCKET))
+        .isInstanceOf(CredentialUnavailableException.class)
+        .hasMessageStartingWith("Sluice cannot list the readable table locations in bucket 'bkt'")
+        .hasMessageContaining("HTTP 403")
+        .hasMessageEndingWith(
+            ": reading through Sluice needs TABLE_READ_DATA on the table in this catalog");
+    assertThatThrownBy(() -> provider.getCredentialsForPath(read("/wh/ns/a")))
+        .hasMessageContaining("cannot list readable table locations")
+        .hasMessageEndingWith(
+            ": reading through Sluice needs TABLE_READ_DATA on the table in this catalog");
   }
 
   @Test
