@@ -453,18 +453,17 @@ class TrinoEndToEndTest {
    * is (no keys).
    */
   private static String trinoCatalog(String name, String credential) {
-    int colon = credential.indexOf(':');
     Map<String, String> properties =
         new LinkedHashMap<>(
             DocSnippets.properties(
                 "trino-catalog",
-                Map.of(
-                    "uri", server.catalogUri(),
-                    "warehouse", WAREHOUSE,
-                    "clientId", credential.substring(0, colon),
-                    "secret", credential.substring(colon + 1),
-                    "region", rgw.get("SLUICE_TEST_RGW_REGION"),
-                    "s3-endpoint", rgw.get("SLUICE_TEST_RGW_ENDPOINT"))));
+                DocSnippets.catalogValues(
+                    server.catalogUri(),
+                    WAREHOUSE,
+                    credential,
+                    Map.of(
+                        "region", rgw.get("SLUICE_TEST_RGW_REGION"),
+                        "s3-endpoint", rgw.get("SLUICE_TEST_RGW_ENDPOINT")))));
     assertThat(properties.remove("connector.name")).isEqualTo("iceberg");
     List<String> with = new ArrayList<>();
     properties.forEach((k, v) -> with.add("\"" + k + "\" = '" + v.replace("'", "''") + "'"));
