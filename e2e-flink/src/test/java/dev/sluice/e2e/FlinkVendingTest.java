@@ -19,6 +19,8 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.LongStream;
 import org.apache.flink.table.api.TableEnvironment;
 import org.junit.jupiter.api.AfterAll;
@@ -305,11 +307,15 @@ class FlinkVendingTest {
     String seen = messages(refused);
     System.out.println("the reader's INSERT, as Flink reports it:\n" + seen);
     // RGW refused the data file's upload (the credential Sluice vended the reader is read-only):
-    // the SDK's AccessDeniedException reaches the user through Flink's job failure.
-    assertThat(seen)
-        .contains("Job execution failed")
-        .contains("software.amazon.awssdk.services.s3.model.AccessDeniedException")
-        .contains("(Service: S3, Status Code: 403");
+    // the SDK's AccessDeniedException reaches the user through Flink's job failure, as
+    // docs/ENGINES.md shows it (snippet flink-refused-write: each of its lines is in the chain).
+    Matcher requestId = Pattern.compile("Status Code: 403, Request ID: ([^)]+)\\)").matcher(seen);
+    assertThat(requestId.find()).as("RGW's 403 in:%n%s", seen).isTrue();
+    String documented =
+        DocSnippets.text("flink-refused-write", Map.of("request-id", requestId.group(1)));
+    assertThat(documented.lines().filter(l -> !l.isBlank()))
+        .isNotEmpty()
+        .allSatisfy(l -> assertThat(seen).contains(l));
     String tableKeys = "/" + bucket.name() + "/wh/" + NS + "/" + ORDERS + "/";
     List<String> puts =
         rgwLog.linesSince(mark, bucket.name()).stream()
