@@ -80,7 +80,7 @@ class FlinkVendingTest {
     long started = System.currentTimeMillis();
     rgw = RgwTestBucket.environment("FlinkVendingTest");
     useChecksumSettingsOfTheDocs();
-    // The cluster starts while the server does (each takes seconds, mostly loading classes).
+    // Flink starts while the server does (each takes seconds, mostly loading classes).
     starting = CompletableFuture.supplyAsync(FlinkVendingTest::startFlink);
     rgwLog = RgwAccessLog.ofBed();
     bucket = RgwTestBucket.create(rgw, "sluice-e2e-flink");
@@ -104,9 +104,12 @@ class FlinkVendingTest {
         System.currentTimeMillis() - started, serverReady);
   }
 
+  /** The cluster, with its planner loaded by a first query (the first takes seconds). */
   private static FlinkCluster startFlink() {
     try {
-      return FlinkCluster.start();
+      FlinkCluster cluster = FlinkCluster.start();
+      assertThat(rows(cluster.batch(), "SELECT 1")).containsExactly(List.of(1));
+      return cluster;
     } catch (Exception e) {
       throw new CompletionException(e);
     }
@@ -375,6 +378,16 @@ class FlinkVendingTest {
       assertThat(gav).as("group:artifact:version in %s", coordinates).hasSize(3);
       assertThat(jars).as("the test's class path").contains(gav[1] + "-" + gav[2] + ".jar");
     }
+  }
+
+  @Test
+  @Order(7)
+  void sluiceAnsweredFlinkWithoutAServerError() {
+    List<JsonNode> flinks =
+        AccessLogLines.records(server.logTail(Integer.MAX_VALUE).lines()).stream()
+            .filter(r -> List.of(WRITER, READER).contains(r.path("principal").asText()))
+            .toList();
+    assertThat(flinks).isNotEmpty().noneMatch(r -> r.path("status").asInt() >= 500);
   }
 
   private static List<List<Object>> sorted(List<List<Object>> rows) {
