@@ -108,8 +108,13 @@ class FlinkVendingTest {
   private static FlinkCluster startFlink() {
     try {
       FlinkCluster cluster = FlinkCluster.start();
-      assertThat(rows(cluster.batch(), "SELECT 1")).containsExactly(List.of(1));
-      return cluster;
+      try {
+        assertThat(rows(cluster.batch(), "SELECT 1")).containsExactly(List.of(1));
+        return cluster;
+      } catch (Exception | AssertionError e) {
+        cluster.close();
+        throw e;
+      }
     } catch (Exception e) {
       throw new CompletionException(e);
     }
