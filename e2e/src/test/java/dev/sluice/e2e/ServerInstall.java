@@ -39,6 +39,13 @@ public final class ServerInstall {
       "sluice-server-" + SluiceServerProcess.VERSION + "-test-faults.jar";
 
   private static final Duration TRAINING_TIMEOUT = Duration.ofSeconds(90);
+
+  /**
+   * Set to {@code false} (a test JVM that starts one server, such as e2e-flink's) to start servers
+   * without a class-data archive and skip the training start.
+   */
+  static final String TRAIN_PROPERTY = "sluice.e2e.serverArchive";
+
   private static final Map<Path, ServerInstall> COPIES = new ConcurrentHashMap<>();
 
   private final Path jar;
@@ -104,6 +111,9 @@ public final class ServerInstall {
       Path faultsCopy =
           Files.isRegularFile(faults) ? Files.copy(faults, dir.resolve(TEST_FAULTS_JAR)) : null;
       ServerInstall untrained = new ServerInstall(jarCopy, libCopy, faultsCopy, null);
+      if (!Boolean.parseBoolean(System.getProperty(TRAIN_PROPERTY, "true"))) {
+        return untrained; // one server per JVM: the training start would cost more than it saves
+      }
       Path archive = untrained.train(dir);
       return new ServerInstall(jarCopy, libCopy, faultsCopy, archive);
     } catch (IOException e) {

@@ -61,7 +61,7 @@ class ArchitectureDocTest {
 
   /** Every module of the project; each has its sources in {@code src/<set>/java}. */
   private static final List<String> MODULES =
-      List.of("server", "client", "e2e", "e2e-comet", "bench");
+      List.of("server", "client", "e2e", "e2e-comet", "e2e-flink", "bench");
 
   /**
    * The longest table cell, in characters. A cell is a phrase beside the other cells of its row,
