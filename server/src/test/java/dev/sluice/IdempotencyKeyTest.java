@@ -2,8 +2,11 @@ package dev.sluice;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.sluice.testing.Admin;
+import dev.sluice.testing.LogCapture;
 import dev.sluice.testing.TestServer;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
@@ -22,10 +25,12 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
+import org.slf4j.LoggerFactory;
 
 /**
  * Issue 18: {@code Idempotency-Key} on mutations, over HTTP against a real server and store. A
@@ -269,6 +274,48 @@ class IdempotencyKeyTest {
     assertThat(send(null, "HEAD", api() + "/namespaces/second_body", null).statusCode())
         .as("the refused request did nothing")
         .isEqualTo(404);
+  }
+
+  @Test
+  void theAccessLogNamesTheKeyAndTheReplay() throws Exception {
+    String key = newKey();
+    String path = api() + "/namespaces";
+    String body = "{\"namespace\": [\"logged_key\"]}";
+    Logger accessLog = (Logger) LoggerFactory.getLogger("sluice.access");
+    Level level = accessLog.getLevel();
+    accessLog.setLevel(Level.INFO); // WARN in logback-test.xml
+    try (LogCapture logs = new LogCapture()) {
+      assertThat(send(key, "POST", path, body).statusCode()).isEqualTo(200);
+      assertThat(send(key, "POST", path, body).statusCode()).isEqualTo(200);
+      assertThat(send("not-a-uuid", "POST", path, body).statusCode()).isEqualTo(400);
+      assertThat(send(null, "HEAD", path + "/logged_key", null).statusCode()).isEqualTo(204);
+      // Access lines are written after the answer: wait for the fourth.
+      long until = System.nanoTime() + 5_000_000_000L;
+      while (accessFields(logs).size() < 4 && System.nanoTime() < until) {
+        Thread.sleep(20);
+      }
+      assertThat(accessFields(logs))
+          .containsExactly(
+              Map.of("status", "200", "idempotencyKey", key),
+              Map.of("status", "200", "idempotencyKey", key, "replayed", "true"),
+              Map.of("status", "400", "idempotencyKey", "malformed"),
+              Map.of("status", "204"));
+    } finally {
+      accessLog.setLevel(level);
+    }
+  }
+
+  /** status, idempotencyKey and replayed of each access line so far. */
+  private static List<Map<String, String>> accessFields(LogCapture logs) {
+    Set<String> wanted = Set.of("status", "idempotencyKey", "replayed");
+    return logs.events().stream()
+        .filter(e -> e.getLoggerName().equals("sluice.access"))
+        .map(
+            e ->
+                e.getKeyValuePairs().stream()
+                    .filter(kv -> wanted.contains(kv.key))
+                    .collect(Collectors.toMap(kv -> kv.key, kv -> String.valueOf(kv.value))))
+        .toList();
   }
 
   @Test

@@ -48,6 +48,7 @@ import org.eclipse.jetty.util.thread.QueuedThreadPool;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.slf4j.MDC;
+import org.slf4j.spi.LoggingEventBuilder;
 
 /**
  * Jetty 12 with one handler: match a route, authenticate if the route needs it, run it, map any
@@ -531,13 +532,15 @@ public final class HttpServer implements AutoCloseable {
         long nanos = System.nanoTime() - call.start();
         String template = call.route() == null ? null : call.route().template();
         requestMetrics.record(call.method(), template, reply.status(), nanos);
-        ACCESS
-            .atInfo()
-            .addKeyValue("method", call.method())
-            .addKeyValue("route", template == null ? "-" : template)
-            .addKeyValue("status", reply.status())
-            .addKeyValue("durationMs", nanos / 1_000_000)
-            .log("request");
+        LoggingEventBuilder line =
+            ACCESS
+                .atInfo()
+                .addKeyValue("method", call.method())
+                .addKeyValue("route", template == null ? "-" : template)
+                .addKeyValue("status", reply.status())
+                .addKeyValue("durationMs", nanos / 1_000_000);
+        IdempotentMutations.accessFields(call.request().getHeaders(), reply, line);
+        line.log("request");
         MDC.clear();
       }
     }

@@ -19,8 +19,10 @@ import org.apache.iceberg.exceptions.BadRequestException;
 import org.apache.iceberg.exceptions.CommitStateUnknownException;
 import org.apache.iceberg.rest.responses.ErrorResponse;
 import org.apache.iceberg.rest.responses.ErrorResponseParser;
+import org.eclipse.jetty.http.HttpFields;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.slf4j.spi.LoggingEventBuilder;
 
 /**
  * The Iceberg REST {@code Idempotency-Key} on mutations. The first request with a key runs; its
@@ -95,6 +97,24 @@ final class IdempotentMutations {
           ? handler.handle(x)
           : handle(x, key(header), operation, handler, answers);
     };
+  }
+
+  /**
+   * Adds a request's {@code Idempotency-Key} ({@code idempotencyKey}, as the client sent it when it
+   * is a well-formed key, else {@code "malformed"}) and, for an answer given again, {@code
+   * replayed: true} to its access line: what tells an operator that a client retried a mutation and
+   * that the retry was not applied twice. Nothing for a request without the header.
+   */
+  static void accessFields(HttpFields request, Reply reply, LoggingEventBuilder line) {
+    String header = request.get(HEADER);
+    if (header == null) {
+      return;
+    }
+    String key = header.trim();
+    line.addKeyValue("idempotencyKey", UUID_FORM.matcher(key).matches() ? key : "malformed");
+    if ("true".equals(reply.headers().get(REPLAYED))) {
+      line.addKeyValue("replayed", true);
+    }
   }
 
   /** The spec asks for a UUIDv7 string (36 characters); any UUID in that form is accepted. */
