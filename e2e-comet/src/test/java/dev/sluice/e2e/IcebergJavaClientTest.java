@@ -1,0 +1,488 @@
+package dev.sluice.e2e;
+
+import static org.apache.spark.sql.functions.callUDF;
+import static org.apache.spark.sql.functions.col;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.sluice.e2e.RecordingGateway.Exchange;
+import java.net.URI;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Predicate;
+import java.util.regex.Pattern;
+import org.apache.iceberg.IcebergBuild;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+import software.amazon.awssdk.auth.credentials.AwsSessionCredentials;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.model.S3Exception;
+
+/**
+ * Iceberg's Java client (1.11 and later, through Spark 4.1's runtime; Comet off) against Sluice on
+ * the Ceph RGW bed with vended credentials, proven from Sluice's access log, RGW's log and the
+ * data:
+ *
+ * <ul>
+ *   <li>mutations carry the {@code Idempotency-Key} Sluice's {@code /v1/config} invites, and a
+ *       commit whose answer a gateway replaced with {@code 503 Retry-After} is retried by the
+ *       client itself with the same key and replayed by Sluice, applied once; after a {@code 504}
+ *       the client does not retry (commit state unknown), and the engine's own request sent again
+ *       is replayed;
+ *   <li>an unchanged table is revalidated with {@code If-None-Match} and answered {@code 304}, a
+ *       committed one {@code 200};
+ *   <li>a scan outlives its 4-second credentials: the client fetches fresh ones from the table's
+ *       {@code …/credentials} endpoint while it runs.
+ * </ul>
+ *
+ * <p>Spark reaches catalog {@value #LAKE} through a {@link RecordingGateway} (a load balancer's
+ * place), which records the headers the client sends. Needs the RGW bed; fails, not skips, without
+ * it. The Iceberg version that must be on the class path is {@code -Diceberg.expected.version}.
+ */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class IcebergJavaClientTest {
+  private static final String SERVER_CONFIG =
+      """
+      storage:
+        vendingMinDurationSeconds: 1
+        credentialSources:
+          rgw:
+            type: static
+            accessKeyId: ${SLUICE_TEST_RGW_ACCESS_KEY}
+            secretAccessKey: ${SLUICE_TEST_RGW_SECRET_KEY}
+      """;
+
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final String API = "/api/catalog/v1/";
+  private static final String TABLE_ROUTE =
+      "/api/catalog/v1/{prefix}/namespaces/{namespace}/tables/{table}";
+  private static final String CREDENTIALS_ROUTE = TABLE_ROUTE + "/credentials";
+
+  /** UUIDv7, as Iceberg's {@code RESTUtil.idempotencyHeaders} makes them. */
+  private static final Pattern UUID_V7 =
+      Pattern.compile("[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}");
+
+  /** Reached through the gateway; hour-long credentials (a 304 needs a minute left). */
+  private static final String LAKE = "lake";
+
+  /** Reached directly; its credentials last {@value #BRIEF_SECONDS} s once its table is filled. */
+  private static final String BRIEF = "brief";
+
+  private static final int BRIEF_SECONDS = 4;
+  private static final String NS = "ice";
+  private static final String ORDERS = NS + ".orders";
+  private static final String EVENTS = NS + ".events";
+
+  private static CometTestBed bed;
+  private static SluiceServerProcess server;
+  private static RecordingGateway gateway;
+  private static SparkSession spark;
+
+  @BeforeAll
+  static void start() throws Exception {
+    String expected = System.getProperty("iceberg.expected.version");
+    assertThat(IcebergBuild.version())
+        .as("the Iceberg runtime on the class path (-Diceberg.expected.version)")
+        .isEqualTo(expected);
+    Map<String, String> env = CometTestBed.environment("IcebergJavaClientTest");
+    bed = CometTestBed.create(env, "sluice-e2e-iceberg");
+    server = SluiceServerProcess.start("iceberg-java-client", SERVER_CONFIG, env);
+    gateway = RecordingGateway.start(server.rootUrl());
+    SluiceAdmin admin = new SluiceAdmin(server, bed);
+    admin.createCatalog(LAKE, LAKE, 3600);
+    admin.createCatalog(BRIEF, BRIEF, 30); // made brief once filled
+
+    Path sparkDir = SluiceServerProcess.repoRoot().resolve("e2e-comet/target/spark-iceberg");
+    SparkSession.Builder b = IcebergSpark.builder(sparkDir, "sluice-e2e-iceberg-java");
+    String root = server.credential();
+    IcebergSpark.catalog(
+            LAKE, gateway.rootUrl() + "/api/catalog", LAKE, root, "spark-rest-table-cache")
+        .forEach(b::config);
+    IcebergSpark.catalog(BRIEF, server.catalogUri(), BRIEF, root, "spark-rest-table-cache")
+        .forEach(b::config);
+    spark = b.getOrCreate();
+
+    long started = System.currentTimeMillis();
+    spark.sql("CREATE NAMESPACE " + BRIEF + "." + NS);
+    SlowScan.fill(spark, BRIEF + "." + EVENTS);
+    admin.setCredentialSeconds(BRIEF, BRIEF, BRIEF_SECONDS);
+    System.out.printf(
+        "Iceberg %s; the slow scan's table: %d ms%n",
+        IcebergBuild.version(), System.currentTimeMillis() - started);
+  }
+
+  @AfterAll
+  static void stop() {
+    try {
+      if (spark != null) {
+        spark.stop();
+        SparkSession.clearActiveSession();
+        SparkSession.clearDefaultSession();
+      }
+    } finally {
+      try {
+        if (gateway != null) {
+          gateway.close();
+        }
+        if (server != null) {
+          server.close();
+        }
+      } finally {
+        if (bed != null) {
+          bed.close();
+        }
+      }
+    }
+  }
+
+  @Test
+  @Order(1)
+  void createsCarryAFreshIdempotencyKeyBecauseSluiceAdvertisesALifetime() throws Exception {
+    JsonNode config =
+        JSON.readTree(
+            server.send("GET", API + "config?warehouse=" + LAKE, server.fetchToken(), null).body());
+    assertThat(config.path("idempotency-key-lifetime").asText()).isEqualTo("PT30M");
+    int mark = gateway.exchanges().size();
+    int logMark = access().size();
+
+    spark.sql("CREATE NAMESPACE " + LAKE + "." + NS);
+    spark.sql("CREATE TABLE " + LAKE + "." + ORDERS + " (id BIGINT NOT NULL, item STRING)");
+
+    List<Exchange> mutations = posts(gateway.since(mark), "/namespaces", "/namespaces/ice/tables");
+    assertThat(mutations).extracting(Exchange::status).containsExactly(200, 200);
+    List<String> keys = mutations.stream().map(e -> e.requestHeader("Idempotency-Key")).toList();
+    assertThat(keys)
+        .allMatch(k -> k != null && UUID_V7.matcher(k).matches())
+        .doesNotHaveDuplicates();
+    // The keys reached Sluice: its access lines for the two creates name them.
+    assertThat(
+            accessSince(logMark, l -> keyed(l).size() >= 2).stream()
+                .filter(r -> r.path("method").asText().equals("POST"))
+                .filter(r -> r.has("idempotencyKey"))
+                .map(r -> r.path("idempotencyKey").asText())
+                .toList())
+        .containsExactlyElementsOf(keys);
+    // Reads carry no key.
+    assertThat(gateway.since(mark).stream().filter(e -> e.method().equals("GET")).toList())
+        .isNotEmpty()
+        .allMatch(e -> e.requestHeader("Idempotency-Key") == null);
+  }
+
+  @Test
+  @Order(2)
+  void aCommitAnswered503WithRetryAfterIsRetriedByTheClientWithItsKeyAndReplayed()
+      throws Exception {
+    String path = tablePath(LAKE, "orders");
+    int mark = gateway.exchanges().size();
+    int logMark = access().size();
+    gateway.failNext("POST", path, 503, Map.of("Retry-After", "1"));
+
+    spark.sql("INSERT INTO " + LAKE + "." + ORDERS + " VALUES (1, 'apple'), (2, 'pear')");
+
+    assertThat(gateway.armed()).as("the commit met the gateway's 503").isFalse();
+    List<Exchange> commits = posts(gateway.since(mark), path);
+    assertThat(commits).as("the commit and the client's own retry").hasSize(2);
+    Exchange first = commits.get(0);
+    Exchange retry = commits.get(1);
+    // Sluice applied the first; the client saw the gateway's 503 and retried after Retry-After.
+    assertThat(first.upstreamStatus()).isEqualTo(200);
+    assertThat(first.status()).isEqualTo(503);
+    assertThat(retry.requestHeader("Idempotency-Key"))
+        .matches(UUID_V7)
+        .isEqualTo(first.requestHeader("Idempotency-Key"));
+    assertThat(retry.requestBody()).isEqualTo(first.requestBody());
+    assertThat(retry.receivedAtMillis() - first.receivedAtMillis()).isGreaterThanOrEqualTo(900);
+    assertThat(retry.status()).isEqualTo(200);
+    assertThat(retry.upstreamHeader("Idempotent-Replayed")).isEqualTo("true");
+    // Sluice's access log: the same key twice, the second answer a replay.
+    String key = first.requestHeader("Idempotency-Key");
+    List<JsonNode> logged =
+        accessSince(logMark, l -> keyed(l).size() >= 2).stream()
+            .filter(r -> key.equals(r.path("idempotencyKey").asText()))
+            .toList();
+    assertThat(logged).extracting(r -> r.path("route").asText()).containsOnly(TABLE_ROUTE);
+    assertThat(logged).extracting(r -> r.path("status").asInt()).containsExactly(200, 200);
+    assertThat(logged).extracting(r -> r.path("replayed").asBoolean()).containsExactly(false, true);
+    // Applied once: one snapshot, the rows once.
+    assertThat(rows("SELECT id, item FROM " + LAKE + "." + ORDERS + " ORDER BY id"))
+        .containsExactly("1,apple", "2,pear");
+    assertThat(rows("SELECT operation FROM " + LAKE + "." + ORDERS + ".snapshots"))
+        .containsExactly("append");
+  }
+
+  @Test
+  @Order(3)
+  void anAppendAnswered504IsNotRetriedButReconciledByReloadingTheTable() throws Exception {
+    String path = tablePath(LAKE, "orders");
+    int mark = gateway.exchanges().size();
+    gateway.failNext("POST", path, 504, Map.of());
+
+    spark.sql("INSERT INTO " + LAKE + "." + ORDERS + " VALUES (3, 'fig')");
+
+    // Iceberg retries a POST only on 429 or a 503 with Retry-After: one attempt, which Sluice
+    // applied. The client then reloaded the table, found its snapshot, and took that as success.
+    List<Exchange> after = gateway.since(mark);
+    List<Exchange> commits = posts(after, path);
+    assertThat(commits).hasSize(1);
+    assertThat(commits.get(0).upstreamStatus()).isEqualTo(200);
+    assertThat(commits.get(0).status()).isEqualTo(504);
+    assertThat(loads(after.subList(after.indexOf(commits.get(0)), after.size()), path))
+        .as("the reconciling load")
+        .isNotEmpty();
+    assertThat(rows("SELECT id FROM " + LAKE + "." + ORDERS + " ORDER BY id"))
+        .containsExactly("1", "2", "3");
+    assertThat(rows("SELECT operation FROM " + LAKE + "." + ORDERS + ".snapshots"))
+        .containsExactly("append", "append");
+  }
+
+  @Test
+  @Order(4)
+  void aSchemaChangeAnswered504FailsAsUnknownAndTheEnginesOwnRequestIsReplayed() throws Exception {
+    String path = tablePath(LAKE, "orders");
+    int mark = gateway.exchanges().size();
+    gateway.failNext("POST", path, 504, Map.of());
+
+    assertThatThrownBy(
+            () -> spark.sql("ALTER TABLE " + LAKE + "." + ORDERS + " ADD COLUMN qty INT"))
+        .satisfies(
+            e ->
+                assertThat(SparkCometVendingTest.messages(e))
+                    .contains("org.apache.iceberg.exceptions.CommitStateUnknownException"));
+
+    // Not an append, so no reconciliation: the engine reports an unknown state, while Sluice
+    // applied the change.
+    List<Exchange> commits = posts(gateway.since(mark), path);
+    assertThat(commits).hasSize(1);
+    Exchange lost = commits.get(0);
+    assertThat(lost.upstreamStatus()).isEqualTo(200);
+    JsonNode applied = load(path);
+    assertThat(applied.path("metadata").path("current-schema-id").asInt()).isEqualTo(1);
+    // The engine's own request sent again, key and all: the first answer, not a second change.
+    RecordingGateway.Answer again = gateway.resend(lost);
+    assertThat(again.status()).isEqualTo(200);
+    assertThat(again.header("Idempotent-Replayed")).isEqualTo("true");
+    assertThat(JSON.readTree(again.text()).path("metadata-location").asText())
+        .isEqualTo(applied.path("metadata-location").asText());
+    assertThat(load(path).path("metadata-location")).isEqualTo(applied.path("metadata-location"));
+    assertThat(rows("SELECT * FROM " + LAKE + "." + ORDERS + " ORDER BY id"))
+        .containsExactly("1,apple,null", "2,pear,null", "3,fig,null");
+  }
+
+  @Test
+  @Order(5)
+  void anUnchangedTableIsRevalidatedWith304AndACommittedOneReloadedWith200() throws Exception {
+    String path = tablePath(LAKE, "orders");
+    String select = "SELECT count(*) FROM " + LAKE + "." + ORDERS;
+    int mark = gateway.exchanges().size();
+    int logMark = access().size();
+    assertThat(rows(select)).containsExactly("3");
+    assertThat(rows(select)).containsExactly("3");
+    List<Exchange> unchanged = loads(gateway.since(mark), path);
+    assertThat(unchanged).as("loads of the unchanged table").hasSizeGreaterThanOrEqualTo(2);
+    // The client sent the tag it holds and Sluice confirmed it: no body, no new credential.
+    assertThat(unchanged)
+        .allSatisfy(
+            e -> {
+              assertThat(e.requestHeader("If-None-Match")).startsWith("\"");
+              assertThat(e.status()).isEqualTo(304);
+            });
+    String tag = unchanged.get(0).requestHeader("If-None-Match");
+    assertThat(loadStatuses(logMark, unchanged.size())).containsOnly(304).hasSize(unchanged.size());
+
+    spark.sql("INSERT INTO " + LAKE + "." + ORDERS + " VALUES (4, 'kiwi', 1)");
+    mark = gateway.exchanges().size();
+    logMark = access().size();
+    assertThat(rows(select)).containsExactly("4");
+    List<Exchange> changed = loads(gateway.since(mark), path);
+    // The first load after the commit sent the old tag and got the new table.
+    assertThat(changed.get(0).requestHeader("If-None-Match")).isEqualTo(tag);
+    assertThat(changed.get(0).status()).isEqualTo(200);
+    assertThat(changed.get(0).upstreamHeader("ETag")).isNotEqualTo(tag);
+    assertThat(loadStatuses(logMark, changed.size())).startsWith(200);
+  }
+
+  @Test
+  @Order(6)
+  void aScanOutlivesItsFourSecondCredentialsAsTheClientFetchesFreshOnes() throws Exception {
+    List<String> dataKeys =
+        bed.keys(BRIEF + "/" + NS + "/events/data/").stream()
+            .filter(k -> k.endsWith(".parquet"))
+            .toList();
+    assertThat(dataKeys).hasSize(SlowScan.FILES);
+    // A credential as the load vends it, to show below that it does not outlive the scan.
+    JsonNode before = load(tablePath(BRIEF, "events")).path("config");
+    long rgwMark = bed.rgwLogMark();
+    int logMark = access().size();
+    long started = System.currentTimeMillis();
+
+    // One file per task, two tasks at a time, each then naps 2 s per row: about 7 s.
+    List<Row> rows =
+        spark
+            .read()
+            .option("split-size", "1")
+            .table(BRIEF + "." + EVENTS)
+            .select(callUDF("nap", col("id")).as("id"), col("item"))
+            .collectAsList();
+    long ended = System.currentTimeMillis();
+
+    assertThat(rows)
+        .extracting(r -> r.getLong(0))
+        .containsExactlyInAnyOrder(0L, 1L, 2L, 3L, 4L, 5L, 6L, 7L);
+    List<JsonNode> logged =
+        accessSince(
+            logMark,
+            l -> l.stream().anyMatch(r -> r.path("route").asText().equals(CREDENTIALS_ROUTE)));
+    Instant loaded =
+        logged.stream()
+            .filter(r -> r.path("route").asText().equals(TABLE_ROUTE))
+            .map(r -> Instant.parse(r.path("@timestamp").asText()))
+            .findFirst()
+            .orElseThrow();
+    // RGW served every data read, the last more than a credential's life after the load.
+    List<String> access = bed.rgwAccessLinesSince(rgwMark);
+    List<String> dataReads =
+        access.stream()
+            .filter(
+                l ->
+                    dataKeys.stream()
+                        .anyMatch(k -> l.contains("\"GET /" + bed.bucket() + "/" + k + " ")))
+            .toList();
+    assertThat(dataReads)
+        .as("RGW's reads of the data files")
+        .hasSizeGreaterThanOrEqualTo(SlowScan.FILES)
+        .allSatisfy(l -> assertThat(l).matches(".*\" 20[06] .*"));
+    Instant lastRead = SlowScan.latest(dataReads);
+    assertThat(lastRead).isAfter(loaded.plusSeconds(BRIEF_SECONDS));
+    // The client asked the table's credentials endpoint while the scan ran.
+    List<JsonNode> refreshes =
+        logged.stream().filter(r -> r.path("route").asText().equals(CREDENTIALS_ROUTE)).toList();
+    assertThat(refreshes).isNotEmpty().allMatch(r -> r.path("status").asInt() == 200);
+    assertThat(refreshes)
+        .anyMatch(
+            r ->
+                Instant.parse(r.path("@timestamp").asText()).isBefore(Instant.ofEpochMilli(ended)));
+    System.out.printf(
+        "slow Iceberg scan: %d ms, %d data reads from %s to %s (table loaded %s), %d credential"
+            + " refreshes%n",
+        ended - started,
+        dataReads.size(),
+        SlowScan.earliest(dataReads),
+        lastRead,
+        loaded,
+        refreshes.size());
+
+    // The credential vended just before the scan no longer reads: the scan needed the fresh ones.
+    assertThat(Long.parseLong(before.path("s3.session-token-expires-at-ms").asText()))
+        .isLessThan(System.currentTimeMillis());
+    try (S3Client expired = s3(before)) {
+      assertThatThrownBy(() -> expired.headObject(h -> h.bucket(bed.bucket()).key(dataKeys.get(0))))
+          .isInstanceOfSatisfying(
+              S3Exception.class, e -> assertThat(e.statusCode()).isIn(400, 403));
+    }
+  }
+
+  // --- helpers -------------------------------------------------------------------------------
+
+  private static String tablePath(String catalog, String table) {
+    return API + catalog + "/namespaces/" + NS + "/tables/" + table;
+  }
+
+  /** The POSTs among {@code exchanges} to {@code API + LAKE + suffix} for any of the suffixes. */
+  private static List<Exchange> posts(List<Exchange> exchanges, String... paths) {
+    List<String> wanted =
+        List.of(paths).stream().map(p -> p.startsWith(API) ? p : API + LAKE + p).toList();
+    return exchanges.stream()
+        .filter(e -> e.method().equals("POST") && wanted.contains(e.path()))
+        .toList();
+  }
+
+  /** The loads (GETs, any query) of the table at {@code path}. */
+  private static List<Exchange> loads(List<Exchange> exchanges, String path) {
+    return exchanges.stream()
+        .filter(e -> e.method().equals("GET"))
+        .filter(e -> e.path().equals(path) || e.path().startsWith(path + "?"))
+        .toList();
+  }
+
+  /** The statuses Sluice logged for (at least {@code count}) table loads since the mark. */
+  private static List<Integer> loadStatuses(int logMark, int count) throws InterruptedException {
+    return accessSince(logMark, l -> tableLoads(l).size() >= count).stream()
+        .filter(r -> r.path("method").asText().equals("GET"))
+        .filter(r -> r.path("route").asText().equals(TABLE_ROUTE))
+        .map(r -> r.path("status").asInt())
+        .toList();
+  }
+
+  private static List<JsonNode> tableLoads(List<JsonNode> records) {
+    return records.stream()
+        .filter(r -> r.path("method").asText().equals("GET"))
+        .filter(r -> r.path("route").asText().equals(TABLE_ROUTE))
+        .toList();
+  }
+
+  /** The records that name an Idempotency-Key. */
+  private static List<JsonNode> keyed(List<JsonNode> records) {
+    return records.stream().filter(r -> r.has("idempotencyKey")).toList();
+  }
+
+  /**
+   * Sluice's access-log records since {@code logMark}, once {@code done} holds of them: a line is
+   * written just after its answer, so the engine may have its answer before Sluice logged it.
+   */
+  private static List<JsonNode> accessSince(int logMark, Predicate<List<JsonNode>> done)
+      throws InterruptedException {
+    long until = System.nanoTime() + 5_000_000_000L;
+    while (true) {
+      List<JsonNode> all = access();
+      List<JsonNode> since = all.subList(logMark, all.size());
+      if (done.test(since) || System.nanoTime() > until) {
+        return since;
+      }
+      Thread.sleep(50);
+    }
+  }
+
+  /** The table at {@code path} as root loads it from Sluice directly. */
+  private static JsonNode load(String path) throws Exception {
+    HttpResponse<String> loaded = server.send("GET", path, server.fetchToken(), null);
+    assertThat(loaded.statusCode()).as(loaded.body()).isEqualTo(200);
+    return JSON.readTree(loaded.body());
+  }
+
+  /** Sluice's access-log records so far. */
+  private static List<JsonNode> access() {
+    return AccessLogLines.records(server.logTail(Integer.MAX_VALUE).lines());
+  }
+
+  /** Each row as its values joined by commas. */
+  private static List<String> rows(String sql) {
+    return spark.sql(sql).collectAsList().stream().map(r -> r.mkString(",")).toList();
+  }
+
+  private static S3Client s3(JsonNode config) {
+    return S3Client.builder()
+        .endpointOverride(URI.create(bed.env("SLUICE_TEST_RGW_ENDPOINT")))
+        .region(Region.of(bed.env("SLUICE_TEST_RGW_REGION")))
+        .forcePathStyle(true)
+        .credentialsProvider(
+            StaticCredentialsProvider.create(
+                AwsSessionCredentials.create(
+                    config.path("s3.access-key-id").asText(),
+                    config.path("s3.secret-access-key").asText(),
+                    config.path("s3.session-token").asText())))
+        .build();
+  }
+}
