@@ -44,7 +44,8 @@ import software.amazon.awssdk.services.s3.model.S3Exception;
  *       and reports any other change as of unknown state (the engine's own request, sent again, is
  *       replayed); 1.12 retries with the same key, and Sluice replays;
  *   <li>an unchanged table is revalidated with {@code If-None-Match} and answered {@code 304}, a
- *       committed one {@code 200};
+ *       committed one {@code 200}; behind a proxy that lowercases header names the client finds no
+ *       {@code ETag} and caches nothing;
  *   <li>a scan outlives its 4-second credentials: the client fetches fresh ones from the table's
  *       {@code …/credentials} endpoint while it runs.
  * </ul>
@@ -79,6 +80,9 @@ class IcebergJavaClientTest {
   /** Reached through the gateway; hour-long credentials (a 304 needs a minute left). */
   private static final String LAKE = "lake";
 
+  /** {@value #LAKE} again, through a gateway that lowercases answer header names. */
+  private static final String LOWER = "lake_lower";
+
   /** Reached directly; its credentials last {@value #BRIEF_SECONDS} s once its table is filled. */
   private static final String BRIEF = "brief";
 
@@ -97,6 +101,7 @@ class IcebergJavaClientTest {
   private static CometTestBed bed;
   private static SluiceServerProcess server;
   private static RecordingGateway gateway;
+  private static RecordingGateway lowercasing;
   private static SparkSession spark;
 
   @BeforeAll
@@ -109,6 +114,7 @@ class IcebergJavaClientTest {
     bed = CometTestBed.create(env, "sluice-e2e-iceberg");
     server = SluiceServerProcess.start("iceberg-java-client", SERVER_CONFIG, env);
     gateway = RecordingGateway.start(server.rootUrl());
+    lowercasing = RecordingGateway.lowercasing(server.rootUrl());
     SluiceAdmin admin = new SluiceAdmin(server, bed);
     admin.createCatalog(LAKE, LAKE, 3600);
     admin.createCatalog(BRIEF, BRIEF, 30); // made brief once filled
@@ -121,10 +127,13 @@ class IcebergJavaClientTest {
         .forEach(b::config);
     IcebergSpark.catalog(BRIEF, server.catalogUri(), BRIEF, root, "spark-rest-table-cache")
         .forEach(b::config);
+    IcebergSpark.catalog(
+            LOWER, lowercasing.rootUrl() + "/api/catalog", LAKE, root, "spark-rest-table-cache")
+        .forEach(b::config);
     // What a runtime needs beyond the docs' settings on this class path (-Piceberg-1.12 sets it).
     String httpClient = System.getProperty("iceberg.http-client.type");
     if (httpClient != null) {
-      for (String catalog : List.of(LAKE, BRIEF)) {
+      for (String catalog : List.of(LAKE, BRIEF, LOWER)) {
         b.config("spark.sql.catalog." + catalog + ".http-client.type", httpClient);
       }
     }
@@ -151,6 +160,9 @@ class IcebergJavaClientTest {
       try {
         if (gateway != null) {
           gateway.close();
+        }
+        if (lowercasing != null) {
+          lowercasing.close();
         }
         if (server != null) {
           server.close();
@@ -332,6 +344,25 @@ class IcebergJavaClientTest {
 
   @Test
   @Order(6)
+  void behindAProxyThatLowercasesHeaderNamesTheClientCachesNothing() throws Exception {
+    String path = tablePath(LAKE, "orders");
+    String select = "SELECT count(*) FROM " + LOWER + "." + ORDERS;
+    assertThat(rows(select)).containsExactly("4");
+    assertThat(rows(select)).containsExactly("4");
+    // Sluice sent its ETag each time, as "etag" after the proxy; Iceberg looks for "ETag" only.
+    List<Exchange> loads = loads(lowercasing.exchanges(), path);
+    assertThat(loads).hasSizeGreaterThanOrEqualTo(2);
+    assertThat(loads)
+        .allSatisfy(
+            e -> {
+              assertThat(e.upstreamHeader("ETag")).startsWith("\"");
+              assertThat(e.requestHeader("If-None-Match")).isNull();
+              assertThat(e.status()).isEqualTo(200);
+            });
+  }
+
+  @Test
+  @Order(7)
   void aScanOutlivesItsFourSecondCredentialsAsTheClientFetchesFreshOnes() throws Exception {
     List<String> dataKeys =
         bed.keys(BRIEF + "/" + NS + "/events/data/").stream()

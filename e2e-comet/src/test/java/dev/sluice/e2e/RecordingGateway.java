@@ -92,14 +92,16 @@ final class RecordingGateway implements AutoCloseable {
    */
   private record Fault(String method, String path, int status, Map<String, String> headers) {}
 
+  private final boolean lowercaseAnswerHeaders;
   private final ServerSocket socket;
   private final ExecutorService threads;
   private final String upstreamRoot;
   private final List<Exchange> exchanges = new ArrayList<>();
   private final AtomicReference<Fault> fault = new AtomicReference<>();
 
-  private RecordingGateway(String upstreamRoot) throws IOException {
+  private RecordingGateway(String upstreamRoot, boolean lowercaseAnswerHeaders) throws IOException {
     this.upstreamRoot = requireNonNull(upstreamRoot, "upstreamRoot");
+    this.lowercaseAnswerHeaders = lowercaseAnswerHeaders;
     this.socket = new ServerSocket(0, 64, InetAddress.getLoopbackAddress());
     // Executors' credential refreshes arrive in parallel with the driver's calls.
     this.threads = Executors.newCachedThreadPool();
@@ -108,7 +110,15 @@ final class RecordingGateway implements AutoCloseable {
 
   /** A gateway in front of {@code upstreamRoot} (Sluice's {@code http://host:port}). */
   static RecordingGateway start(String upstreamRoot) throws IOException {
-    return new RecordingGateway(upstreamRoot);
+    return new RecordingGateway(upstreamRoot, false);
+  }
+
+  /**
+   * A gateway that writes the names of Sluice's answer headers in lower case, as some proxies do
+   * (HTTP field names are case-insensitive).
+   */
+  static RecordingGateway lowercasing(String upstreamRoot) throws IOException {
+    return new RecordingGateway(upstreamRoot, true);
   }
 
   /** This gateway's root URL, in place of Sluice's. */
@@ -202,7 +212,13 @@ final class RecordingGateway implements AutoCloseable {
         own.put("Content-Type", "text/plain");
         reply(out, method, status, own, text);
       } else {
-        reply(out, method, status, answer.headers(), answer.body());
+        Map<String, String> answerHeaders = new LinkedHashMap<>();
+        answer
+            .headers()
+            .forEach(
+                (n, v) ->
+                    answerHeaders.put(lowercaseAnswerHeaders ? n.toLowerCase(Locale.ROOT) : n, v));
+        reply(out, method, status, answerHeaders, answer.body());
       }
     } catch (IOException | RuntimeException e) {
       System.err.println("gateway: " + e);
