@@ -35,20 +35,10 @@ final class IcebergSpark {
    */
   static Map<String, String> catalog(
       String name, String uri, String warehouse, String credential, String... moreSnippets) {
-    int colon = credential.indexOf(':');
     Map<String, String> doc =
         new LinkedHashMap<>(
             DocSnippets.properties(
-                "spark-catalog",
-                Map.of(
-                    "uri",
-                    uri,
-                    "warehouse",
-                    warehouse,
-                    "clientId",
-                    credential.substring(0, colon),
-                    "secret",
-                    credential.substring(colon + 1))));
+                "spark-catalog", DocSnippets.catalogValues(uri, warehouse, credential, Map.of())));
     for (String snippet : moreSnippets) {
       doc.putAll(DocSnippets.properties(snippet, Map.of()));
     }
