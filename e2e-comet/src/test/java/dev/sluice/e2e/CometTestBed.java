@@ -14,6 +14,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.AwsSessionCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.regions.Region;
@@ -136,6 +137,18 @@ final class CometTestBed implements AutoCloseable {
       throw e;
     }
     return new CometTestBed(env, admin, name, log);
+  }
+
+  /** A client of the bed's RGW with a session credential (a vended one, to try it). */
+  S3Client client(String accessKeyId, String secretAccessKey, String sessionToken) {
+    return S3Client.builder()
+        .endpointOverride(URI.create(env.get("SLUICE_TEST_RGW_ENDPOINT")))
+        .region(Region.of(env.get("SLUICE_TEST_RGW_REGION")))
+        .forcePathStyle(true)
+        .credentialsProvider(
+            StaticCredentialsProvider.create(
+                AwsSessionCredentials.create(accessKeyId, secretAccessKey, sessionToken)))
+        .build();
   }
 
   String bucket() {

@@ -8,13 +8,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.sluice.e2e.RecordingGateway.Exchange;
-import java.net.URI;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
-import java.util.function.Predicate;
 import java.util.regex.Pattern;
 import org.apache.iceberg.IcebergBuild;
 import org.apache.spark.sql.Row;
@@ -25,9 +23,6 @@ import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
-import software.amazon.awssdk.auth.credentials.AwsSessionCredentials;
-import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
-import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.S3Exception;
 
@@ -69,9 +64,8 @@ class IcebergJavaClientTest {
 
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final String API = "/api/catalog/v1/";
-  private static final String TABLE_ROUTE =
-      "/api/catalog/v1/{prefix}/namespaces/{namespace}/tables/{table}";
-  private static final String CREDENTIALS_ROUTE = TABLE_ROUTE + "/credentials";
+  private static final String TABLE_ROUTE = SluiceAccessLog.TABLE_ROUTE;
+  private static final String CREDENTIALS_ROUTE = SluiceAccessLog.CREDENTIALS_ROUTE;
 
   /** UUIDv7, as Iceberg's {@code RESTUtil.idempotencyHeaders} makes them. */
   private static final Pattern UUID_V7 =
@@ -103,6 +97,7 @@ class IcebergJavaClientTest {
 
   private static CometTestBed bed;
   private static SluiceServerProcess server;
+  private static SluiceAccessLog accessLog;
   private static RecordingGateway gateway;
   private static RecordingGateway lowercasing;
   private static SparkSession spark;
@@ -116,6 +111,7 @@ class IcebergJavaClientTest {
     Map<String, String> env = CometTestBed.environment("IcebergJavaClientTest");
     bed = CometTestBed.create(env, "sluice-e2e-iceberg");
     server = SluiceServerProcess.start("iceberg-java-client", SERVER_CONFIG, env);
+    accessLog = new SluiceAccessLog(server);
     gateway = RecordingGateway.start(server.rootUrl());
     lowercasing = RecordingGateway.lowercasing(server.rootUrl());
     SluiceAdmin admin = new SluiceAdmin(server, bed);
@@ -186,12 +182,16 @@ class IcebergJavaClientTest {
             server.send("GET", API + "config?warehouse=" + LAKE, server.fetchToken(), null).body());
     assertThat(config.path("idempotency-key-lifetime").asText()).isEqualTo("PT30M");
     int mark = gateway.exchanges().size();
-    int logMark = access().size();
+    int logMark = accessLog.mark();
 
     spark.sql("CREATE NAMESPACE " + LAKE + "." + NS);
     spark.sql("CREATE TABLE " + LAKE + "." + ORDERS + " (id BIGINT NOT NULL, item STRING)");
 
-    List<Exchange> mutations = posts(gateway.since(mark), "/namespaces", "/namespaces/ice/tables");
+    List<Exchange> mutations =
+        gateway.since(mark).stream()
+            .filter(e -> e.method().equals("POST"))
+            .filter(e -> e.path().matches("/api/catalog/v1/lake/namespaces(/ice/tables)?"))
+            .toList();
     assertThat(mutations).extracting(Exchange::status).containsExactly(200, 200);
     List<String> keys = mutations.stream().map(e -> e.requestHeader("Idempotency-Key")).toList();
     assertThat(keys)
@@ -199,7 +199,7 @@ class IcebergJavaClientTest {
         .doesNotHaveDuplicates();
     // The keys reached Sluice: its access lines for the two creates name them.
     assertThat(
-            accessSince(logMark, l -> keyed(l).size() >= 2).stream()
+            accessLog.since(logMark, l -> SluiceAccessLog.keyed(l).size() >= 2).stream()
                 .filter(r -> r.path("method").asText().equals("POST"))
                 .filter(r -> r.has("idempotencyKey"))
                 .map(r -> r.path("idempotencyKey").asText())
@@ -217,19 +217,19 @@ class IcebergJavaClientTest {
       throws Exception {
     String path = tablePath(LAKE, "orders");
     int mark = gateway.exchanges().size();
-    int logMark = access().size();
+    int logMark = accessLog.mark();
     gateway.failNext("POST", path, 503, Map.of("Retry-After", "1"));
 
     spark.sql("INSERT INTO " + LAKE + "." + ORDERS + " VALUES (1, 'apple'), (2, 'pear')");
 
     assertThat(gateway.armed()).as("the commit met the gateway's 503").isFalse();
-    List<Exchange> commits = posts(gateway.since(mark), path);
+    List<Exchange> commits = RecordingGateway.requests("POST", gateway.since(mark), path);
     assertRetriedWithItsKeyAndReplayed(commits, 503);
     Exchange first = commits.get(0);
     // Sluice's access log: the same key twice, the second answer a replay.
     String key = first.requestHeader("Idempotency-Key");
     List<JsonNode> logged =
-        accessSince(logMark, l -> keyed(l).size() >= 2).stream()
+        accessLog.since(logMark, l -> SluiceAccessLog.keyed(l).size() >= 2).stream()
             .filter(r -> key.equals(r.path("idempotencyKey").asText()))
             .toList();
     assertThat(logged).extracting(r -> r.path("route").asText()).containsOnly(TABLE_ROUTE);
@@ -252,7 +252,7 @@ class IcebergJavaClientTest {
     spark.sql("INSERT INTO " + LAKE + "." + ORDERS + " VALUES (3, 'fig')");
 
     List<Exchange> after = gateway.since(mark);
-    List<Exchange> commits = posts(after, path);
+    List<Exchange> commits = RecordingGateway.requests("POST", after, path);
     if (RETRIES_KEYED_MUTATIONS) {
       // 1.12 retries a request with an Idempotency-Key on a 504 as it would a GET.
       assertRetriedWithItsKeyAndReplayed(commits, 504);
@@ -262,7 +262,9 @@ class IcebergJavaClientTest {
       assertThat(commits).hasSize(1);
       assertThat(commits.get(0).upstreamStatus()).isEqualTo(200);
       assertThat(commits.get(0).status()).isEqualTo(504);
-      assertThat(loads(after.subList(after.indexOf(commits.get(0)), after.size()), path))
+      assertThat(
+              RecordingGateway.requests(
+                  "GET", after.subList(after.indexOf(commits.get(0)), after.size()), path))
           .as("the reconciling load")
           .isNotEmpty();
     }
@@ -282,7 +284,8 @@ class IcebergJavaClientTest {
 
     if (RETRIES_KEYED_MUTATIONS) {
       spark.sql(alter);
-      assertRetriedWithItsKeyAndReplayed(posts(gateway.since(mark), path), 504);
+      assertRetriedWithItsKeyAndReplayed(
+          RecordingGateway.requests("POST", gateway.since(mark), path), 504);
     } else {
       // Not an append, so 1.11 does not reconcile: the engine reports an unknown state, while
       // Sluice applied the change.
@@ -291,7 +294,7 @@ class IcebergJavaClientTest {
               e ->
                   assertThat(SparkCometVendingTest.messages(e))
                       .contains("org.apache.iceberg.exceptions.CommitStateUnknownException"));
-      List<Exchange> commits = posts(gateway.since(mark), path);
+      List<Exchange> commits = RecordingGateway.requests("POST", gateway.since(mark), path);
       assertThat(commits).hasSize(1);
       Exchange lost = commits.get(0);
       assertThat(lost.upstreamStatus()).isEqualTo(200);
@@ -318,10 +321,10 @@ class IcebergJavaClientTest {
     String path = tablePath(LAKE, "orders");
     String select = "SELECT count(*) FROM " + LAKE + "." + ORDERS;
     int mark = gateway.exchanges().size();
-    int logMark = access().size();
+    int logMark = accessLog.mark();
     assertThat(rows(select)).containsExactly("3");
     assertThat(rows(select)).containsExactly("3");
-    List<Exchange> unchanged = loads(gateway.since(mark), path);
+    List<Exchange> unchanged = RecordingGateway.requests("GET", gateway.since(mark), path);
     assertThat(unchanged).as("loads of the unchanged table").hasSizeGreaterThanOrEqualTo(2);
     // The client sent the tag it holds and Sluice confirmed it: no body, no new credential.
     assertThat(unchanged)
@@ -335,9 +338,9 @@ class IcebergJavaClientTest {
 
     spark.sql("INSERT INTO " + LAKE + "." + ORDERS + " VALUES (4, 'kiwi', 1)");
     mark = gateway.exchanges().size();
-    logMark = access().size();
+    logMark = accessLog.mark();
     assertThat(rows(select)).containsExactly("4");
-    List<Exchange> changed = loads(gateway.since(mark), path);
+    List<Exchange> changed = RecordingGateway.requests("GET", gateway.since(mark), path);
     // The first load after the commit sent the old tag and got the new table.
     assertThat(changed.get(0).requestHeader("If-None-Match")).isEqualTo(tag);
     assertThat(changed.get(0).status()).isEqualTo(200);
@@ -353,7 +356,7 @@ class IcebergJavaClientTest {
     assertThat(rows(select)).containsExactly("4");
     assertThat(rows(select)).containsExactly("4");
     // Sluice sent its ETag each time, named "etag" after the proxy.
-    List<Exchange> loads = loads(lowercasing.exchanges(), path);
+    List<Exchange> loads = RecordingGateway.requests("GET", lowercasing.exchanges(), path);
     assertThat(loads).hasSizeGreaterThanOrEqualTo(2);
     assertThat(loads).allSatisfy(e -> assertThat(e.upstreamHeader("ETag")).startsWith("\""));
     if (CASE_BLIND_ETAG) {
@@ -386,7 +389,7 @@ class IcebergJavaClientTest {
     // A credential as the load vends it, to show below that it does not outlive the scan.
     JsonNode before = load(tablePath(BRIEF, "events")).path("config");
     long rgwMark = bed.rgwLogMark();
-    int logMark = access().size();
+    int logMark = accessLog.mark();
     long started = System.currentTimeMillis();
 
     // One file per task, two tasks at a time, each then naps 2 s per row: about 7 s.
@@ -403,7 +406,7 @@ class IcebergJavaClientTest {
         .extracting(r -> r.getLong(0))
         .containsExactlyInAnyOrder(0L, 1L, 2L, 3L, 4L, 5L, 6L, 7L);
     List<JsonNode> logged =
-        accessSince(
+        accessLog.since(
             logMark,
             l -> l.stream().anyMatch(r -> r.path("route").asText().equals(CREDENTIALS_ROUTE)));
     Instant loaded =
@@ -448,7 +451,11 @@ class IcebergJavaClientTest {
     // The credential vended just before the scan no longer reads: the scan needed the fresh ones.
     assertThat(Long.parseLong(before.path("s3.session-token-expires-at-ms").asText()))
         .isLessThan(System.currentTimeMillis());
-    try (S3Client expired = s3(before)) {
+    try (S3Client expired =
+        bed.client(
+            before.path("s3.access-key-id").asText(),
+            before.path("s3.secret-access-key").asText(),
+            before.path("s3.session-token").asText())) {
       assertThatThrownBy(() -> expired.headObject(h -> h.bucket(bed.bucket()).key(dataKeys.get(0))))
           .isInstanceOfSatisfying(
               S3Exception.class, e -> assertThat(e.statusCode()).isIn(400, 403));
@@ -488,59 +495,13 @@ class IcebergJavaClientTest {
     return API + catalog + "/namespaces/" + NS + "/tables/" + table;
   }
 
-  /** The POSTs among {@code exchanges} to {@code API + LAKE + suffix} for any of the suffixes. */
-  private static List<Exchange> posts(List<Exchange> exchanges, String... paths) {
-    List<String> wanted =
-        List.of(paths).stream().map(p -> p.startsWith(API) ? p : API + LAKE + p).toList();
-    return exchanges.stream()
-        .filter(e -> e.method().equals("POST") && wanted.contains(e.path()))
-        .toList();
-  }
-
-  /** The loads (GETs, any query) of the table at {@code path}. */
-  private static List<Exchange> loads(List<Exchange> exchanges, String path) {
-    return exchanges.stream()
-        .filter(e -> e.method().equals("GET"))
-        .filter(e -> e.path().equals(path) || e.path().startsWith(path + "?"))
-        .toList();
-  }
-
   /** The statuses Sluice logged for (at least {@code count}) table loads since the mark. */
   private static List<Integer> loadStatuses(int logMark, int count) throws InterruptedException {
-    return accessSince(logMark, l -> tableLoads(l).size() >= count).stream()
-        .filter(r -> r.path("method").asText().equals("GET"))
-        .filter(r -> r.path("route").asText().equals(TABLE_ROUTE))
+    return SluiceAccessLog.tableLoads(
+            accessLog.since(logMark, l -> SluiceAccessLog.tableLoads(l).size() >= count))
+        .stream()
         .map(r -> r.path("status").asInt())
         .toList();
-  }
-
-  private static List<JsonNode> tableLoads(List<JsonNode> records) {
-    return records.stream()
-        .filter(r -> r.path("method").asText().equals("GET"))
-        .filter(r -> r.path("route").asText().equals(TABLE_ROUTE))
-        .toList();
-  }
-
-  /** The records that name an Idempotency-Key. */
-  private static List<JsonNode> keyed(List<JsonNode> records) {
-    return records.stream().filter(r -> r.has("idempotencyKey")).toList();
-  }
-
-  /**
-   * Sluice's access-log records since {@code logMark}, once {@code done} holds of them: a line is
-   * written just after its answer, so the engine may have its answer before Sluice logged it.
-   */
-  private static List<JsonNode> accessSince(int logMark, Predicate<List<JsonNode>> done)
-      throws InterruptedException {
-    long until = System.nanoTime() + 5_000_000_000L;
-    while (true) {
-      List<JsonNode> all = access();
-      List<JsonNode> since = all.subList(logMark, all.size());
-      if (done.test(since) || System.nanoTime() > until) {
-        return since;
-      }
-      Thread.sleep(50);
-    }
   }
 
   /** The table at {@code path} as root loads it from Sluice directly. */
@@ -550,27 +511,8 @@ class IcebergJavaClientTest {
     return JSON.readTree(loaded.body());
   }
 
-  /** Sluice's access-log records so far. */
-  private static List<JsonNode> access() {
-    return AccessLogLines.records(server.logTail(Integer.MAX_VALUE).lines());
-  }
-
   /** Each row as its values joined by commas. */
   private static List<String> rows(String sql) {
     return spark.sql(sql).collectAsList().stream().map(r -> r.mkString(",")).toList();
-  }
-
-  private static S3Client s3(JsonNode config) {
-    return S3Client.builder()
-        .endpointOverride(URI.create(bed.env("SLUICE_TEST_RGW_ENDPOINT")))
-        .region(Region.of(bed.env("SLUICE_TEST_RGW_REGION")))
-        .forcePathStyle(true)
-        .credentialsProvider(
-            StaticCredentialsProvider.create(
-                AwsSessionCredentials.create(
-                    config.path("s3.access-key-id").asText(),
-                    config.path("s3.secret-access-key").asText(),
-                    config.path("s3.session-token").asText())))
-        .build();
   }
 }

@@ -155,6 +155,14 @@ final class RecordingGateway implements AutoCloseable {
     return all.subList(mark, all.size());
   }
 
+  /** The {@code method} requests among {@code exchanges} to {@code path} (with any query). */
+  static List<Exchange> requests(String method, List<Exchange> exchanges, String path) {
+    return exchanges.stream()
+        .filter(e -> e.method().equals(method))
+        .filter(e -> e.path().equals(path) || e.path().startsWith(path + "?"))
+        .toList();
+  }
+
   /** Sends a recorded request to Sluice again, exactly (headers, body), bypassing the gateway. */
   Answer resend(Exchange recorded) throws IOException {
     return forward(
