@@ -6,6 +6,8 @@ import java.sql.Statement;
 import org.h2.engine.Database;
 import org.h2.engine.SessionLocal;
 import org.h2.jdbc.JdbcConnection;
+import org.h2.mvstore.MVStoreException;
+import org.h2.mvstore.db.Store;
 
 /**
  * One opening of an embedded H2 file, as a connection reaches it. When H2 fails to write its file
@@ -28,6 +30,25 @@ final class H2Instance {
       // a closed or foreign connection: nothing to tell
     }
     return null;
+  }
+
+  /**
+   * Throws when the opening {@code conn} reaches has failed to write its file: call it right after
+   * a COMMIT returned, so that a commit racing another connection's failed write is settled by
+   * reading the file again, as one whose COMMIT failed, never acknowledged from memory. ({@code
+   * FullDiskTest} lost an acknowledged append whose COMMIT returned 18 ms after another
+   * connection's write had failed on the same opening.)
+   */
+  static void requireWritten(Connection conn) throws SQLException {
+    if (!(of(conn) instanceof Database database)) {
+      return;
+    }
+    Store store = database.getStore();
+    MVStoreException failure = store == null ? null : store.getMvStore().getPanicException();
+    if (failure != null) {
+      throw new SQLException(
+          "H2 had failed to write its file when this COMMIT returned", "HY000", failure);
+    }
   }
 
   /**

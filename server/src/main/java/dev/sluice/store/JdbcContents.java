@@ -293,6 +293,7 @@ final class JdbcContents extends JdbcSupport {
       }
       try {
         conn.commit();
+        H2Instance.requireWritten(conn);
       } catch (SQLException e) {
         // An H2 file that failed to write is closed first, so that the check reads the file, not
         // what that opening still holds in memory (H2Instance).

@@ -46,6 +46,36 @@ class H2InstanceTest {
     }
   }
 
+  /**
+   * The guard JdbcContents runs after a COMMIT returned: quiet while the opening is healthy; once
+   * the opening's store has failed to write (as on a full disk; here the store is told so, as a
+   * failed write tells it), an SQLException the pool and the commit's settling treat as a gone
+   * database.
+   */
+  @Test
+  void afterTheStoreFailedToWriteRequireWrittenThrows() throws Exception {
+    try (Connection conn = DriverManager.getConnection(url())) {
+      try (Statement s = conn.createStatement()) {
+        s.execute("CREATE TABLE t(k INT PRIMARY KEY)");
+      }
+      H2Instance.requireWritten(conn);
+      org.h2.engine.Database database = (org.h2.engine.Database) H2Instance.of(conn);
+      assertThatThrownBy(
+              () ->
+                  database
+                      .getStore()
+                      .getMvStore()
+                      .panic(new org.h2.mvstore.MVStoreException(2, "a write failed")))
+          .isInstanceOf(org.h2.mvstore.MVStoreException.class);
+
+      assertThatThrownBy(() -> H2Instance.requireWritten(conn))
+          .isInstanceOf(SQLException.class)
+          .hasMessageContaining("failed to write its file")
+          .satisfies(e -> assertThat(EvictBrokenConnections.gone((SQLException) e)).isTrue());
+      H2Instance.abandon(conn);
+    }
+  }
+
   @Test
   void abandoningWhatIsAlreadyClosedIsQuiet() throws Exception {
     Connection conn = DriverManager.getConnection(url());
