@@ -20,16 +20,8 @@ final class CometSpark {
       SluiceServerProcess server,
       String warehouse,
       String readerCredential) {
-    SparkSession.Builder b = SparkSession.builder();
-    b.master("local[2]")
-        .appName("sluice-e2e-comet")
-        .config("spark.driver.host", "127.0.0.1")
-        .config("spark.driver.bindAddress", "127.0.0.1")
-        .config("spark.ui.enabled", "false")
-        .config("spark.sql.shuffle.partitions", "2")
-        .config("spark.sql.session.timeZone", "UTC")
-        .config("spark.sql.warehouse.dir", sparkDir.resolve("warehouse").toUri().toString())
-        // Comet, with its native scans
+    SparkSession.Builder b = SparkSql.localBuilder(sparkDir, "sluice-e2e-comet");
+    b // Comet, with its native scans
         .config("spark.plugins", "org.apache.spark.CometPlugin")
         .config("spark.comet.enabled", "true")
         .config("spark.comet.exec.enabled", "true")

@@ -2,13 +2,7 @@ package dev.sluice.e2e;
 
 import static org.assertj.core.api.Assertions.fail;
 
-import java.io.IOException;
-import java.io.RandomAccessFile;
-import java.io.UncheckedIOException;
 import java.net.URI;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -71,9 +65,10 @@ final class CometTestBed implements AutoCloseable {
   private final Map<String, String> env;
   private final S3Client admin;
   private final String bucket;
-  private final Path rgwLog;
+  private final RgwAccessLog rgwLog;
 
-  private CometTestBed(Map<String, String> env, S3Client admin, String bucket, Path rgwLog) {
+  private CometTestBed(
+      Map<String, String> env, S3Client admin, String bucket, RgwAccessLog rgwLog) {
     this.env = env;
     this.admin = admin;
     this.bucket = bucket;
@@ -113,11 +108,7 @@ final class CometTestBed implements AutoCloseable {
 
   /** Creates {@code <prefix>-<8 hex>} with the admin keys and finds RGW's log. */
   static CometTestBed create(Map<String, String> env, String prefix) {
-    Path log =
-        Path.of(env.get("SLUICE_TEST_RGW_CEPH_CONF")).getParent().resolve("log/client.rgw.a.log");
-    if (!Files.isRegularFile(log)) {
-      fail("RGW's log is not at %s (next to SLUICE_TEST_RGW_CEPH_CONF)", log);
-    }
+    RgwAccessLog log = RgwAccessLog.ofBed();
     S3Client admin =
         S3Client.builder()
             .endpointOverride(URI.create(env.get("SLUICE_TEST_RGW_ENDPOINT")))
@@ -192,29 +183,14 @@ final class CometTestBed implements AutoCloseable {
         .toList();
   }
 
-  /** The size of RGW's log now: pass it to {@link #rgwLogSince}. */
+  /** The size of RGW's log now: pass it to {@link #rgwAccessLinesSince}. */
   long rgwLogMark() {
-    try {
-      return Files.size(rgwLog);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
+    return rgwLog.mark();
   }
 
-  /** RGW's access lines ("beast: ... \"GET /bucket/key HTTP/1.1\" 200 ...") written since mark. */
+  /** RGW's access lines about this bed's bucket written since {@code mark}. */
   List<String> rgwAccessLinesSince(long mark) {
-    try (RandomAccessFile f = new RandomAccessFile(rgwLog.toFile(), "r")) {
-      long length = f.length();
-      byte[] bytes = new byte[(int) Math.max(0, length - mark)];
-      f.seek(mark);
-      f.readFully(bytes);
-      return new String(bytes, StandardCharsets.UTF_8)
-          .lines()
-          .filter(l -> l.contains(" beast: ") && l.contains(" /" + bucket + "/"))
-          .toList();
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
+    return rgwLog.linesSince(mark, bucket);
   }
 
   /** Empties and deletes the bucket; a failure is reported, not thrown (cleanup only). */

@@ -119,14 +119,19 @@ class IcebergJavaClientTest {
     admin.createCatalog(BRIEF, BRIEF, 30); // made brief once filled
 
     Path sparkDir = SluiceServerProcess.repoRoot().resolve("e2e-comet/target/spark-iceberg");
-    SparkSession.Builder b = IcebergSpark.builder(sparkDir, "sluice-e2e-iceberg-java");
+    // Iceberg's own runtime and nothing else: no Comet, no S3A, no storage settings.
+    SparkSession.Builder b =
+        SparkSql.localBuilder(sparkDir, "sluice-e2e-iceberg-java")
+            .config(
+                "spark.sql.extensions",
+                "org.apache.iceberg.spark.extensions.IcebergSparkSessionExtensions");
     String root = server.credential();
-    IcebergSpark.catalog(
+    SparkSql.catalogConf(
             LAKE, gateway.rootUrl() + "/api/catalog", LAKE, root, "spark-rest-table-cache")
         .forEach(b::config);
-    IcebergSpark.catalog(BRIEF, server.catalogUri(), BRIEF, root, "spark-rest-table-cache")
+    SparkSql.catalogConf(BRIEF, server.catalogUri(), BRIEF, root, "spark-rest-table-cache")
         .forEach(b::config);
-    IcebergSpark.catalog(
+    SparkSql.catalogConf(
             LOWER, lowercasing.rootUrl() + "/api/catalog", LAKE, root, "spark-rest-table-cache")
         .forEach(b::config);
     // What a runtime needs beyond the docs' settings on this class path (-Piceberg-1.12 sets it).
@@ -150,11 +155,7 @@ class IcebergJavaClientTest {
   @AfterAll
   static void stop() {
     try {
-      if (spark != null) {
-        spark.stop();
-        SparkSession.clearActiveSession();
-        SparkSession.clearDefaultSession();
-      }
+      SparkSql.stop(spark);
     } finally {
       try {
         if (gateway != null) {

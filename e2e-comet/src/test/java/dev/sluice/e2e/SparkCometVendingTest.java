@@ -117,11 +117,7 @@ class SparkCometVendingTest {
   @AfterAll
   static void stop() {
     try {
-      if (spark != null) {
-        spark.stop();
-        SparkSession.clearActiveSession();
-        SparkSession.clearDefaultSession();
-      }
+      SparkSql.stop(spark);
     } finally {
       try {
         if (server != null) {

@@ -39,23 +39,32 @@ final class SparkSql {
       SluiceServerProcess server,
       String warehouse,
       Map<String, String> catalogOptions) {
-    SparkSession.Builder builder = SparkSession.builder();
+    SparkSession.Builder builder = localBuilder(sparkDir, appName);
     catalogConf(catalog, server, warehouse, server.credential()).forEach(builder::config);
     catalogOptions.forEach((k, v) -> builder.config("spark.sql.catalog." + catalog + "." + k, v));
     return builder
+        .config("spark.default.parallelism", "2")
+        .config(
+            "spark.sql.extensions",
+            "org.apache.iceberg.spark.extensions.IcebergSparkSessionExtensions")
+        .getOrCreate();
+  }
+
+  /**
+   * Spark in local mode with two task slots, bound to loopback, no UI, UTC: what every Spark the
+   * engine tests start shares (Spark 4.0 here, 4.1 in e2e-comet). A test adds its catalogs and
+   * extensions, and for Comet the plugin.
+   */
+  static SparkSession.Builder localBuilder(Path sparkDir, String appName) {
+    return SparkSession.builder()
         .master("local[2]")
         .appName(appName)
         .config("spark.driver.host", "127.0.0.1")
         .config("spark.driver.bindAddress", "127.0.0.1")
         .config("spark.ui.enabled", "false")
         .config("spark.sql.shuffle.partitions", "2")
-        .config("spark.default.parallelism", "2")
         .config("spark.sql.session.timeZone", "UTC")
-        .config("spark.sql.warehouse.dir", sparkDir.resolve("warehouse").toUri().toString())
-        .config(
-            "spark.sql.extensions",
-            "org.apache.iceberg.spark.extensions.IcebergSparkSessionExtensions")
-        .getOrCreate();
+        .config("spark.sql.warehouse.dir", sparkDir.resolve("warehouse").toUri().toString());
   }
 
   /**
@@ -92,16 +101,32 @@ final class SparkSql {
    */
   static Map<String, String> catalogConf(
       String catalog, SluiceServerProcess server, String warehouse, String credential) {
+    return catalogConf(catalog, server.catalogUri(), warehouse, credential);
+  }
+
+  /**
+   * Catalog {@code catalog}'s settings: snippet {@code spark-catalog} with {@code uri}, {@code
+   * warehouse} and {@code credential} ("clientId:secret"), plus each of {@code moreSnippets} (which
+   * take no placeholders), the docs' catalog {@code lake} renamed to {@code catalog}.
+   */
+  static Map<String, String> catalogConf(
+      String catalog, String uri, String warehouse, String credential, String... moreSnippets) {
     Map<String, String> doc =
-        DocSnippets.properties(
-            "spark-catalog",
-            DocSnippets.catalogValues(server.catalogUri(), warehouse, credential, Map.of()));
+        new LinkedHashMap<>(
+            DocSnippets.properties(
+                "spark-catalog", DocSnippets.catalogValues(uri, warehouse, credential, Map.of())));
+    for (String snippet : moreSnippets) {
+      doc.putAll(DocSnippets.properties(snippet, Map.of()));
+    }
     Map<String, String> conf = new LinkedHashMap<>();
     doc.forEach(
-        (k, v) ->
-            conf.put(
-                k.replaceFirst("^spark\\.sql\\.catalog\\.lake", "spark.sql.catalog." + catalog),
-                v));
+        (k, v) -> {
+          if (!k.startsWith("spark.sql.catalog.lake")) {
+            throw new IllegalStateException("not a setting of catalog lake: " + k);
+          }
+          conf.put(
+              k.replaceFirst("^spark\\.sql\\.catalog\\.lake", "spark.sql.catalog." + catalog), v);
+        });
     return conf;
   }
 
