@@ -51,16 +51,6 @@ import software.amazon.awssdk.services.s3.model.S3Exception;
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class IcebergJavaClientTest {
-  private static final String SERVER_CONFIG =
-      """
-      storage:
-        vendingMinDurationSeconds: 1
-        credentialSources:
-          rgw:
-            type: static
-            accessKeyId: ${SLUICE_TEST_RGW_ACCESS_KEY}
-            secretAccessKey: ${SLUICE_TEST_RGW_SECRET_KEY}
-      """;
 
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final String API = "/api/catalog/v1/";
@@ -110,7 +100,7 @@ class IcebergJavaClientTest {
         .isEqualTo(expected);
     Map<String, String> env = CometTestBed.environment("IcebergJavaClientTest");
     bed = CometTestBed.create(env, "sluice-e2e-iceberg");
-    server = SluiceServerProcess.start("iceberg-java-client", SERVER_CONFIG, env);
+    server = SluiceServerProcess.start("iceberg-java-client", CometTestBed.SERVER_CONFIG, env);
     accessLog = new SluiceAccessLog(server);
     gateway = RecordingGateway.start(server.rootUrl());
     lowercasing = RecordingGateway.lowercasing(server.rootUrl());
@@ -153,26 +143,8 @@ class IcebergJavaClientTest {
   }
 
   @AfterAll
-  static void stop() {
-    try {
-      SparkSql.stop(spark);
-    } finally {
-      try {
-        if (gateway != null) {
-          gateway.close();
-        }
-        if (lowercasing != null) {
-          lowercasing.close();
-        }
-        if (server != null) {
-          server.close();
-        }
-      } finally {
-        if (bed != null) {
-          bed.close();
-        }
-      }
-    }
+  static void stop() throws Exception {
+    ProcessSupport.closeAll(() -> SparkSql.stop(spark), gateway, lowercasing, server, bed);
   }
 
   @Test

@@ -115,20 +115,8 @@ class SparkCometVendingTest {
   }
 
   @AfterAll
-  static void stop() {
-    try {
-      SparkSql.stop(spark);
-    } finally {
-      try {
-        if (server != null) {
-          server.close();
-        }
-      } finally {
-        if (bed != null) {
-          bed.close();
-        }
-      }
-    }
+  static void stop() throws Exception {
+    ProcessSupport.closeAll(() -> SparkSql.stop(spark), server, bed);
   }
 
   private static SparkSession session(Path sparkDir) {
