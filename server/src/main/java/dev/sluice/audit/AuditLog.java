@@ -332,6 +332,7 @@ public final class AuditLog implements AutoCloseable {
   private record DecisionKey(
       String principal,
       String identity,
+      String actor,
       List<String> roles,
       String action,
       String catalog,
@@ -352,6 +353,7 @@ public final class AuditLog implements AutoCloseable {
           new DecisionKey(
               e.principal(),
               e.principalIdentity(),
+              e.actor(),
               e.roles(),
               e.action(),
               e.catalog(),

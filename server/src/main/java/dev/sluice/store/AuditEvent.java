@@ -11,7 +11,8 @@ import java.util.List;
  * (secrets redacted). {@code principalIdentity} tells apart principals that shared a name (a
  * principal's id, never reused, or an external identity); null where no token stood for the caller,
  * and on events from before it was recorded. {@code request} is the HTTP request it was decided in
- * ({@link AuditedRequest#NONE} when unknown).
+ * ({@link AuditedRequest#NONE} when unknown). {@code actor} is the engine principal that acted for
+ * {@code principal} with a delegated token; null when the principal called itself.
  */
 public record AuditEvent(
     long id,
@@ -27,7 +28,8 @@ public record AuditEvent(
     long lastTime,
     String detail,
     String principalIdentity,
-    AuditedRequest request) {
+    AuditedRequest request,
+    String actor) {
   public AuditEvent {
     requireNonNull(principal, "principal");
     roles = List.copyOf(roles);
@@ -39,6 +41,39 @@ public record AuditEvent(
       throw new IllegalArgumentException(
           "Invalid audit event: count " + count + ", time " + time + ".." + lastTime);
     }
+  }
+
+  public AuditEvent(
+      long id,
+      long time,
+      String principal,
+      List<String> roles,
+      String action,
+      String catalog,
+      String securable,
+      boolean allowed,
+      String requestId,
+      int count,
+      long lastTime,
+      String detail,
+      String principalIdentity,
+      AuditedRequest request) {
+    this(
+        id,
+        time,
+        principal,
+        roles,
+        action,
+        catalog,
+        securable,
+        allowed,
+        requestId,
+        count,
+        lastTime,
+        detail,
+        principalIdentity,
+        request,
+        null);
   }
 
   public AuditEvent(
@@ -88,7 +123,8 @@ public record AuditEvent(
         Math.max(lastTime, later.lastTime),
         detail,
         principalIdentity,
-        request);
+        request,
+        actor);
   }
 
   /** This event with what it changed, e.g. the values before and after. */
@@ -107,14 +143,35 @@ public record AuditEvent(
         lastTime,
         text,
         principalIdentity,
-        request);
+        request,
+        actor);
   }
 
   /** This event with who the principal was ({@link #principalIdentity}). */
   public AuditEvent withIdentity(String identity) {
     return new AuditEvent(
         id, time, principal, roles, action, catalog, securable, allowed, requestId, count, lastTime,
-        detail, identity, request);
+        detail, identity, request, actor);
+  }
+
+  /** This event with the engine principal that acted for the principal ({@link #actor}). */
+  public AuditEvent withActor(String actingFor) {
+    return new AuditEvent(
+        id,
+        time,
+        principal,
+        roles,
+        action,
+        catalog,
+        securable,
+        allowed,
+        requestId,
+        count,
+        lastTime,
+        detail,
+        principalIdentity,
+        request,
+        actingFor);
   }
 
   /** This event as decided in {@code in} (where it came from, how it ended). */
@@ -133,6 +190,7 @@ public record AuditEvent(
         lastTime,
         detail,
         principalIdentity,
-        in);
+        in,
+        actor);
   }
 }

@@ -37,6 +37,7 @@ public final class JdbcStore extends JdbcSupport implements Store {
   private final JdbcNamespaces namespaces;
   private final JdbcContents contents;
   private final JdbcNamespaceIdentities namespaceIdentities;
+  private final JdbcDelegations delegations;
 
   private final StoreConnections connections;
   private final PointerVersions versions;
@@ -57,6 +58,7 @@ public final class JdbcStore extends JdbcSupport implements Store {
     this.contents = new JdbcContents(dataSource, connections, versions, claimSql);
     this.idempotencyKeys = new JdbcIdempotencyKeys(dataSource, connections);
     this.namespaceIdentities = new JdbcNamespaceIdentities(dataSource, connections);
+    this.delegations = new JdbcDelegations(dataSource, connections);
     this.probe = new StoreProbe(connections);
     this.housekeeping = config.h2File() ? new H2Housekeeping(dataSource) : null;
     this.idempotency = null;
@@ -72,6 +74,7 @@ public final class JdbcStore extends JdbcSupport implements Store {
     this.contents = base.contents;
     this.idempotencyKeys = base.idempotencyKeys;
     this.namespaceIdentities = base.namespaceIdentities;
+    this.delegations = base.delegations;
     this.probe = base.probe;
     this.housekeeping = base.housekeeping;
     this.idempotency = requireNonNull(idempotency, "idempotency");
@@ -436,6 +439,11 @@ public final class JdbcStore extends JdbcSupport implements Store {
   @Override
   public AccessStore access() {
     return access;
+  }
+
+  @Override
+  public DelegationStore delegations() {
+    return delegations;
   }
 
   @Override

@@ -156,6 +156,9 @@ public interface Store extends AutoCloseable {
   // --- principals, roles, grants, audit ---
   AccessStore access();
 
+  // --- PRINCIPAL_ACT_AS grants ---
+  DelegationStore delegations();
+
   // --- storage identities of namespaces ---
   NamespaceIdentityStore namespaceIdentities();
 

@@ -7,6 +7,7 @@ import dev.sluice.store.CatalogRecord;
 import dev.sluice.store.ClaimedContent;
 import dev.sluice.store.ContentKind;
 import dev.sluice.store.ContentRecord;
+import dev.sluice.store.DelegationStore;
 import dev.sluice.store.IdempotencyClaim;
 import dev.sluice.store.IdempotencyKeys;
 import dev.sluice.store.LocationClaim;
@@ -34,6 +35,11 @@ abstract class ForwardingStore implements Store {
   /** A request's view keeps the fault: each fault wraps the delegate's view the same way. */
   @Override
   public abstract Store claiming(IdempotencyClaim idempotency);
+
+  @Override
+  public DelegationStore delegations() {
+    return delegate.delegations();
+  }
 
   @Override
   public NamespaceIdentityStore namespaceIdentities() {
