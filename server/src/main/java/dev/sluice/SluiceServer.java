@@ -207,7 +207,7 @@ public final class SluiceServer implements AutoCloseable {
                     store.access(), config.audit().retention(), Clock.systemUTC(), metrics)
                 .start());
       }
-      Authorizer authz = new Authorizer(store.access(), audit);
+      Authorizer authz = new Authorizer(store.access(), store.delegations(), audit);
       VerifiedSecrets verifiedSecrets =
           new VerifiedSecrets(config.auth().verifiedSecretTtl(), metrics);
       Runnable accessChanged =
@@ -239,7 +239,9 @@ public final class SluiceServer implements AutoCloseable {
               new TokenThrottle(config.auth().tokenThrottle().limits()),
               verifiedSecrets,
               audit,
-              metrics);
+              metrics,
+              config.auth().delegation().unsignedSubjects(),
+              Clock.systemUTC());
       new OAuthRoutes(tokenEndpoint).register(routes);
       FunctionCounter.builder("sluice.auth.signing.key.reads", tokens, TokenService::keyReads)
           .description(

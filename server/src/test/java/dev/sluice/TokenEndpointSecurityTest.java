@@ -265,7 +265,7 @@ class TokenEndpointSecurityTest {
                 events(server, "principal=" + enc("<unknown>") + "&decision=DENY"), "getToken"))
         .contains(
             "oauth " + EXCHANGE + ": invalid subject token",
-            "oauth " + EXCHANGE + ": actor token",
+            "oauth " + EXCHANGE + ": incomplete actor",
             "oauth: body is not form-encoded");
   }
 

@@ -11,6 +11,10 @@ import java.util.List;
  * (null for Sluice's own tokens, whose roles come from the store). {@code principalId} is the id of
  * the principal a Sluice token was issued to (null for external identities, and for tokens issued
  * before principals had ids).
+ *
+ * <p>A delegated token (token exchange with an actor, RFC 8693) names the user here and the engine
+ * principal that obtained it in {@code actor}; {@code limitMs} is the expiry of the user's token it
+ * was obtained with (0: none), which no refresh goes past. Both are null / 0 otherwise.
  */
 public record AuthenticatedPrincipal(
     String name,
@@ -19,7 +23,17 @@ public record AuthenticatedPrincipal(
     long expiresAtMs,
     List<String> externalRoles,
     long credentialVersion,
-    String principalId) {
+    String principalId,
+    Actor actor,
+    long limitMs) {
+  /** The engine principal a delegated token was issued to, as it was then. */
+  public record Actor(String name, String principalId, long credentialVersion) {
+    public Actor {
+      requireNonNull(name, "name");
+      requireNonNull(principalId, "principalId");
+    }
+  }
+
   /**
    * The principal role that administers the service. An external identity gets it only through an
    * explicit role mapping ({@link ExternalJwtVerifier}).
@@ -42,14 +56,33 @@ public record AuthenticatedPrincipal(
       long expiresAtMs,
       long credentialVersion) {
     return new AuthenticatedPrincipal(
-        name, clientId, scopes, expiresAtMs, null, credentialVersion, principalId);
+        name, clientId, scopes, expiresAtMs, null, credentialVersion, principalId, null, 0);
+  }
+
+  /** This principal as named by a delegated token obtained by {@code by}. */
+  public AuthenticatedPrincipal actedForBy(Actor by, long limit) {
+    return new AuthenticatedPrincipal(
+        name,
+        clientId,
+        scopes,
+        expiresAtMs,
+        externalRoles,
+        credentialVersion,
+        principalId,
+        requireNonNull(by, "by"),
+        limit);
+  }
+
+  /** True when a delegated token stands for this principal. */
+  public boolean delegated() {
+    return actor != null;
   }
 
   /**
    * A principal authenticated by an external OIDC issuer's token, with the roles its claims name.
    */
   public static AuthenticatedPrincipal external(String name, List<String> roles, long expiresAtMs) {
-    return new AuthenticatedPrincipal(name, "", List.of(), expiresAtMs, roles, 0, null);
+    return new AuthenticatedPrincipal(name, "", List.of(), expiresAtMs, roles, 0, null, null, 0);
   }
 
   /**

@@ -61,20 +61,37 @@ public final class Authenticator {
           identity.principal(), identity.roles(), identity.expiresAtMs());
     }
     AuthenticatedPrincipal principal = tokens.verify(token);
-    PrincipalRecord record =
-        principals
-            .get(principal.name(), name -> store.access().getPrincipal(name))
-            .orElseThrow(
-                () -> new NotAuthorizedException("Not authorized: principal no longer exists"));
-    if (!sameIdentity(record, principal)) {
-      // A principal deleted and created again under the name: the token is the old one's.
-      throw new NotAuthorizedException("Not authorized: principal no longer exists");
+    if (principal.delegated()) {
+      // The engine that obtained it must still be the one it was: deleting or rotating the engine
+      // principal ends every token it holds for its users.
+      AuthenticatedPrincipal.Actor actor = principal.actor();
+      requireLive(actor.name(), actor.principalId(), actor.credentialVersion(), "actor");
     }
-    if (record.credentialVersion() != principal.credentialVersion()) {
-      throw new NotAuthorizedException(
-          "Not authorized: token issued before the principal's credentials were rotated");
+    if (principal.externalRoles() == null) {
+      requireLive(
+          principal.name(),
+          principal.effectivePrincipalId(),
+          principal.credentialVersion(),
+          "principal");
     }
     return principal;
+  }
+
+  /** The principal {@code name} exists, is the one with {@code id} and has not rotated since. */
+  private void requireLive(String name, String id, long credentialVersion, String who) {
+    PrincipalRecord record =
+        principals
+            .get(name, n -> store.access().getPrincipal(n))
+            .orElseThrow(
+                () -> new NotAuthorizedException("Not authorized: %s no longer exists", who));
+    if (!record.id().equals(id)) {
+      // A principal deleted and created again under the name: the token is the old one's.
+      throw new NotAuthorizedException("Not authorized: %s no longer exists", who);
+    }
+    if (record.credentialVersion() != credentialVersion) {
+      throw new NotAuthorizedException(
+          "Not authorized: token issued before the %s's credentials were rotated", who);
+    }
   }
 
   /**

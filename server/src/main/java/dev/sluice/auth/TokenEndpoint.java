@@ -9,6 +9,8 @@ import dev.sluice.store.PrincipalRecord;
 import dev.sluice.store.Store;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
+import java.time.Clock;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -36,6 +38,7 @@ public final class TokenEndpoint {
   static final int MAX_CLIENT_ID_CHARS = 256;
 
   private static final String JWT_TOKEN_TYPE = "urn:ietf:params:oauth:token-type:jwt";
+  private static final String ID_TOKEN_TYPE = "urn:ietf:params:oauth:token-type:id_token";
 
   /**
    * One request: the decoded form, the client id and secret of an HTTP Basic header (both null
@@ -70,6 +73,8 @@ public final class TokenEndpoint {
   private final VerifiedSecrets secrets;
   private final AuditLog audit;
   private final Counter throttled;
+  private final Delegation delegation;
+  private final Clock clock;
 
   public TokenEndpoint(
       Store store,
@@ -78,6 +83,24 @@ public final class TokenEndpoint {
       VerifiedSecrets secrets,
       AuditLog audit,
       MeterRegistry metrics) {
+    this(store, authenticator, throttle, secrets, audit, metrics, false, Clock.systemUTC());
+  }
+
+  /**
+   * {@code unsignedSubjects}: whether an actor may name its user with an unsigned JWT ({@code
+   * auth.delegation.unsignedSubjects}).
+   */
+  public TokenEndpoint(
+      Store store,
+      Authenticator authenticator,
+      TokenThrottle throttle,
+      VerifiedSecrets secrets,
+      AuditLog audit,
+      MeterRegistry metrics,
+      boolean unsignedSubjects,
+      Clock clock) {
+    this.clock = requireNonNull(clock, "clock");
+    this.delegation = new Delegation(store, authenticator, unsignedSubjects, clock);
     this.store = requireNonNull(store, "store");
     this.authenticator = requireNonNull(authenticator, "authenticator");
     this.throttle = requireNonNull(throttle, "throttle");
@@ -159,15 +182,6 @@ public final class TokenEndpoint {
   }
 
   private Issued exchange(Request r) {
-    if (r.param("actor_token") != null || r.param("actor_token_type") != null) {
-      throw refuse(
-          r,
-          UNKNOWN,
-          "actor token",
-          400,
-          "invalid_request",
-          "actor_token is not supported: tokens are only exchanged for a token of the same principal");
-    }
     String requestedType = r.param("requested_token_type");
     if (requestedType != null && !requestedType.equals(Authenticator.ACCESS_TOKEN_TYPE)) {
       throw refuse(
@@ -181,7 +195,8 @@ public final class TokenEndpoint {
     String subjectType = r.param("subject_token_type");
     if (subjectType != null
         && !subjectType.equals(Authenticator.ACCESS_TOKEN_TYPE)
-        && !subjectType.equals(JWT_TOKEN_TYPE)) {
+        && !subjectType.equals(JWT_TOKEN_TYPE)
+        && !(subjectType.equals(ID_TOKEN_TYPE) && actorToken(r))) {
       throw refuse(
           r,
           UNKNOWN,
@@ -193,6 +208,9 @@ public final class TokenEndpoint {
     String subject = r.param("subject_token");
     if (subject == null || subject.isBlank()) {
       throw refuse(r, UNKNOWN, "no subject token", 400, "invalid_request", "missing subject_token");
+    }
+    if (actorToken(r)) {
+      return actFor(r, subject);
     }
     throttleCheck(r, UNKNOWN, null);
     AuthenticatedPrincipal current;
@@ -208,7 +226,7 @@ public final class TokenEndpoint {
           "invalid_client",
           "invalid subject_token: " + e.getMessage());
     }
-    if (current.externalRoles() != null) {
+    if (current.externalRoles() != null && !current.delegated()) {
       throw refuse(
           r,
           current.name(),
@@ -239,6 +257,10 @@ public final class TokenEndpoint {
           "invalid_scope",
           e.getMessage());
     }
+    if (current.delegated()) {
+      // A refresh: same user, same actor, never past the user's own token.
+      return issueDelegated(current, current.clientId(), kept, current.limitMs());
+    }
     checkHeld(r, current.name(), kept);
     return issue(
         current.name(),
@@ -246,6 +268,108 @@ public final class TokenEndpoint {
         current.clientId(),
         kept,
         current.credentialVersion());
+  }
+
+  private static boolean actorToken(Request r) {
+    return r.param("actor_token") != null || r.param("actor_token_type") != null;
+  }
+
+  /**
+   * A token exchange with an actor: the actor's token for one of its users ({@link Delegation}).
+   * The user may hand its OIDC ID token as well as an access token.
+   */
+  private Issued actFor(Request r, String subject) {
+    String actorType = r.param("actor_token_type");
+    String actorToken = r.param("actor_token");
+    if (actorToken == null || actorToken.isBlank() || actorType == null) {
+      throw refuse(
+          r,
+          UNKNOWN,
+          "incomplete actor",
+          400,
+          "invalid_request",
+          "actor_token and actor_token_type go together");
+    }
+    if (!actorType.equals(Authenticator.ACCESS_TOKEN_TYPE) && !actorType.equals(JWT_TOKEN_TYPE)) {
+      throw refuse(
+          r,
+          UNKNOWN,
+          "unsupported actor_token_type",
+          400,
+          "invalid_request",
+          "actor_token_type must be " + Authenticator.ACCESS_TOKEN_TYPE);
+    }
+    throttleCheck(r, UNKNOWN, null);
+    AuthenticatedPrincipal actor;
+    AuthenticatedPrincipal user;
+    List<String> roles;
+    try {
+      actor = delegation.actor(actorToken);
+      Set<String> targets = delegation.targets(actor);
+      user = delegation.subject(subject, actor);
+      roles = delegation.roles(actor, targets, user);
+    } catch (Delegation.Refused e) {
+      if (e.status == 401) {
+        throttle.failed(null, r.sourceAddress());
+      }
+      throw refuse(r, e.principal, e.reason, e.status, e.error, e.getMessage());
+    }
+    String clientId = r.basicClientId() != null ? r.basicClientId() : r.param("client_id");
+    if (clientId != null && !clientId.equals(actor.clientId())) {
+      throw refuse(
+          r,
+          actor.name(),
+          "client_id is not the actor token's",
+          400,
+          "invalid_request",
+          "client_id does not match the actor token");
+    }
+    List<String> scopes = new ArrayList<>();
+    roles.forEach(role -> scopes.add(RoleScopes.PREFIX + role));
+    List<String> kept;
+    try {
+      kept = ExchangeScopes.narrow(scopes, scopes(r.param("scope")));
+    } catch (ExchangeScopes.Widening e) {
+      throw refuse(
+          r, actor.name(), "scope wider than the delegation", 400, "invalid_scope", e.getMessage());
+    }
+    // The user's own token bounds the delegated one's life; an unsigned subject has no expiry.
+    long limit = user.expiresAtMs();
+    AuthenticatedPrincipal delegated =
+        user.actedForBy(
+            new AuthenticatedPrincipal.Actor(
+                actor.name(), actor.effectivePrincipalId(), actor.credentialVersion()),
+            limit);
+    Issued issued = issueDelegated(delegated, actor.clientId(), kept, limit);
+    audit.record(
+        new AuditEvent(
+                0,
+                clock.millis(),
+                user.name(),
+                RoleScopes.activate(roles, kept),
+                ACTION,
+                null,
+                "oauth " + Authenticator.TOKEN_EXCHANGE + ": acted for by " + actor.name(),
+                true,
+                r.requestId())
+            .withIdentity(user.identity())
+            .withActor(actor.name())
+            .within(r.origin().answered(200, null)));
+    return issued;
+  }
+
+  private Issued issueDelegated(
+      AuthenticatedPrincipal delegated, String clientId, List<String> scopes, long limit) {
+    TokenService tokens = authenticator.tokens();
+    long expiresAt = clock.millis() + tokens.lifetime().toMillis();
+    if (limit > 0) {
+      expiresAt = Math.min(expiresAt, limit);
+    }
+    long seconds = Math.max(0, (expiresAt - clock.millis()) / 1000);
+    if (seconds == 0) {
+      throw new TokenRefused(400, "invalid_grant", "the user's token has expired", 0);
+    }
+    return new Issued(tokens.issueDelegated(delegated, clientId, scopes, expiresAt), seconds);
   }
 
   private Issued issue(

@@ -36,6 +36,10 @@ public final class TokenService {
   private static final String SCOPE_CLAIM = "scope";
   private static final String CREDENTIAL_VERSION_CLAIM = "cv";
   private static final String PRINCIPAL_ID_CLAIM = "pid";
+  // RFC 8693 section 4.1: the party that acts for the subject.
+  private static final String ACTOR_CLAIM = "act";
+  private static final String EXTERNAL_ROLES_CLAIM = "ext";
+  private static final String LIMIT_CLAIM = "lim";
 
   private final Store store;
   private final Duration lifetime;
@@ -198,6 +202,46 @@ public final class TokenService {
   }
 
   /**
+   * A delegated bearer token: {@code user} (a principal, or an external identity with its roles)
+   * acted for by {@code user.actor()}, with {@code scopes}, expiring at {@code expiresAtMs} (the
+   * caller bounds it by the configured lifetime and the user's token).
+   */
+  public String issueDelegated(
+      AuthenticatedPrincipal user, String clientId, List<String> scopes, long expiresAtMs) {
+    AuthenticatedPrincipal.Actor actor = requireNonNull(user.actor(), "user.actor");
+    refreshIfStale();
+    long now = clock.millis();
+    JWTClaimsSet.Builder claims =
+        new JWTClaimsSet.Builder()
+            .issuer(ISSUER)
+            .subject(user.name())
+            .claim(CLIENT_ID_CLAIM, clientId)
+            .claim(SCOPE_CLAIM, String.join(" ", scopes))
+            .claim(CREDENTIAL_VERSION_CLAIM, user.credentialVersion())
+            .claim(
+                ACTOR_CLAIM,
+                Map.of(
+                    "sub",
+                    actor.name(),
+                    PRINCIPAL_ID_CLAIM,
+                    actor.principalId(),
+                    CREDENTIAL_VERSION_CLAIM,
+                    actor.credentialVersion()))
+            .issueTime(new Date(now))
+            .expirationTime(new Date(expiresAtMs))
+            .jwtID(UUID.randomUUID().toString());
+    if (user.externalRoles() != null) {
+      claims.claim(EXTERNAL_ROLES_CLAIM, user.externalRoles());
+    } else {
+      claims.claim(PRINCIPAL_ID_CLAIM, requireNonNull(user.principalId(), "user.principalId"));
+    }
+    if (user.limitMs() > 0) {
+      claims.claim(LIMIT_CLAIM, user.limitMs());
+    }
+    return signed(claims.build());
+  }
+
+  /**
    * Signs {@code claims} with the active key, for Sluice's own tokens that are not bearer tokens (a
    * staged table's signing grant). Their issuer must differ from {@link #ISSUER}, so {@link
    * #verify} refuses them as bearer tokens, and they must expire.
@@ -309,13 +353,46 @@ public final class TokenService {
         scope instanceof String s && !s.isBlank() ? List.of(s.trim().split("\\s+")) : List.of();
     Object version = claims.getClaim(CREDENTIAL_VERSION_CLAIM);
     Object id = claims.getClaim(PRINCIPAL_ID_CLAIM);
-    return AuthenticatedPrincipal.internal(
-        claims.getSubject(),
-        id instanceof String i ? i : null,
-        clientId instanceof String c ? c : "",
-        scopes,
-        expiresAt,
-        version instanceof Number n ? n.longValue() : -1);
+    String client = clientId instanceof String c ? c : "";
+    AuthenticatedPrincipal principal =
+        claims.getClaim(EXTERNAL_ROLES_CLAIM) instanceof List<?> roles
+            // An external user's delegated token: its roles as the issuer's claims named them.
+            ? new AuthenticatedPrincipal(
+                claims.getSubject(), client, scopes, expiresAt, strings(roles), 0, null, null, 0)
+            : AuthenticatedPrincipal.internal(
+                claims.getSubject(),
+                id instanceof String i ? i : null,
+                client,
+                scopes,
+                expiresAt,
+                version instanceof Number n ? n.longValue() : -1);
+    Object act = claims.getClaim(ACTOR_CLAIM);
+    if (act == null) {
+      if (principal.externalRoles() != null) {
+        throw new NotAuthorizedException("Invalid token: external roles without an actor");
+      }
+      return principal;
+    }
+    if (!(act instanceof Map<?, ?> actor)
+        || !(actor.get("sub") instanceof String actorName)
+        || !(actor.get(PRINCIPAL_ID_CLAIM) instanceof String actorId)
+        || !(actor.get(CREDENTIAL_VERSION_CLAIM) instanceof Number actorVersion)) {
+      throw new NotAuthorizedException("Invalid token: malformed actor claim");
+    }
+    long limit = claims.getClaim(LIMIT_CLAIM) instanceof Number l ? l.longValue() : 0;
+    return principal.actedForBy(
+        new AuthenticatedPrincipal.Actor(actorName, actorId, actorVersion.longValue()), limit);
+  }
+
+  private static List<String> strings(List<?> values) {
+    List<String> out = new java.util.ArrayList<>();
+    for (Object v : values) {
+      if (!(v instanceof String s)) {
+        throw new NotAuthorizedException("Invalid token: malformed roles claim");
+      }
+      out.add(s);
+    }
+    return out;
   }
 
   /** A signing key: its id and material (for {@link Sealer}, which derives a key of its own). */

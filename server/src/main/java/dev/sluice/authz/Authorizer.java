@@ -10,6 +10,7 @@ import dev.sluice.auth.AuthenticatedPrincipal;
 import dev.sluice.auth.RoleScopes;
 import dev.sluice.store.AccessStore;
 import dev.sluice.store.AuditEvent;
+import dev.sluice.store.DelegationStore;
 import dev.sluice.store.GrantRecord;
 import dev.sluice.store.SecurableRef;
 import java.time.Duration;
@@ -18,6 +19,7 @@ import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.function.Function;
 import org.apache.iceberg.exceptions.ForbiddenException;
 
 /**
@@ -35,13 +37,31 @@ public final class Authorizer implements Callers {
   private record GrantKey(String catalog, List<String> roles) {}
 
   private final AccessStore access;
+
+  /** The principal roles any of the given actor roles may act for (PRINCIPAL_ACT_AS). */
+  private final Function<List<String>, List<String>> actingTargetsOf;
+
   private final AuditLog audit;
   private final Cache<String, List<String>> rolesByPrincipal;
+  private final Cache<String, Set<String>> actingTargets;
   private final Cache<GrantKey, List<GrantRecord>> grantsByRoles;
 
+  /** Without PRINCIPAL_ACT_AS grants: a delegated token activates no role. */
   public Authorizer(AccessStore access, AuditLog audit) {
+    this(access, roles -> List.of(), audit);
+  }
+
+  public Authorizer(AccessStore access, DelegationStore delegations, AuditLog audit) {
+    this(access, requireNonNull(delegations, "delegations")::targetsOfAny, audit);
+  }
+
+  private Authorizer(
+      AccessStore access, Function<List<String>, List<String>> actingTargetsOf, AuditLog audit) {
     this.access = requireNonNull(access, "access");
+    this.actingTargetsOf = actingTargetsOf;
     this.audit = requireNonNull(audit, "audit");
+    this.actingTargets =
+        Caffeine.newBuilder().expireAfterWrite(CACHE_TTL).maximumSize(10_000).build();
     this.rolesByPrincipal =
         Caffeine.newBuilder().expireAfterWrite(CACHE_TTL).maximumSize(100_000).build();
     this.grantsByRoles =
@@ -54,6 +74,7 @@ public final class Authorizer implements Callers {
   public void invalidate() {
     rolesByPrincipal.invalidateAll();
     grantsByRoles.invalidateAll();
+    actingTargets.invalidateAll();
   }
 
   /**
@@ -77,12 +98,23 @@ public final class Authorizer implements Callers {
             // of the one before it.
             : rolesByPrincipal.get(
                 principal.identity(), identity -> access.principalRolesOf(principal.name()));
-    return new Caller(
-        principal.name(),
-        RoleScopes.activate(held, principal.scopes()),
-        requestId,
-        principal.identity(),
-        trail);
+    List<String> active = RoleScopes.activate(held, principal.scopes());
+    if (!principal.delegated()) {
+      return new Caller(principal.name(), active, requestId, principal.identity(), trail);
+    }
+    // A delegated token acts only through the roles its actor may act for now: revoking the
+    // PRINCIPAL_ACT_AS grant takes effect within CACHE_TTL on tokens already issued.
+    String actor = principal.actor().name();
+    Set<String> targets =
+        actingTargets.get(
+            "principal:" + principal.actor().principalId(),
+            id -> Set.copyOf(actingTargetsOf.apply(access.principalRolesOf(actor))));
+    List<String> acting =
+        active.stream()
+            .filter(targets::contains)
+            .filter(role -> !role.equals(Caller.SERVICE_ADMIN))
+            .toList();
+    return new Caller(principal.name(), acting, requestId, principal.identity(), trail, actor);
   }
 
   /**
@@ -194,7 +226,8 @@ public final class Authorizer implements Callers {
                 allowed,
                 caller.requestId())
             .withDetail(detail)
-            .withIdentity(caller.identity());
+            .withIdentity(caller.identity())
+            .withActor(caller.actor());
     if (caller.trail() != null) {
       caller.trail().record(event);
     } else {

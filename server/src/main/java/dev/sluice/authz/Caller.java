@@ -12,14 +12,17 @@ import java.util.List;
  * principals apart that share a name ({@link dev.sluice.auth.AuthenticatedPrincipal#identity});
  * null for a caller no token stands for. {@code trail}, when not null, is the HTTP request's audit
  * trail: the decisions made for this caller are stored with the request's outcome ({@link
- * RequestAudit}); without one they are recorded at once.
+ * RequestAudit}); without one they are recorded at once. {@code actor} is the engine principal
+ * acting for {@code principal} with a delegated token (null otherwise): decisions are the
+ * principal's, and every event names both.
  */
 public record Caller(
     String principal,
     List<String> activeRoles,
     String requestId,
     String identity,
-    RequestAudit trail) {
+    RequestAudit trail,
+    String actor) {
   public static final String SERVICE_ADMIN = AuthenticatedPrincipal.SERVICE_ADMIN_ROLE;
 
   public Caller {
@@ -28,9 +31,18 @@ public record Caller(
     requireNonNull(requestId, "requestId");
   }
 
+  public Caller(
+      String principal,
+      List<String> activeRoles,
+      String requestId,
+      String identity,
+      RequestAudit trail) {
+    this(principal, activeRoles, requestId, identity, trail, null);
+  }
+
   /** A caller no token stands for (tests, the server's own work). */
   public Caller(String principal, List<String> activeRoles, String requestId) {
-    this(principal, activeRoles, requestId, null, null);
+    this(principal, activeRoles, requestId, null, null, null);
   }
 
   public boolean isServiceAdmin() {

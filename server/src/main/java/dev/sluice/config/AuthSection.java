@@ -8,15 +8,17 @@ import java.time.Duration;
 
 /**
  * {@code auth}: the tokens Sluice issues, how often a client secret is hashed again, the token
- * endpoint's throttle, and an external identity provider ({@code oidc}, null: none).
+ * endpoint's throttle, an external identity provider ({@code oidc}, null: none), and what a token
+ * exchange with an actor accepts ({@code delegation}).
  */
 public record AuthSection(
     Integer tokenLifetimeSeconds,
     Integer verifiedSecretCacheSeconds,
     TokenThrottleSection tokenThrottle,
-    OidcSection oidc) {
+    OidcSection oidc,
+    DelegationSection delegation) {
 
-  public static final AuthSection DEFAULT = new AuthSection(null, null, null, null);
+  public static final AuthSection DEFAULT = new AuthSection(null, null, null, null, null);
 
   public AuthSection {
     tokenLifetimeSeconds = orDefault(tokenLifetimeSeconds, 3600);
@@ -30,6 +32,7 @@ public record AuthSection(
         0,
         VerifiedSecrets.MAX_TTL.toSeconds());
     tokenThrottle = orDefault(tokenThrottle, TokenThrottleSection.DEFAULT);
+    delegation = orDefault(delegation, DelegationSection.DEFAULT);
   }
 
   public Duration tokenLifetime() {

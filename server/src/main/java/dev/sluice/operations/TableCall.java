@@ -22,11 +22,15 @@ public record TableCall(Caller caller, SluiceCatalog catalog, TableIdentifier ta
 
   /**
    * Who a credential is vended or a request signed for, for the vendor to record (S3's STS session
-   * name and tags): principal, catalog, namespace and table.
+   * name and tags): principal (the user, for a delegated token), the engine acting for it (actor,
+   * only then), catalog, namespace and table.
    */
   SortedMap<String, String> attribution() {
     SortedMap<String, String> attribution = new TreeMap<>();
     attribution.put("principal", caller.principal());
+    if (caller.actor() != null) {
+      attribution.put("actor", caller.actor());
+    }
     attribution.put("catalog", catalog.name());
     attribution.put("namespace", table.namespace().toString());
     attribution.put("table", table.toString());

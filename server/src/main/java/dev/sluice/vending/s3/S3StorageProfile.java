@@ -72,7 +72,7 @@ public record S3StorageProfile(
   public static final int MIN_DURATION = 900;
   public static final int MAX_DURATION = 43_200;
   public static final List<String> ATTRIBUTION_FIELDS =
-      List.of("principal", "catalog", "namespace", "table");
+      List.of("principal", "actor", "catalog", "namespace", "table");
   private static final String KEY = "storageConfigInfo.";
 
   public S3StorageProfile {
