@@ -15,6 +15,7 @@ import dev.sluice.store.GrantRecord;
 import dev.sluice.store.SecurableRef;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
@@ -241,12 +242,30 @@ public final class Authorizer implements Callers {
   }
 
   private List<GrantRecord> grants(Caller caller, String catalog) {
-    if (caller.activeRoles().isEmpty()) {
+    return grants(caller.activeRoles(), catalog);
+  }
+
+  private List<GrantRecord> grants(Collection<String> principalRoles, String catalog) {
+    if (principalRoles.isEmpty()) {
       return List.of();
     }
-    List<String> roles = new ArrayList<>(new TreeSet<>(caller.activeRoles()));
+    List<String> roles = new ArrayList<>(new TreeSet<>(principalRoles));
     return grantsByRoles.get(
         new GrantKey(catalog, roles), key -> access.grantsFor(key.catalog(), key.roles()));
+  }
+
+  /**
+   * True when the caller (not itself acting for anyone) may act for a principal role that holds a
+   * grant in {@code catalog}: an engine configures itself for the catalogs its users use, with no
+   * grant of its own there.
+   */
+  public boolean actsForSomeoneIn(Caller caller, String catalog) {
+    if (caller.actor() != null || caller.activeRoles().isEmpty()) {
+      return false;
+    }
+    Set<String> targets = new TreeSet<>(actingTargetsOf.apply(caller.activeRoles()));
+    targets.remove(Caller.SERVICE_ADMIN);
+    return !grants(targets, catalog).isEmpty();
   }
 
   private static Privilege parseStored(String name) {

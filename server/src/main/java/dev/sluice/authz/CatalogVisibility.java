@@ -28,7 +28,8 @@ public final class CatalogVisibility {
     // holding a role of the catalog without any grant (it sees the catalog in its list anyway).
     return caller.isServiceAdmin()
         || authz.seesAnythingAt(caller, catalog, SecurableRef.CATALOG)
-        || authz.catalogsOf(caller).contains(catalog);
+        || authz.catalogsOf(caller).contains(catalog)
+        || authz.actsForSomeoneIn(caller, catalog);
   }
 
   /**

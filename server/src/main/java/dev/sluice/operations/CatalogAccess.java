@@ -51,12 +51,15 @@ public final class CatalogAccess {
   /**
    * The catalog a client configures itself for ({@code GET /v1/config?warehouse=}): the caller must
    * be allowed to know of it (checked before the lookup, so no 404 for those who may not know), and
-   * must hold some privilege in it.
+   * must hold some privilege in it, or may act for a principal role that does (an engine whose
+   * users' tokens it exchanges: PRINCIPAL_ACT_AS).
    */
   public SluiceCatalog configurable(Caller caller, String warehouse) {
     visibility.require(caller, "getConfig", warehouse);
     SluiceCatalog catalog = catalogs.resolve(warehouse);
-    boolean allowed = authz.seesAnythingAt(caller, catalog.name(), SecurableRef.CATALOG);
+    boolean allowed =
+        authz.seesAnythingAt(caller, catalog.name(), SecurableRef.CATALOG)
+            || authz.actsForSomeoneIn(caller, catalog.name());
     authz.record(caller, "getConfig", catalog.name(), "catalog", allowed);
     if (!allowed) {
       throw new ForbiddenException(
