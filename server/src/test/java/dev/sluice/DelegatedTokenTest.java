@@ -8,11 +8,16 @@ import static dev.sluice.TokenEndpointSecurityTest.post;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.nimbusds.jose.JWSAlgorithm;
+import com.nimbusds.jose.JWSHeader;
+import com.nimbusds.jose.crypto.MACSigner;
 import com.nimbusds.jose.jwk.RSAKey;
 import com.nimbusds.jwt.JWTClaimsSet;
 import com.nimbusds.jwt.PlainJWT;
+import com.nimbusds.jwt.SignedJWT;
 import dev.sluice.auth.AuthenticatedPrincipal;
 import dev.sluice.auth.TokenService;
+import dev.sluice.store.SigningKey;
 import dev.sluice.testing.Admin;
 import dev.sluice.testing.TestIdp;
 import dev.sluice.testing.TestServer;
@@ -20,6 +25,7 @@ import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.Base64;
 import java.util.Date;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
@@ -341,6 +347,34 @@ class DelegatedTokenTest {
       assertOAuthError(r, 400, "invalid_grant");
       assertThat(r.body()).contains("auth.delegation.unsignedSubjects");
     }
+  }
+
+  /** Claims signed with the server's own active key, as only the server could sign them. */
+  private static String signedByTheServer(JWTClaimsSet claims) throws Exception {
+    SigningKey key = server.server().store().signingKeys().get(0);
+    SignedJWT jwt =
+        new SignedJWT(new JWSHeader.Builder(JWSAlgorithm.HS256).keyID(key.kid()).build(), claims);
+    jwt.sign(new MACSigner(Base64.getDecoder().decode(key.material())));
+    return jwt.serialize();
+  }
+
+  @Test
+  void externalRolesOrAnActorClaimOfAnyOtherShapeAreRefused() throws Exception {
+    long in5 = System.currentTimeMillis() + 300_000;
+    JWTClaimsSet.Builder base =
+        new JWTClaimsSet.Builder()
+            .issuer(TokenService.ISSUER)
+            .subject("erin")
+            .claim("scope", "")
+            .expirationTime(new Date(in5));
+    // External roles are only ever issued with an actor.
+    String rolesAlone = signedByTheServer(base.claim("ext", List.of("analysts")).build());
+    assertThat(load(rolesAlone, orders)).isEqualTo(401);
+    String actorAsText = signedByTheServer(base.claim("act", "engine").build());
+    assertThat(load(actorAsText, orders)).isEqualTo(401);
+    String actorWithoutId =
+        signedByTheServer(base.claim("act", java.util.Map.of("sub", "engine", "cv", 1)).build());
+    assertThat(load(actorWithoutId, orders)).isEqualTo(401);
   }
 
   @Test
