@@ -5,6 +5,7 @@ import static dev.sluice.TokenEndpointSecurityTest.EXCHANGE;
 import static dev.sluice.TokenEndpointSecurityTest.enc;
 import static dev.sluice.TokenEndpointSecurityTest.post;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
@@ -133,7 +134,7 @@ class ActingForUsersTest {
     assertThat(admin.events("actor=engine").events())
         .filteredOn(e -> e.action().equals("loadTable"))
         .extracting(Event::principal, Event::decision)
-        .containsExactly(org.assertj.core.groups.Tuple.tuple("alice", "ALLOW"));
+        .containsExactly(tuple("alice", "ALLOW"));
 
     assertThat(
             server
