@@ -7,7 +7,16 @@ import { listEvents, type Query, type Schemas } from "../api";
 import { DataTable, ErrorBox, Field, Select, formatTime, Time, useLoad, type Column } from "../ui";
 
 /** The API's own query parameter names; the fragment uses the same ones. */
-const KEYS = ["principal", "catalog", "securable", "decision", "from", "to", "pageSize"] as const;
+const KEYS = [
+  "principal",
+  "actor",
+  "catalog",
+  "securable",
+  "decision",
+  "from",
+  "to",
+  "pageSize",
+] as const;
 type Key = (typeof KEYS)[number];
 type Filter = Partial<Record<Key, string>>;
 
@@ -21,6 +30,7 @@ function eventsQuery(filter: Filter, pageToken: string | null): Query<"listEvent
   const number = (v: string | undefined) => (v ? Number(v) : undefined);
   return {
     principal: filter.principal || undefined,
+    actor: filter.actor || undefined,
     catalog: filter.catalog || undefined,
     securable: filter.securable || undefined,
     decision: (filter.decision || undefined) as Query<"listEvents">["decision"],
@@ -134,13 +144,28 @@ export function Audit() {
   );
 }
 
-/** The table's columns; principal and catalog link to the same filter narrowed to them. */
+/**
+ * The table's columns; principal, actor and catalog link to the same filter narrowed to them. An
+ * engine that acted for the principal with a delegated token shows under it, "via" the engine.
+ */
 function columns(filter: Filter): Column<Event>[] {
   return [
     { title: "Time", cell: (e) => <Time millis={e.timestamp} /> },
     {
       title: "Principal",
-      cell: (e) => <a href={hrefOf({ ...filter, principal: e.principal })}>{e.principal}</a>,
+      cell: (e) => (
+        <span>
+          <a href={hrefOf({ ...filter, principal: e.principal })}>{e.principal}</a>
+          {e.actor ? (
+            <>
+              <br />
+              <span class="muted small">
+                via <a href={hrefOf({ ...filter, actor: e.actor })}>{e.actor}</a>
+              </span>
+            </>
+          ) : null}
+        </span>
+      ),
     },
     { title: "Activated roles", cell: (e) => (e.activatedRoles ?? []).join(", ") },
     { title: "Action", cell: (e) => <code>{e.action}</code> },
@@ -230,6 +255,13 @@ function FilterForm({
         name="principal"
         value={draft.principal}
         onInput={set("principal")}
+      />
+      <Field
+        label="Actor"
+        name="actor"
+        value={draft.actor}
+        onInput={set("actor")}
+        hint="the engine that acted for the principal"
       />
       <Field label="Catalog" name="catalog" value={draft.catalog} onInput={set("catalog")} />
       <Field
@@ -331,6 +363,7 @@ function hrefOf(filter: Filter): string {
 
 interface Draft {
   principal: string;
+  actor: string;
   catalog: string;
   securable: string;
   decision: string;
@@ -342,6 +375,7 @@ interface Draft {
 function draftOf(f: Filter): Draft {
   return {
     principal: f.principal ?? "",
+    actor: f.actor ?? "",
     catalog: f.catalog ?? "",
     securable: f.securable ?? "",
     decision: (f.decision ?? "").toUpperCase(),
@@ -354,6 +388,7 @@ function draftOf(f: Filter): Draft {
 function filterOf(d: Draft): Filter {
   return {
     principal: d.principal.trim(),
+    actor: d.actor.trim(),
     catalog: d.catalog.trim(),
     securable: d.securable.trim(),
     decision: d.decision,

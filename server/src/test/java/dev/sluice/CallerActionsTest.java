@@ -140,6 +140,11 @@ class CallerActionsTest {
       check(who, allowed, "listPrincipals", new String[] {"GET", M + "/principals"});
       check(who, allowed, "listPrincipalRoles", new String[] {"GET", M + "/principal-roles"});
       check(who, allowed, "listSigningKeys", new String[] {"GET", M + "/signing-keys"});
+      check(
+          who,
+          allowed,
+          "listActAsTargets",
+          new String[] {"GET", M + "/principal-roles/service_admin/act-as"});
       check(who, allowed, "listEvents", new String[] {"GET", M + "/events"});
       assertThat(allowed).contains("listCatalogs", "getPrincipal");
     }

@@ -141,6 +141,10 @@ class ManagementAuthorizationMatrixTest {
             "/principal-roles/held{n}/principals",
             null,
             200),
+        new Case("listActAsTargets", true, "GET", "/principal-roles/spare{n}/act-as", null, 200),
+        new Case("grantActAs", true, "PUT", "/principal-roles/held{n}/act-as/spare{n}", null, 204),
+        new Case(
+            "revokeActAs", true, "DELETE", "/principal-roles/spare{n}/act-as/held{n}", null, 204),
         new Case(
             "createCatalogRole",
             false,
@@ -216,7 +220,7 @@ class ManagementAuthorizationMatrixTest {
 
   /**
    * A catalog with catalog roles cr (holding one grant, granted to held{n}) and cr2; principal
-   * victim{n} holding held{n}.
+   * victim{n} holding held{n}; spare{n} may act for held{n} (PRINCIPAL_ACT_AS).
    */
   private static Setup setup() throws Exception {
     int n = RUN.incrementAndGet();
@@ -229,6 +233,11 @@ class ManagementAuthorizationMatrixTest {
                 .statusCode())
         .isEqualTo(201);
     admin.catalogRole(catalog, "cr", "held" + n);
+    assertThat(
+            server
+                .send("PUT", M + "/principal-roles/spare" + n + "/act-as/held" + n, null)
+                .statusCode())
+        .isEqualTo(204);
     assertThat(
             server
                 .send(
@@ -263,6 +272,8 @@ class ManagementAuthorizationMatrixTest {
             "/catalogs/" + s.catalog() + "/catalog-roles/cr/grants",
             "/catalogs/" + s.catalog() + "/catalog-roles/cr/principal-roles",
             "/principals/victim" + s.n() + "/principal-roles",
+            "/principal-roles/held" + s.n() + "/act-as",
+            "/principal-roles/spare" + s.n() + "/act-as",
             "/principal-roles/held" + s.n() + "/catalog-roles/" + s.catalog())) {
       HttpResponse<String> response = server.send("GET", M + path, null);
       sb.append(path)

@@ -8,12 +8,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.sluice.CommandRuns.Run;
+import dev.sluice.api.ActAsTargets;
 import dev.sluice.api.Event;
 import dev.sluice.api.Events;
 import dev.sluice.api.Grant;
 import dev.sluice.api.PrincipalWithCredentials;
 import dev.sluice.api.PrincipalWithCredentials.Credentials;
 import dev.sluice.config.ServerConfig;
+import dev.sluice.store.AuditEvent;
 import dev.sluice.testing.Admin;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
@@ -23,9 +25,10 @@ import org.junit.jupiter.api.Test;
 
 /**
  * {@code sluice store copy}: the embedded default copied into an empty database serves the same
- * catalog, table, principals, grants and audit trail, with the same credentials, and new audit
- * events follow the copied ones. A target in use and a source a server holds open are refused, and
- * nothing is written. H2 to H2 here; H2 to PostgreSQL in the subclass.
+ * catalog, table, principals, grants (PRINCIPAL_ACT_AS ones too) and audit trail (with its actors),
+ * with the same credentials, and new audit events follow the copied ones. A target in use and a
+ * source a server holds open are refused, and nothing is written. H2 to H2 here; H2 to PostgreSQL
+ * in the subclass.
  */
 class StoreCopyTest {
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -120,6 +123,26 @@ class StoreCopyTest {
           "PUT",
           M + "/catalogs/quickstart/catalog-roles/table_readers/grants",
           Admin.grantJson(Grant.onCatalog("TABLE_READ_DATA")));
+      // An engine's role may act for the readers (PRINCIPAL_ACT_AS), and the trail holds a call
+      // it made for one of them.
+      ok(server, root, "POST", M + "/principal-roles", Admin.principalRoleJson("engines"));
+      ok(server, root, "PUT", M + "/principal-roles/engines/act-as/readers", null);
+      server
+          .store()
+          .access()
+          .appendEvents(
+              List.of(
+                  new AuditEvent(
+                          0,
+                          System.currentTimeMillis(),
+                          "reader",
+                          List.of("readers"),
+                          "loadTable",
+                          "quickstart",
+                          "table ns.t",
+                          true,
+                          "copied-delegated")
+                      .withActor("trino")));
       lastEventId = ok(server, root, M + "/events?pageSize=1", Events.class).events().get(0).id();
     }
 
@@ -132,6 +155,7 @@ class StoreCopyTest {
         .containsPattern("contents\\s+1")
         .containsPattern("privilege_grants\\s+[1-9]")
         .containsPattern("audit_events\\s+[1-9]")
+        .containsPattern("principal_role_delegations\\s+1")
         .doesNotContain("flyway_schema_history");
 
     Run again = sluice("store", "copy", "--data-dir", dataDir.toString(), "--to", target);
@@ -160,6 +184,16 @@ class StoreCopyTest {
       assertThat(
               ok(copied, root, M + "/events?principal=reader&decision=DENY", Events.class).events())
           .isNotEmpty();
+      assertThat(ok(copied, root, M + "/principal-roles/engines/act-as", ActAsTargets.class))
+          .isEqualTo(new ActAsTargets(List.of("readers")));
+      assertThat(ok(copied, root, M + "/events?actor=trino", Events.class).events())
+          .singleElement()
+          .satisfies(
+              e -> {
+                assertThat(e.principal()).isEqualTo("reader");
+                assertThat(e.actor()).isEqualTo("trino");
+                assertThat(e.requestId()).isEqualTo("copied-delegated");
+              });
     }
   }
 }

@@ -5,13 +5,16 @@ import java.util.List;
 
 /**
  * One audit event, as the events API and the audit stream show it. Parts unknown for an event
- * (stored before the field was recorded, or not applicable) are absent.
+ * (stored before the field was recorded, or not applicable) are absent. {@code actor} is the engine
+ * principal that made the call for {@code principal} with a delegated token (PRINCIPAL_ACT_AS);
+ * absent when the principal called itself.
  */
 public record Event(
     long id,
     long timestamp,
     String principal,
     @JsonInclude(JsonInclude.Include.NON_NULL) String principalIdentity,
+    @JsonInclude(JsonInclude.Include.NON_NULL) String actor,
     List<String> activatedRoles,
     String action,
     String catalog,

@@ -28,6 +28,7 @@ final class AuditFields {
   static final int USER_AGENT = 512;
   static final int ERROR_TYPE = 128;
   static final int TRACE_ID = 32;
+  static final int ACTOR = 256; // V13__delegations.sql
 
   /** Column name → size, for the schema check. */
   static final Map<String, Integer> COLUMNS =
@@ -43,7 +44,8 @@ final class AuditFields {
           Map.entry("client_address", CLIENT_ADDRESS),
           Map.entry("user_agent", USER_AGENT),
           Map.entry("error_type", ERROR_TYPE),
-          Map.entry("trace_id", TRACE_ID));
+          Map.entry("trace_id", TRACE_ID),
+          Map.entry("actor", ACTOR));
 
   /** What a refused event keeps of each text field: printable ASCII, short. */
   private static final int SAFE_LENGTH = 64;
@@ -63,6 +65,7 @@ final class AuditFields {
     String detail = e.detail() == null ? null : fit(e.detail(), DETAIL);
     String identity = e.principalIdentity() == null ? null : fit(e.principalIdentity(), IDENTITY);
     AuditedRequest request = fit(e.request());
+    String actor = e.actor() == null ? null : fit(e.actor(), ACTOR);
     if (principal == e.principal()
         && roles == e.roles()
         && action == e.action()
@@ -71,7 +74,8 @@ final class AuditFields {
         && requestId == e.requestId()
         && detail == e.detail()
         && identity == e.principalIdentity()
-        && request == e.request()) {
+        && request == e.request()
+        && actor == e.actor()) {
       return e;
     }
     return new AuditEvent(
@@ -88,7 +92,8 @@ final class AuditFields {
         e.lastTime(),
         detail,
         identity,
-        request);
+        request,
+        actor);
   }
 
   /** {@code r} with its text fields storable; {@code r} itself when they already are. */
@@ -132,7 +137,8 @@ final class AuditFields {
             e.request().userAgent() == null ? null : ascii(e.request().userAgent(), SAFE_LENGTH),
             e.request().status(),
             e.request().errorType() == null ? null : ascii(e.request().errorType(), SAFE_LENGTH),
-            e.request().traceId() == null ? null : ascii(e.request().traceId(), TRACE_ID)));
+            e.request().traceId() == null ? null : ascii(e.request().traceId(), TRACE_ID)),
+        e.actor() == null ? null : ascii(e.actor(), SAFE_LENGTH));
   }
 
   /** {@code value} storable in {@code limit} characters; the same instance when it already is. */

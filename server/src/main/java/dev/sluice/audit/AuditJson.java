@@ -24,6 +24,7 @@ public final class AuditJson {
         e.time(),
         e.principal(),
         e.principalIdentity(),
+        e.actor(),
         e.roles(),
         e.action(),
         e.catalog(),

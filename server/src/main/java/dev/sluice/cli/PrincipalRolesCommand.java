@@ -7,7 +7,7 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-/** {@code sluice principal-roles create|list|delete|grant|revoke}. */
+/** {@code sluice principal-roles create|list|delete|grant|revoke|act-as}. */
 @Command(
     name = "principal-roles",
     description = "Manage principal roles and which principals hold them.",
@@ -16,7 +16,8 @@ import picocli.CommandLine.Parameters;
       PrincipalRolesCommand.ListRoles.class,
       PrincipalRolesCommand.Delete.class,
       PrincipalRolesCommand.Grant.class,
-      PrincipalRolesCommand.Revoke.class
+      PrincipalRolesCommand.Revoke.class,
+      ActAsCommand.class
     })
 public final class PrincipalRolesCommand extends CommandGroup {
 

@@ -2,6 +2,7 @@ package dev.sluice.http;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.sluice.api.ActAsTargets;
 import dev.sluice.api.CreateCatalogRoleRequest;
 import dev.sluice.api.CreatePrincipalRequest;
 import dev.sluice.api.CreatePrincipalRoleRequest;
@@ -184,6 +185,24 @@ public final class AccessRoutes {
     return Reply.NO_CONTENT;
   }
 
+  // ---------------------------------------------------------------- PRINCIPAL_ACT_AS
+
+  Reply actAsTargets(ManagementRoutes.Call call) {
+    return Reply.okPlain(new ActAsTargets(admin.actAsTargets(call.x().path("role"))));
+  }
+
+  Reply grantActAs(ManagementRoutes.Call call) {
+    Exchange x = call.x();
+    admin.grantActAs(x.path("role"), x.path("targetRole"));
+    return Reply.NO_CONTENT;
+  }
+
+  Reply revokeActAs(ManagementRoutes.Call call) {
+    Exchange x = call.x();
+    admin.revokeActAs(x.path("role"), x.path("targetRole"));
+    return Reply.NO_CONTENT;
+  }
+
   // ---------------------------------------------------------------- catalog roles and grants
 
   Reply createCatalogRole(ManagementRoutes.Call call) {
@@ -284,7 +303,8 @@ public final class AccessRoutes {
             allowed,
             longQuery(x, "from"),
             longQuery(x, "to"),
-            visible);
+            visible,
+            x.query("actor"));
     PageRequest request = paging.byId(x);
     // Bounded: while the database refuses writes this answers what is stored (or 503 if the
     // database is down for reads too), never waits on queued events.

@@ -396,6 +396,10 @@ public final class HttpServer implements AutoCloseable {
       try {
         if (principal != null) {
           MDC.put("principal", principal.name());
+          if (principal.delegated()) {
+            // A delegated token: the user is the principal, the engine that acted for it the actor.
+            MDC.put("actor", principal.actor().name());
+          }
           if (limiter.tryEnter(principal.name())) {
             holder = principal.name();
           }

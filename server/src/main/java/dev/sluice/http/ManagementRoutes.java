@@ -2,6 +2,7 @@ package dev.sluice.http;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.sluice.api.ActAsTargets;
 import dev.sluice.api.Actions;
 import dev.sluice.api.Catalog;
 import dev.sluice.api.Catalogs;
@@ -53,6 +54,7 @@ public final class ManagementRoutes {
   private static final String PRINCIPAL = PRINCIPALS + "/{principal}";
   private static final String PRINCIPAL_ROLES = BASE + "/principal-roles";
   private static final String PRINCIPAL_ROLE = PRINCIPAL_ROLES + "/{role}";
+  private static final String ACT_AS = PRINCIPAL_ROLE + "/act-as";
   private static final String CATALOG_ROLES = CATALOGS + "/{catalog}/catalog-roles";
   private static final String CATALOG_ROLE = CATALOG_ROLES + "/{role}";
   private static final String SIGNING_KEYS = BASE + "/signing-keys";
@@ -256,6 +258,28 @@ public final class ManagementRoutes {
                   "revokeCatalogRole",
                   manageAccess(),
                   access(AccessRoutes::unassignCatalogRole))
+              .answers(204),
+          // PRINCIPAL_ACT_AS: which principal roles a role's holders may act for (delegated tokens)
+          route(
+                  "GET",
+                  ACT_AS,
+                  "listActAsTargets",
+                  serviceAdmin(x -> "principal-role " + x.path("role")),
+                  access(AccessRoutes::actAsTargets))
+              .answers(200, ActAsTargets.class),
+          route(
+                  "PUT",
+                  ACT_AS + "/{targetRole}",
+                  "grantActAs",
+                  serviceAdmin(ManagementRoutes::actAsTarget),
+                  access(AccessRoutes::grantActAs))
+              .answers(204),
+          route(
+                  "DELETE",
+                  ACT_AS + "/{targetRole}",
+                  "revokeActAs",
+                  serviceAdmin(ManagementRoutes::actAsTarget),
+                  access(AccessRoutes::revokeActAs))
               .answers(204),
           // Catalog roles and grants
           route(
@@ -552,6 +576,11 @@ public final class ManagementRoutes {
 
   private static Handler signingKeys(On<SigningKeyRoutes> on) {
     return (handlers, call) -> on.handle(handlers.signingKeys(), call);
+  }
+
+  /** What a PRINCIPAL_ACT_AS change's audit event names. */
+  private static String actAsTarget(Exchange x) {
+    return "principal-role " + x.path("role") + " act-as " + x.path("targetRole");
   }
 
   private static Guard serviceAdmin(String target) {

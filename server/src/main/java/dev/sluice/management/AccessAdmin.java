@@ -168,6 +168,45 @@ public final class AccessAdmin {
     return access.principalsWithRole(role, page);
   }
 
+  // ---------------------------------------------------------------- PRINCIPAL_ACT_AS
+
+  /** The principal roles holders of {@code role} may act for; 404 when the role does not exist. */
+  public List<String> actAsTargets(String role) {
+    principalRole(role);
+    return store.delegations().targetsOf(role);
+  }
+
+  /**
+   * Lets holders of {@code role} act for users through {@code target} (idempotent). Never for
+   * service_admin: a delegated token must never carry it, so a grant that could only lead there is
+   * refused rather than stored to be ignored; nor for the role itself, which says nothing.
+   */
+  public void grantActAs(String role, String target) {
+    if (Caller.SERVICE_ADMIN.equals(target)) {
+      throw new BadRequestException(
+          "Principal role %s cannot be an act-as target: a delegated token never carries it",
+          target);
+    }
+    if (role.equals(target)) {
+      throw new BadRequestException(
+          "Principal role %s cannot act for itself: name another principal role", role);
+    }
+    try {
+      store.delegations().grant(role, target);
+    } catch (NotFound e) {
+      throw new NotFoundException("%s", e.getMessage());
+    }
+    changed();
+  }
+
+  public void revokeActAs(String role, String target) {
+    if (!store.delegations().revoke(role, target)) {
+      throw new NotFoundException(
+          "Principal role %s may not act for principal role %s", role, target);
+    }
+    changed();
+  }
+
   // ---------------------------------------------------------------- catalog roles
 
   public RoleRecord createCatalogRole(String catalog, String name, Map<String, String> properties) {

@@ -36,6 +36,9 @@ public final class CallerActions {
           "getPrincipalRole",
           "deletePrincipalRole",
           "listPrincipalsWithRole",
+          "listActAsTargets",
+          "grantActAs",
+          "revokeActAs",
           "listSigningKeys",
           "rotateSigningKey",
           "retireSigningKey");

@@ -1,6 +1,7 @@
 package dev.sluice.audit;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 
 import dev.sluice.store.AccessStore;
 import dev.sluice.store.AuditEvent;
@@ -127,6 +128,22 @@ class AuditLogTest {
     assertThat(out).allMatch(e -> e.count() == 1);
   }
 
+  /** A call an engine made for jane is not jane's own call, nor another engine's. */
+  @Test
+  void decisionsOfDifferentActorsAreNeverMerged() {
+    AuditEvent own = event(10, "jane", "table a.t", true, "q1");
+    List<AuditEvent> out =
+        AuditLog.coalesce(
+            List.of(
+                own,
+                event(11, "jane", "table a.t", true, "q2").withActor("trino"),
+                event(12, "jane", "table a.t", true, "q3").withActor("spark"),
+                event(13, "jane", "table a.t", true, "q4").withActor("trino")));
+    assertThat(out)
+        .extracting(AuditEvent::requestId, AuditEvent::actor, AuditEvent::count)
+        .containsExactly(tuple("q1", null, 1), tuple("q2", "trino", 2), tuple("q3", "spark", 1));
+  }
+
   @Test
   void aBurstIsStoredWithItsFullCount() throws Exception {
     try (AuditLog log = new AuditLog(store.access(), metrics)) {
@@ -174,15 +191,16 @@ class AuditLogTest {
     try (AuditLog log = new AuditLog(store.access(), metrics)) {
       log.record(
           new AuditEvent(
-              0,
-              1,
-              "mal\u0000lory",
-              List.of("r".repeat(5_000)),
-              "getCatalog",
-              catalog,
-              securable,
-              true,
-              "q-long"));
+                  0,
+                  1,
+                  "mal\u0000lory",
+                  List.of("r".repeat(5_000)),
+                  "getCatalog",
+                  catalog,
+                  securable,
+                  true,
+                  "q-long")
+              .withActor("eng\u0001ine" + "e".repeat(1_000)));
       log.record(event(2, "jane", "table a.t", false, "q-next"));
       assertThat(log.flush()).isTrue();
     }
@@ -202,6 +220,11 @@ class AuditLogTest {
         .hasSizeLessThanOrEqualTo(4096)
         .contains("…[truncated ");
     assertThat(longOne.principal()).isEqualTo("mal\uFFFDlory");
+    assertThat(longOne.actor())
+        .hasSizeLessThanOrEqualTo(256)
+        .startsWith("eng\uFFFDine")
+        .contains("…[truncated ");
+    assertThat(rows.get(0).actor()).isNull();
     assertThat(counter("sluice.audit.refused")).isZero();
   }
 

@@ -114,4 +114,82 @@ class PrincipalRolesCommandTest {
     assertThat(result.err()).contains("--principal");
     assertThat(server.tokenRequests()).isEmpty();
   }
+
+  @Test
+  void actAsListShowsTheTargets() {
+    server.answer(
+        "GET",
+        "/principal-roles/trino%20engines/act-as",
+        200,
+        "{\"targets\":[\"analysts\",\"finance\"]}");
+
+    Cli.Result result = Cli.run(server, "principal-roles", "act-as", "list", "trino engines");
+
+    assertThat(result.exit()).as(result.err()).isZero();
+    assertCall(server.onlyCall(), "GET", "/principal-roles/trino%20engines/act-as", null);
+    assertThat(result.out()).isEqualTo("TARGET\nanalysts\nfinance\n");
+    assertThat(Cli.json(server, "principal-roles", "act-as", "list", "trino engines").json())
+        .isEqualTo(FakeServer.json("{\"targets\":[\"analysts\",\"finance\"]}"));
+  }
+
+  @Test
+  void actAsListSaysWhenThereAreNone() {
+    server.answer("GET", "/principal-roles/engines/act-as", 200, "{\"targets\":[]}");
+
+    Cli.Result result = Cli.run(server, "principal-roles", "act-as", "list", "engines");
+
+    assertThat(result.exit()).as(result.err()).isZero();
+    assertThat(result.out()).isEqualTo("principal role engines may act for no principal role\n");
+  }
+
+  @Test
+  void actAsGrantPutsWithoutABody() {
+    server.answer("PUT", "/principal-roles/engines/act-as/analysts", 204, null);
+
+    Cli.Result result =
+        Cli.run(server, "principal-roles", "act-as", "grant", "engines", "analysts");
+
+    assertThat(result.exit()).as(result.err()).isZero();
+    assertCall(server.onlyCall(), "PUT", "/principal-roles/engines/act-as/analysts", null);
+    assertThat(result.out())
+        .isEqualTo("principal role engines may act for principal role analysts\n");
+  }
+
+  @Test
+  void actAsRevokeDeletes() {
+    server.answer("DELETE", "/principal-roles/engines/act-as/analysts", 204, null);
+
+    Cli.Result result =
+        Cli.run(server, "principal-roles", "act-as", "revoke", "engines", "analysts", "--yes");
+
+    assertThat(result.exit()).as(result.err()).isZero();
+    assertCall(server.onlyCall(), "DELETE", "/principal-roles/engines/act-as/analysts", null);
+    assertThat(result.out())
+        .isEqualTo("principal role engines may no longer act for principal role analysts\n");
+  }
+
+  @Test
+  void actAsRefusalsAreTheServersMessage() {
+    server.answer(
+        "PUT",
+        "/principal-roles/engines/act-as/service_admin",
+        400,
+        "{\"error\":{\"message\":\"Principal role service_admin cannot be an act-as target: a"
+            + " delegated token never carries it\",\"type\":\"BadRequestException\",\"code\":400}}");
+
+    Cli.Result result =
+        Cli.run(server, "principal-roles", "act-as", "grant", "engines", "service_admin");
+
+    assertThat(result.exit()).isNotZero();
+    assertThat(result.err()).contains("cannot be an act-as target");
+  }
+
+  @Test
+  void actAsGrantNeedsBothRoles() {
+    Cli.Result result = Cli.run(server, "principal-roles", "act-as", "grant", "engines");
+
+    assertThat(result.exit()).isEqualTo(2);
+    assertThat(result.err()).contains("TARGET");
+    assertThat(server.tokenRequests()).isEmpty();
+  }
 }

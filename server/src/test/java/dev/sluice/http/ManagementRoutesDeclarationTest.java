@@ -118,6 +118,7 @@ class ManagementRoutesDeclarationTest {
         .replace("{principal}", "root")
         .replace("{role}", "service_admin")
         .replace("{catalogRole}", "catalog_admin")
+        .replace("{targetRole}", "service_admin")
         .replace("{namespace}", "sales")
         .replace("{kid}", "k1");
   }

@@ -2,6 +2,7 @@ package dev.sluice.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.tuple;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -358,6 +359,77 @@ abstract class StoreContract {
     store.createNamespace(CAT, finance, Map.of());
     assertThat(identities.identities(CAT)).isEmpty();
     assertThat(store.dropNamespace(CAT, finance)).isTrue();
+  }
+
+  /**
+   * PRINCIPAL_ACT_AS grants: idempotent, between existing principal roles only, listed per role and
+   * for a set of roles (each target once), and gone with either role.
+   */
+  @Test
+  void actAsGrantsAreIdempotentNeedBothRolesAndGoWithEither() {
+    AccessStore access = store.access();
+    DelegationStore delegations = store.delegations();
+    for (String role : List.of("engine", "bi_engine", "analysts", "finance")) {
+      access.createPrincipalRole(new RoleRecord(null, role, Map.of(), 0));
+    }
+    assertThat(delegations.grant("engine", "analysts")).isTrue();
+    assertThat(delegations.grant("engine", "analysts")).as("already granted").isFalse();
+    assertThat(delegations.grant("engine", "finance")).isTrue();
+    assertThat(delegations.grant("bi_engine", "analysts")).isTrue();
+    assertThatThrownBy(() -> delegations.grant("engine", "missing"))
+        .isInstanceOf(NotFound.class)
+        .hasMessageContaining("missing");
+    assertThatThrownBy(() -> delegations.grant("missing", "analysts"))
+        .isInstanceOf(NotFound.class)
+        .hasMessageContaining("missing");
+    assertThat(delegations.targetsOf("engine")).containsExactly("analysts", "finance");
+    assertThat(delegations.targetsOf("missing")).isEmpty();
+    assertThat(delegations.targetsOfAny(List.of("engine", "bi_engine", "missing")))
+        .containsExactly("analysts", "finance");
+    assertThat(delegations.targetsOfAny(List.of())).isEmpty();
+
+    assertThat(delegations.revoke("engine", "finance")).isTrue();
+    assertThat(delegations.revoke("engine", "finance")).as("not granted any more").isFalse();
+    assertThat(delegations.targetsOf("engine")).containsExactly("analysts");
+
+    // Deleting the target takes every grant naming it; deleting an actor role takes its own.
+    assertThat(delegations.grant("engine", "finance")).isTrue();
+    assertThat(access.deletePrincipalRole("analysts")).isTrue();
+    assertThat(delegations.targetsOfAny(List.of("engine", "bi_engine"))).containsExactly("finance");
+    assertThat(access.deletePrincipalRole("engine")).isTrue();
+    assertThat(delegations.targetsOf("engine")).isEmpty();
+    access.createPrincipalRole(new RoleRecord(null, "engine", Map.of(), 0));
+    assertThat(delegations.targetsOf("engine")).as("a role created again starts without").isEmpty();
+    assertThat(delegations.targetsOfAny(List.of("engine", "bi_engine"))).isEmpty();
+  }
+
+  /** An event's actor is stored, read back, filtered on; an event without one reads null. */
+  @Test
+  void auditEventsKeepTheirActor() {
+    AccessStore access = store.access();
+    AuditEvent direct =
+        new AuditEvent(0, 10, "alice", List.of("analysts"), "loadTable", CAT, "t a.b", true, "r1");
+    AuditEvent delegated = direct.withActor("trino").withIdentity("p-alice");
+    AuditEvent other =
+        new AuditEvent(0, 12, "bob", List.of(), "loadTable", CAT, "t a.b", false, "r2")
+            .withActor("spark");
+    access.appendEvents(List.of(direct, delegated, other));
+
+    List<AuditEvent> all = access.events(AuditFilter.ALL, PageRequest.all()).items();
+    assertThat(all)
+        .extracting(AuditEvent::principal, AuditEvent::actor)
+        .containsExactly(tuple("bob", "spark"), tuple("alice", "trino"), tuple("alice", null));
+    AuditFilter byTrino = new AuditFilter(null, null, null, null, null, null, null, "trino");
+    assertThat(access.events(byTrino, PageRequest.all()).items())
+        .singleElement()
+        .satisfies(
+            e -> {
+              assertThat(e.principal()).isEqualTo("alice");
+              assertThat(e.principalIdentity()).isEqualTo("p-alice");
+            });
+    AuditFilter aliceBySpark =
+        new AuditFilter("alice", null, null, null, null, null, null, "spark");
+    assertThat(access.events(aliceBySpark, PageRequest.all()).items()).isEmpty();
   }
 
   private String location(NamespacePath ns, String name) {
