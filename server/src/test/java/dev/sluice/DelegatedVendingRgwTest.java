@@ -73,8 +73,16 @@ class DelegatedVendingRgwTest {
         "lake",
         "sales_readers",
         Admin.grantJson("namespace", List.of("sales"), null, "TABLE_READ_DATA"));
-    server.server().store().delegations().grant("engine_role", "analysts");
-    server.server().store().delegations().grant("engine_role", "others");
+    for (String target : List.of("analysts", "others")) {
+      assertThat(
+              server
+                  .send(
+                      "PUT",
+                      "/api/management/v1/principal-roles/engine_role/act-as/" + target,
+                      null)
+                  .statusCode())
+          .isEqualTo(204);
+    }
     sessions = new RESTSessionCatalog();
     sessions.initialize(
         "engine",
