@@ -207,7 +207,9 @@ class TrinoUserSessionTest {
         .satisfies(
             e ->
                 assertThat(TrinoSql.messages(e.getCause()))
-                    .contains("unauthorized_client")
+                    .contains(
+                        "unauthorized_client: principal engine may not act for carol: none of the"
+                            + " user's active principal roles is one the actor may act for")
                     .doesNotContain("apple"));
     assertThat(events("carol"))
         .as("carol's audit events")
