@@ -131,7 +131,8 @@ write_passwords() {
     name=${entry%%:*}
     [[ $name =~ ^[a-z][a-z0-9_-]*$ ]] || die "TRINO_USERS: bad user name '$name'"
     if [[ $entry == *:* ]]; then pw=${entry#*:}; else pw=$(hex 12); fi
-    [ -n "$pw" ] || die "TRINO_USERS: empty password for '$name'"
+    # A plain charset: DIR/env carries the passwords unquoted.
+    [[ $pw =~ ^[A-Za-z0-9._-]+$ ]] || die "TRINO_USERS: the password of '$name' must be [A-Za-z0-9._-]+"
     salt=$(hex 16)
     hash=$(openssl kdf -keylen 20 -kdfopt digest:SHA1 -kdfopt "pass:$pw" -kdfopt "hexsalt:$salt" \
       -kdfopt iter:1000 PBKDF2 | tr -d ':\n' | tr 'A-F' 'a-f')
