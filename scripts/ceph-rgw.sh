@@ -15,6 +15,7 @@
 #   ceph-rgw.sh stop DIR    ends the daemons recorded in DIR/pids
 #
 # Layout: 1 mon (no mgr: not needed for RADOS I/O), 1 OSD, 1 radosgw (beast).
+# Logs under DIR/log; RGW's ops log (JSON per request) is DIR/log/ops.log.
 # Knobs (env):
 #   CEPH_RGW_PORT, CEPH_MON_PORT  default: first free port from 7480 / 3300
 #   CEPH_OSD_STORE        memstore (default: data in RAM, capped by
@@ -188,6 +189,12 @@ rgw sts key = $sts_key
 rgw s3 auth use sts = true
 rgw sts min session duration = ${CEPH_STS_MIN_DURATION:-900}
 rgw crypt require ssl = false
+# The ops log, one JSON object per request in DIR/log/ops.log: unlike the access
+# lines of the daemon log (which name the RGW user, the same for every STS
+# session), it names an STS session's role and session name (sts_info).
+rgw enable ops log = true
+rgw ops log rados = false
+rgw ops log file path = $DIR/log/ops.log
 rgw crypt s3 kms backend = testing
 rgw crypt s3 kms encryption keys = testkey-1=$kms1 testkey-2=$kms2
 EOF

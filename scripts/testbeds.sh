@@ -91,7 +91,8 @@ testbeds_trino_wait() {
   fi
   # shellcheck source=/dev/null
   source "$TESTBEDS_TRINO_DIR/env"
-  export SLUICE_TEST_TRINO_URL SLUICE_TEST_TRINO_CLI SLUICE_TEST_TRINO_JAVA
+  export SLUICE_TEST_TRINO_URL SLUICE_TEST_TRINO_HTTPS_URL SLUICE_TEST_TRINO_USERS SLUICE_TEST_TRINO_CLI \
+    SLUICE_TEST_TRINO_JAVA
   echo "testbeds: trino on $SLUICE_TEST_TRINO_URL ($TESTBEDS_TRINO_DIR), ready $(( $(testbeds_ms) - TESTBEDS_TRINO_T0 )) ms after its start began" >&2
 }
 

@@ -11,7 +11,15 @@
 #                         starting=false, writes DIR/env (source it: export lines)
 #   trino.sh stop DIR     ends the Trino recorded in DIR/pid
 #
-# DIR/env exports SLUICE_TEST_TRINO_URL (http://127.0.0.1:PORT), SLUICE_TEST_TRINO_CLI
+# Trino listens twice: HTTPS with password authentication (a password file of
+# TRINO_USERS, a fresh self-signed key pair) for tests of per-user catalog
+# sessions, where the Trino user must be authenticated; and plain HTTP where a
+# bare user name is accepted (allow-insecure-over-http), for tests in which the
+# Trino user is only a label and for trino-cli by hand. Internal communication
+# uses a fresh shared secret.
+# DIR/env exports SLUICE_TEST_TRINO_URL (http://127.0.0.1:PORT),
+# SLUICE_TEST_TRINO_HTTPS_URL (https://127.0.0.1:PORT2, self-signed: clients skip
+# verification), SLUICE_TEST_TRINO_USERS (name:password,...), SLUICE_TEST_TRINO_CLI
 # (the executable CLI jar) and SLUICE_TEST_TRINO_JAVA (a java able to run it).
 # Catalogs are dynamic (catalog.management=dynamic): tests add them with
 # CREATE CATALOG ... USING iceberg WITH (...), no restart needed.
@@ -19,7 +27,10 @@
 #   TRINO_VERSION   default 476 (the last version with plugin zips on Maven Central)
 #   TRINO_CACHE     default ~/.cache/sluice-trino
 #   TRINO_JAVA_HOME default: newest /usr/lib/jvm/temurin-2[2-9]* (Trino needs Java 22+)
-#   TRINO_PORT      default: first free port from 18080
+#   TRINO_PORT      default: first free port from 18080 (HTTP)
+#   TRINO_HTTPS_PORT default: first free port after TRINO_PORT
+#   TRINO_USERS     default alice,bob,carol: the password users, each name or name:password
+#                   (a name alone gets a random password)
 #   TRINO_HEAP      default 1G
 #   TRINO_START_TIMEOUT default 180 (seconds)
 set -euo pipefail
@@ -107,9 +118,40 @@ cmd_stop() {
 }
 
 # ---- start ------------------------------------------------------------------
+hex() { head -c "$1" /dev/urandom | od -An -tx1 | tr -d ' \n'; }
+
+# The password file of TRINO_USERS for Trino's file authenticator: name:1000:salt:hash, PBKDF2
+# with HMAC-SHA1 in lowercase hex (its PBKDF2 format; bcrypt would need a tool we lack). Prints
+# the users as name:password,... for DIR/env.
+write_passwords() {
+  local file=$1 entry name pw salt hash entries out=()
+  : >"$file"
+  IFS=',' read -r -a entries <<<"${TRINO_USERS:-alice,bob,carol}"
+  for entry in "${entries[@]}"; do
+    name=${entry%%:*}
+    [[ $name =~ ^[a-z][a-z0-9_-]*$ ]] || die "TRINO_USERS: bad user name '$name'"
+    if [[ $entry == *:* ]]; then pw=${entry#*:}; else pw=$(hex 12); fi
+    # A plain charset: DIR/env carries the passwords unquoted.
+    [[ $pw =~ ^[A-Za-z0-9._-]+$ ]] || die "TRINO_USERS: the password of '$name' must be [A-Za-z0-9._-]+"
+    salt=$(hex 16)
+    hash=$(openssl kdf -keylen 20 -kdfopt digest:SHA1 -kdfopt "pass:$pw" -kdfopt "hexsalt:$salt" \
+      -kdfopt iter:1000 PBKDF2 | tr -d ':\n' | tr 'A-F' 'a-f')
+    [ ${#hash} -eq 40 ] || die "openssl kdf gave no PBKDF2 hash"
+    echo "$name:1000:$salt:$hash" >>"$file"
+    out+=("$name:$pw")
+  done
+  (IFS=','; echo "${out[*]}")
+}
+
 write_etc() {
-  local dir=$1 port=$2
+  local dir=$1 port=$2 https_port=$3 jh=$4
   mkdir -p "$dir/etc/catalog" "$dir/data" "$dir/log"
+  # A throwaway key pair for HTTPS (EC: generated in well under a second).
+  local kspw; kspw=$(hex 16)
+  "$jh/bin/keytool" -genkeypair -keystore "$dir/etc/keystore.p12" -storetype PKCS12 \
+    -storepass "$kspw" -alias trino -keyalg EC -groupname secp256r1 -validity 2 \
+    -dname "CN=127.0.0.1" -ext "SAN=IP:127.0.0.1,DNS:localhost" 2>/dev/null \
+    || die "keytool could not make the HTTPS key pair"
   cat >"$dir/etc/node.properties" <<EOF
 node.environment=sluice_test
 node.id=sluice-test-$(head -c 8 /dev/urandom | od -An -tx1 | tr -d ' \n')
@@ -147,7 +189,20 @@ catalog.management=dynamic
 catalog.store=memory
 query.max-memory=256MB
 query.max-memory-per-node=256MB
+# Password users on HTTPS; on HTTP a bare user name, as before (see the header).
+http-server.https.enabled=true
+http-server.https.port=$https_port
+http-server.https.keystore.path=$dir/etc/keystore.p12
+http-server.https.keystore.key=$kspw
+http-server.authentication.type=PASSWORD
+http-server.authentication.allow-insecure-over-http=true
+internal-communication.shared-secret=$(hex 32)
 EOF
+  cat >"$dir/etc/password-authenticator.properties" <<EOF
+password-authenticator.name=file
+file.password-file=$dir/etc/password.db
+EOF
+  write_passwords "$dir/etc/password.db" >"$dir/etc/users"
   cat >"$dir/etc/log.properties" <<EOF
 io.trino=INFO
 EOF
@@ -162,8 +217,10 @@ cmd_start() {
   rm -rf "$dir/etc" "$dir/data" "$dir/log" "$dir/env"
   local port=${TRINO_PORT:-$(free_port 18080)}
   port_busy "$port" && die "port $port is busy"
-  write_etc "$dir" "$port"
+  local https_port=${TRINO_HTTPS_PORT:-$(free_port $((port + 1)))}
+  port_busy "$https_port" && die "port $https_port is busy"
   local jh; jh=$(java_home)
+  write_etc "$dir" "$port" "$https_port" "$jh"
   local t0=$SECONDS
   # launcher run stays in the foreground: setsid gives it its own session, and
   # exec keeps one pid (launcher execs java).
@@ -184,10 +241,12 @@ cmd_start() {
   done
   cat >"$dir/env" <<EOF
 export SLUICE_TEST_TRINO_URL=http://127.0.0.1:$port
+export SLUICE_TEST_TRINO_HTTPS_URL=https://127.0.0.1:$https_port
+export SLUICE_TEST_TRINO_USERS=$(cat "$dir/etc/users")
 export SLUICE_TEST_TRINO_CLI=$HOME_DIR/trino-cli.jar
 export SLUICE_TEST_TRINO_JAVA=$jh/bin/java
 EOF
-  log "Trino $TRINO_VERSION up on 127.0.0.1:$port in $((SECONDS - t0)) s (pid $(cat "$dir/pid"), log $dir/log/server.out)"
+  log "Trino $TRINO_VERSION up on 127.0.0.1:$port (HTTPS $https_port) in $((SECONDS - t0)) s (pid $(cat "$dir/pid"), log $dir/log/server.out)"
 }
 
 case "${1:-}" in
