@@ -279,7 +279,7 @@ final class SluiceServerProcess implements AutoCloseable {
 
   /** Obtains a bearer token for any principal through the OAuth2 client-credentials endpoint. */
   String fetchToken(String id, String secret) {
-    Map<String, String> form =
+    return token(
         Map.of(
             "grant_type",
             "client_credentials",
@@ -288,7 +288,11 @@ final class SluiceServerProcess implements AutoCloseable {
             "client_secret",
             secret,
             "scope",
-            "PRINCIPAL_ROLE:ALL");
+            "PRINCIPAL_ROLE:ALL"));
+  }
+
+  /** The access token the token endpoint answers to {@code form}; fails on anything but 200. */
+  String token(Map<String, String> form) {
     String body =
         form.entrySet().stream()
             .map(

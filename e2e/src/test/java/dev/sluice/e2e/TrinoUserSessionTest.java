@@ -61,6 +61,7 @@ class TrinoUserSessionTest {
   private static final Map<String, TrinoSql> sessions = new LinkedHashMap<>();
   private static final List<String> trinoCatalogs = new ArrayList<>();
   private static String engineCredential;
+  private static final Map<String, String> credentials = new LinkedHashMap<>();
   private static String users;
   private static String rootToken;
 
@@ -98,12 +99,17 @@ class TrinoUserSessionTest {
               + " FROM (VALUES (1, 'apple'), (2, 'pear')) AS t (id, name)");
     }
 
-    // The engine: may read the catalog's config (Trino asks for it with the catalog's own token
-    // before any user query), no data grant; may act through analysts and others only.
+    // The engine: no catalog role, no grant of its own; may act through analysts and others only.
+    // Trino reads the catalog's config with the engine's own token before any user query: Sluice
+    // allows that to a principal that may act for a role holding grants in the catalog.
     engineCredential = principal("engine");
-    role("engine_role", "engine", catalogGrant("CATALOG_READ_PROPERTIES"));
+    ok("POST", MANAGEMENT + "/principal-roles", "{\"principalRole\":{\"name\":\"engine_role\"}}");
+    ok(
+        "PUT",
+        MANAGEMENT + "/principals/engine/principal-roles",
+        "{\"principalRole\":{\"name\":\"engine_role\"}}");
     for (String user : List.of("alice", "bob", "carol")) {
-      principal(user);
+      credentials.put(user, principal(user));
     }
     role("analysts", "alice", namespaceGrant("TABLE_READ_DATA"));
     role("others", "bob", tableGrant("public", "TABLE_READ_DATA"));
@@ -278,7 +284,30 @@ class TrinoUserSessionTest {
 
   @Test
   @Order(8)
-  void step08NoRequestFailed() {
+  void step08AnAgentFrameworkExchangesAUsersOwnTokenAsDocumented() {
+    String[] alice = credentials.get("alice").split(":", 2);
+    String[] engine = engineCredential.split(":", 2);
+    String delegated =
+        server.token(
+            DocSnippets.properties(
+                "agent-token-exchange",
+                Map.of(
+                    "user-token", server.fetchToken(alice[0], alice[1]),
+                    "engine-token", server.fetchToken(engine[0], engine[1]))));
+    HttpResponse<String> load =
+        server.send(
+            "GET",
+            CatalogAdmin.tablePath(server, WAREHOUSE, SCHEMA, "orders"),
+            delegated,
+            null,
+            Map.of("X-Iceberg-Access-Delegation", "vended-credentials"));
+    assertThat(load.statusCode()).as("alice through the agent: %s", load.body()).isEqualTo(200);
+    assertThat(load.body()).contains("s3.session-token");
+  }
+
+  @Test
+  @Order(9)
+  void step09NoRequestFailed() {
     List<JsonNode> all = AccessLogLines.records(server.logTail(Integer.MAX_VALUE).lines());
     assertThat(all).isNotEmpty();
     assertThat(all)
