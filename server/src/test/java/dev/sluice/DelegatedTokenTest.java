@@ -177,6 +177,12 @@ class DelegatedTokenTest {
     // alice's finance role is not one the engine may act for: not through the engine.
     assertThat(load(delegated, ledger)).isEqualTo(403);
     assertThat(load(token(alice), ledger)).isEqualTo(200);
+    // The engine cannot take over alice's credentials with her delegated token.
+    assertThat(
+            server
+                .sendAs(delegated, "POST", "/api/management/v1/principals/alice/rotate", null)
+                .statusCode())
+        .isEqualTo(403);
     // The engine itself holds no data grant.
     assertThat(load(token(engine), orders)).isEqualTo(403);
 

@@ -58,12 +58,14 @@ public final class ManagementAccess implements Callers {
   /**
    * A principal may read itself and rotate its own secret, but only with a token that acts with all
    * of its roles: a token narrowed to some (a {@code PRINCIPAL_ROLE:} scope) acts only through
-   * them, so it could otherwise buy a new secret and, with it, an unnarrowed token.
+   * them, so it could otherwise buy a new secret and, with it, an unnarrowed token. Never with a
+   * delegated token: an engine acting for a user must not take over the user's credentials.
    */
   public void selfOrServiceAdmin(
       AuthenticatedPrincipal token, Caller caller, String action, String principal) {
     if (caller.principal().equals(principal)
         && token.externalRoles() == null
+        && !token.delegated()
         && RoleScopes.requested(token.scopes()).isEmpty()) {
       authz.record(caller, action, null, "principal " + caller.principal(), true);
       return;
