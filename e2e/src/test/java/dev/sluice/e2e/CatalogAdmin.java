@@ -7,10 +7,10 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.net.URLEncoder;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -72,6 +72,43 @@ final class CatalogAdmin {
       }
     }
     return storage;
+  }
+
+  /** A management call that must succeed, returning the response body. */
+  interface Calls {
+    String ok(String method, String path, String body);
+  }
+
+  /**
+   * Principal role {@code role} held by {@code principal}, with a catalog role of the same name in
+   * {@code warehouse} holding {@code grants} (grant JSON: {@link #catalogGrant}, {@link
+   * #namespaceGrant}).
+   */
+  static void roleWithGrants(
+      Calls calls, String warehouse, String role, String principal, List<String> grants) {
+    String m = "/api/management/v1";
+    String principalRole = "{\"principalRole\":{\"name\":\"" + role + "\"}}";
+    String catalogRole = "{\"catalogRole\":{\"name\":\"" + role + "\"}}";
+    calls.ok("POST", m + "/principal-roles", principalRole);
+    calls.ok("PUT", m + "/principals/" + principal + "/principal-roles", principalRole);
+    String catalogRoles = m + "/catalogs/" + warehouse + "/catalog-roles";
+    calls.ok("POST", catalogRoles, catalogRole);
+    calls.ok("PUT", m + "/principal-roles/" + role + "/catalog-roles/" + warehouse, catalogRole);
+    for (String grant : grants) {
+      calls.ok("PUT", catalogRoles + "/" + role + "/grants", "{\"grant\":" + grant + "}");
+    }
+  }
+
+  static String catalogGrant(String privilege) {
+    return "{\"type\":\"catalog\",\"privilege\":\"" + privilege + "\"}";
+  }
+
+  static String namespaceGrant(String namespace, String privilege) {
+    return "{\"type\":\"namespace\",\"namespace\":[\""
+        + namespace
+        + "\"],\"privilege\":\""
+        + privilege
+        + "\"}";
   }
 
   /** A management call as root that must succeed; returns the response body. */
@@ -145,11 +182,12 @@ final class CatalogAdmin {
         + table;
   }
 
-  private static JsonNode json(String body) {
+  /** {@code body} as JSON; an assertion error naming it when it is not. */
+  static JsonNode json(String body) {
     try {
       return JSON.readTree(body);
     } catch (IOException e) {
-      throw new UncheckedIOException(e);
+      throw new AssertionError("not JSON: " + body, e);
     }
   }
 }

@@ -6,7 +6,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import java.math.BigDecimal;
 import java.net.http.HttpResponse;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -418,32 +417,15 @@ class TrinoEndToEndTest {
    * them, and they take effect when it is created.
    */
   private static void roleWithGrants(String name, List<String> grants) {
-    ok("POST", MANAGEMENT + "/principal-roles", "{\"principalRole\":{\"name\":\"" + name + "\"}}");
-    ok(
-        "PUT",
-        MANAGEMENT + "/principals/" + name + "/principal-roles",
-        "{\"principalRole\":{\"name\":\"" + name + "\"}}");
-    String catalogRoles = MANAGEMENT + "/catalogs/" + WAREHOUSE + "/catalog-roles";
-    ok("POST", catalogRoles, "{\"catalogRole\":{\"name\":\"" + name + "\"}}");
-    ok(
-        "PUT",
-        MANAGEMENT + "/principal-roles/" + name + "/catalog-roles/" + WAREHOUSE,
-        "{\"catalogRole\":{\"name\":\"" + name + "\"}}");
-    for (String grant : grants) {
-      ok("PUT", catalogRoles + "/" + name + "/grants", "{\"grant\":" + grant + "}");
-    }
+    CatalogAdmin.roleWithGrants(TrinoEndToEndTest::ok, WAREHOUSE, name, name, grants);
   }
 
   private static String catalogGrant(String privilege) {
-    return "{\"type\":\"catalog\",\"privilege\":\"" + privilege + "\"}";
+    return CatalogAdmin.catalogGrant(privilege);
   }
 
   private static String namespaceGrant(String privilege) {
-    return "{\"type\":\"namespace\",\"namespace\":[\""
-        + SCHEMA
-        + "\"],\"privilege\":\""
-        + privilege
-        + "\"}";
+    return CatalogAdmin.namespaceGrant(SCHEMA, privilege);
   }
 
   /**
@@ -531,19 +513,11 @@ class TrinoEndToEndTest {
   }
 
   private static List<Object> row(Object... values) {
-    List<Object> row = new ArrayList<>();
-    for (Object v : values) {
-      row.add(v instanceof BigDecimal b ? b.longValue() : v);
-    }
-    return row;
+    return TrinoSql.row(values);
   }
 
   private static JsonNode json(String body) {
-    try {
-      return JSON.readTree(body);
-    } catch (Exception e) {
-      throw new AssertionError("not JSON: " + body, e);
-    }
+    return CatalogAdmin.json(body);
   }
 
   /** A management call as root that must succeed; returns the response body. */

@@ -2,6 +2,7 @@ package dev.sluice.e2e;
 
 import static org.assertj.core.api.Assertions.fail;
 
+import java.math.BigDecimal;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
@@ -172,5 +173,14 @@ final class TrinoSql implements AutoCloseable {
       all.append(t.getClass().getName()).append(": ").append(t.getMessage()).append('\n');
     }
     return all.toString();
+  }
+
+  /** A row as Trino's JDBC answers compare: DECIMAL values as longs. */
+  static List<Object> row(Object... values) {
+    List<Object> row = new ArrayList<>();
+    for (Object v : values) {
+      row.add(v instanceof BigDecimal b ? b.longValue() : v);
+    }
+    return row;
   }
 }

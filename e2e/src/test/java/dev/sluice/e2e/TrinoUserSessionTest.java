@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import java.math.BigDecimal;
 import java.net.http.HttpResponse;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -349,32 +348,16 @@ class TrinoUserSessionTest {
    * {@code grants}.
    */
   private static void role(String role, String principal, String... grants) {
-    ok("POST", MANAGEMENT + "/principal-roles", "{\"principalRole\":{\"name\":\"" + role + "\"}}");
-    ok(
-        "PUT",
-        MANAGEMENT + "/principals/" + principal + "/principal-roles",
-        "{\"principalRole\":{\"name\":\"" + role + "\"}}");
-    String catalogRoles = MANAGEMENT + "/catalogs/" + WAREHOUSE + "/catalog-roles";
-    ok("POST", catalogRoles, "{\"catalogRole\":{\"name\":\"" + role + "\"}}");
-    ok(
-        "PUT",
-        MANAGEMENT + "/principal-roles/" + role + "/catalog-roles/" + WAREHOUSE,
-        "{\"catalogRole\":{\"name\":\"" + role + "\"}}");
-    for (String grant : grants) {
-      ok("PUT", catalogRoles + "/" + role + "/grants", "{\"grant\":" + grant + "}");
-    }
+    CatalogAdmin.roleWithGrants(
+        TrinoUserSessionTest::ok, WAREHOUSE, role, principal, List.of(grants));
   }
 
   private static String catalogGrant(String privilege) {
-    return "{\"type\":\"catalog\",\"privilege\":\"" + privilege + "\"}";
+    return CatalogAdmin.catalogGrant(privilege);
   }
 
   private static String namespaceGrant(String privilege) {
-    return "{\"type\":\"namespace\",\"namespace\":[\""
-        + SCHEMA
-        + "\"],\"privilege\":\""
-        + privilege
-        + "\"}";
+    return CatalogAdmin.namespaceGrant(SCHEMA, privilege);
   }
 
   private static String tableGrant(String table, String privilege) {
@@ -423,19 +406,11 @@ class TrinoUserSessionTest {
   }
 
   private static List<Object> row(Object... values) {
-    List<Object> row = new ArrayList<>();
-    for (Object v : values) {
-      row.add(v instanceof BigDecimal b ? b.longValue() : v);
-    }
-    return row;
+    return TrinoSql.row(values);
   }
 
   private static JsonNode json(String body) {
-    try {
-      return JSON.readTree(body);
-    } catch (Exception e) {
-      throw new AssertionError("not JSON: " + body, e);
-    }
+    return CatalogAdmin.json(body);
   }
 
   /**

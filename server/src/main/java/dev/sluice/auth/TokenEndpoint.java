@@ -235,16 +235,7 @@ public final class TokenEndpoint {
           "invalid_request",
           "tokens of an external issuer are refreshed by that issuer");
     }
-    String clientId = r.basicClientId() != null ? r.basicClientId() : r.param("client_id");
-    if (clientId != null && !clientId.equals(current.clientId())) {
-      throw refuse(
-          r,
-          current.name(),
-          "client_id is not the subject token's",
-          400,
-          "invalid_request",
-          "client_id does not match the subject token");
-    }
+    requireClientOf(r, current, "subject");
     List<String> kept;
     try {
       kept = ExchangeScopes.narrow(current.scopes(), scopes(r.param("scope")));
@@ -314,16 +305,7 @@ public final class TokenEndpoint {
       }
       throw refuse(r, e.principal, e.reason, e.status, e.error, e.getMessage());
     }
-    String clientId = r.basicClientId() != null ? r.basicClientId() : r.param("client_id");
-    if (clientId != null && !clientId.equals(actor.clientId())) {
-      throw refuse(
-          r,
-          actor.name(),
-          "client_id is not the actor token's",
-          400,
-          "invalid_request",
-          "client_id does not match the actor token");
-    }
+    requireClientOf(r, actor, "actor");
     List<String> scopes = new ArrayList<>();
     roles.forEach(role -> scopes.add(RoleScopes.PREFIX + role));
     List<String> kept;
@@ -356,6 +338,22 @@ public final class TokenEndpoint {
             .withActor(actor.name())
             .within(r.origin().answered(200, null)));
     return issued;
+  }
+
+  /**
+   * A client id in the request (form or Basic) must be that of the {@code which} token's client.
+   */
+  private void requireClientOf(Request r, AuthenticatedPrincipal holder, String which) {
+    String clientId = r.basicClientId() != null ? r.basicClientId() : r.param("client_id");
+    if (clientId != null && !clientId.equals(holder.clientId())) {
+      throw refuse(
+          r,
+          holder.name(),
+          "client_id is not the " + which + " token's",
+          400,
+          "invalid_request",
+          "client_id does not match the " + which + " token");
+    }
   }
 
   private Issued issueDelegated(
