@@ -263,7 +263,12 @@ public final class Authorizer implements Callers {
     if (caller.actor() != null || caller.activeRoles().isEmpty()) {
       return false;
     }
-    Set<String> targets = new TreeSet<>(actingTargetsOf.apply(caller.activeRoles()));
+    List<String> roles = List.copyOf(new TreeSet<>(caller.activeRoles()));
+    Set<String> targets =
+        new TreeSet<>(
+            actingTargets.get(
+                "roles:" + String.join("\u0000", roles),
+                key -> Set.copyOf(actingTargetsOf.apply(roles))));
     targets.remove(Caller.SERVICE_ADMIN);
     return !grants(targets, catalog).isEmpty();
   }
