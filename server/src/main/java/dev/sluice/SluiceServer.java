@@ -40,7 +40,9 @@ import dev.sluice.operations.CatalogAccess;
 import dev.sluice.operations.CatalogListings;
 import dev.sluice.operations.ConditionalLoad;
 import dev.sluice.operations.NamespaceOperations;
+import dev.sluice.operations.PlanCredentials;
 import dev.sluice.operations.ReadableLocations;
+import dev.sluice.operations.ScanPlans;
 import dev.sluice.operations.TableCredentials;
 import dev.sluice.operations.TableLoads;
 import dev.sluice.operations.TableMutations;
@@ -264,6 +266,12 @@ public final class SluiceServer implements AutoCloseable {
       CatalogVisibility visibility = new CatalogVisibility(authz);
       ObjectVisibility objects = new ObjectVisibility(authz);
       CatalogAccess access = new CatalogAccess(catalogs, authz, visibility, objects);
+      ScanPlans scanPlans =
+          new ScanPlans(
+              access,
+              new PlanCredentials(credentials, vending, authz),
+              config.server().scanPlanning());
+      closeables.add(scanPlans);
       new IcebergRoutes(
               catalogs,
               authz,
@@ -274,7 +282,8 @@ public final class SluiceServer implements AutoCloseable {
                   new NamespaceOperations(authz, access),
                   new TableLoads(authz, access, credentials, new ConditionalLoad(clock)),
                   new TableMutations(authz, credentials),
-                  new TableSigning(authz, vending, tokens),
+                  new TableSigning(authz, vending, tokens, scanPlans),
+                  scanPlans,
                   new ViewOperations(authz, access)),
               tokens,
               new IcebergRoutes.Tuning(

@@ -399,8 +399,8 @@ class BadInputTest {
     assertError(
         server.send("GET", "/api/catalog/v1/nothing/here/at/all/x/y/z", null), 404, "NotFound");
     assertError(
-        server.send("POST", base + "/namespaces/ns/tables/t/plan", "{}"),
-        406,
-        "UnsupportedOperationException");
+        server.send("POST", base + "/namespaces/ns/tables/t/plan", "[]"),
+        400,
+        "BadRequestException");
   }
 }

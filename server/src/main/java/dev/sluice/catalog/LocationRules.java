@@ -13,6 +13,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.UUID;
 import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.exceptions.BadRequestException;
@@ -96,10 +97,28 @@ final class LocationRules {
     return new LocationClaim(StorageLocation.parse(location).ancestorKeys());
   }
 
+  /**
+   * Its namespace's location plus its name; when a table renamed away still holds that folder (its
+   * files stay where they were written), the name plus a random suffix, so a new table of the old
+   * name is created instead of refused.
+   */
   String defaultLocation(TableIdentifier identifier) {
-    return namespaceLocation(identifier.namespace())
-        + "/"
-        + LocationNames.segment(identifier.name());
+    String location =
+        namespaceLocation(identifier.namespace()) + "/" + LocationNames.segment(identifier.name());
+    if (isFree(identifier, location)) {
+      return location;
+    }
+    return location + "-" + UUID.randomUUID().toString().replace("-", "").substring(0, 16);
+  }
+
+  private boolean isFree(TableIdentifier identifier, String location) {
+    return store
+        .findLocationConflict(
+            settings.name(),
+            new NamespacePath(List.of(identifier.namespace().levels())),
+            identifier.name(),
+            List.of(claimOf(location)))
+        .isEmpty();
   }
 
   /** Checks a namespace's explicit {@code location} property before it is stored. */

@@ -19,13 +19,14 @@ public record ServerSection(
     Duration idempotencyKeyLifetime,
     Duration idempotencyReplayWait,
     MetadataCacheSection metadataCache,
+    ScanPlanningSection scanPlanning,
     TlsSection tls,
     Boolean allowPlaintext,
     TrustedProxies trustedProxies,
     ServerLimits limits) {
 
   public static final ServerSection DEFAULT =
-      new ServerSection(null, null, null, null, null, null, null, null, null, null, null);
+      new ServerSection(null, null, null, null, null, null, null, null, null, null, null, null);
 
   public ServerSection {
     host = orDefault(host, "127.0.0.1");
@@ -63,6 +64,7 @@ public record ServerSection(
         Duration.ofSeconds(1),
         Duration.ofMinutes(5));
     metadataCache = orDefault(metadataCache, MetadataCacheSection.DEFAULT);
+    scanPlanning = orDefault(scanPlanning, ScanPlanningSection.DEFAULT);
     allowPlaintext = orDefault(allowPlaintext, false);
     trustedProxies = orDefault(trustedProxies, TrustedProxies.NONE);
     limits = orDefault(limits, ServerLimits.DEFAULT);

@@ -13,6 +13,7 @@ import dev.sluice.operations.CatalogAccess;
 import dev.sluice.operations.CatalogListings;
 import dev.sluice.operations.NamespaceOperations;
 import dev.sluice.operations.ReadableLocations;
+import dev.sluice.operations.ScanPlans;
 import dev.sluice.operations.TableLoads;
 import dev.sluice.operations.TableMutations;
 import dev.sluice.operations.TableSigning;
@@ -47,14 +48,10 @@ public final class IcebergRoutes {
   /** Where this server mounts Iceberg's REST paths ({@code /v1/...}). */
   static final String MOUNT = "/api/catalog";
 
-  // In the spec but not offered: a clear 406, not a 404. These keep the spec's paths under the
-  // namespace; Iceberg 1.10's Endpoint constants for scan planning lack that segment.
-  private static final String PLANS = "/v1/{prefix}/namespaces/{namespace}/tables/{table}";
-
   /**
    * Every Iceberg route, declared once. An advertised route takes its method and path from its
-   * {@link Endpoint}; only {@code /v1/config} itself, scan planning and Sluice's own extensions
-   * (not in the Iceberg spec) are not advertised.
+   * {@link Endpoint}; only {@code /v1/config} itself and Sluice's own extensions (not in the
+   * Iceberg spec) are not advertised.
    */
   static final List<Declared> DECLARED =
       List.of(
@@ -85,18 +82,20 @@ public final class IcebergRoutes {
           advertised(Endpoint.V1_UPDATE_VIEW, IcebergRoutes::replaceView),
           advertised(Endpoint.V1_DELETE_VIEW, IcebergRoutes::dropView),
           advertised(Endpoint.V1_RENAME_VIEW, IcebergRoutes::renameView),
-          scanPlanning("POST", "/plan"),
-          scanPlanning("GET", "/plan/{plan}"),
-          scanPlanning("DELETE", "/plan/{plan}"),
-          scanPlanning("POST", "/tasks"),
+          advertised(Endpoint.V1_SUBMIT_TABLE_SCAN_PLAN, (routes, x) -> routes.plans.plan(x)),
+          advertised(Endpoint.V1_FETCH_TABLE_SCAN_PLAN, (routes, x) -> routes.plans.fetch(x)),
+          advertised(Endpoint.V1_CANCEL_TABLE_SCAN_PLAN, (routes, x) -> routes.plans.cancel(x)),
+          advertised(Endpoint.V1_FETCH_TABLE_SCAN_PLAN_TASKS, (routes, x) -> routes.plans.tasks(x)),
           notAdvertised(
               "GET",
               ReadableLocationsRoute.PATH,
               (routes, x) -> routes.readableLocations.handle(x)),
-          // The spec's signRequest; Iceberg 1.10 has no Endpoint constant for it. Clients find it
-          // in a table's config, not in /v1/config.
-          notAdvertised("POST", SignRoute.PATH, (routes, x) -> routes.sign.handle(x)),
+          // The spec's signRequest; clients find it in a table's config.
+          advertised(Endpoint.V1_TABLE_REMOTE_SIGN, (routes, x) -> routes.sign.handle(x)),
           notAdvertised("POST", SignRoute.STAGED_PATH, (routes, x) -> routes.sign.handleStaged(x)),
+          // A scan plan's signing endpoint: signs only the plan's files. Clients find it in the
+          // plan's storage credentials.
+          notAdvertised("POST", SignRoute.PLAN_PATH, (routes, x) -> routes.sign.handlePlan(x)),
           // A staged table's refresh endpoint; clients find it in a stage-create's config.
           notAdvertised(
               "GET",
@@ -117,6 +116,7 @@ public final class IcebergRoutes {
   private final IdempotentEndpoints idempotent;
   private final ReadableLocationsRoute readableLocations;
   private final SignRoute sign;
+  private final PlanRoutes plans;
 
   /**
    * The Iceberg routes' tuning, set in the wiring.
@@ -157,6 +157,7 @@ public final class IcebergRoutes {
       TableLoads loads,
       TableMutations mutations,
       TableSigning signing,
+      ScanPlans plans,
       ViewOperations views) {
     public Services {
       requireNonNull(access, "access");
@@ -166,6 +167,7 @@ public final class IcebergRoutes {
       requireNonNull(loads, "loads");
       requireNonNull(mutations, "mutations");
       requireNonNull(signing, "signing");
+      requireNonNull(plans, "plans");
       requireNonNull(views, "views");
     }
   }
@@ -192,10 +194,13 @@ public final class IcebergRoutes {
     this.requests = new IcebergRequests(authz, services.access());
     Paging paging = new Paging(new Sealer(tokens));
     this.listings = new IcebergListings(requests, services.listings(), paging);
-    this.tables = new TableRoutes(requests, services.loads(), services.mutations(), loadTableBody);
+    this.tables =
+        new TableRoutes(
+            requests, services.loads(), services.mutations(), loadTableBody, services.plans());
     this.readableLocations =
         new ReadableLocationsRoute(requests, services.readableLocations(), paging);
     this.sign = new SignRoute(requests, services.signing());
+    this.plans = new PlanRoutes(requests, services.plans());
     this.idempotent =
         new IdempotentEndpoints(
             new IdempotentMutations(
@@ -245,15 +250,6 @@ public final class IcebergRoutes {
 
   private static Declared notAdvertised(String method, String path, Handler handler) {
     return new Declared(method, path, null, handler);
-  }
-
-  private static Declared scanPlanning(String method, String pathUnderTable) {
-    return notAdvertised(method, PLANS + pathUnderTable, (routes, x) -> scanPlanningUnsupported(x));
-  }
-
-  private static Reply scanPlanningUnsupported(Exchange x) {
-    throw new UnsupportedOperationException(
-        "Server-side scan planning is not supported by this catalog");
   }
 
   // ------------------------------------------------------------------ config

@@ -22,6 +22,10 @@ final class SignRoute {
   /** A staged table's signing endpoint: a staged-table grant in the last segment. */
   static final String STAGED_PATH = PATH + "/{grant}";
 
+  /** A scan plan's signing endpoint: signs reads of the plan's files only. */
+  static final String PLAN_PATH =
+      "/v1/{prefix}/namespaces/{namespace}/tables/{table}/plan/{plan-id}/sign";
+
   private final IcebergRequests requests;
   private final TableSigning signing;
 
@@ -31,17 +35,22 @@ final class SignRoute {
   }
 
   Reply handle(Exchange x) {
-    return handle(x, null);
+    return handle(x, null, null);
   }
 
   Reply handleStaged(Exchange x) {
-    return handle(x, x.path("grant"));
+    return handle(x, x.path("grant"), null);
   }
 
-  private Reply handle(Exchange x, String grant) {
+  Reply handlePlan(Exchange x) {
+    return handle(x, null, x.path("plan-id"));
+  }
+
+  private Reply handle(Exchange x, String grant, String planId) {
     StorageRequest request = SignRequestReader.read(x.body());
     SignedRequest signed =
-        signing.sign(new TableSigning.SignTableRequest(requests.tableCall(x), grant, request));
+        signing.sign(
+            new TableSigning.SignTableRequest(requests.tableCall(x), grant, planId, request));
     Map<String, Object> body = new LinkedHashMap<>();
     body.put("uri", signed.uri().toString());
     body.put("headers", signed.headers());

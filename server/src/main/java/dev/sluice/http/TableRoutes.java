@@ -6,6 +6,7 @@ import static java.util.Objects.requireNonNull;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.sluice.authz.Caller;
 import dev.sluice.catalog.SluiceCatalog;
+import dev.sluice.operations.ScanPlans;
 import dev.sluice.operations.SnapshotsMode;
 import dev.sluice.operations.TableCall;
 import dev.sluice.operations.TableLoads;
@@ -34,13 +35,19 @@ final class TableRoutes {
   private final TableLoads loads;
   private final TableMutations mutations;
   private final LoadTableBody body;
+  private final ScanPlans plans;
 
   TableRoutes(
-      IcebergRequests requests, TableLoads loads, TableMutations mutations, LoadTableBody body) {
+      IcebergRequests requests,
+      TableLoads loads,
+      TableMutations mutations,
+      LoadTableBody body,
+      ScanPlans plans) {
     this.requests = requireNonNull(requests, "requests");
     this.loads = requireNonNull(loads, "loads");
     this.mutations = requireNonNull(mutations, "mutations");
     this.body = requireNonNull(body, "body");
+    this.plans = requireNonNull(plans, "plans");
   }
 
   /** The client's {@code X-Iceberg-Access-Delegation}, null when absent. */
@@ -64,8 +71,9 @@ final class TableRoutes {
 
   /** {@code GET …/credentials}. */
   Reply loadCredentials(Exchange x) {
-    if (x.query("planId") != null) {
-      throw new BadRequestException("planId is not supported: this catalog does not plan scans");
+    String planId = x.query("planId");
+    if (planId != null) {
+      return Reply.ok(plans.credentials(requests.tableCall(x), planId));
     }
     return Reply.ok(loads.credentials(requests.tableCall(x)));
   }
@@ -77,7 +85,7 @@ final class TableRoutes {
   /** {@code GET …/credentials/{grant}}: a staged table's credentials, as its grant allows. */
   Reply loadStagedCredentials(Exchange x) {
     if (x.query("planId") != null) {
-      throw new BadRequestException("planId is not supported: this catalog does not plan scans");
+      throw new BadRequestException("planId is not supported for a staged table: it has no plans");
     }
     return Reply.ok(loads.stagedCredentials(requests.tableCall(x), x.path("grant")));
   }

@@ -414,6 +414,11 @@ public final class TableCredentials {
     return tablePath(catalog, table) + "/sign";
   }
 
+  /** A scan plan's signing endpoint, relative to the catalog URI: signs the plan's files only. */
+  static String planSignEndpoint(SluiceCatalog catalog, TableIdentifier table, String planId) {
+    return tablePath(catalog, table) + "/plan/" + RESTUtil.encodeString(planId) + "/sign";
+  }
+
   private static String tablePath(SluiceCatalog catalog, TableIdentifier table) {
     return "v1/"
         + RESTUtil.encodeString(catalog.name())

@@ -50,10 +50,15 @@ public final class TableSigning {
   /**
    * A request to sign for {@code call}'s table; {@code stagedGrant} for a staged one, else null.
    */
-  public record SignTableRequest(TableCall call, String stagedGrant, StorageRequest request) {
+  public record SignTableRequest(
+      TableCall call, String stagedGrant, String planId, StorageRequest request) {
     public SignTableRequest {
       requireNonNull(call, "call");
       requireNonNull(request, "request");
+    }
+
+    public SignTableRequest(TableCall call, String stagedGrant, StorageRequest request) {
+      this(call, stagedGrant, null, request);
     }
   }
 
@@ -62,13 +67,16 @@ public final class TableSigning {
   private final Authorizer authz;
   private final VendingService vending;
   private final TokenService tokens;
+  private final ScanPlans plans;
   private final Cache<TableKey, List<String>> locations =
       Caffeine.newBuilder().expireAfterWrite(Duration.ofSeconds(1)).maximumSize(10_000).build();
 
-  public TableSigning(Authorizer authz, VendingService vending, TokenService tokens) {
+  public TableSigning(
+      Authorizer authz, VendingService vending, TokenService tokens, ScanPlans plans) {
     this.authz = requireNonNull(authz, "authz");
     this.vending = requireNonNull(vending, "vending");
     this.tokens = requireNonNull(tokens, "tokens");
+    this.plans = requireNonNull(plans, "plans");
   }
 
   public SignedRequest sign(SignTableRequest sign) {
@@ -116,6 +124,18 @@ public final class TableSigning {
       owned =
           catalog.stagedLocationKeys(
               table, SluiceCatalog.locationKeysOf(staged.location(), staged.locationProperties()));
+    }
+    if (sign.planId() != null && !target.readsOnly(plans.filesOf(call, sign.planId()))) {
+      authz.record(
+          caller,
+          ACTION,
+          catalog.name(),
+          ref.toString(),
+          false,
+          "outside scan plan " + sign.planId() + ": " + target.operation() + " " + target.paths());
+      throw new ForbiddenException(
+          "Cannot sign %s of %s: not a read of a file of scan plan %s",
+          target.operation(), target.paths(), sign.planId());
     }
     if (!target.within(owned)) {
       authz.record(

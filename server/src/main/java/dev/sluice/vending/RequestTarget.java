@@ -44,4 +44,21 @@ public record RequestTarget(
     }
     return true;
   }
+
+  /**
+   * True when this is a read of objects only (no listing, no write), each one of {@code objects}
+   * exactly ({@code scheme://bucket/key}; the scheme is not compared, as {@code s3a://} and {@code
+   * s3://} name the same object).
+   */
+  public boolean readsOnly(java.util.Set<String> objects) {
+    if (listing || needed != AccessMode.READ) {
+      return false;
+    }
+    java.util.Set<String> keys = new java.util.HashSet<>();
+    for (String object : objects) {
+      int scheme = object.indexOf("://");
+      keys.add(scheme < 0 ? object : object.substring(scheme + 3));
+    }
+    return keys.containsAll(paths);
+  }
 }

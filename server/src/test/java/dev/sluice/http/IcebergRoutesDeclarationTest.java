@@ -26,20 +26,16 @@ class IcebergRoutesDeclarationTest {
       "/api/catalog/v1/{prefix}/namespaces/{namespace}/tables/{table}";
 
   /**
-   * Routes that are served but deliberately not advertised: config itself, scan planning, and
-   * Sluice's own extensions (not in the Iceberg spec).
+   * Routes that are served but deliberately not advertised: config itself, and Sluice's own
+   * extensions (not in the Iceberg spec).
    */
   private static final Set<String> NOT_ADVERTISED =
       Set.of(
           "GET /api/catalog/v1/config",
           "GET /api/catalog/v1/{prefix}/readable-table-locations",
-          "POST " + TABLE + "/plan",
-          "GET " + TABLE + "/plan/{plan}",
-          "DELETE " + TABLE + "/plan/{plan}",
-          "POST " + TABLE + "/tasks",
-          // Remote signing: clients find a table's signing endpoint in its config.
-          "POST " + TABLE + "/sign",
+          // Remote signing of a staged table or a scan plan: clients find these in its config.
           "POST " + TABLE + "/sign/{grant}",
+          "POST " + TABLE + "/plan/{plan-id}/sign",
           // A staged table's refresh endpoint: clients find it in the stage-create answer's config.
           "GET " + TABLE + "/credentials/{grant}");
 
@@ -52,16 +48,16 @@ class IcebergRoutesDeclarationTest {
   }
 
   @Test
-  void configAdvertisesEveryIcebergEndpointButScanPlanning() throws Exception {
+  void configAdvertisesEveryIcebergEndpointButRegisterView() throws Exception {
     List<Endpoint> expected = new ArrayList<>();
     for (Field field : Endpoint.class.getFields()) {
       if (Modifier.isStatic(field.getModifiers())
           && field.getType() == Endpoint.class
-          && !field.getName().contains("SCAN_PLAN")) {
+          && !field.getName().equals("V1_REGISTER_VIEW")) {
         expected.add((Endpoint) field.get(null));
       }
     }
-    assertThat(expected).hasSize(24); // Iceberg 1.10: 28 endpoints, 4 of them scan planning
+    assertThat(expected).hasSize(29); // Iceberg 1.11: 30 endpoints
     assertThat(IcebergRoutes.ENDPOINTS).doesNotHaveDuplicates();
     assertThat(IcebergRoutes.ENDPOINTS).containsExactlyInAnyOrderElementsOf(expected);
   }

@@ -1,0 +1,167 @@
+package dev.sluice.operations;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.sluice.catalog.ScanPlanner;
+import dev.sluice.vending.Delegation;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.Future;
+import org.apache.iceberg.FileScanTask;
+import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.exceptions.NoSuchPlanTaskException;
+import org.apache.iceberg.rest.PlanStatus;
+import org.apache.iceberg.rest.responses.ErrorResponse;
+
+/**
+ * One scan plan of one caller on one table, from submission to cancellation or expiry. Its tasks
+ * are served in pages: the first inline with the plan, the others as plan tasks named {@code <plan
+ * id>/<page>}, which only its owner can fetch. Thread-safe: planned on a worker, read by requests.
+ */
+final class ScanPlan {
+  /** Who may use a plan, and for what: only its owner, on its own table. */
+  record Owner(String principalKey, String catalog, TableIdentifier table) {
+    Owner {
+      requireNonNull(principalKey, "principalKey");
+      requireNonNull(catalog, "catalog");
+      requireNonNull(table, "table");
+    }
+  }
+
+  private final String id;
+  private final Owner owner;
+  private final Delegation delegation;
+  private final String restriction;
+  private final Map<Integer, PartitionSpec> specs;
+  private volatile PlanStatus status = PlanStatus.SUBMITTED;
+  private volatile ScanPlanner.Planned planned;
+  private volatile ErrorResponse error;
+  private volatile Future<?> work;
+  private volatile boolean cancelled;
+
+  /** {@code restriction}: how the caller's read restriction applied, for the audit trail. */
+  ScanPlan(
+      String id,
+      Owner owner,
+      Delegation delegation,
+      String restriction,
+      Map<Integer, PartitionSpec> specs) {
+    this.id = requireNonNull(id, "id");
+    this.specs = Map.copyOf(specs);
+    this.owner = requireNonNull(owner, "owner");
+    this.delegation = requireNonNull(delegation, "delegation");
+    this.restriction = restriction;
+  }
+
+  String id() {
+    return id;
+  }
+
+  Owner owner() {
+    return owner;
+  }
+
+  Delegation delegation() {
+    return delegation;
+  }
+
+  String restriction() {
+    return restriction;
+  }
+
+  /** The table's partition specs when it was planned: every answer about it names them. */
+  Map<Integer, PartitionSpec> specs() {
+    return specs;
+  }
+
+  PlanStatus status() {
+    return status;
+  }
+
+  Optional<ErrorResponse> error() {
+    return Optional.ofNullable(error);
+  }
+
+  /** The finished plan; only once {@link #status()} is completed. */
+  ScanPlanner.Planned planned() {
+    return requireNonNull(planned, "planned");
+  }
+
+  /** How many files the plan holds in memory (0 until complete). */
+  int heldFiles() {
+    ScanPlanner.Planned p = planned;
+    return p == null ? 0 : p.tasks().size();
+  }
+
+  void started(Future<?> future) {
+    this.work = future;
+    if (cancelled) {
+      future.cancel(true);
+    }
+  }
+
+  void completed(ScanPlanner.Planned result) {
+    this.planned = result;
+    this.status = PlanStatus.COMPLETED;
+  }
+
+  void failed(ErrorResponse response) {
+    this.error = response;
+    this.status = PlanStatus.FAILED;
+  }
+
+  /** Stops its planning (if running) and forgets its tasks. */
+  void cancel() {
+    cancelled = true;
+    status = PlanStatus.CANCELLED;
+    Future<?> f = work;
+    if (f != null) {
+      f.cancel(true);
+    }
+    planned = null;
+  }
+
+  boolean isCancelled() {
+    return cancelled;
+  }
+
+  /** The pages after the first, as plan-task names. */
+  List<String> planTasks(int tasksPerPage) {
+    int pages = pages(tasksPerPage);
+    return java.util.stream.IntStream.range(1, pages).mapToObj(p -> id + "/" + p).toList();
+  }
+
+  /** The first page, returned with the plan itself. */
+  List<FileScanTask> firstPage(int tasksPerPage) {
+    return page(0, tasksPerPage);
+  }
+
+  /** The tasks of {@code planTask} (a name from {@link #planTasks}); 404 for any other. */
+  List<FileScanTask> tasksOf(String planTask, int tasksPerPage) {
+    String prefix = id + "/";
+    int page;
+    try {
+      page =
+          planTask.startsWith(prefix) ? Integer.parseInt(planTask.substring(prefix.length())) : -1;
+    } catch (NumberFormatException e) {
+      page = -1;
+    }
+    if (page < 1 || page >= pages(tasksPerPage) || status != PlanStatus.COMPLETED) {
+      throw new NoSuchPlanTaskException("No plan task %s", planTask);
+    }
+    return page(page, tasksPerPage);
+  }
+
+  private int pages(int tasksPerPage) {
+    int n = heldFiles();
+    return Math.max(1, (n + tasksPerPage - 1) / tasksPerPage);
+  }
+
+  private List<FileScanTask> page(int page, int tasksPerPage) {
+    List<FileScanTask> tasks = planned().tasks();
+    int from = page * tasksPerPage;
+    return tasks.subList(Math.min(from, tasks.size()), Math.min(from + tasksPerPage, tasks.size()));
+  }
+}
