@@ -63,7 +63,7 @@ public final class AzureCredentialVendor implements CredentialVendor {
   /** A SAS carries no caller: it depends only on where and how. */
   @Override
   public Object cacheKey(VendingRequest request) {
-    return List.of(request.tableLocation(), request.locations(), request.mode());
+    return List.of(request.tableLocation(), request.locations(), request.objects(), request.mode());
   }
 
   @Override

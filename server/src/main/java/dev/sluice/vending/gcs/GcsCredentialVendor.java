@@ -65,7 +65,7 @@ public final class GcsCredentialVendor implements CredentialVendor {
   /** The token depends only on where and how: a downscoped token carries no caller. */
   @Override
   public Object cacheKey(VendingRequest request) {
-    return List.of(request.tableLocation(), request.locations(), request.mode());
+    return List.of(request.tableLocation(), request.locations(), request.objects(), request.mode());
   }
 
   @Override

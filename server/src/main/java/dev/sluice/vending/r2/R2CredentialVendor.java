@@ -49,7 +49,7 @@ public final class R2CredentialVendor implements CredentialVendor {
   /** The credential depends only on where and how: R2 tokens carry no caller. */
   @Override
   public Object cacheKey(VendingRequest request) {
-    return List.of(request.tableLocation(), request.locations(), request.mode());
+    return List.of(request.tableLocation(), request.locations(), request.objects(), request.mode());
   }
 
   @Override
