@@ -300,6 +300,16 @@ public abstract class StorageBackendContract {
     PlanCredentials plan = vendForFiles(profile, a, List.of(x, y));
     FileScope.Narrowness expected =
         planNamesObjects() ? FileScope.Narrowness.OBJECTS : FileScope.Narrowness.PREFIXES;
+    if (!scopedBelowContainer()) {
+      // A container-scoped SAS covers the container whatever a plan names: the plan says so.
+      assertThat(plan.scope().narrowness()).isEqualTo(FileScope.Narrowness.TABLE);
+      try (Probe probe = probe(covering(plan.credentials(), x))) {
+        assertAllowed(probe.get(x), "GET a planned file");
+        assertRefused(
+            probe.put(a + "/data/p=1/evil.parquet", CONTENT), "PUT with a plan credential");
+      }
+      return;
+    }
     assertThat(plan.scope().narrowness()).as("scope %s", plan.scope()).isEqualTo(expected);
     if (!planNamesObjects()) {
       assertThat(plan.scope().prefixes()).containsExactly(a + "/data/p=1/");

@@ -60,6 +60,15 @@ public final class AzureCredentialVendor implements CredentialVendor {
     return SasScope.problem(locations, profile.containerScope());
   }
 
+  /**
+   * A plan's directories, when they fold into one directory per account; never under container
+   * scope (the SAS would cover the container whatever the plan named), and no exact objects.
+   */
+  @Override
+  public boolean fits(VendingRequest request) {
+    return !profile.containerScope() && CredentialVendor.super.fits(request);
+  }
+
   /** A SAS carries no caller: it depends only on where and how. */
   @Override
   public Object cacheKey(VendingRequest request) {
