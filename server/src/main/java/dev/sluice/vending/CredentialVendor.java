@@ -27,6 +27,16 @@ public interface CredentialVendor extends AutoCloseable {
   }
 
   /**
+   * Whether one vend can express {@code request} within this backend's own limits (a session
+   * policy's size, an access boundary's rules, a number of SAS tokens). A scan plan's credential is
+   * narrowed only as far as this allows ({@link FileScopes}). By default a backend names no exact
+   * objects and takes any prefixes it can scope together.
+   */
+  default boolean fits(VendingRequest request) {
+    return request.objects().isEmpty() && unscopable(request.locations()).isEmpty();
+  }
+
+  /**
    * The cache key: built only from what changes the credentials this vendor would return (the
    * service keeps keys of different profiles apart). Must have value equality.
    */

@@ -18,6 +18,7 @@ import io.opentelemetry.api.trace.Tracer;
 import io.opentelemetry.context.Context;
 import io.opentelemetry.context.Scope;
 import java.time.Duration;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -195,8 +196,45 @@ public final class VendingService implements AutoCloseable {
     if (prepared.isEmpty()) {
       return List.of();
     }
+    return cached(profile, prepared.get().vendor(), prepared.get().request(), m);
+  }
+
+  /**
+   * Read credentials covering exactly {@code files} of a table, as narrow as the profile's backend
+   * can express ({@link FileScopes}): the exact objects if the backend can name them and they fit
+   * its limit, else the fewest directory prefixes that fit, else the table's locations (what {@link
+   * #vend} gives). Cached like {@link #vend} (the vendor's key includes the scope). Empty
+   * credentials, with a TABLE scope, when the profile vends nothing.
+   *
+   * @throws IllegalArgumentException naming the first file that is not an object inside the table's
+   *     locations (segment by segment)
+   */
+  public PlanCredentials vendForFiles(
+      StorageProfile profile,
+      LocationPolicy policy,
+      String tableLocation,
+      Map<String, String> tableProperties,
+      Collection<String> files,
+      SortedMap<String, String> attribution) {
+    List<String> locations = LocationPolicy.locationsOf(tableLocation, tableProperties);
+    FileScopes.requireInside(locations, files);
+    Meters m = meters(profile);
+    Optional<Prepared> prepared =
+        prepare(profile, policy, tableLocation, tableProperties, AccessMode.READ, attribution, m);
+    if (prepared.isEmpty()) {
+      return new PlanCredentials(
+          List.of(), new FileScope(FileScope.Narrowness.TABLE, List.of(), locations));
+    }
     CredentialVendor vendor = prepared.get().vendor();
-    VendingRequest request = prepared.get().request();
+    VendingRequest table = prepared.get().request();
+    FileScope scope = PlanScoping.scope(vendor, policy, table, files);
+    return new PlanCredentials(
+        cached(profile, vendor, PlanScoping.request(table, scope), m), scope);
+  }
+
+  /** Through the cache (single-flighted, stale-while-failing), as {@link #vend} describes. */
+  private List<StorageCredential> cached(
+      StorageProfile profile, CredentialVendor vendor, VendingRequest request, Meters m) {
     Key key = new Key(profile, vendor.cacheKey(request));
     List<StorageCredential> cached = cache.getIfPresent(key);
     if (cached != null) {

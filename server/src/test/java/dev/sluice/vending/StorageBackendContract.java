@@ -144,6 +144,19 @@ public abstract class StorageBackendContract {
     return true;
   }
 
+  /**
+   * True when this backend's plan credential for a few files names exactly those objects ({@link
+   * FileScope.Narrowness#OBJECTS}); false when it narrows to their directories.
+   */
+  protected boolean planNamesObjects() {
+    return false;
+  }
+
+  /** How many files a plan needs before exact objects no longer fit (and prefixes are used). */
+  protected int planFilesBeyondObjects() {
+    return 0;
+  }
+
   /** The lifetime of ordinary credentials in these tests. */
   protected int lifetimeSeconds() {
     return 900;
@@ -269,6 +282,85 @@ public abstract class StorageBackendContract {
         String root = StorageLocation.parse(allowedLocation()).rootKey();
         assertRefused(probe.list(root), "LIST of the whole container " + root);
       }
+    }
+  }
+
+  @Test
+  void planCredentialReadsItsFilesAndNothingElse() {
+    String a = area + "/a";
+    String x = a + "/data/p=1/x.parquet";
+    String y = a + "/data/p=1/y.parquet";
+    String sameDirectory = a + "/data/p=1/z.parquet";
+    String otherPartition = a + "/data/p=10/w.parquet";
+    String metadata = a + "/metadata/v1.metadata.json";
+    List<String> planted = new ArrayList<>(List.of(x, y, sameDirectory, otherPartition, metadata));
+    outsideTheTable(area).forEach(other -> planted.add(other + "/data/p=1/x.parquet"));
+    planted.forEach(location -> adminPut(location, CONTENT));
+    StorageProfile profile = profile("contract", storageConfigInfo(lifetimeSeconds()));
+    PlanCredentials plan = vendForFiles(profile, a, List.of(x, y));
+    FileScope.Narrowness expected =
+        planNamesObjects() ? FileScope.Narrowness.OBJECTS : FileScope.Narrowness.PREFIXES;
+    if (!scopedBelowContainer()) {
+      // A container-scoped SAS covers the container whatever a plan names: the plan says so.
+      assertThat(plan.scope().narrowness()).isEqualTo(FileScope.Narrowness.TABLE);
+      try (Probe probe = probe(covering(plan.credentials(), x))) {
+        assertAllowed(probe.get(x), "GET a planned file");
+        assertRefused(
+            probe.put(a + "/data/p=1/evil.parquet", CONTENT), "PUT with a plan credential");
+      }
+      return;
+    }
+    assertThat(plan.scope().narrowness()).as("scope %s", plan.scope()).isEqualTo(expected);
+    if (!planNamesObjects()) {
+      assertThat(plan.scope().prefixes()).containsExactly(a + "/data/p=1/");
+    }
+    try (Probe probe = probe(covering(plan.credentials(), x))) {
+      assertAllowed(probe.get(x), "GET a planned file");
+      assertAllowed(probe.get(y), "GET the other planned file");
+      if (planNamesObjects()) {
+        assertRefused(probe.get(sameDirectory), "GET an unplanned file beside them");
+      } else {
+        assertAllowed(probe.get(sameDirectory), "GET a file in the planned directory");
+      }
+      assertRefused(probe.get(otherPartition), "GET in p=10 (a name that starts like p=1)");
+      assertRefused(probe.get(metadata), "GET the table's metadata");
+      for (String other : outsideTheTable(area)) {
+        assertRefused(probe.get(other + "/data/p=1/x.parquet"), "GET in " + other);
+      }
+      assertRefused(probe.put(a + "/data/p=1/evil.parquet", CONTENT), "PUT with a plan credential");
+      assertThat(adminGet(a + "/data/p=1/evil.parquet")).as("refused PUT").isEmpty();
+      assertRefused(probe.delete(x), "DELETE with a plan credential");
+    }
+  }
+
+  @Test
+  void planCredentialForManyFilesCoversTheirDirectoriesOnly() {
+    if (planFilesBeyondObjects() == 0) {
+      return; // objects are never named: the test above already checks prefixes
+    }
+    String a = area + "/a";
+    List<String> files = new ArrayList<>();
+    for (int i = 0; i < planFilesBeyondObjects(); i++) {
+      files.add(a + "/data/p=" + (i % 2 + 1) + "/file-" + i + "-0123456789abcdef.parquet");
+    }
+    String first = files.get(0);
+    String unplanned = a + "/data/p=1/unplanned.parquet";
+    String otherPartition = a + "/data/p=10/w.parquet";
+    String metadata = a + "/metadata/v1.metadata.json";
+    for (String location : List.of(first, files.get(1), unplanned, otherPartition, metadata)) {
+      adminPut(location, CONTENT);
+    }
+    StorageProfile profile = profile("contract", storageConfigInfo(lifetimeSeconds()));
+    PlanCredentials plan = vendForFiles(profile, a, files);
+    assertThat(plan.scope().narrowness()).isEqualTo(FileScope.Narrowness.PREFIXES);
+    assertThat(plan.scope().prefixes()).containsExactly(a + "/data/p=1/", a + "/data/p=2/");
+    try (Probe probe = probe(covering(plan.credentials(), first))) {
+      assertAllowed(probe.get(first), "GET a planned file in p=1");
+      assertAllowed(probe.get(files.get(1)), "GET a planned file in p=2");
+      assertAllowed(probe.get(unplanned), "GET a file in a planned directory");
+      assertRefused(probe.get(otherPartition), "GET in p=10");
+      assertRefused(probe.get(metadata), "GET the table's metadata");
+      assertRefused(probe.put(a + "/data/p=1/evil.parquet", CONTENT), "PUT with a plan credential");
     }
   }
 
@@ -449,14 +541,42 @@ public abstract class StorageBackendContract {
         attribution);
   }
 
-  /** The vended credential whose prefix covers {@code location}; fails when none does. */
+  protected final PlanCredentials vendForFiles(
+      StorageProfile profile, String location, List<String> files) {
+    TreeMap<String, String> attribution = new TreeMap<>();
+    attribution.put("principal", "contract-user");
+    attribution.put("catalog", profile.catalog());
+    attribution.put("namespace", "ns");
+    attribution.put("table", "t");
+    return service.vendForFiles(
+        profile,
+        new LocationPolicy(profile.catalog(), profile.allowedLocations()),
+        location,
+        Map.of(),
+        files,
+        attribution);
+  }
+
+  /**
+   * The vended credential an engine would pick for {@code location}: the longest prefix the
+   * location's string starts with (Iceberg's rule); fails when none does.
+   */
   private static StorageCredential covering(List<StorageCredential> vended, String location) {
+    return vended.stream()
+        .filter(c -> location.startsWith(c.prefix()))
+        .max(java.util.Comparator.comparingInt(c -> c.prefix().length()))
+        .or(() -> coveringParsed(vended, location))
+        .orElseThrow(
+            () -> new AssertionError("No vended credential covers " + location + ": " + vended));
+  }
+
+  /** The vended credential whose prefix covers {@code location}; fails when none does. */
+  private static Optional<StorageCredential> coveringParsed(
+      List<StorageCredential> vended, String location) {
     StorageLocation target = StorageLocation.parse(location);
     return vended.stream()
         .filter(c -> StorageLocation.parse(c.prefix()).covers(target))
-        .findFirst()
-        .orElseThrow(
-            () -> new AssertionError("No vended credential covers " + location + ": " + vended));
+        .findFirst();
   }
 
   private double count(String suffix) {

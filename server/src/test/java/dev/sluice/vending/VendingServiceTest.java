@@ -145,6 +145,49 @@ class VendingServiceTest {
   }
 
   @Test
+  void planCredentialsNarrowToTheFilesDirectoriesAndAreCachedByScope() {
+    VendingService service = service();
+    FakeProfile p = profile("c");
+    LocationPolicy policy = new LocationPolicy(p.catalog(), p.allowedLocations());
+    TreeMap<String, String> attribution = new TreeMap<>(Map.of("principal", "alice"));
+    List<String> files = List.of(TABLE + "/data/p=1/a.parquet", TABLE + "/data/p=2/b.parquet");
+    // The fake names no objects (the default fits): the files' directories.
+    PlanCredentials plan = service.vendForFiles(p, policy, TABLE, Map.of(), files, attribution);
+    assertThat(plan.scope().narrowness()).isEqualTo(FileScope.Narrowness.PREFIXES);
+    assertThat(plan.scope().prefixes()).containsExactly(TABLE + "/data/p=1/", TABLE + "/data/p=2/");
+    assertThat(plan.credentials())
+        .extracting(StorageCredential::prefix)
+        .containsExactly(TABLE + "/data/p=1/", TABLE + "/data/p=2/");
+    assertThat(service.vendForFiles(p, policy, TABLE, Map.of(), files, attribution).credentials())
+        .isSameAs(plan.credentials());
+    assertThat(vendor(0).calls.get()).isEqualTo(1);
+    // Another plan's files, another credential; the table's own is apart from both.
+    service.vendForFiles(p, policy, TABLE, Map.of(), List.of(files.get(0)), attribution);
+    vend(service, p, TABLE, Map.of());
+    assertThat(vendor(0).calls.get()).isEqualTo(3);
+  }
+
+  @Test
+  void aPlanFileOutsideTheTableIsRefusedBeforeAnyVend() {
+    VendingService service = service();
+    FakeProfile p = profile("c");
+    LocationPolicy policy = new LocationPolicy(p.catalog(), p.allowedLocations());
+    TreeMap<String, String> attribution = new TreeMap<>(Map.of("principal", "alice"));
+    assertThatThrownBy(
+            () ->
+                service.vendForFiles(
+                    p,
+                    policy,
+                    TABLE,
+                    Map.of(),
+                    List.of(TABLE + "/data/a.parquet", TABLE + "2/data/b.parquet"),
+                    attribution))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining(TABLE + "2/data/b.parquet");
+    assertThat(backend.opened).as("no vendor even opened").isEmpty();
+  }
+
+  @Test
   void theVendorsCacheKeyDecidesWhatIsShared() {
     VendingService service = service();
     FakeProfile p = profile("c");

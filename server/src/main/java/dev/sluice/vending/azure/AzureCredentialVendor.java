@@ -60,10 +60,19 @@ public final class AzureCredentialVendor implements CredentialVendor {
     return SasScope.problem(locations, profile.containerScope());
   }
 
+  /**
+   * A plan's directories, when they fold into one directory per account; never under container
+   * scope (the SAS would cover the container whatever the plan named), and no exact objects.
+   */
+  @Override
+  public boolean fits(VendingRequest request) {
+    return !profile.containerScope() && CredentialVendor.super.fits(request);
+  }
+
   /** A SAS carries no caller: it depends only on where and how. */
   @Override
   public Object cacheKey(VendingRequest request) {
-    return List.of(request.tableLocation(), request.locations(), request.mode());
+    return List.of(request.tableLocation(), request.locations(), request.objects(), request.mode());
   }
 
   @Override

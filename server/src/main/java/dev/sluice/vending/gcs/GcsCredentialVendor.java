@@ -62,10 +62,16 @@ public final class GcsCredentialVendor implements CredentialVendor {
     return AccessBoundaryBuilder.unscopable(locations);
   }
 
+  /** Exact objects too, while every rule's condition stays within Google's limit. */
+  @Override
+  public boolean fits(VendingRequest request) {
+    return AccessBoundaryBuilder.fits(request.locations(), request.objects(), request.mode());
+  }
+
   /** The token depends only on where and how: a downscoped token carries no caller. */
   @Override
   public Object cacheKey(VendingRequest request) {
-    return List.of(request.tableLocation(), request.locations(), request.mode());
+    return List.of(request.tableLocation(), request.locations(), request.objects(), request.mode());
   }
 
   @Override
@@ -74,7 +80,7 @@ public final class GcsCredentialVendor implements CredentialVendor {
         DownscopedCredentials.newBuilder()
             .setSourceCredential(source)
             .setCredentialAccessBoundary(
-                AccessBoundaryBuilder.build(request.locations(), request.mode()))
+                AccessBoundaryBuilder.build(request.locations(), request.objects(), request.mode()))
             .build();
     long start = System.nanoTime();
     AccessToken token;
@@ -113,7 +119,11 @@ public final class GcsCredentialVendor implements CredentialVendor {
     if (endpoint != null) {
       config.put(ClientProperties.GCS_SERVICE_HOST, endpoint);
     }
-    return List.of(new StorageCredential(request.tableLocation(), config, expiresAt));
+    // Exactly one gs credential (what GCSFileIO's refresh accepts): a plan's under its files'
+    // common directory when they lie in one bucket, else under the table's location.
+    List<String> prefixes = request.credentialPrefixes();
+    String prefix = prefixes.size() == 1 ? prefixes.get(0) : request.tableLocation();
+    return List.of(new StorageCredential(prefix, config, expiresAt));
   }
 
   /** The HTTP status Google answered with, found in the cause chain, or 0 when none was. */

@@ -10,6 +10,7 @@ import dev.sluice.vending.VendingException;
 import dev.sluice.vending.VendingRequest;
 import dev.sluice.vending.s3.AwsCredentialSource;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -46,17 +47,38 @@ public final class R2CredentialVendor implements CredentialVendor {
     return R2Scope.problem(locations);
   }
 
+  /**
+   * Cloudflare documents no limit on a temporary credential's paths, but the session token rides in
+   * a header of every request: a plan's token stays within this many characters.
+   */
+  static final int MAX_SESSION_TOKEN_CHARS = 6144;
+
+  /** Exact objects in the table's one bucket, while the session token stays short. */
+  @Override
+  public boolean fits(VendingRequest request) {
+    if (!request.locations().isEmpty() && unscopable(request.locations()).isPresent()) {
+      return false;
+    }
+    R2Scope scope;
+    try {
+      scope = R2Scope.of(request.locations(), request.objects());
+    } catch (IllegalArgumentException e) {
+      return false;
+    }
+    return mint(scope, request.mode(), 0, 0).sessionToken().length() <= MAX_SESSION_TOKEN_CHARS;
+  }
+
   /** The credential depends only on where and how: R2 tokens carry no caller. */
   @Override
   public Object cacheKey(VendingRequest request) {
-    return List.of(request.tableLocation(), request.locations(), request.mode());
+    return List.of(request.tableLocation(), request.locations(), request.objects(), request.mode());
   }
 
   @Override
   public List<StorageCredential> vend(VendingRequest request) {
     R2Scope scope;
     try {
-      scope = R2Scope.of(request.locations());
+      scope = R2Scope.of(request.locations(), request.objects());
     } catch (IllegalArgumentException e) {
       throw new VendingException(
           "Cannot vend credentials for catalog " + profile.catalog() + ": " + e.getMessage(),
@@ -66,19 +88,7 @@ public final class R2CredentialVendor implements CredentialVendor {
     long start = System.nanoTime();
     long now = clockMillis.getAsLong() / 1000;
     long expires = now + profile.durationSeconds();
-    R2TokenMinter.Minted minted =
-        R2TokenMinter.mint(
-            parent.accessKeyId(),
-            parent.secretAccessKey(),
-            profile.accountId(),
-            R2TokenMinter.audience(profile.endpoint()),
-            scope.bucket(),
-            request.mode() == AccessMode.READ_WRITE
-                ? R2TokenMinter.Scope.READ_WRITE
-                : R2TokenMinter.Scope.READ_ONLY,
-            scope.prefixPaths(),
-            now,
-            expires);
+    R2TokenMinter.Minted minted = mint(scope, request.mode(), now, expires);
     mintTime.accept(Duration.ofNanos(System.nanoTime() - start));
     Map<String, String> config = new LinkedHashMap<>();
     config.put(ClientProperties.S3_ACCESS_KEY_ID, minted.accessKeyId());
@@ -88,6 +98,26 @@ public final class R2CredentialVendor implements CredentialVendor {
     config.put(ClientProperties.S3_ENDPOINT, profile.endpoint());
     config.put(ClientProperties.CLIENT_REGION, R2Backend.REGION);
     config.put(ClientProperties.S3_PATH_STYLE_ACCESS, "true");
-    return List.of(new StorageCredential(request.tableLocation(), config, expires * 1000));
+    List<StorageCredential> vended = new ArrayList<>();
+    for (String prefix : request.credentialPrefixes()) {
+      vended.add(new StorageCredential(prefix, config, expires * 1000));
+    }
+    return vended;
+  }
+
+  private R2TokenMinter.Minted mint(R2Scope scope, AccessMode mode, long now, long expires) {
+    return R2TokenMinter.mint(
+        parent.accessKeyId(),
+        parent.secretAccessKey(),
+        profile.accountId(),
+        R2TokenMinter.audience(profile.endpoint()),
+        scope.bucket(),
+        mode == AccessMode.READ_WRITE
+            ? R2TokenMinter.Scope.READ_WRITE
+            : R2TokenMinter.Scope.READ_ONLY,
+        scope.prefixPaths(),
+        scope.objectPaths(),
+        now,
+        expires);
   }
 }

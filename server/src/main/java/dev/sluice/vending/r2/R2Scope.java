@@ -15,10 +15,41 @@ import java.util.Optional;
  * table whose locations do not fit (a bucket root, two buckets) has no scope: it is refused at
  * create and commit, and never answered with a bucket-wide credential.
  */
-record R2Scope(String bucket, List<String> prefixPaths) {
+record R2Scope(String bucket, List<String> prefixPaths, List<String> objectPaths) {
   R2Scope {
     requireNonNull(bucket, "bucket");
     prefixPaths = List.copyOf(prefixPaths);
+    objectPaths = List.copyOf(objectPaths);
+  }
+
+  /**
+   * The scope of prefixes ({@code locations}, which must have no {@link #problem}; may be empty)
+   * and exact objects (a scan plan's files), all in one bucket.
+   */
+  static R2Scope of(List<String> locations, List<String> objects) {
+    if (objects.isEmpty()) {
+      return of(locations);
+    }
+    R2Scope prefixes = locations.isEmpty() ? null : of(locations);
+    String bucket = prefixes == null ? null : prefixes.bucket();
+    List<String> keys = new java.util.ArrayList<>();
+    for (String object : objects) {
+      StorageLocation parsed = StorageLocation.parse(object);
+      if (bucket == null) {
+        bucket = parsed.authority();
+      } else if (!bucket.equals(parsed.authority())) {
+        throw new IllegalArgumentException(
+            object + " is not in bucket " + bucket + ": one R2 credential covers one bucket");
+      }
+      if (parsed.segments().isEmpty()) {
+        throw new IllegalArgumentException("Not an object: " + object);
+      }
+      keys.add(String.join("/", parsed.segments()));
+    }
+    return new R2Scope(
+        bucket,
+        prefixes == null ? List.of() : prefixes.prefixPaths(),
+        keys.stream().distinct().sorted().toList());
   }
 
   /** Why a table's locations ({@code location} first) cannot share one credential, or empty. */
@@ -36,7 +67,7 @@ record R2Scope(String bucket, List<String> prefixPaths) {
     String bucket = StorageLocation.parse(locations.get(0)).authority();
     List<String> folded =
         ObjectPrefix.folded(locations).stream().map(ObjectPrefix::prefix).toList();
-    return new R2Scope(bucket, folded);
+    return new R2Scope(bucket, folded, List.of());
   }
 
   /**

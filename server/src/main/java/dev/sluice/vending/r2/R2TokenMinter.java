@@ -80,6 +80,31 @@ public final class R2TokenMinter {
       List<String> prefixPaths,
       long issuedAtSeconds,
       long expiresAtSeconds) {
+    return mint(
+        parentKeyId,
+        parentSecret,
+        accountId,
+        audience,
+        bucket,
+        scope,
+        prefixPaths,
+        List.of(),
+        issuedAtSeconds,
+        expiresAtSeconds);
+  }
+
+  /** As above, also naming exact object keys ({@code objectPaths}, a scan plan's files). */
+  public static Minted mint(
+      String parentKeyId,
+      String parentSecret,
+      String accountId,
+      String audience,
+      String bucket,
+      Scope scope,
+      List<String> prefixPaths,
+      List<String> objectPaths,
+      long issuedAtSeconds,
+      long expiresAtSeconds) {
     requireNonNull(parentSecret, "parentSecret");
     String claims =
         claims(
@@ -89,6 +114,7 @@ public final class R2TokenMinter {
             bucket,
             scope,
             prefixPaths,
+            objectPaths,
             issuedAtSeconds,
             expiresAtSeconds);
     String signingInput =
@@ -109,6 +135,7 @@ public final class R2TokenMinter {
       String bucket,
       Scope scope,
       List<String> prefixPaths,
+      List<String> objectPaths,
       long issuedAtSeconds,
       long expiresAtSeconds) {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
@@ -123,6 +150,9 @@ public final class R2TokenMinter {
       }
       json.writeEndArray();
       json.writeArrayFieldStart("objectPaths");
+      for (String object : objectPaths) {
+        json.writeString(object);
+      }
       json.writeEndArray();
       json.writeEndObject();
       json.writeStringField("sub", requireNonNull(accountId, "accountId"));

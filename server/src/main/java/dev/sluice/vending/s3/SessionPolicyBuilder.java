@@ -46,7 +46,42 @@ public final class SessionPolicyBuilder {
     }
   }
 
+  /** One exact object: a bucket and its key, never a pattern. */
+  public record ObjectKey(String bucket, String key) {
+    String objectArn(AccessPoints accessPoints) {
+      return accessPoints
+          .of(bucket)
+          .map(point -> point.objectArn(key))
+          .orElse("arn:aws:s3:::" + bucket + "/" + key);
+    }
+  }
+
+  /**
+   * AWS refuses a session policy longer than 2,048 characters (its plaintext; the packed size also
+   * counts session tags, which are few and short here): a plan's policy is narrowed only while its
+   * minified JSON stays within this.
+   */
+  public static final int MAX_POLICY_CHARS = 2048;
+
   private SessionPolicyBuilder() {}
+
+  /** Parses s3:// object locations into exact keys, deduplicated and sorted. */
+  public static List<ObjectKey> objects(List<String> locations) {
+    java.util.TreeSet<String> seen = new java.util.TreeSet<>();
+    List<ObjectKey> keys = new ArrayList<>();
+    for (String location : locations) {
+      StorageLocation parsed = StorageLocation.parse(location);
+      String key = String.join("/", parsed.segments());
+      if (key.isEmpty()) {
+        throw new IllegalArgumentException("Not an object: " + location);
+      }
+      if (seen.add(parsed.authority() + "/" + key)) {
+        keys.add(new ObjectKey(parsed.authority(), key));
+      }
+    }
+    keys.sort(Comparator.comparing(ObjectKey::bucket).thenComparing(ObjectKey::key));
+    return keys;
+  }
 
   /**
    * Why {@code location} cannot be scoped safely in a session policy, or empty: IAM reads {@code *}
@@ -117,10 +152,32 @@ public final class SessionPolicyBuilder {
       KmsKeys kms,
       AccessPoints accessPoints,
       String region) {
-    if (scopes.isEmpty()) {
+    return build(scopes, List.of(), mode, readTemplate, writeTemplate, kms, accessPoints, region);
+  }
+
+  /**
+   * As above, also granting s3:GetObject on exactly {@code objects} (a scan plan's files: each
+   * object's own ARN, no wildcard, and no listing for them: reading a file needs only GET and HEAD,
+   * which s3:GetObject allows). Objects are read-only and never meet a template (a template is
+   * written for prefixes; the vendor then offers prefixes instead).
+   */
+  public static String build(
+      List<Scope> scopes,
+      List<ObjectKey> objects,
+      AccessMode mode,
+      PolicyTemplate readTemplate,
+      PolicyTemplate writeTemplate,
+      KmsKeys kms,
+      AccessPoints accessPoints,
+      String region) {
+    if (scopes.isEmpty() && objects.isEmpty()) {
       throw new IllegalArgumentException("No location to scope a policy to");
     }
     PolicyTemplate template = mode == AccessMode.READ_WRITE ? writeTemplate : readTemplate;
+    if (!objects.isEmpty() && (mode != AccessMode.READ || template != null)) {
+      throw new IllegalArgumentException(
+          "Exact objects are granted only for reading, without a policy template");
+    }
     ObjectNode policy = JSON.createObjectNode();
     policy.put("Version", "2012-10-17");
     ArrayNode statements = policy.putArray("Statement");
@@ -138,14 +195,15 @@ public final class SessionPolicyBuilder {
       kms.addStatements(statements, mode, region);
       return policy.toString();
     }
-    ArrayNode objects = JSON.createArrayNode();
-    scopes.forEach(s -> objects.add(s.objectArn(accessPoints)));
-    statements.add(statement(List.of("s3:GetObject"), objects));
+    ArrayNode resources = JSON.createArrayNode();
+    scopes.forEach(s -> resources.add(s.objectArn(accessPoints)));
+    objects.forEach(o -> resources.add(o.objectArn(accessPoints)));
+    statements.add(statement(List.of("s3:GetObject"), resources));
     if (mode == AccessMode.READ_WRITE) {
-      ObjectNode put = statement(List.of("s3:PutObject"), objects);
+      ObjectNode put = statement(List.of("s3:PutObject"), resources);
       put.set("Condition", ownerOnlyAcl(kms));
       statements.add(put);
-      statements.add(statement(List.of("s3:DeleteObject", "s3:AbortMultipartUpload"), objects));
+      statements.add(statement(List.of("s3:DeleteObject", "s3:AbortMultipartUpload"), resources));
     }
     Map<String, ArrayNode> prefixesByBucket = new LinkedHashMap<>();
     for (Scope s : scopes) {

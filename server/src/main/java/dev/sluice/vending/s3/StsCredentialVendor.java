@@ -97,20 +97,41 @@ public final class StsCredentialVendor implements CredentialVendor {
     for (String field : profile.sessionTagFields()) {
       attributed.put(field, request.attribution().get(field));
     }
-    return List.of(request.tableLocation(), request.locations(), request.mode(), attributed);
+    return List.of(
+        request.tableLocation(),
+        request.locations(),
+        request.objects(),
+        request.mode(),
+        attributed);
+  }
+
+  /**
+   * Exact objects only without a read template (a template is written for prefixes), and only while
+   * the session policy stays within {@link SessionPolicyBuilder#MAX_POLICY_CHARS}.
+   */
+  @Override
+  public boolean fits(VendingRequest request) {
+    if (!request.objects().isEmpty() && profile.readTemplate() != null) {
+      return false;
+    }
+    return policy(request).length() <= SessionPolicyBuilder.MAX_POLICY_CHARS;
+  }
+
+  private String policy(VendingRequest request) {
+    return SessionPolicyBuilder.build(
+        SessionPolicyBuilder.scopes(request.locations()),
+        SessionPolicyBuilder.objects(request.objects()),
+        request.mode(),
+        profile.readTemplate(),
+        profile.writeTemplate(),
+        profile.kms(),
+        profile.accessPoints(),
+        profile.region());
   }
 
   @Override
   public List<StorageCredential> vend(VendingRequest request) {
-    String policy =
-        SessionPolicyBuilder.build(
-            SessionPolicyBuilder.scopes(request.locations()),
-            request.mode(),
-            profile.readTemplate(),
-            profile.writeTemplate(),
-            profile.kms(),
-            profile.accessPoints(),
-            profile.region());
+    String policy = policy(request);
     AssumeRoleRequest.Builder assume =
         AssumeRoleRequest.builder()
             .roleArn(profile.roleArn())
@@ -166,7 +187,12 @@ public final class StsCredentialVendor implements CredentialVendor {
     }
     config.put(ClientProperties.S3_PATH_STYLE_ACCESS, Boolean.toString(profile.pathStyleAccess()));
     config.putAll(profile.storageProperties());
-    return List.of(new StorageCredential(request.tableLocation(), config, expiresAt));
+    // One credential offered under each prefix an engine matches the files with.
+    List<StorageCredential> vended = new ArrayList<>();
+    for (String prefix : request.credentialPrefixes()) {
+      vended.add(new StorageCredential(prefix, config, expiresAt));
+    }
+    return vended;
   }
 
   @Override

@@ -10,7 +10,8 @@ import java.util.List;
  * disjunction ({@code ||}, with optional parentheses) of
  *
  * <ul>
- *   <li>{@code resource.name.startsWith('<s>')} and
+ *   <li>{@code resource.name.startsWith('<s>')},
+ *   <li>{@code resource.name == '<s>'} (IAM conditions' equality on the resource name) and
  *   <li>{@code api.getAttribute('storage.googleapis.com/objectListPrefix',
  *       '<d>').startsWith('<s>')}
  * </ul>
@@ -27,11 +28,16 @@ public final class Condition {
   static final int MAX_EXPRESSION_LENGTH = 2048;
 
   /** One {@code startsWith} clause: on resource.name, or on the list-prefix attribute. */
-  private record Clause(boolean onListPrefix, String attributeDefault, String prefix) {
+  private record Clause(
+      boolean onListPrefix, String attributeDefault, String prefix, boolean exact) {
+    Clause(boolean onListPrefix, String attributeDefault, String prefix) {
+      this(onListPrefix, attributeDefault, prefix, false);
+    }
+
     boolean test(String resourceName, String listPrefix) {
       String subject =
           onListPrefix ? (listPrefix == null ? attributeDefault : listPrefix) : resourceName;
-      return subject.startsWith(prefix);
+      return exact ? subject.equals(prefix) : subject.startsWith(prefix);
     }
   }
 
@@ -130,7 +136,13 @@ public final class Condition {
         if (!field.equals("name")) {
           throw unsupported("resource." + field);
         }
-        into.add(new Clause(false, "", startsWith()));
+        skipSpace();
+        if (text.startsWith("==", at)) {
+          at += 2;
+          into.add(new Clause(false, "", string(), true));
+        } else {
+          into.add(new Clause(false, "", startsWith()));
+        }
       } else if (root.equals("api")) {
         expect('.');
         String function = identifier();

@@ -217,6 +217,17 @@ class GcsBackendContractTest extends StorageBackendContract {
   }
 
   @Override
+  protected boolean planNamesObjects() {
+    return true;
+  }
+
+  /** Enough exact-object clauses that the bucket's condition passes 2,048 characters. */
+  @Override
+  protected int planFilesBeyondObjects() {
+    return 40;
+  }
+
+  @Override
   protected String metricsTag() {
     return "gcs";
   }

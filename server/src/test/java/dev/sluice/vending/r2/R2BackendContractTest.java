@@ -124,6 +124,17 @@ class R2BackendContractTest extends StorageBackendContract {
   }
 
   @Override
+  protected boolean planNamesObjects() {
+    return true;
+  }
+
+  /** Enough object paths that the session token passes 6 KiB. */
+  @Override
+  protected int planFilesBeyondObjects() {
+    return 80;
+  }
+
+  @Override
   protected String metricsTag() {
     return "r2";
   }

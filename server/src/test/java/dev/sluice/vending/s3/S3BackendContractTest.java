@@ -122,6 +122,17 @@ class S3BackendContractTest extends StorageBackendContract {
   }
 
   @Override
+  protected boolean planNamesObjects() {
+    return true;
+  }
+
+  /** 40 object ARNs of about 90 characters each exceed the 2,048-character session policy. */
+  @Override
+  protected int planFilesBeyondObjects() {
+    return 40;
+  }
+
+  @Override
   protected String metricsTag() {
     return "s3";
   }

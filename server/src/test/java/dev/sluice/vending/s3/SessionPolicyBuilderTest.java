@@ -165,4 +165,76 @@ class SessionPolicyBuilderTest {
     assertThat(SessionNames.of(List.of("principal"), java.util.Map.of("principal", "x")))
         .hasSizeGreaterThanOrEqualTo(2);
   }
+
+  @Test
+  void planObjectsAreNamedExactlyWithoutListing() throws Exception {
+    String policy =
+        SessionPolicyBuilder.build(
+            List.of(),
+            SessionPolicyBuilder.objects(
+                List.of(
+                    "s3://b/wh/t/data/p=1/y.parquet",
+                    "s3://b/wh/t/data/p=1/x.parquet",
+                    "s3a://b/wh/t/data/p=1/x.parquet")),
+            AccessMode.READ,
+            null,
+            null,
+            KmsKeys.NONE,
+            AccessPoints.NONE,
+            null);
+    JsonNode statements = JSON.readTree(policy).get("Statement");
+    assertThat(statements).hasSize(1);
+    assertThat(statements.get(0).get("Action").toString()).isEqualTo("[\"s3:GetObject\"]");
+    assertThat(statements.get(0).get("Resource").toString())
+        .isEqualTo(
+            "[\"arn:aws:s3:::b/wh/t/data/p=1/x.parquet\",\"arn:aws:s3:::b/wh/t/data/p=1/y.parquet\"]");
+    assertThat(policy).doesNotContain("*").doesNotContain("ListBucket");
+  }
+
+  @Test
+  void planPrefixesEndAtTheirSegment() throws Exception {
+    String policy =
+        SessionPolicyBuilder.build(
+            SessionPolicyBuilder.scopes(List.of("s3://b/wh/t/data/p=1/")),
+            AccessMode.READ,
+            null,
+            null);
+    assertThat(JSON.readTree(policy).at("/Statement/0/Resource").toString())
+        .isEqualTo("[\"arn:aws:s3:::b/wh/t/data/p=1/*\"]");
+  }
+
+  @Test
+  void objectsAreNeverWritableNorTemplated() {
+    List<SessionPolicyBuilder.ObjectKey> objects =
+        SessionPolicyBuilder.objects(List.of("s3://b/wh/t/x"));
+    assertThatThrownBy(
+            () ->
+                SessionPolicyBuilder.build(
+                    List.of(),
+                    objects,
+                    AccessMode.READ_WRITE,
+                    null,
+                    null,
+                    KmsKeys.NONE,
+                    AccessPoints.NONE,
+                    null))
+        .isInstanceOf(IllegalArgumentException.class);
+    PolicyTemplate template =
+        PolicyTemplate.parse(
+            "t",
+            "{\"Version\":\"2012-10-17\",\"Statement\":[{\"Effect\":\"Allow\","
+                + "\"Action\":[\"s3:GetObject\"],\"Resource\":[\"arn:aws:s3:::{{.Bucket}}/{{.KeyPattern}}\"]}]}");
+    assertThatThrownBy(
+            () ->
+                SessionPolicyBuilder.build(
+                    List.of(),
+                    objects,
+                    AccessMode.READ,
+                    template,
+                    null,
+                    KmsKeys.NONE,
+                    AccessPoints.NONE,
+                    null))
+        .isInstanceOf(IllegalArgumentException.class);
+  }
 }
