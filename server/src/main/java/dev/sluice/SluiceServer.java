@@ -40,7 +40,7 @@ import dev.sluice.operations.CatalogAccess;
 import dev.sluice.operations.CatalogListings;
 import dev.sluice.operations.ConditionalLoad;
 import dev.sluice.operations.NamespaceOperations;
-import dev.sluice.operations.PlanCredentials;
+import dev.sluice.operations.PlanAccess;
 import dev.sluice.operations.ReadableLocations;
 import dev.sluice.operations.ScanPlans;
 import dev.sluice.operations.TableCredentials;
@@ -268,9 +268,7 @@ public final class SluiceServer implements AutoCloseable {
       CatalogAccess access = new CatalogAccess(catalogs, authz, visibility, objects);
       ScanPlans scanPlans =
           new ScanPlans(
-              access,
-              new PlanCredentials(credentials, vending, authz),
-              config.server().scanPlanning());
+              access, new PlanAccess(credentials, vending, authz), config.server().scanPlanning());
       closeables.add(scanPlans);
       new IcebergRoutes(
               catalogs,

@@ -40,6 +40,7 @@ final class ScanPlan {
   private volatile ErrorResponse error;
   private volatile Future<?> work;
   private volatile boolean cancelled;
+  private volatile String covered = "none";
 
   /** {@code restriction}: how the caller's read restriction applied, for the audit trail. */
   ScanPlan(
@@ -69,6 +70,15 @@ final class ScanPlan {
 
   String restriction() {
     return restriction;
+  }
+
+  /** What the plan's storage access covers, for its audit event. */
+  String covered() {
+    return covered;
+  }
+
+  void covered(String description) {
+    this.covered = requireNonNull(description, "description");
   }
 
   /** The table's partition specs when it was planned: every answer about it names them. */
@@ -108,6 +118,7 @@ final class ScanPlan {
   }
 
   void failed(ErrorResponse response) {
+    this.planned = null;
     this.error = response;
     this.status = PlanStatus.FAILED;
   }

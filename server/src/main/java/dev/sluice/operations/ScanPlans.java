@@ -61,13 +61,13 @@ public final class ScanPlans implements AutoCloseable {
   private static final SecureRandom RANDOM = new SecureRandom();
 
   private final CatalogAccess access;
-  private final PlanCredentials credentials;
+  private final PlanAccess credentials;
   private final ScanPlanningSection limits;
   private final ThreadPoolExecutor pool;
   private final Cache<String, ScanPlan> plans;
   private final AtomicLong heldFiles = new AtomicLong();
 
-  public ScanPlans(CatalogAccess access, PlanCredentials credentials, ScanPlanningSection limits) {
+  public ScanPlans(CatalogAccess access, PlanAccess credentials, ScanPlanningSection limits) {
     this.access = requireNonNull(access, "access");
     this.credentials = requireNonNull(credentials, "credentials");
     this.limits = requireNonNull(limits, "limits");
@@ -184,7 +184,15 @@ public final class ScanPlans implements AutoCloseable {
         return;
       }
       plan.completed(planned);
+      // Vended now, so that a plan whose files cannot be vended for fails, and the audit event
+      // says what its credentials cover; its answers read them from the vending cache.
+      credentials.of(call, plan);
       credentials.audit(auditAs, call, plan, PLAN_ACTION);
+    } catch (org.apache.iceberg.exceptions.ForbiddenException e) {
+      failAfterCompletion(plan, error(403, "ForbiddenException", e.getMessage()));
+      credentials.refuse(auditAs, call, plan, PLAN_ACTION, e.getMessage());
+    } catch (dev.sluice.vending.VendingException e) {
+      failAfterCompletion(plan, error(503, "ServiceUnavailableException", e.getMessage()));
     } catch (CancellationException e) {
       plan.cancel();
     } catch (ScanPlanner.OverBudgetException e) {
@@ -200,6 +208,12 @@ public final class ScanPlans implements AutoCloseable {
       plan.failed(
           error(500, "RuntimeException", "Cannot plan the scan: " + e.getClass().getSimpleName()));
     }
+  }
+
+  /** A plan planned but not answerable: its files are no longer held. */
+  private void failAfterCompletion(ScanPlan plan, ErrorResponse response) {
+    heldFiles.addAndGet(-plan.heldFiles());
+    plan.failed(response);
   }
 
   /** {@code GET …/plan/{plan}}. */

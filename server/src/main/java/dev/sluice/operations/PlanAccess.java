@@ -10,11 +10,13 @@ import dev.sluice.catalog.ScanPlanner;
 import dev.sluice.catalog.SluiceCatalog;
 import dev.sluice.vending.AccessMode;
 import dev.sluice.vending.Delegation;
-import dev.sluice.vending.StorageCredential;
+import dev.sluice.vending.FileScope;
+import dev.sluice.vending.PlanCredentials;
 import dev.sluice.vending.VendingService;
 import java.util.List;
 import java.util.Map;
 import org.apache.iceberg.TableMetadata;
+import org.apache.iceberg.exceptions.ForbiddenException;
 import org.apache.iceberg.rest.CatalogHandlers;
 import org.apache.iceberg.rest.credentials.Credential;
 import org.apache.iceberg.rest.credentials.ImmutableCredential;
@@ -24,14 +26,14 @@ import org.apache.iceberg.rest.credentials.ImmutableCredential;
  * cover them as narrowly as the backend can express; remote signing signs through the plan's own
  * endpoint, which signs nothing but its files. Says how narrowly, in the plan's audit event.
  */
-public final class PlanCredentials {
+public final class PlanAccess {
   private static final ObjectMapper JSON = new ObjectMapper();
 
   private final TableCredentials tables;
   private final VendingService vending;
   private final Authorizer authz;
 
-  public PlanCredentials(TableCredentials tables, VendingService vending, Authorizer authz) {
+  public PlanAccess(TableCredentials tables, VendingService vending, Authorizer authz) {
     this.tables = requireNonNull(tables, "tables");
     this.vending = requireNonNull(vending, "vending");
     this.authz = requireNonNull(authz, "authz");
@@ -43,10 +45,15 @@ public final class PlanCredentials {
     return delegation.isNone() ? delegation : Delegation.of(delegation.kind(), AccessMode.READ);
   }
 
-  /** The plan's storage credentials, vended (or read from the vending cache) now. */
+  /**
+   * The plan's storage credentials, vended (or read from the vending cache) now, covering its files
+   * as narrowly as the backend can; what they cover is kept in the plan for its audit event. A file
+   * outside the table's locations (a manifest can name any path) is a 403: nothing is vended.
+   */
   List<Credential> of(TableCall call, ScanPlan plan) {
     Delegation delegation = plan.delegation();
     if (delegation.isNone()) {
+      plan.covered("none");
       return List.of();
     }
     SluiceCatalog catalog = call.catalog();
@@ -57,12 +64,47 @@ public final class PlanCredentials {
               .settings()
               .storage()
               .signingConfig(TableCredentials.planSignEndpoint(catalog, call.table(), plan.id()));
+      plan.covered("signing: the plan's files");
       return List.of(
           ImmutableCredential.builder().prefix(metadata.location()).config(config).build());
     }
-    List<StorageCredential> vended = tables.credentials(call, delegation, metadata);
+    PlanCredentials vended;
+    try {
+      vended =
+          vending.vendForFiles(
+              catalog.storageFor(call.table().namespace()),
+              catalog.settings().locationPolicy(),
+              metadata.location(),
+              metadata.properties(),
+              plan.planned().files(),
+              call.attribution());
+    } catch (IllegalArgumentException e) {
+      throw new ForbiddenException(
+          "Cannot vend for scan plan %s of %s: %s", plan.id(), call.table(), e.getMessage());
+    }
+    plan.covered(describe(vended.scope()));
     Map<String, String> refresh = TableCredentials.refreshConfig(call);
-    return vended.stream().map(c -> TableCredentials.credential(c, refresh)).toList();
+    return vended.credentials().stream().map(c -> TableCredentials.credential(c, refresh)).toList();
+  }
+
+  /** What a vended plan credential covers, as the plan's audit event says it. */
+  private static String describe(FileScope scope) {
+    return switch (scope.narrowness()) {
+      case OBJECTS -> "vended: the plan's " + scope.objects().size() + " files";
+      case PREFIXES -> "vended: " + scope.prefixes().size() + " folders holding the plan's files";
+      case TABLE -> "vended: the table's locations (the backend cannot be narrower)";
+    };
+  }
+
+  /** Records a plan refused after planning: a file it would need outside the table's locations. */
+  void refuse(Caller caller, TableCall call, ScanPlan plan, String action, String why) {
+    authz.record(
+        caller,
+        action,
+        call.catalog().name(),
+        Securables.tableRef(call.table()).toString(),
+        false,
+        why);
   }
 
   /** Records a finished plan: its files and how its access was confined. */
@@ -72,7 +114,7 @@ public final class PlanCredentials {
     detail.put("planId", plan.id());
     detail.put("files", planned.files().size());
     detail.put("tasks", planned.tasks().size());
-    detail.put("access", access(plan.delegation()));
+    detail.put("access", plan.covered());
     if (plan.restriction() != null) {
       detail.put("rowFilter", plan.restriction());
     }
@@ -83,15 +125,5 @@ public final class PlanCredentials {
         Securables.tableRef(call.table()).toString(),
         true,
         detail.toString());
-  }
-
-  /** How narrowly the plan's storage access is confined, as its audit event says. */
-  private static String access(Delegation delegation) {
-    if (delegation.isNone()) {
-      return "none";
-    }
-    return delegation.kind() == Delegation.Kind.REMOTE_SIGNING
-        ? "signing: the plan's files"
-        : "vended: the table's locations";
   }
 }
