@@ -88,7 +88,7 @@ public record TableRestriction(
    * Same schema id.
    */
   public Schema visibleSchema(Schema schema) {
-    Set<Integer> hidden = hiddenIn(schema);
+    Set<Integer> hidden = hiddenIdsIn(schema);
     if (hidden.isEmpty()) {
       return schema;
     }
@@ -111,7 +111,7 @@ public record TableRestriction(
    * name the schema does not know is left for the scan to refuse.
    */
   public List<String> checkProjection(Schema schema, List<String> select) {
-    Set<Integer> hidden = hiddenIn(schema);
+    Set<Integer> hidden = hiddenIdsIn(schema);
     List<String> out = new ArrayList<>();
     if (select == null || select.isEmpty()) {
       for (Types.NestedField column : schema.columns()) {
@@ -150,7 +150,7 @@ public record TableRestriction(
         throw new UncheckedIOException(e);
       }
     }
-    Set<Integer> hidden = hiddenIn(schema);
+    Set<Integer> hidden = hiddenIdsIn(schema);
     ArrayNode projections = JsonUtil.mapper().createArrayNode();
     masks.forEach(
         (id, action) -> {
@@ -168,7 +168,7 @@ public record TableRestriction(
    * The field ids hidden in {@code schema}: the hidden columns, the masked ones whose mask does not
    * apply to their type there, and everything inside either.
    */
-  Set<Integer> hiddenIn(Schema schema) {
+  public Set<Integer> hiddenIdsIn(Schema schema) {
     Set<Integer> roots = new TreeSet<>(hiddenFieldIds);
     masks.forEach(
         (id, action) -> {
