@@ -56,6 +56,15 @@ public final class ReadRestrictions {
    * combination of theirs, with the row filter by the names of the table's current schema.
    */
   public Optional<TableRestriction> of(Caller caller, String catalog, TableIdentifier table) {
+    return of(caller, catalog, table, null);
+  }
+
+  /**
+   * As {@link #of(Caller, String, TableIdentifier)}, with the table's current schema the caller
+   * already holds (a load's, a plan's), so no table is loaded here; null: load it.
+   */
+  public Optional<TableRestriction> of(
+      Caller caller, String catalog, TableIdentifier table, Schema current) {
     List<StoredReadRestriction> stored = stored(catalog, table);
     if (stored.isEmpty()) {
       return Optional.empty();
@@ -70,8 +79,8 @@ public final class ReadRestrictions {
     if (mine.isEmpty()) {
       return Optional.empty();
     }
-    Schema current = schemas.apply(catalog).apply(table);
-    return Optional.of(TableRestriction.combine(mine, current));
+    Schema schema = current != null ? current : schemas.apply(catalog).apply(table);
+    return Optional.of(TableRestriction.combine(mine, schema));
   }
 
   /** Whether any principal role has a restriction on the table (cached as {@link #of}). */

@@ -96,6 +96,15 @@ class ReadRestrictionsTest {
     assertThat(analyst.hiddenFieldIds()).containsExactly(3);
     assertThat(analyst.masks()).containsExactly(Map.entry(4, MaskAction.MASK_ALPHANUM));
 
+    Schema renamed =
+        new Schema(
+            Types.NestedField.required(1, "id", Types.LongType.get()),
+            Types.NestedField.optional(2, "sales_region", Types.StringType.get()));
+    assertThat(
+            restrictions.of(caller("analysts"), "c", ORDERS, renamed).get().rowFilter().toString())
+        .as("by the names of the schema given")
+        .isEqualTo(Expressions.equal("sales_region", "EMEA").toString());
+
     TableRestriction both = restrictions.of(caller("interns", "analysts"), "c", ORDERS).get();
     assertThat(both.hiddenFieldIds())
         .as("an unknown action hides its column")
