@@ -28,6 +28,7 @@ import dev.sluice.http.ManagementRoutes;
 import dev.sluice.http.NamespaceIdentityRoutes;
 import dev.sluice.http.OAuthRoutes;
 import dev.sluice.http.PrivilegeRoutes;
+import dev.sluice.http.ReadRestrictionRoutes;
 import dev.sluice.http.SigningKeyRoutes;
 import dev.sluice.http.Transport;
 import dev.sluice.management.AccessAdmin;
@@ -36,11 +37,13 @@ import dev.sluice.management.CatalogAdmin;
 import dev.sluice.management.CatalogVerification;
 import dev.sluice.management.ManagementAccess;
 import dev.sluice.management.NamespaceIdentityAdmin;
+import dev.sluice.management.ReadRestrictionAdmin;
 import dev.sluice.operations.CatalogAccess;
 import dev.sluice.operations.CatalogListings;
 import dev.sluice.operations.ConditionalLoad;
 import dev.sluice.operations.NamespaceOperations;
 import dev.sluice.operations.PlanAccess;
+import dev.sluice.operations.ReadRestrictions;
 import dev.sluice.operations.ReadableLocations;
 import dev.sluice.operations.ScanPlans;
 import dev.sluice.operations.TableCredentials;
@@ -266,6 +269,8 @@ public final class SluiceServer implements AutoCloseable {
       CatalogVisibility visibility = new CatalogVisibility(authz);
       ObjectVisibility objects = new ObjectVisibility(authz);
       CatalogAccess access = new CatalogAccess(catalogs, authz, visibility, objects);
+      // A caller's read restriction on a table (scan planning and loads of restricted callers).
+      ReadRestrictions readRestrictions = new ReadRestrictions(store, catalogs);
       ScanPlans scanPlans =
           new ScanPlans(
               access, new PlanAccess(credentials, vending, authz), config.server().scanPlanning());
@@ -338,7 +343,10 @@ public final class SluiceServer implements AutoCloseable {
                           catalog -> {
                             catalogs.invalidate();
                             vending.retire(catalog);
-                          }))))
+                          })),
+                  new ReadRestrictionRoutes(
+                      new ReadRestrictionAdmin(
+                          store, catalogs, authz, readRestrictions::invalidate))))
           .register(routes);
       ServerTls tls =
           config.server().tls() == null ? null : ServerTls.start(config.server().tls().settings());

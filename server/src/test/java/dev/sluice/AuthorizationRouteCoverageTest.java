@@ -29,6 +29,8 @@ class AuthorizationRouteCoverageTest {
   private static final String M = "/api/management/v1";
   private static final String TABLE =
       "/api/catalog/v1/{prefix}/namespaces/{namespace}/tables/{table}";
+  private static final String READ_RESTRICTIONS =
+      "/catalogs/{catalog}/namespaces/{namespace}/tables/{table}/read-restrictions";
 
   /**
    * Authenticated routes whose authorization is not matrix-shaped (a filtered answer, never 403; or
@@ -83,7 +85,16 @@ class AuthorizationRouteCoverageTest {
               "NamespaceStorageIdentityTest#onlyTheServiceAdminMaySeeSetOrClearAnIdentity"),
           Map.entry(
               "DELETE " + M + "/catalogs/{catalog}/namespaces/{namespace}/storage-identity",
-              "NamespaceStorageIdentityTest#onlyTheServiceAdminMaySeeSetOrClearAnIdentity"));
+              "NamespaceStorageIdentityTest#onlyTheServiceAdminMaySeeSetOrClearAnIdentity"),
+          Map.entry(
+              "GET " + M + READ_RESTRICTIONS,
+              "ReadRestrictionAdminTest#aManagerSetsListsAndRemovesAReaderMayNot"),
+          Map.entry(
+              "PUT " + M + READ_RESTRICTIONS + "/{principalRole}",
+              "ReadRestrictionAdminTest#aManagerSetsListsAndRemovesAReaderMayNot"),
+          Map.entry(
+              "DELETE " + M + READ_RESTRICTIONS + "/{principalRole}",
+              "ReadRestrictionAdminTest#aManagerSetsListsAndRemovesAReaderMayNot"));
 
   /** Authenticated routes with nothing to authorize, and why. */
   static final Map<String, String> NOTHING_TO_AUTHORIZE = Map.of();

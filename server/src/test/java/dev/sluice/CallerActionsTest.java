@@ -57,6 +57,30 @@ class CallerActionsTest {
             "/api/catalog/v1/" + prefix + "/namespaces",
             "{\"namespace\": [\"ns\"], \"properties\": {\"owner\": \"data-eng\"}}");
     assertThat(ns.statusCode()).as(ns.body()).isEqualTo(200);
+    HttpResponse<String> table =
+        server.send(
+            "POST",
+            "/api/catalog/v1/" + prefix + "/namespaces/ns/tables",
+            "{\"name\": \"t\", \"schema\": {\"type\": \"struct\", \"fields\":"
+                + " [{\"id\": 1, \"name\": \"id\", \"required\": true, \"type\": \"long\"}]}}");
+    assertThat(table.statusCode()).as(table.body()).isEqualTo(200);
+  }
+
+  @Test
+  void tableReadRestrictionsAreTheAccessManagers() throws Exception {
+    String query = "?namespace=ns&table=t";
+    for (String who : tokens.keySet()) {
+      check(
+          who,
+          actions(who, query),
+          "listTableReadRestrictions",
+          new String[] {
+            "GET", M + "/catalogs/" + catalog + "/namespaces/ns/tables/t/read-restrictions"
+          });
+    }
+    assertThat(actions("manager", query))
+        .contains("setTableReadRestriction", "removeTableReadRestriction");
+    assertThat(actions("reader", query)).doesNotContain("setTableReadRestriction");
   }
 
   @AfterAll

@@ -14,6 +14,7 @@ import dev.sluice.api.Events;
 import dev.sluice.api.Grant;
 import dev.sluice.api.PrincipalWithCredentials;
 import dev.sluice.api.PrincipalWithCredentials.Credentials;
+import dev.sluice.api.TableReadRestrictions;
 import dev.sluice.config.ServerConfig;
 import dev.sluice.store.AuditEvent;
 import dev.sluice.testing.Admin;
@@ -35,6 +36,8 @@ class StoreCopyTest {
   private static final String ROOT = "root-id:root-secret";
   private static final String M = "/api/management/v1";
   private static final String TABLES = "/api/catalog/v1/quickstart/namespaces/ns/tables";
+  private static final String RESTRICTIONS =
+      M + "/catalogs/quickstart/namespaces/ns/tables/t/read-restrictions";
 
   /** An empty database to copy into: an H2 file here. */
   protected String targetUrl(Path dir) {
@@ -127,6 +130,13 @@ class StoreCopyTest {
       // it made for one of them.
       ok(server, root, "POST", M + "/principal-roles", Admin.principalRoleJson("engines"));
       ok(server, root, "PUT", M + "/principal-roles/engines/act-as/readers", null);
+      // The readers see the table without its id column's digits.
+      ok(
+          server,
+          root,
+          "PUT",
+          RESTRICTIONS + "/readers",
+          "{\"maskedColumns\": {\"id\": \"sha-256-global\"}}");
       server
           .store()
           .access()
@@ -156,6 +166,7 @@ class StoreCopyTest {
         .containsPattern("privilege_grants\\s+[1-9]")
         .containsPattern("audit_events\\s+[1-9]")
         .containsPattern("principal_role_delegations\\s+1")
+        .containsPattern("table_read_restrictions\\s+1")
         .doesNotContain("flyway_schema_history");
 
     Run again = sluice("store", "copy", "--data-dir", dataDir.toString(), "--to", target);
@@ -184,6 +195,9 @@ class StoreCopyTest {
       assertThat(
               ok(copied, root, M + "/events?principal=reader&decision=DENY", Events.class).events())
           .isNotEmpty();
+      assertThat(ok(copied, root, RESTRICTIONS, TableReadRestrictions.class).restrictions())
+          .singleElement()
+          .satisfies(r -> assertThat(r.maskedColumns()).containsEntry("id", "sha-256-global"));
       assertThat(ok(copied, root, M + "/principal-roles/engines/act-as", ActAsTargets.class))
           .isEqualTo(new ActAsTargets(List.of("readers")));
       assertThat(ok(copied, root, M + "/events?actor=trino", Events.class).events())

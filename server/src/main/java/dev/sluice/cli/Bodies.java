@@ -1,5 +1,6 @@
 package dev.sluice.cli;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.sluice.api.Catalog;
@@ -8,6 +9,7 @@ import dev.sluice.api.CreateCatalogRoleRequest;
 import dev.sluice.api.CreatePrincipalRequest;
 import dev.sluice.api.CreatePrincipalRoleRequest;
 import dev.sluice.api.EntitySpec;
+import dev.sluice.api.SetReadRestrictionRequest;
 import dev.sluice.api.SetStorageIdentityRequest;
 import dev.sluice.api.UpdateCatalogRequest;
 import dev.sluice.api.VerifyCatalogRequest;
@@ -68,6 +70,11 @@ final class Bodies {
     ObjectNode identity = object();
     fields.forEach(identity::put);
     return new SetStorageIdentityRequest(identity);
+  }
+
+  static SetReadRestrictionRequest readRestriction(
+      JsonNode rowFilter, List<String> hidden, Map<String, String> masked) {
+    return new SetReadRestrictionRequest(rowFilter, hidden, masked);
   }
 
   static VerifyCatalogRequest verify(String otherLocation) {

@@ -8,12 +8,19 @@ import picocli.CommandLine.Parameters;
 
 /**
  * {@code sluice tables list|drop --catalog C --namespace N}: through the Iceberg REST API, never
- * asking for storage credentials. A drop keeps the table's files unless {@code --purge}.
+ * asking for storage credentials. A drop keeps the table's files unless {@code --purge}. {@code
+ * tables read-restrictions}: {@link ReadRestrictionsCommand}, through the management API.
  */
 @Command(
     name = "tables",
-    description = "List and drop a namespace's tables (Iceberg REST API).",
-    subcommands = {TablesCommand.ListTables.class, TablesCommand.Drop.class})
+    description =
+        "List and drop a namespace's tables (Iceberg REST API); their read restrictions (management"
+            + " API).",
+    subcommands = {
+      TablesCommand.ListTables.class,
+      TablesCommand.Drop.class,
+      ReadRestrictionsCommand.class
+    })
 public final class TablesCommand extends CommandGroup {
 
   abstract static class InNamespace extends NamespacesCommand.InCatalog {

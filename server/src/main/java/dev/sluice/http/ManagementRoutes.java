@@ -21,12 +21,15 @@ import dev.sluice.api.NamespaceStorageIdentity;
 import dev.sluice.api.Principal;
 import dev.sluice.api.PrincipalWithCredentials;
 import dev.sluice.api.Principals;
+import dev.sluice.api.ReadRestriction;
 import dev.sluice.api.Role;
 import dev.sluice.api.Roles;
 import dev.sluice.api.RotatedSigningKey;
+import dev.sluice.api.SetReadRestrictionRequest;
 import dev.sluice.api.SetStorageIdentityRequest;
 import dev.sluice.api.SigningKeys;
 import dev.sluice.api.StorageTypes;
+import dev.sluice.api.TableReadRestrictions;
 import dev.sluice.api.UpdateCatalogRequest;
 import dev.sluice.api.UpdatePrincipalRequest;
 import dev.sluice.api.VerificationReport;
@@ -42,9 +45,9 @@ import org.apache.iceberg.exceptions.BadRequestException;
  * The management API under {@code /api/management/v1}, in Apache Polaris's JSON shape: every route
  * declared once ({@link #DECLARED}) with the action its audit events name and the check that guards
  * it. The checks are decided in {@link ManagementAccess}, below HTTP, and run before a body is
- * read; the handlers ({@link CatalogRoutes}, {@link NamespaceIdentityRoutes}, {@link AccessRoutes},
- * {@link PrivilegeRoutes}, {@link SigningKeyRoutes}) only read the request, call {@code
- * dev.sluice.management} and write the reply.
+ * read; the handlers ({@link CatalogRoutes}, {@link NamespaceIdentityRoutes}, {@link
+ * ReadRestrictionRoutes}, {@link AccessRoutes}, {@link PrivilegeRoutes}, {@link SigningKeyRoutes})
+ * only read the request, call {@code dev.sluice.management} and write the reply.
  */
 public final class ManagementRoutes {
   static final String BASE = "/api/management/v1";
@@ -132,6 +135,29 @@ public final class ManagementRoutes {
                   "clearNamespaceStorageIdentity",
                   serviceAdmin(NamespaceIdentityRoutes::target),
                   namespaceIdentities(NamespaceIdentityRoutes::clear))
+              .answers(204),
+          // A table's read restrictions per principal role (the namespace %1F-separated)
+          route(
+                  "GET",
+                  ReadRestrictionRoutes.PATH,
+                  "listTableReadRestrictions",
+                  manageAccess(),
+                  readRestrictions(ReadRestrictionRoutes::list))
+              .answers(200, TableReadRestrictions.class),
+          route(
+                  "PUT",
+                  ReadRestrictionRoutes.ROLE_PATH,
+                  "setTableReadRestriction",
+                  manageAccess(),
+                  readRestrictions(ReadRestrictionRoutes::set))
+              .takes(SetReadRestrictionRequest.class)
+              .answers(200, ReadRestriction.class),
+          route(
+                  "DELETE",
+                  ReadRestrictionRoutes.ROLE_PATH,
+                  "removeTableReadRestriction",
+                  manageAccess(),
+                  readRestrictions(ReadRestrictionRoutes::remove))
               .answers(204),
           // Principals
           route(
@@ -398,8 +424,10 @@ public final class ManagementRoutes {
       AccessRoutes access,
       PrivilegeRoutes privileges,
       SigningKeyRoutes signingKeys,
-      NamespaceIdentityRoutes namespaceIdentities) {
+      NamespaceIdentityRoutes namespaceIdentities,
+      ReadRestrictionRoutes readRestrictions) {
     public Handlers {
+      requireNonNull(readRestrictions, "readRestrictions");
       requireNonNull(namespaceIdentities, "namespaceIdentities");
       requireNonNull(catalogs, "catalogs");
       requireNonNull(access, "access");
@@ -572,6 +600,10 @@ public final class ManagementRoutes {
 
   private static Handler namespaceIdentities(On<NamespaceIdentityRoutes> on) {
     return (handlers, call) -> on.handle(handlers.namespaceIdentities(), call);
+  }
+
+  private static Handler readRestrictions(On<ReadRestrictionRoutes> on) {
+    return (handlers, call) -> on.handle(handlers.readRestrictions(), call);
   }
 
   private static Handler signingKeys(On<SigningKeyRoutes> on) {

@@ -102,6 +102,10 @@ public final class CallerActions {
           "dropTable", Privilege.TABLE_DROP,
           "loadCredentials", Privilege.TABLE_READ_DATA);
 
+  /** A table's read restrictions: the service admin's, or CATALOG_MANAGE_ACCESS on the catalog. */
+  static final List<String> MANAGE_ACCESS_ON_TABLE =
+      List.of("listTableReadRestrictions", "setTableReadRestriction", "removeTableReadRestriction");
+
   static final Map<String, Privilege> ON_VIEW =
       Map.of(
           "loadView", Privilege.VIEW_READ_PROPERTIES,
@@ -179,6 +183,12 @@ public final class CallerActions {
             "updateTable",
             held.contains(Privilege.TABLE_WRITE_PROPERTIES)
                 || held.contains(Privilege.TABLE_WRITE_DATA));
+        if (caller.isServiceAdmin()
+            || authz
+                .effective(caller, catalog, SecurableRef.CATALOG)
+                .contains(Privilege.CATALOG_MANAGE_ACCESS)) {
+          out.addAll(MANAGE_ACCESS_ON_TABLE);
+        }
       }
       case VIEW -> ON_VIEW.forEach((op, p) -> add(out, op, held.contains(p)));
     }

@@ -38,6 +38,7 @@ public final class JdbcStore extends JdbcSupport implements Store {
   private final JdbcContents contents;
   private final JdbcNamespaceIdentities namespaceIdentities;
   private final JdbcDelegations delegations;
+  private final JdbcReadRestrictions readRestrictions;
 
   private final StoreConnections connections;
   private final PointerVersions versions;
@@ -59,6 +60,7 @@ public final class JdbcStore extends JdbcSupport implements Store {
     this.idempotencyKeys = new JdbcIdempotencyKeys(dataSource, connections);
     this.namespaceIdentities = new JdbcNamespaceIdentities(dataSource, connections);
     this.delegations = new JdbcDelegations(dataSource, connections);
+    this.readRestrictions = new JdbcReadRestrictions(dataSource, connections);
     this.probe = new StoreProbe(connections);
     this.housekeeping = config.h2File() ? new H2Housekeeping(dataSource) : null;
     this.idempotency = null;
@@ -75,6 +77,7 @@ public final class JdbcStore extends JdbcSupport implements Store {
     this.idempotencyKeys = base.idempotencyKeys;
     this.namespaceIdentities = base.namespaceIdentities;
     this.delegations = base.delegations;
+    this.readRestrictions = base.readRestrictions;
     this.probe = base.probe;
     this.housekeeping = base.housekeeping;
     this.idempotency = requireNonNull(idempotency, "idempotency");
@@ -444,6 +447,11 @@ public final class JdbcStore extends JdbcSupport implements Store {
   @Override
   public DelegationStore delegations() {
     return delegations;
+  }
+
+  @Override
+  public ReadRestrictionStore readRestrictions() {
+    return readRestrictions;
   }
 
   @Override

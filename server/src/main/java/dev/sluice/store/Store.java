@@ -132,8 +132,8 @@ public interface Store extends AutoCloseable {
   java.util.Optional<String> claimOutside(String catalog, List<String> rootKeys);
 
   /**
-   * Drops a table or view, its location claims and the grants on it, so a later one of the same
-   * name starts with none.
+   * Drops a table or view, its location claims, the grants and read restrictions on it, so a later
+   * one of the same name starts with none.
    */
   boolean dropContent(String catalog, NamespacePath ns, String name, ContentKind kind);
 
@@ -144,7 +144,7 @@ public interface Store extends AutoCloseable {
   boolean dropContentIfAt(
       String catalog, NamespacePath ns, String name, ContentKind kind, String metadataLocation);
 
-  /** Renames a table or view; its grants and location claims follow it. */
+  /** Renames a table or view; its grants, read restrictions and location claims follow it. */
   void renameContent(
       String catalog,
       ContentKind kind,
@@ -158,6 +158,9 @@ public interface Store extends AutoCloseable {
 
   // --- PRINCIPAL_ACT_AS grants ---
   DelegationStore delegations();
+
+  // --- read restrictions on tables, per principal role ---
+  ReadRestrictionStore readRestrictions();
 
   // --- storage identities of namespaces ---
   NamespaceIdentityStore namespaceIdentities();

@@ -120,6 +120,8 @@ class ManagementRoutesDeclarationTest {
         .replace("{catalogRole}", "catalog_admin")
         .replace("{targetRole}", "service_admin")
         .replace("{namespace}", "sales")
+        .replace("{table}", "orders")
+        .replace("{principalRole}", "service_admin")
         .replace("{kid}", "k1");
   }
 

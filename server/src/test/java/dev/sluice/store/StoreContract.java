@@ -362,6 +362,84 @@ abstract class StoreContract {
   }
 
   /**
+   * Read restrictions: put on an existing table and principal role only, replaced, removed; they
+   * follow the table through a rename (a table created under the old name has none), and go with
+   * the table when it is dropped (one created again under the name starts without) and with the
+   * principal role.
+   */
+  @Test
+  void readRestrictionsFollowTheirTableAndGoWithItOrTheRole() {
+    ReadRestrictionStore restrictions = store.readRestrictions();
+    AccessStore access = store.access();
+    NamespacePath ns = NamespacePath.of("sales");
+    NamespacePath other = NamespacePath.of("archive");
+    access.createPrincipalRole(new RoleRecord(null, "analysts", Map.of(), 0));
+    access.createPrincipalRole(new RoleRecord(null, "auditors", Map.of(), 0));
+    StoredReadRestriction analysts =
+        new StoredReadRestriction(
+            CAT,
+            ns,
+            "orders",
+            "analysts",
+            "{\"type\":\"eq\",\"term\":\"2\",\"value\":\"EMEA\"}",
+            List.of(4, 3),
+            Map.of(5, "mask-alphanum"));
+    assertThatThrownBy(() -> restrictions.put(analysts))
+        .isInstanceOf(NotFound.class)
+        .hasMessageContaining("orders");
+    store.createNamespace(CAT, ns, Map.of());
+    store.createNamespace(CAT, other, Map.of());
+    store.createContent(CAT, ns, "orders", ContentKind.TABLE, "file:/m/1.json");
+    store.createContent(CAT, ns, "v", ContentKind.VIEW, "file:/m/v.json");
+    assertThatThrownBy(
+            () ->
+                restrictions.put(
+                    new StoredReadRestriction(CAT, ns, "v", "analysts", null, List.of(), Map.of())))
+        .as("a view is no table")
+        .isInstanceOf(NotFound.class);
+    assertThatThrownBy(
+            () ->
+                restrictions.put(
+                    new StoredReadRestriction(
+                        CAT, ns, "orders", "missing", null, List.of(), Map.of())))
+        .isInstanceOf(NotFound.class)
+        .hasMessageContaining("missing");
+
+    restrictions.put(analysts);
+    StoredReadRestriction auditors =
+        new StoredReadRestriction(CAT, ns, "orders", "auditors", null, List.of(), Map.of());
+    restrictions.put(auditors);
+    assertThat(restrictions.forTable(CAT, ns, "orders")).containsExactly(analysts, auditors);
+    assertThat(restrictions.forTable(CAT, ns, "orders").get(0).hiddenFieldIds())
+        .containsExactly(3, 4);
+    StoredReadRestriction replaced =
+        new StoredReadRestriction(CAT, ns, "orders", "analysts", null, List.of(3), Map.of());
+    restrictions.put(replaced);
+    assertThat(restrictions.forTable(CAT, ns, "orders")).containsExactly(replaced, auditors);
+    assertThat(restrictions.remove(CAT, ns, "orders", "auditors")).isTrue();
+    assertThat(restrictions.remove(CAT, ns, "orders", "auditors")).isFalse();
+
+    // A rename carries the restriction along; the old name has none.
+    store.renameContent(CAT, ContentKind.TABLE, ns, "orders", other, "orders_2024");
+    assertThat(restrictions.forTable(CAT, ns, "orders")).isEmpty();
+    assertThat(restrictions.forTable(CAT, other, "orders_2024"))
+        .extracting(StoredReadRestriction::principalRole, StoredReadRestriction::hiddenFieldIds)
+        .containsExactly(tuple("analysts", List.of(3)));
+
+    // Dropped with the principal role, and with the table.
+    restrictions.put(
+        new StoredReadRestriction(
+            CAT, other, "orders_2024", "auditors", null, List.of(), Map.of()));
+    assertThat(access.deletePrincipalRole("auditors")).isTrue();
+    assertThat(restrictions.forTable(CAT, other, "orders_2024"))
+        .extracting(StoredReadRestriction::principalRole)
+        .containsExactly("analysts");
+    assertThat(store.dropContent(CAT, other, "orders_2024", ContentKind.TABLE)).isTrue();
+    store.createContent(CAT, other, "orders_2024", ContentKind.TABLE, "file:/m/2.json");
+    assertThat(restrictions.forTable(CAT, other, "orders_2024")).isEmpty();
+  }
+
+  /**
    * PRINCIPAL_ACT_AS grants: idempotent, between existing principal roles only, listed per role and
    * for a set of roles (each target once), and gone with either role.
    */

@@ -17,6 +17,7 @@ import dev.sluice.store.NamespaceIdentityStore;
 import dev.sluice.store.NamespacePath;
 import dev.sluice.store.Page;
 import dev.sluice.store.PageRequest;
+import dev.sluice.store.ReadRestrictionStore;
 import dev.sluice.store.SigningKey;
 import dev.sluice.store.Store;
 import java.util.List;
@@ -39,6 +40,11 @@ abstract class ForwardingStore implements Store {
   @Override
   public DelegationStore delegations() {
     return delegate.delegations();
+  }
+
+  @Override
+  public ReadRestrictionStore readRestrictions() {
+    return delegate.readRestrictions();
   }
 
   @Override
