@@ -273,7 +273,10 @@ public final class SluiceServer implements AutoCloseable {
       ReadRestrictions readRestrictions = new ReadRestrictions(store, catalogs);
       ScanPlans scanPlans =
           new ScanPlans(
-              access, new PlanAccess(credentials, vending, authz), config.server().scanPlanning());
+              access,
+              readRestrictions,
+              new PlanAccess(credentials, vending, authz),
+              config.server().scanPlanning());
       closeables.add(scanPlans);
       new IcebergRoutes(
               catalogs,
@@ -283,9 +286,10 @@ public final class SluiceServer implements AutoCloseable {
                   new CatalogListings(authz),
                   new ReadableLocations(authz, catalogs.store()),
                   new NamespaceOperations(authz, access),
-                  new TableLoads(authz, access, credentials, new ConditionalLoad(clock)),
-                  new TableMutations(authz, credentials),
-                  new TableSigning(authz, vending, tokens, scanPlans),
+                  new TableLoads(
+                      authz, access, credentials, new ConditionalLoad(clock), readRestrictions),
+                  new TableMutations(authz, credentials, readRestrictions),
+                  new TableSigning(authz, vending, tokens, scanPlans, readRestrictions),
                   scanPlans,
                   new ViewOperations(authz, access)),
               tokens,

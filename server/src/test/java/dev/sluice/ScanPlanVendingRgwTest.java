@@ -48,7 +48,8 @@ class ScanPlanVendingRgwTest {
   private static final Schema SCHEMA =
       new Schema(
           Types.NestedField.required(1, "id", Types.LongType.get()),
-          Types.NestedField.required(2, "region", Types.StringType.get()));
+          Types.NestedField.required(2, "region", Types.StringType.get()),
+          Types.NestedField.optional(3, "secret", Types.StringType.get()));
   private static final PartitionSpec SPEC =
       PartitionSpec.builderFor(SCHEMA).identity("region").build();
   private static final String ORDERS = "/api/catalog/v1/lake/namespaces/sales/tables/orders";
@@ -61,6 +62,8 @@ class ScanPlanVendingRgwTest {
   private static String metadataFile;
   private static String readerToken;
   private static String otherToken;
+  private static String[] analyst;
+  private static String analystToken;
 
   @BeforeAll
   static void start() throws Exception {
@@ -101,6 +104,21 @@ class ScanPlanVendingRgwTest {
     readerToken = server.token(reader[0], reader[1]);
     String[] other = admin.principal("other", "readers");
     otherToken = server.token(other[0], other[1]);
+    // An analyst who may read sales, but only EMEA's rows and never the secret column.
+    analyst = admin.principal("analyst", "emea_only");
+    admin.catalogRole("lake", "sales_emea", "emea_only");
+    admin.grant(
+        "lake",
+        "sales_emea",
+        Admin.grantJson("namespace", List.of("sales"), null, "TABLE_WRITE_DATA"));
+    HttpResponse<String> restricted =
+        server.send(
+            "PUT",
+            "/api/management/v1/catalogs/lake/namespaces/sales/tables/orders/read-restrictions/emea_only",
+            "{\"rowFilter\": {\"type\": \"eq\", \"term\": \"region\", \"value\": \"emea\"},"
+                + " \"hiddenColumns\": [\"secret\"], \"maskedColumns\": {}}");
+    assertThat(restricted.statusCode()).as(restricted.body()).isBetween(200, 204);
+    analystToken = server.token(analyst[0], analyst[1]);
   }
 
   @AfterAll
@@ -204,6 +222,111 @@ class ScanPlanVendingRgwTest {
     assertThat(send(readerToken, "DELETE", ORDERS + "/plan/" + planId, null, null).statusCode())
         .isEqualTo(204);
     assertThat(sign(readerToken, path, "GET", emea1).statusCode()).isEqualTo(404);
+  }
+
+  @Test
+  void aRestrictedReaderReadsOnlyItsRowsFilesThroughItsPlan() throws Exception {
+    // Its load: no storage access, server planning, the restriction, no secret column.
+    HttpResponse<String> load = send(analystToken, "GET", ORDERS, null, "vended-credentials");
+    assertThat(load.statusCode()).as(load.body()).isEqualTo(200);
+    JsonNode loaded = TestServer.json(load.body());
+    assertThat(loaded.has("storage-credentials")).isFalse();
+    assertThat(loaded.get("config").get("scan-planning-mode").asText()).isEqualTo("server");
+    assertThat(loaded.get("config").has("s3.access-key-id")).isFalse();
+    assertThat(loaded.at("/read-restrictions/required-row-filter").toString()).contains("emea");
+    assertThat(loaded.at("/metadata/schemas/0/fields").toString()).doesNotContain("secret");
+
+    // Its plan of the whole table: EMEA's files only, with a credential RGW confines to them.
+    HttpResponse<String> planned =
+        send(analystToken, "POST", ORDERS + "/plan", "{}", "vended-credentials");
+    assertThat(planned.statusCode()).as(planned.body()).isEqualTo(200);
+    JsonNode plan = TestServer.json(planned.body());
+    assertThat(plan.get("file-scan-tasks")).hasSize(2);
+    assertThat(plan.get("file-scan-tasks").toString()).doesNotContain("region=apac");
+    VendingContract.StoreClient store =
+        bed.store(plan.get("storage-credentials").get(0).get("config"));
+    assertThat(store.get(emea1)).isNotNull();
+    RgwVendingBed.assertS3Status(403, () -> store.get(apac));
+    RgwVendingBed.assertS3Status(403, () -> store.get(metadataFile));
+
+    // Nothing table-wide, no hidden column, no write, even with TABLE_WRITE_DATA.
+    assertThat(send(analystToken, "GET", ORDERS + "/credentials", null, null).statusCode())
+        .isEqualTo(403);
+    HttpResponse<String> hidden =
+        send(analystToken, "POST", ORDERS + "/plan", "{\"select\": [\"secret\"]}", null);
+    assertThat(hidden.statusCode()).as(hidden.body()).isEqualTo(403);
+    assertThat(
+            sign(
+                    analystToken,
+                    "/api/catalog/v1/lake/namespaces/sales/tables/orders/sign",
+                    "GET",
+                    emea1)
+                .statusCode())
+        .isEqualTo(403);
+    HttpResponse<String> commit =
+        send(
+            analystToken,
+            "POST",
+            ORDERS,
+            "{\"requirements\": [], \"updates\": [{\"action\": \"set-properties\", \"updates\": {\"k\": \"v\"}}]}",
+            null);
+    assertThat(commit.statusCode()).as(commit.body()).isEqualTo(403);
+
+    // Through remote signing, a file of another partition is refused by Sluice.
+    JsonNode signed =
+        TestServer.json(
+            send(analystToken, "POST", ORDERS + "/plan", "{}", "remote-signing").body());
+    String endpoint =
+        "/api/catalog/"
+            + signed
+                .get("storage-credentials")
+                .get(0)
+                .get("config")
+                .get("s3.signer.endpoint")
+                .asText();
+    assertThat(sign(analystToken, endpoint, "GET", emea2).statusCode()).isEqualTo(200);
+    assertThat(sign(analystToken, endpoint, "GET", apac).statusCode()).isEqualTo(403);
+
+    // The audit trail says who enforced the row filter: the store.
+    List<String> details = awaitPlanEvents("analyst", 2);
+    assertThat(details).hasSizeGreaterThanOrEqualTo(2);
+    assertThat(details)
+        .allSatisfy(d -> assertThat(d).contains("\"rowFilter\":\"enforced by storage\""));
+    assertThat(details).anySatisfy(d -> assertThat(d).contains("vended: the plan's 2 files"));
+  }
+
+  @Test
+  void icebergsJavaClientPlansOnTheServerForARestrictedReader() throws Exception {
+    try (RESTCatalog client =
+        bed.client(
+            "lake", analyst, Map.of("header.X-Iceberg-Access-Delegation", "vended-credentials"))) {
+      Table orders = client.loadTable(TableIdentifier.of("sales", "orders"));
+      assertThat(orders.schema().findField("secret")).isNull();
+      List<String> files = new java.util.ArrayList<>();
+      try (var tasks = orders.newScan().planFiles()) {
+        tasks.forEach(t -> files.add(t.file().location()));
+      }
+      assertThat(files).containsExactlyInAnyOrder(emea1, emea2);
+    }
+  }
+
+  /** The details of {@code principal}'s finished plans, once at least {@code count} are stored. */
+  private static List<String> awaitPlanEvents(String principal, int count) throws Exception {
+    List<String> details = new java.util.ArrayList<>();
+    for (int i = 0; i < 50 && details.size() < count; i++) {
+      Thread.sleep(100);
+      HttpResponse<String> listed =
+          server.send(
+              "GET", "/api/management/v1/events?principal=" + principal + "&decision=ALLOW", null);
+      assertThat(listed.statusCode()).as(listed.body()).isEqualTo(200);
+      details.clear();
+      for (JsonNode event : TestServer.json(listed.body()).get("events")) {
+        if (event.get("action").asText().equals("planTableScan") && event.hasNonNull("detail")) {
+          details.add(event.get("detail").asText());
+        }
+      }
+    }
+    return details;
   }
 
   private static HttpResponse<String> sign(String token, String path, String method, String file)

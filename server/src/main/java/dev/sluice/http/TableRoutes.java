@@ -66,7 +66,10 @@ final class TableRoutes {
       return Reply.notModified(loaded.etag());
     }
     return new Reply(
-        200, body.toJson(loaded.response(), loaded.mode()), true, Map.of(ETAG, loaded.etag()));
+        200,
+        loaded.shown(body.toJson(loaded.response(), loaded.mode())),
+        true,
+        Map.of(ETAG, loaded.etag()));
   }
 
   /** {@code GET …/credentials}. */

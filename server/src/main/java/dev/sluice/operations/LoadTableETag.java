@@ -1,5 +1,6 @@
 package dev.sluice.operations;
 
+import dev.sluice.catalog.TableRestriction;
 import dev.sluice.vending.Delegation;
 import java.util.Arrays;
 import java.util.Base64;
@@ -29,6 +30,18 @@ final class LoadTableETag {
 
   /** The quoted tag (as the {@code ETag} header carries it) of {@code response}. */
   static String of(LoadTableResponse response, SnapshotsMode mode, Delegation delegation) {
+    return of(response, mode, delegation, null);
+  }
+
+  /**
+   * The tag of a restricted caller's {@code response}: the restriction (its row filter, hidden and
+   * masked columns) is hashed too, so a changed restriction is never confirmed by a 304.
+   */
+  static String of(
+      LoadTableResponse response,
+      SnapshotsMode mode,
+      Delegation delegation,
+      TableRestriction restriction) {
     PartDigest digest =
         new PartDigest()
             .add(VERSION)
@@ -40,6 +53,13 @@ final class LoadTableETag {
             .add(Integer.toString(response.credentials().size()));
     for (Credential credential : response.credentials()) {
       digest.add(credential.prefix()).add(credential.config());
+    }
+    if (restriction != null) {
+      digest
+          .add("restricted")
+          .add(restriction.rowFilter().toString())
+          .add(restriction.hiddenFieldIds().toString())
+          .add(restriction.masks().toString());
     }
     byte[] hash = Arrays.copyOf(digest.finish(), TAG_BYTES);
     return '"' + BASE64URL.encodeToString(hash) + '"';

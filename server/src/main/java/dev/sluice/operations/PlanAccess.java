@@ -13,8 +13,11 @@ import dev.sluice.vending.Delegation;
 import dev.sluice.vending.FileScope;
 import dev.sluice.vending.PlanCredentials;
 import dev.sluice.vending.VendingService;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.TableMetadata;
 import org.apache.iceberg.exceptions.ForbiddenException;
 import org.apache.iceberg.rest.CatalogHandlers;
@@ -53,7 +56,7 @@ public final class PlanAccess {
   List<Credential> of(TableCall call, ScanPlan plan) {
     Delegation delegation = plan.delegation();
     if (delegation.isNone()) {
-      plan.covered("none");
+      plan.covered("none", false);
       return List.of();
     }
     SluiceCatalog catalog = call.catalog();
@@ -64,7 +67,7 @@ public final class PlanAccess {
               .settings()
               .storage()
               .signingConfig(TableCredentials.planSignEndpoint(catalog, call.table(), plan.id()));
-      plan.covered("signing: the plan's files");
+      plan.covered("signing: the plan's files", true);
       return List.of(
           ImmutableCredential.builder().prefix(metadata.location()).config(config).build());
     }
@@ -82,9 +85,32 @@ public final class PlanAccess {
       throw new ForbiddenException(
           "Cannot vend for scan plan %s of %s: %s", plan.id(), call.table(), e.getMessage());
     }
-    plan.covered(describe(vended.scope()));
+    plan.covered(describe(vended.scope()), confines(vended.scope(), plan));
     Map<String, String> refresh = TableCredentials.refreshConfig(call);
     return vended.credentials().stream().map(c -> TableCredentials.credential(c, refresh)).toList();
+  }
+
+  /**
+   * Whether the store itself keeps the caller to the plan's partitions: the credential names the
+   * plan's files, or only folders of the plan's partitions (Iceberg's default layout); folders
+   * merged above the partitions, or the whole table, do not.
+   */
+  private static boolean confines(FileScope scope, ScanPlan plan) {
+    return switch (scope.narrowness()) {
+      case OBJECTS -> true;
+      case TABLE -> false;
+      case PREFIXES -> {
+        Set<String> partitions = new HashSet<>();
+        for (FileScanTask task : plan.planned().tasks()) {
+          if (task.spec().isPartitioned()) {
+            partitions.add("/" + task.spec().partitionToPath(task.file().partition()) + "/");
+          }
+        }
+        yield !partitions.isEmpty()
+            && scope.prefixes().stream()
+                .allMatch(prefix -> partitions.stream().anyMatch(prefix::contains));
+      }
+    };
   }
 
   /** What a vended plan credential covers, as the plan's audit event says it. */
@@ -115,8 +141,14 @@ public final class PlanAccess {
     detail.put("files", planned.files().size());
     detail.put("tasks", planned.tasks().size());
     detail.put("access", plan.covered());
-    if (plan.restriction() != null) {
-      detail.put("rowFilter", plan.restriction());
+    if (plan.rowFiltered()) {
+      // Storage enforces the filter when partition values alone decided it and the credential
+      // reaches only the plan's partitions; otherwise the engine must apply the residuals.
+      detail.put(
+          "rowFilter",
+          planned.rowFilterByPartition() && plan.storageConfines()
+              ? "enforced by storage"
+              : "enforced by the engine");
     }
     authz.record(
         caller,

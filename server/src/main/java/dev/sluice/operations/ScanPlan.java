@@ -33,7 +33,7 @@ final class ScanPlan {
   private final String id;
   private final Owner owner;
   private final Delegation delegation;
-  private final String restriction;
+  private final boolean rowFiltered;
   private final Map<Integer, PartitionSpec> specs;
   private volatile PlanStatus status = PlanStatus.SUBMITTED;
   private volatile ScanPlanner.Planned planned;
@@ -41,19 +41,20 @@ final class ScanPlan {
   private volatile Future<?> work;
   private volatile boolean cancelled;
   private volatile String covered = "none";
+  private volatile boolean storageConfines;
 
-  /** {@code restriction}: how the caller's read restriction applied, for the audit trail. */
+  /** {@code rowFiltered}: the caller's read restriction filters rows, AND-ed into the plan. */
   ScanPlan(
       String id,
       Owner owner,
       Delegation delegation,
-      String restriction,
+      boolean rowFiltered,
       Map<Integer, PartitionSpec> specs) {
     this.id = requireNonNull(id, "id");
     this.specs = Map.copyOf(specs);
     this.owner = requireNonNull(owner, "owner");
     this.delegation = requireNonNull(delegation, "delegation");
-    this.restriction = restriction;
+    this.rowFiltered = rowFiltered;
   }
 
   String id() {
@@ -68,8 +69,8 @@ final class ScanPlan {
     return delegation;
   }
 
-  String restriction() {
-    return restriction;
+  boolean rowFiltered() {
+    return rowFiltered;
   }
 
   /** What the plan's storage access covers, for its audit event. */
@@ -77,8 +78,14 @@ final class ScanPlan {
     return covered;
   }
 
-  void covered(String description) {
+  /** Whether the store itself keeps a reader of the plan's access to the plan's partitions. */
+  boolean storageConfines() {
+    return storageConfines;
+  }
+
+  void covered(String description, boolean confines) {
     this.covered = requireNonNull(description, "description");
+    this.storageConfines = confines;
   }
 
   /** The table's partition specs when it was planned: every answer about it names them. */

@@ -8,11 +8,15 @@ import com.github.benmanes.caffeine.cache.RemovalCause;
 import dev.sluice.authz.Caller;
 import dev.sluice.authz.Privilege;
 import dev.sluice.catalog.ScanPlanner;
+import dev.sluice.catalog.TableRestriction;
 import dev.sluice.config.ScanPlanningSection;
 import dev.sluice.vending.Delegation;
+import dev.sluice.vending.VendingException;
 import java.security.SecureRandom;
 import java.util.Base64;
 import java.util.List;
+import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
@@ -26,7 +30,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.exceptions.BadRequestException;
+import org.apache.iceberg.exceptions.ForbiddenException;
 import org.apache.iceberg.exceptions.NoSuchPlanIdException;
+import org.apache.iceberg.exceptions.NoSuchPlanTaskException;
 import org.apache.iceberg.exceptions.ServiceUnavailableException;
 import org.apache.iceberg.expressions.Expressions;
 import org.apache.iceberg.rest.PlanStatus;
@@ -61,14 +67,20 @@ public final class ScanPlans implements AutoCloseable {
   private static final SecureRandom RANDOM = new SecureRandom();
 
   private final CatalogAccess access;
+  private final ReadRestrictions restrictions;
   private final PlanAccess credentials;
   private final ScanPlanningSection limits;
   private final ThreadPoolExecutor pool;
   private final Cache<String, ScanPlan> plans;
   private final AtomicLong heldFiles = new AtomicLong();
 
-  public ScanPlans(CatalogAccess access, PlanAccess credentials, ScanPlanningSection limits) {
+  public ScanPlans(
+      CatalogAccess access,
+      ReadRestrictions restrictions,
+      PlanAccess credentials,
+      ScanPlanningSection limits) {
     this.access = requireNonNull(access, "access");
+    this.restrictions = requireNonNull(restrictions, "restrictions");
     this.credentials = requireNonNull(credentials, "credentials");
     this.limits = requireNonNull(limits, "limits");
     AtomicInteger threads = new AtomicInteger();
@@ -122,9 +134,20 @@ public final class ScanPlans implements AutoCloseable {
           call.caller().principal(), mine);
     }
     Table table = call.catalog().loadTable(call.table());
-    ScanPlanner.Prepared prepared = ScanPlanner.prepare(table, request, Expressions.alwaysTrue());
+    Optional<TableRestriction> restriction =
+        restrictions.of(call.caller(), call.catalog().name(), call.table());
+    ScanPlanner.Prepared prepared =
+        restriction.isPresent()
+            ? RestrictedScan.prepare(table, request, restriction.get())
+            : ScanPlanner.prepare(table, request, Expressions.alwaysTrue());
     Delegation delegation = credentials.decide(call, accessDelegation);
-    ScanPlan plan = new ScanPlan(newId(), owner, delegation, null, table.specs());
+    ScanPlan plan =
+        new ScanPlan(
+            newId(),
+            owner,
+            delegation,
+            restriction.map(TableRestriction::hasRowFilter).orElse(false),
+            table.specs());
     Caller auditAs = withoutTrail(call.caller());
     long deadline = System.nanoTime() + limits.timeout().toNanos();
     ScanPlanner.Budget budget =
@@ -188,10 +211,10 @@ public final class ScanPlans implements AutoCloseable {
       // says what its credentials cover; its answers read them from the vending cache.
       credentials.of(call, plan);
       credentials.audit(auditAs, call, plan, PLAN_ACTION);
-    } catch (org.apache.iceberg.exceptions.ForbiddenException e) {
+    } catch (ForbiddenException e) {
       failAfterCompletion(plan, error(403, "ForbiddenException", e.getMessage()));
       credentials.refuse(auditAs, call, plan, PLAN_ACTION, e.getMessage());
-    } catch (dev.sluice.vending.VendingException e) {
+    } catch (VendingException e) {
       failAfterCompletion(plan, error(503, "ServiceUnavailableException", e.getMessage()));
     } catch (CancellationException e) {
       plan.cancel();
@@ -245,7 +268,7 @@ public final class ScanPlans implements AutoCloseable {
     int slash = planTask == null ? -1 : planTask.lastIndexOf('/');
     ScanPlan plan = slash < 0 ? null : ownedOrNull(call, planTask.substring(0, slash));
     if (plan == null) {
-      throw new org.apache.iceberg.exceptions.NoSuchPlanTaskException("No plan task %s", planTask);
+      throw new NoSuchPlanTaskException("No plan task %s", planTask);
     }
     return FetchScanTasksResponse.builder()
         .withFileScanTasks(plan.tasksOf(planTask, limits.tasksPerPage()))
@@ -278,7 +301,7 @@ public final class ScanPlans implements AutoCloseable {
   }
 
   /** The files of the caller's completed plan {@code planId} on this table (404 otherwise). */
-  java.util.Set<String> filesOf(TableCall call, String planId) {
+  Set<String> filesOf(TableCall call, String planId) {
     ScanPlan plan = owned(call, planId);
     if (plan.status() != PlanStatus.COMPLETED) {
       throw new NoSuchPlanIdException("No completed plan %s for table %s", planId, call.table());

@@ -6,6 +6,7 @@ import static java.util.Objects.requireNonNull;
 import dev.sluice.authz.Authorizer;
 import dev.sluice.authz.Privilege;
 import dev.sluice.catalog.SluiceCatalog;
+import dev.sluice.catalog.TableRestriction;
 import dev.sluice.store.ContentKind;
 import dev.sluice.vending.Delegation;
 import dev.sluice.vending.StorageCredential;
@@ -50,14 +51,27 @@ public final class TableLoads {
    * A load's outcome: the response to send in {@code mode} with its ETag, or, when the client's
    * copy is current, only the ETag ({@code response} null: 304 Not Modified).
    */
-  public record Loaded(LoadTableResponse response, String etag, SnapshotsMode mode) {
+  public record Loaded(
+      LoadTableResponse response,
+      String etag,
+      SnapshotsMode mode,
+      Optional<TableRestriction> restriction) {
     public Loaded {
       requireNonNull(etag, "etag");
       requireNonNull(mode, "mode");
+      requireNonNull(restriction, "restriction");
     }
 
     public boolean notModified() {
       return response == null;
+    }
+
+    /**
+     * The answer's JSON as this caller may see it: {@code body}, the response as written, with
+     * hidden columns removed and the read restrictions added for a restricted caller.
+     */
+    public byte[] shown(byte[] body) {
+      return restriction.map(r -> RestrictedLoad.rewrite(body, r)).orElse(body);
     }
   }
 
@@ -65,16 +79,19 @@ public final class TableLoads {
   private final CatalogAccess access;
   private final TableCredentials credentials;
   private final ConditionalLoad conditional;
+  private final ReadRestrictions restrictions;
 
   public TableLoads(
       Authorizer authz,
       CatalogAccess access,
       TableCredentials credentials,
-      ConditionalLoad conditional) {
+      ConditionalLoad conditional,
+      ReadRestrictions restrictions) {
     this.authz = requireNonNull(authz, "authz");
     this.access = requireNonNull(access, "access");
     this.credentials = requireNonNull(credentials, "credentials");
     this.conditional = requireNonNull(conditional, "conditional");
+    this.restrictions = requireNonNull(restrictions, "restrictions");
   }
 
   /** {@code GET …/tables/{table}}. */
@@ -87,6 +104,19 @@ public final class TableLoads {
         tableRef(call.table()),
         call.table(),
         Privilege.TABLE_READ_PROPERTIES);
+    Optional<TableRestriction> restriction =
+        restrictions.of(call.caller(), call.catalog().name(), call.table());
+    if (restriction.isPresent()) {
+      // No storage access, whatever was asked: the engine plans on the server.
+      LoadTableResponse restricted =
+          RestrictedLoad.of(CatalogHandlers.loadTable(call.catalog(), call.table()));
+      String etag =
+          LoadTableETag.of(restricted, request.mode(), Delegation.NONE, restriction.get());
+      if (conditional.notModified(request.ifNoneMatch(), etag, TableCredentials.Loaded.NEVER)) {
+        return new Loaded(null, etag, request.mode(), restriction);
+      }
+      return new Loaded(restricted, etag, request.mode(), restriction);
+    }
     Delegation delegation = credentials.decide(call, request.accessDelegation());
     // Authorized, and the credential is the one a full answer would carry now (the vending cache
     // has decided), before the 304 decision; only the body's serialization is skipped.
@@ -95,9 +125,9 @@ public final class TableLoads {
             call, delegation, CatalogHandlers.loadTable(call.catalog(), call.table()));
     String etag = LoadTableETag.of(loaded.response(), request.mode(), delegation);
     if (conditional.notModified(request.ifNoneMatch(), etag, loaded.credentialsExpireAtMs())) {
-      return new Loaded(null, etag, request.mode());
+      return new Loaded(null, etag, request.mode(), Optional.empty());
     }
-    return new Loaded(loaded.response(), etag, request.mode());
+    return new Loaded(loaded.response(), etag, request.mode(), Optional.empty());
   }
 
   /** {@code HEAD …/tables/{table}}: 404 for a missing table only to a caller who may know. */
@@ -151,6 +181,19 @@ public final class TableLoads {
         TableCredentials.vends(call.catalog())
             ? Privilege.TABLE_READ_DATA
             : Privilege.TABLE_READ_PROPERTIES);
+    if (restrictions.of(call.caller(), call.catalog().name(), call.table()).isPresent()) {
+      String why = "under a read restriction: credentials come with a scan plan (planId)";
+      authz.record(
+          call.caller(),
+          TableCredentials.REFRESH_ACTION,
+          call.catalog().name(),
+          tableRef(call.table()).toString(),
+          false,
+          why);
+      throw new ForbiddenException(
+          "No table-wide credentials for principal '%s' on %s: it is %s",
+          call.caller().principal(), call.table(), why);
+    }
     TableMetadata metadata =
         CatalogHandlers.loadTable(call.catalog(), call.table()).tableMetadata();
     Delegation delegation = credentials.decideRefresh(call);

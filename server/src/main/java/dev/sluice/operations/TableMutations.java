@@ -17,6 +17,7 @@ import java.util.function.Function;
 import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.exceptions.BadRequestException;
+import org.apache.iceberg.exceptions.ForbiddenException;
 import org.apache.iceberg.rest.CatalogHandlers;
 import org.apache.iceberg.rest.requests.CommitTransactionRequest;
 import org.apache.iceberg.rest.requests.CreateTableRequest;
@@ -100,10 +101,13 @@ public final class TableMutations {
   private final Authorizer authz;
   private final TableCredentials credentials;
   private final TableCreates creates;
+  private final ReadRestrictions restrictions;
 
-  public TableMutations(Authorizer authz, TableCredentials credentials) {
+  public TableMutations(
+      Authorizer authz, TableCredentials credentials, ReadRestrictions restrictions) {
     this.authz = requireNonNull(authz, "authz");
     this.credentials = requireNonNull(credentials, "credentials");
+    this.restrictions = requireNonNull(restrictions, "restrictions");
     this.creates = new TableCreates(credentials);
   }
 
@@ -183,6 +187,21 @@ public final class TableMutations {
     for (Privilege needed : CommitPrivileges.onTable(request)) {
       authz.require(caller, "updateTable", catalog, tableRef(table), needed);
     }
+    requireUnrestricted(caller, "updateTable", catalog, table);
+  }
+
+  /**
+   * A caller under a read restriction on the table cannot change it: a write could read around the
+   * restriction (rewrite its files, drop the filtered rows' snapshots), a 403, audited.
+   */
+  private void requireUnrestricted(
+      Caller caller, String action, String catalog, TableIdentifier table) {
+    if (restrictions.of(caller, catalog, table).isPresent()) {
+      String why = "under a read restriction on the table";
+      authz.record(caller, action, catalog, tableRef(table).toString(), false, why);
+      throw new ForbiddenException(
+          "Principal '%s' cannot change table %s: it is %s", caller.principal(), table, why);
+    }
   }
 
   /** {@code DELETE …/tables/{table}}, with {@code purgeRequested}. */
@@ -193,6 +212,7 @@ public final class TableMutations {
     if (purge) {
       authz.require(
           call.caller(), "purgeTable", catalog, tableRef(call.table()), Privilege.TABLE_WRITE_DATA);
+      requireUnrestricted(call.caller(), "purgeTable", catalog, call.table());
       CatalogHandlers.purgeTable(call.catalog(), call.table());
     } else {
       CatalogHandlers.dropTable(call.catalog(), call.table());

@@ -68,15 +68,21 @@ public final class TableSigning {
   private final VendingService vending;
   private final TokenService tokens;
   private final ScanPlans plans;
+  private final ReadRestrictions restrictions;
   private final Cache<TableKey, List<String>> locations =
       Caffeine.newBuilder().expireAfterWrite(Duration.ofSeconds(1)).maximumSize(10_000).build();
 
   public TableSigning(
-      Authorizer authz, VendingService vending, TokenService tokens, ScanPlans plans) {
+      Authorizer authz,
+      VendingService vending,
+      TokenService tokens,
+      ScanPlans plans,
+      ReadRestrictions restrictions) {
     this.authz = requireNonNull(authz, "authz");
     this.vending = requireNonNull(vending, "vending");
     this.tokens = requireNonNull(tokens, "tokens");
     this.plans = requireNonNull(plans, "plans");
+    this.restrictions = requireNonNull(restrictions, "restrictions");
   }
 
   public SignedRequest sign(SignTableRequest sign) {
@@ -124,6 +130,12 @@ public final class TableSigning {
       owned =
           catalog.stagedLocationKeys(
               table, SluiceCatalog.locationKeysOf(staged.location(), staged.locationProperties()));
+    }
+    if (sign.planId() == null && restrictions.of(caller, catalog.name(), table).isPresent()) {
+      String why = "under a read restriction: only a scan plan's files are signed";
+      authz.record(caller, ACTION, catalog.name(), ref.toString(), false, why);
+      throw new ForbiddenException(
+          "Cannot sign for table %s: principal '%s' is %s", table, caller.principal(), why);
     }
     if (sign.planId() != null && !target.readsOnly(plans.filesOf(call, sign.planId()))) {
       authz.record(
