@@ -197,6 +197,20 @@ class ReadRestrictionAdminTest {
         400,
         "ssn");
     refused(root, "orders", "analysts", "{\"hidden\": []}", 400, "hidden");
+    // A partition source's values are in every file's partition data: never hidden or masked.
+    client.createTable(
+        TableIdentifier.of("sales", "by_email"),
+        SCHEMA,
+        org.apache.iceberg.PartitionSpec.builderFor(SCHEMA).identity("email").build());
+    refused(
+        root, "by_email", "analysts", "{\"hiddenColumns\": [\"email\"]}", 400, "partition source");
+    refused(
+        root,
+        "by_email",
+        "analysts",
+        "{\"maskedColumns\": {\"email\": \"show-last-4\"}}",
+        400,
+        "partition source");
     refused(root, "missing", "analysts", "{}", 404, "missing");
     refused(root, "orders", "nobody_role", "{}", 404, "nobody_role");
     assertThat(server.sendAs(root, "GET", path("missing"), null).statusCode()).isEqualTo(404);

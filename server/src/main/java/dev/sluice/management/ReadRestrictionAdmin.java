@@ -26,6 +26,8 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.function.BiConsumer;
+import org.apache.iceberg.PartitionField;
+import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.exceptions.BadRequestException;
@@ -93,6 +95,7 @@ public final class ReadRestrictionAdmin {
       throw new NotFoundException("Principal role %s not found", principalRole);
     }
     StoredReadRestriction restriction = resolve(catalog, table, principalRole, request, schema);
+    requireNotPartitionSources(catalog, table, restriction, schema);
     Optional<StoredReadRestriction> before = find(catalog, table, principalRole);
     try {
       store.readRestrictions().put(restriction);
@@ -252,6 +255,30 @@ public final class ReadRestrictionAdmin {
         caller.requestId(),
         text);
     authz.record(caller, ACTION, catalog, "table " + table + " principal-role " + role, true, text);
+  }
+
+  /**
+   * A hidden or masked column must not be a partition source: its values are in every file's
+   * partition data (which plans return) and often in its path, where no mask applies.
+   */
+  private void requireNotPartitionSources(
+      String catalog, TableIdentifier table, StoredReadRestriction restriction, Schema schema) {
+    Set<Integer> restricted =
+        new TreeSet<>(
+            new TableRestriction(
+                    Expressions.alwaysTrue(), Set.copyOf(restriction.hiddenFieldIds()), Map.of())
+                .hiddenIdsIn(schema));
+    restricted.addAll(restriction.maskedFieldIds().keySet());
+    for (PartitionSpec spec : catalogs.resolve(catalog).loadTable(table).specs().values()) {
+      for (PartitionField field : spec.fields()) {
+        if (restricted.contains(field.sourceId())) {
+          throw new BadRequestException(
+              "Column %s is a partition source of %s: its values are in every file's partition"
+                  + " data and path, where no restriction applies; keep it in another table",
+              schema.findColumnName(field.sourceId()), table);
+        }
+      }
+    }
   }
 
   private Schema currentSchema(String catalog, TableIdentifier table) {
