@@ -290,6 +290,51 @@ class ScanPlanningTest {
     assertThat(own.statusCode()).as(own.body()).isEqualTo(200);
   }
 
+  @Test
+  void aRestrictionSetAfterAPlanRefusesThatPlan() throws Exception {
+    String[] later = admin.principal("later_reader", "later_readers");
+    admin.catalogRole(catalog, "later_read", "later_readers");
+    admin.grant(
+        catalog,
+        "later_read",
+        Admin.grantJson("table", List.of("sales"), "orders", "TABLE_READ_DATA"));
+    String token = server.token(later[0], later[1]);
+    HttpResponse<String> before = server.sendAs(token, "POST", tablePath(ORDERS) + "/plan", "{}");
+    JsonNode plan = TestServer.json(before.body());
+    // 15 files in pages of 4: one inline, three plan tasks.
+    assertThat(plan.get("file-scan-tasks")).hasSize(4);
+    assertThat(plan.get("plan-tasks")).hasSize(3);
+    String planId = plan.get("plan-id").asText();
+
+    HttpResponse<String> restricted =
+        server.send(
+            "PUT",
+            "/api/management/v1/catalogs/"
+                + catalog
+                + "/namespaces/sales/tables/orders/read-restrictions/later_readers",
+            "{\"rowFilter\": {\"type\": \"eq\", \"term\": \"region\", \"value\": \"emea\"}}");
+    assertThat(restricted.statusCode()).as(restricted.body()).isBetween(200, 204);
+    // The plan made before serves nothing more; a new one holds only EMEA's files.
+    HttpResponse<String> old =
+        server.sendAs(token, "GET", tablePath(ORDERS) + "/plan/" + planId, null);
+    assertThat(old.statusCode()).as(old.body()).isEqualTo(403);
+    JsonNode after =
+        TestServer.json(server.sendAs(token, "POST", tablePath(ORDERS) + "/plan", "{}").body());
+    // EMEA's 6 files: one page inline, one plan task.
+    assertThat(after.get("file-scan-tasks")).hasSize(4);
+    assertThat(after.get("plan-tasks")).hasSize(1);
+    assertThat(after.get("file-scan-tasks").toString())
+        .contains("region=emea")
+        .doesNotContain("region=apac")
+        .doesNotContain("region=amer");
+    // Cancelling the old one still works.
+    assertThat(
+            server
+                .sendAs(token, "DELETE", tablePath(ORDERS) + "/plan/" + planId, null)
+                .statusCode())
+        .isEqualTo(204);
+  }
+
   private static String tablePath(TableIdentifier table) {
     return "/api/catalog/v1/"
         + catalog

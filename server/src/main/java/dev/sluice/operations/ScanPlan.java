@@ -3,6 +3,7 @@ package dev.sluice.operations;
 import static java.util.Objects.requireNonNull;
 
 import dev.sluice.catalog.ScanPlanner;
+import dev.sluice.catalog.TableRestriction;
 import dev.sluice.vending.Delegation;
 import java.util.List;
 import java.util.Map;
@@ -33,7 +34,7 @@ final class ScanPlan {
   private final String id;
   private final Owner owner;
   private final Delegation delegation;
-  private final boolean rowFiltered;
+  private final Optional<TableRestriction> restriction;
   private final Map<Integer, PartitionSpec> specs;
   private volatile PlanStatus status = PlanStatus.SUBMITTED;
   private volatile ScanPlanner.Planned planned;
@@ -43,18 +44,18 @@ final class ScanPlan {
   private volatile String covered = "none";
   private volatile boolean storageConfines;
 
-  /** {@code rowFiltered}: the caller's read restriction filters rows, AND-ed into the plan. */
+  /** {@code restriction}: the caller's read restriction the plan was made under, if any. */
   ScanPlan(
       String id,
       Owner owner,
       Delegation delegation,
-      boolean rowFiltered,
+      Optional<TableRestriction> restriction,
       Map<Integer, PartitionSpec> specs) {
     this.id = requireNonNull(id, "id");
     this.specs = Map.copyOf(specs);
     this.owner = requireNonNull(owner, "owner");
     this.delegation = requireNonNull(delegation, "delegation");
-    this.rowFiltered = rowFiltered;
+    this.restriction = requireNonNull(restriction, "restriction");
   }
 
   String id() {
@@ -69,8 +70,14 @@ final class ScanPlan {
     return delegation;
   }
 
+  /** True when the caller's read restriction filters rows (AND-ed into the plan). */
   boolean rowFiltered() {
-    return rowFiltered;
+    return restriction.map(TableRestriction::hasRowFilter).orElse(false);
+  }
+
+  /** The read restriction the plan was made under: a plan serves no other. */
+  Optional<TableRestriction> restriction() {
+    return restriction;
   }
 
   /** What the plan's storage access covers, for its audit event. */

@@ -141,13 +141,7 @@ public final class ScanPlans implements AutoCloseable {
             ? RestrictedScan.prepare(table, request, restriction.get())
             : ScanPlanner.prepare(table, request, Expressions.alwaysTrue());
     Delegation delegation = credentials.decide(call, accessDelegation);
-    ScanPlan plan =
-        new ScanPlan(
-            newId(),
-            owner,
-            delegation,
-            restriction.map(TableRestriction::hasRowFilter).orElse(false),
-            table.specs());
+    ScanPlan plan = new ScanPlan(newId(), owner, delegation, restriction, table.specs());
     Caller auditAs = withoutTrail(call.caller());
     long deadline = System.nanoTime() + limits.timeout().toNanos();
     ScanPlanner.Budget budget =
@@ -280,7 +274,10 @@ public final class ScanPlans implements AutoCloseable {
   public void cancel(TableCall call, String planId) {
     access.requireOnTable(
         call.caller(), CANCEL_ACTION, call.catalog(), call.table(), Privilege.TABLE_READ_DATA);
-    ScanPlan plan = owned(call, planId);
+    ScanPlan plan = plans.getIfPresent(planId == null ? "" : planId);
+    if (plan == null || !plan.owner().equals(ownerOf(call))) {
+      throw new NoSuchPlanIdException("No plan %s for table %s", planId, call.table());
+    }
     plans.invalidate(plan.id());
   }
 
@@ -339,9 +336,29 @@ public final class ScanPlans implements AutoCloseable {
     return plan;
   }
 
+  /**
+   * The caller's plan on this table, or null; a 403 when the caller's read restriction changed
+   * since it was made: its files and credentials were decided under the old one.
+   */
   private ScanPlan ownedOrNull(TableCall call, String planId) {
     ScanPlan plan = planId == null ? null : plans.getIfPresent(planId);
-    return plan != null && plan.owner().equals(ownerOf(call)) ? plan : null;
+    if (plan == null || !plan.owner().equals(ownerOf(call))) {
+      return null;
+    }
+    if (!fingerprint(plan.restriction())
+        .equals(fingerprint(restrictions.of(call.caller(), call.catalog().name(), call.table())))) {
+      throw new ForbiddenException(
+          "Plan %s was made under other read restrictions than %s has now: plan the scan again",
+          planId, call.caller().principal());
+    }
+    return plan;
+  }
+
+  /** A restriction as compared across reads (Iceberg's expressions have no value equality). */
+  private static String fingerprint(Optional<TableRestriction> restriction) {
+    return restriction
+        .map(r -> r.rowFilter() + "|" + r.hiddenFieldIds() + "|" + r.masks())
+        .orElse("none");
   }
 
   /** A plan's owner: the principal (its identity, so a recreated name is another owner). */
