@@ -232,7 +232,17 @@ class ScopeIntegrityTest {
             fx.asAttacker(
                 "POST",
                 fx.api(fx.a) + "/namespaces/attacker/tables",
+                createBody(name, location, Map.of(), false)));
+    // A new table of the old name, placed by Sluice, gets a folder of its own beside it.
+    JsonNode again =
+        assertOk(
+            fx.asAttacker(
+                "POST",
+                fx.api(fx.a) + "/namespaces/attacker/tables",
                 createBody(name, null, Map.of(), false)));
+    String fresh = again.get("metadata").get("location").asText();
+    assertThat(fresh).startsWith(location + "-");
+    assertThat(fresh + "/").doesNotStartWith(location + "/");
   }
 
   // ------------------------------------------------------------------ views
