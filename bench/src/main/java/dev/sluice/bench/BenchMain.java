@@ -53,8 +53,8 @@ public final class BenchMain {
   }
 
   /**
-   * One whole run: servers, suite, history and scale phases, reports. Also the smoke test's entry
-   * (BenchSmokeTest), which must not be ended by {@link System#exit}.
+   * One whole run: servers, suite, history, plan and scale phases, reports. Also the smoke test's
+   * entry (BenchSmokeTest), which must not be ended by {@link System#exit}.
    */
   static void run(BenchOptions options) throws Exception {
     ZonedDateTime startedAt = ZonedDateTime.now();
@@ -82,6 +82,10 @@ public final class BenchMain {
       List<Target> historyTargets = HistoryPhase.targetsOf(targets.inRunOrder(options.targets()));
       if (!options.history().isEmpty() && !historyTargets.isEmpty()) {
         runs.addAll(new HistoryPhase(options).run(historyTargets, descriptions));
+      }
+      List<Target> planTargets = PlanPhase.targetsOf(targets.inRunOrder(options.targets()));
+      if (options.planSnapshots() > 0 && !planTargets.isEmpty()) {
+        runs.addAll(new PlanPhase(options).run(planTargets, descriptions));
       }
       if (!options.scale().isEmpty()) {
         List<Suite.ScaleTarget> scaleTargets = new ArrayList<>();

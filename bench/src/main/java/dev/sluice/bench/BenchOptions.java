@@ -43,7 +43,13 @@ public record BenchOptions(
     double scaleWarmupSeconds,
     double soakSeconds,
     double soakIntervalSeconds,
-    int soakClients) {
+    int soakClients,
+    int planSnapshots,
+    int planFiles,
+    List<Integer> planClients,
+    double planDurationSeconds,
+    double planWarmupSeconds,
+    String planIo) {
 
   public static final String USAGE =
       """
@@ -92,6 +98,19 @@ public record BenchOptions(
         --large-snapshots N    snapshots of the fixture's table bench_large.large, which
                                loadTable-large and loadTable-large-304 load; grown like the
                                history phase's tables, --history-batch per request (500)
+        --plan-snapshots N     after the history phase, scan planning on sluice-rbac: a table of N
+                               snapshots (fast appends, --history-batch per commit request),
+                               planned by Iceberg's client on the client and on the server; 0:
+                               skip (500)
+        --plan-files F         data files of that table, F / N per append (10000)
+        --plan-clients LIST    concurrent planners, each list entry a set of runs (1,4)
+        --plan-duration S      measured seconds per plan run (10)
+        --plan-warmup S        warm-up seconds per plan run; the same again per (scan, planning)
+                               before the first run, unmeasured (2)
+        --plan-io local|hadoop the plan phase's client FileIO: local = plain java.io files, as
+                               Sluice reads the FILE warehouse; hadoop = Iceberg's default for
+                               file: paths (HadoopFileIO: .crc checks, a chmod fork per file
+                               written) (local)
         --client raw|jdk|loop  HTTP client of the load generator (loop): raw and jdk run a thread
                                per client (plain socket / java.net.http); loop drives all clients'
                                connections from one thread, as wrk does, for scenarios whose
@@ -191,7 +210,13 @@ public record BenchOptions(
             Double.parseDouble(values.getOrDefault("scale-warmup", "4")),
             Double.parseDouble(values.getOrDefault("soak", "0")),
             Double.parseDouble(values.getOrDefault("soak-interval", "60")),
-            Integer.parseInt(values.getOrDefault("soak-clients", "8")));
+            Integer.parseInt(values.getOrDefault("soak-clients", "8")),
+            Integer.parseInt(values.getOrDefault("plan-snapshots", "500")),
+            Integer.parseInt(values.getOrDefault("plan-files", "10000")),
+            counts("--plan-clients", values.getOrDefault("plan-clients", "1,4")),
+            Double.parseDouble(values.getOrDefault("plan-duration", "10")),
+            Double.parseDouble(values.getOrDefault("plan-warmup", "2")),
+            values.getOrDefault("plan-io", "local"));
     Map<String, String> known = new LinkedHashMap<>(values);
     for (String k :
         List.of(
@@ -228,7 +253,13 @@ public record BenchOptions(
             "scale-warmup",
             "soak",
             "soak-interval",
-            "soak-clients")) {
+            "soak-clients",
+            "plan-snapshots",
+            "plan-files",
+            "plan-clients",
+            "plan-duration",
+            "plan-warmup",
+            "plan-io")) {
       known.remove(k);
     }
     if (!known.isEmpty()) {
@@ -253,6 +284,20 @@ public record BenchOptions(
       throw new IllegalArgumentException(
           "--large-snapshots must not be negative, not " + options.largeSnapshots);
     }
+    if (!List.of("local", "hadoop").contains(options.planIo)) {
+      throw new IllegalArgumentException(
+          "--plan-io must be local or hadoop, not " + options.planIo);
+    }
+    if (options.planSnapshots < 0
+        || (options.planSnapshots > 0
+            && (options.planFiles < options.planSnapshots
+                || options.planFiles % options.planSnapshots != 0))) {
+      throw new IllegalArgumentException(
+          "--plan-files must be a positive multiple of --plan-snapshots, not "
+              + options.planFiles
+              + " for "
+              + options.planSnapshots);
+    }
     if (options.targets.contains("external") && options.externalUrl == null) {
       throw new IllegalArgumentException("Target external needs --external-url");
     }
@@ -268,7 +313,10 @@ public record BenchOptions(
         + (s3 && postgresUrl != null ? ",sluice-pg-vended" : "");
   }
 
-  /** Sizes for the scale ({@code --scale}) or history phase, ascending; empty for {@code none}. */
+  /**
+   * Sizes for the scale ({@code --scale}) or history phase, or the plan phase's client counts,
+   * ascending; empty for {@code none}.
+   */
   private static List<Integer> counts(String option, String value) {
     if (value.equals("none")) {
       return List.of();

@@ -164,6 +164,7 @@ public final class MarkdownReport {
     ScaleSection.render(in, aggregates, md);
     md.append(charts.markdown("scale"));
     HistorySection.render(in, aggregates, md);
+    PlanSection.render(in, aggregates, md);
     rounds();
     servers();
     noise();

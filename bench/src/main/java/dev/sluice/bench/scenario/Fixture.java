@@ -27,8 +27,17 @@ public final class Fixture {
 
   public static final String LARGE_TABLE = "large";
 
+  /** The plan phase's tables (PlanTable): a namespace of their own, so no listing sees them. */
+  public static final String PLAN_NAMESPACE = "bench_plan";
+
   public static final List<String> NAMESPACES =
-      List.of(READ_NAMESPACE, CREATE_NAMESPACE, COMMIT_NAMESPACE, SCALE_NAMESPACE, LARGE_NAMESPACE);
+      List.of(
+          READ_NAMESPACE,
+          CREATE_NAMESPACE,
+          COMMIT_NAMESPACE,
+          SCALE_NAMESPACE,
+          LARGE_NAMESPACE,
+          PLAN_NAMESPACE);
 
   private Fixture() {}
 
