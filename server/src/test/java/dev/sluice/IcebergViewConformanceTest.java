@@ -1,11 +1,11 @@
 package dev.sluice;
 
-import dev.sluice.catalog.CatalogSettings;
-import dev.sluice.testing.CatalogCleanup;
-import dev.sluice.testing.TestServer;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.sluice.catalog.CatalogSettings;
+import dev.sluice.testing.CatalogCleanup;
+import dev.sluice.testing.TestServer;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
