@@ -12,10 +12,12 @@ import dev.sluice.vending.AccessMode;
 import dev.sluice.vending.Delegation;
 import dev.sluice.vending.FileScope;
 import dev.sluice.vending.PlanCredentials;
+import dev.sluice.vending.StorageCredential;
 import dev.sluice.vending.VendingService;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.TableMetadata;
@@ -71,6 +73,11 @@ public final class PlanAccess {
       return List.of(
           ImmutableCredential.builder().prefix(metadata.location()).config(config).build());
     }
+    Optional<List<Credential>> kept = plan.keptCredentials(System.currentTimeMillis());
+    if (kept.isPresent()) {
+      // Narrowing a large plan's files again on every page and refresh would cost seconds.
+      return kept.get();
+    }
     PlanCredentials vended;
     try {
       vended =
@@ -87,7 +94,15 @@ public final class PlanAccess {
     }
     plan.covered(describe(vended.scope()), confines(vended.scope(), plan));
     Map<String, String> refresh = TableCredentials.refreshConfig(call);
-    return vended.credentials().stream().map(c -> TableCredentials.credential(c, refresh)).toList();
+    List<Credential> credentials =
+        vended.credentials().stream().map(c -> TableCredentials.credential(c, refresh)).toList();
+    long expires =
+        vended.credentials().stream()
+            .mapToLong(StorageCredential::expiresAtMs)
+            .min()
+            .orElse(Long.MAX_VALUE);
+    plan.keep(credentials, System.currentTimeMillis(), expires);
+    return credentials;
   }
 
   /**

@@ -14,6 +14,7 @@ import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.exceptions.NoSuchPlanTaskException;
 import org.apache.iceberg.rest.PlanStatus;
+import org.apache.iceberg.rest.credentials.Credential;
 import org.apache.iceberg.rest.responses.ErrorResponse;
 
 /**
@@ -41,8 +42,11 @@ final class ScanPlan {
   private volatile ErrorResponse error;
   private volatile Future<?> work;
   private volatile boolean cancelled;
+  private volatile boolean released;
   private volatile String covered = "none";
   private volatile boolean storageConfines;
+  private volatile List<Credential> credentials;
+  private volatile long credentialsKeptUntilMs;
 
   /** {@code restriction}: the caller's read restriction the plan was made under, if any. */
   ScanPlan(
@@ -95,6 +99,18 @@ final class ScanPlan {
     this.storageConfines = confines;
   }
 
+  /** The credentials vended for it, while they have more than half their life left. */
+  Optional<List<Credential>> keptCredentials(long nowMs) {
+    List<Credential> kept = credentials;
+    return kept != null && nowMs < credentialsKeptUntilMs ? Optional.of(kept) : Optional.empty();
+  }
+
+  /** Keeps {@code vended}, vended at {@code nowMs}, until half their life is over. */
+  void keep(List<Credential> vended, long nowMs, long expiresAtMs) {
+    this.credentialsKeptUntilMs = nowMs + Math.max(0, (expiresAtMs - nowMs) / 2);
+    this.credentials = List.copyOf(vended);
+  }
+
   /** The table's partition specs when it was planned: every answer about it names them. */
   Map<Integer, PartitionSpec> specs() {
     return specs;
@@ -137,8 +153,8 @@ final class ScanPlan {
     this.status = PlanStatus.FAILED;
   }
 
-  /** Stops its planning (if running) and forgets its tasks. */
-  void cancel() {
+  /** Stops its planning (if running) and forgets it. */
+  synchronized void cancel() {
     cancelled = true;
     status = PlanStatus.CANCELLED;
     Future<?> f = work;
@@ -150,6 +166,35 @@ final class ScanPlan {
 
   boolean isCancelled() {
     return cancelled;
+  }
+
+  /**
+   * A completed plan cancelled by its client: its tasks are released (fetching them is a 404 from
+   * now on), but its files stay known, so its credentials still refresh and its signer still signs
+   * until the plan expires. Iceberg's client cancels a plan once it has its tasks, before the
+   * engine's readers use the plan's credentials. Returns the number of tasks released.
+   */
+  synchronized int release() {
+    ScanPlanner.Planned done = planned;
+    if (status != PlanStatus.COMPLETED || done == null) {
+      return 0;
+    }
+    planned =
+        new ScanPlanner.Planned(
+            List.of(), done.specs(), done.files(), done.rowFilterByPartition());
+    released = true;
+    status = PlanStatus.CANCELLED;
+    return done.tasks().size();
+  }
+
+  /** True when the plan's files may still be read through it: completed, or released by cancel. */
+  boolean grantsAccess() {
+    return status == PlanStatus.COMPLETED || released;
+  }
+
+  /** True when its client cancelled it after it completed. */
+  boolean isReleased() {
+    return released;
   }
 
   /** The pages after the first, as plan-task names. */

@@ -238,6 +238,9 @@ public final class ScanPlans implements AutoCloseable {
     access.requireOnTable(
         call.caller(), FETCH_ACTION, call.catalog(), call.table(), Privilege.TABLE_READ_DATA);
     ScanPlan plan = owned(call, planId);
+    if (plan.isReleased()) {
+      throw new NoSuchPlanIdException("Plan %s was cancelled", planId);
+    }
     FetchPlanningResultResponse.Builder out =
         FetchPlanningResultResponse.builder()
             .withPlanStatus(plan.status())
@@ -278,7 +281,12 @@ public final class ScanPlans implements AutoCloseable {
     if (plan == null || !plan.owner().equals(ownerOf(call))) {
       throw new NoSuchPlanIdException("No plan %s for table %s", planId, call.table());
     }
-    plans.invalidate(plan.id());
+    if (plan.status() == PlanStatus.COMPLETED || plan.isReleased()) {
+      // Its tasks go; its access stays until it expires: readers may still be at work.
+      heldFiles.addAndGet(-plan.release());
+    } else {
+      plans.invalidate(plan.id());
+    }
   }
 
   /** {@code GET …/credentials?planId=}: the plan's credentials again, vended now. */
@@ -290,7 +298,7 @@ public final class ScanPlans implements AutoCloseable {
         call.table(),
         Privilege.TABLE_READ_DATA);
     ScanPlan plan = owned(call, planId);
-    if (plan.status() != PlanStatus.COMPLETED) {
+    if (!plan.grantsAccess()) {
       throw new BadRequestException("Plan %s has no credentials: it is %s", planId, plan.status());
     }
     List<Credential> vended = credentials.of(call, plan);
@@ -300,7 +308,7 @@ public final class ScanPlans implements AutoCloseable {
   /** The files of the caller's completed plan {@code planId} on this table (404 otherwise). */
   Set<String> filesOf(TableCall call, String planId) {
     ScanPlan plan = owned(call, planId);
-    if (plan.status() != PlanStatus.COMPLETED) {
+    if (!plan.grantsAccess()) {
       throw new NoSuchPlanIdException("No completed plan %s for table %s", planId, call.table());
     }
     return plan.planned().files();
