@@ -1,10 +1,13 @@
 package dev.sluice.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowable;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.sluice.e2e.RecordingGateway.Exchange;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -29,19 +32,22 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 
 /**
- * Spark 4.1 with Iceberg 1.11's runtime (Comet off) reading a Sluice table planned by Sluice: a
- * catalog with {@code scan-planning-mode=server} and vended credentials (docs/ENGINES.md, snippet
- * {@code spark-server-planning}) answers the same rows as a catalog that plans on the client, for
- * filters on the partition column and on a data column, projections, an aggregate and time travel
- * by snapshot id and by timestamp, both as the same read-only principal on the Ceph RGW bed.
+ * Spark 4.1 with Iceberg 1.11's runtime (Comet off) reading a table that Sluice plans: a catalog
+ * with {@code scan-planning-mode=server} and vended credentials (docs/ENGINES.md, snippet {@code
+ * spark-server-planning}) answers the rows a catalog planning on the client answers, for filters on
+ * the partition column and on a data column, projections, an aggregate, and time travel by snapshot
+ * id and by timestamp; both catalogs are the same read-only principal on the Ceph RGW bed.
  *
- * <p>That Sluice planned, and Spark did not: Spark's {@code SparkScanBuilder} asks the table for
- * {@code newBatchScan()}, which on a 1.11 {@code RESTTable} is a {@code RESTTableScan} posting to
- * {@code …/plan}; its readers use the scan's own FileIO, built on the plan's {@code
- * storage-credentials}. Proven here by Sluice's audit events (one {@code planTableScan} per query,
- * naming the plan's file count and what its credential covers), its access log (no {@code …/plan}
- * call from client-side planning), and RGW's ops log: with server planning, the reader's sessions
- * read data files only, never a manifest; with client-side planning they read the manifests.
+ * <p>Why Spark plans on the server at all: its {@code SparkScanBuilder} asks the table for {@code
+ * newBatchScan()}, which a 1.11 {@code RESTTable} answers with a {@code RESTTableScan} that posts
+ * to {@code …/plan}; Spark's readers then use that scan's FileIO ({@code
+ * SparkPartitioningAwareScan}: {@code scan.fileIO()}), built from the plan's {@code
+ * storage-credentials} and its plan id. Proven here from the outside: the plan requests (filter,
+ * projection, snapshot id) recorded by a gateway between Spark and Sluice; the credential refreshes
+ * the readers make, which name the plan ({@code …/credentials?planId=}); Sluice's audit event of
+ * each plan, with as many files as Iceberg plans on the client and credentials for exactly those
+ * files; and RGW's ops log, where the reader reads data files only, never a manifest. Incremental
+ * reads are still planned by Spark (the last test).
  *
  * <p>Needs the RGW bed; fails, not skips, without it.
  */
@@ -61,34 +67,45 @@ class ServerScanPlanningSparkTest {
   private static final String ANALYST = "analyst";
   private static final String NS = "sales";
   private static final String TABLE = "orders";
+  private static final List<String> COLUMNS = List.of("id", "region", "amount", "note");
   private static final String AGGREGATE = "an aggregate";
   private static final String PARTITION = "a partition filter and a projection";
-  private static final String PLAN_ROUTE = SluiceAccessLog.TABLE_ROUTE + "/plan";
+
+  /**
+   * Under the 5 minutes within which Iceberg's {@code VendedCredentialsProvider} replaces a
+   * credential before using it: each FileIO asks {@code …/credentials} at its first use, so the
+   * gateway sees which credential Spark's readers use (the last test).
+   */
+  private static final int BRIEF_SECONDS = 240;
 
   private static CometTestBed bed;
+  private static SluiceAdmin admin;
   private static SluiceServerProcess server;
-  private static SluiceAccessLog accessLog;
+  private static RecordingGateway gateway;
   private static RgwOpsLog opsLog;
   private static SparkSession spark;
+  private static String tablePath;
 
   /** The table's snapshots, oldest first, and their commit times. */
   private static final List<Long> SNAPSHOTS = new ArrayList<>();
 
   private static final List<Long> COMMITTED_MS = new ArrayList<>();
 
-  /** What the server-planned queries ran between (epoch ms), in order, and their plan count. */
-  private static final Map<Query, long[]> PLANNED_WINDOWS = new LinkedHashMap<>();
+  /** Each server-planned query's time window (epoch ms) and the analyst's calls in it. */
+  private static final Map<Query, Planned> PLANNED = new LinkedHashMap<>();
 
   private static long rgwMark;
   private static long[] clientWindow;
-  private static long[] serverWindow;
 
   /**
-   * A query of the table ({@code %s}: a catalog's {@code sales.orders}), and the same scan as
-   * Iceberg's API states it: the filter Spark pushes down, at {@code snapshot} (null: the current
-   * one).
+   * A query of the table ({@code %s}: a catalog's {@code sales.orders}), the columns it names, and
+   * the same scan in Iceberg's API: the filter Spark pushes down, at {@code snapshot} (null: the
+   * current one).
    */
-  private record Query(String name, String sql, Expression filter, Long snapshot) {}
+  private record Query(
+      String name, String sql, List<String> columns, Expression filter, Long snapshot) {}
+
+  private record Planned(long from, long to, List<Exchange> calls) {}
 
   @BeforeAll
   static void start() throws Exception {
@@ -99,11 +116,12 @@ class ServerScanPlanningSparkTest {
     bed = CometTestBed.create(env, "sluice-e2e-plan");
     opsLog = RgwOpsLog.ofBed();
     server = SluiceServerProcess.start("server-scan-planning", CometTestBed.SERVER_CONFIG, env);
-    accessLog = new SluiceAccessLog(server);
-    SluiceAdmin admin = new SluiceAdmin(server, bed);
+    gateway = RecordingGateway.start(server.rootUrl());
+    admin = new SluiceAdmin(server, bed);
     admin.createCatalog(LAKE, LAKE, 3600);
     String analyst = admin.createPrincipal(ANALYST, "analysts");
     admin.createCatalogRole(LAKE, "sales_read", "analysts");
+    tablePath = CatalogAdmin.tablePath(server, LAKE, NS, TABLE);
 
     Path sparkDir = SluiceServerProcess.repoRoot().resolve("e2e-comet/target/spark-plan");
     // Iceberg's own runtime and nothing else: no Comet, no S3A, no storage settings.
@@ -112,10 +130,11 @@ class ServerScanPlanningSparkTest {
             .config(
                 "spark.sql.extensions",
                 "org.apache.iceberg.spark.extensions.IcebergSparkSessionExtensions");
-    String uri = server.catalogUri();
-    SparkSql.catalogConf(LAKE, uri, LAKE, server.credential()).forEach(b::config);
-    SparkSql.catalogConf(CLIENT, uri, LAKE, analyst).forEach(b::config);
-    SparkSql.catalogConf(SERVER, uri, LAKE, analyst, "spark-server-planning").forEach(b::config);
+    String viaGateway = gateway.rootUrl() + "/api/catalog";
+    SparkSql.catalogConf(LAKE, server.catalogUri(), LAKE, server.credential()).forEach(b::config);
+    SparkSql.catalogConf(CLIENT, viaGateway, LAKE, analyst).forEach(b::config);
+    SparkSql.catalogConf(SERVER, viaGateway, LAKE, analyst, "spark-server-planning")
+        .forEach(b::config);
     spark = b.getOrCreate();
 
     String orders = LAKE + "." + NS + "." + TABLE;
@@ -150,7 +169,7 @@ class ServerScanPlanningSparkTest {
 
   @AfterAll
   static void stop() throws Exception {
-    ProcessSupport.closeAll(() -> SparkSql.stop(spark), server, bed);
+    ProcessSupport.closeAll(() -> SparkSql.stop(spark), gateway, server, bed);
   }
 
   @Test
@@ -159,42 +178,61 @@ class ServerScanPlanningSparkTest {
     List<Query> queries = queries();
     Map<Query, List<String>> expected = new LinkedHashMap<>();
     rgwMark = opsLog.mark();
-    int logMark = accessLog.mark();
+    int mark = gateway.exchanges().size();
     clientWindow = new long[] {System.currentTimeMillis(), 0};
     for (Query q : queries) {
       expected.put(q, rows(q.sql().formatted(CLIENT + "." + NS + "." + TABLE)));
     }
     clientWindow[1] = System.currentTimeMillis();
-    assertThat(plans(accessLog.since(logMark, l -> false)))
+    assertThat(RecordingGateway.requests("POST", gateway.since(mark), tablePath + "/plan"))
         .as("plan calls while Spark planned on the client")
         .isEmpty();
 
-    serverWindow = new long[] {System.currentTimeMillis(), 0};
     for (Query q : queries) {
+      mark = gateway.exchanges().size();
       long from = System.currentTimeMillis();
-      logMark = accessLog.mark();
       List<String> rows = rows(q.sql().formatted(SERVER + "." + NS + "." + TABLE));
-      PLANNED_WINDOWS.put(q, new long[] {from, System.currentTimeMillis()});
+      PLANNED.put(q, new Planned(from, System.currentTimeMillis(), gateway.since(mark)));
       assertThat(rows).as(q.name()).isNotEmpty().isEqualTo(expected.get(q));
-      assertThat(plans(accessLog.since(logMark, l -> !plans(l).isEmpty())))
-          .as("%s: Spark's plan calls to Sluice", q.name())
-          .isNotEmpty()
-          .allSatisfy(r -> assertThat(r.path("status").asInt()).isEqualTo(200));
+
+      List<Exchange> plans =
+          RecordingGateway.requests("POST", PLANNED.get(q).calls(), tablePath + "/plan");
+      assertThat(plans).as("%s: Spark's plan requests", q.name()).isNotEmpty();
+      long snapshot = q.snapshot() == null ? SNAPSHOTS.get(2) : q.snapshot();
+      for (Exchange plan : plans) {
+        assertThat(plan.status()).as(q.name()).isEqualTo(200);
+        JsonNode body = JSON.readTree(new String(plan.requestBody(), StandardCharsets.UTF_8));
+        // Spark pins every scan to a snapshot; RESTTableScan then asks for that snapshot's schema.
+        assertThat(body.path("snapshot-id").asLong()).as(q.name()).isEqualTo(snapshot);
+        assertThat(body.path("use-snapshot-schema").asBoolean()).as(q.name()).isTrue();
+        List<String> select = new ArrayList<>();
+        body.path("select").forEach(c -> select.add(c.asText()));
+        assertThat(select).as("%s: the projection sent", q.name()).isNotEmpty();
+        assertThat(q.columns()).as("%s: the projection sent", q.name()).containsAll(select);
+        // The filter Spark pushed down, as Iceberg's JSON expression: true when there is none.
+        String filter = body.path("filter").toString();
+        if (q.filter().equals(Expressions.alwaysTrue())) {
+          assertThat(filter).as(q.name()).isEqualTo("true");
+        } else {
+          assertThat(filter)
+              .as("%s: the filter sent", q.name())
+              .contains(q.filter().toString().contains("region") ? "\"region\"" : "\"amount\"");
+        }
+      }
     }
-    serverWindow[1] = System.currentTimeMillis();
   }
 
   @Test
   @Order(2)
-  void eachServerPlanIsAuditedWithItsFilesAndWhatItsCredentialCovers() throws Exception {
-    long from = PLANNED_WINDOWS.values().iterator().next()[0];
-    List<JsonNode> audited = planEvents(from);
-    for (Map.Entry<Query, long[]> w : PLANNED_WINDOWS.entrySet()) {
-      Query q = w.getKey();
+  void eachPlanIsAuditedWithItsFilesAndCredentialsForExactlyThoseFiles() throws Exception {
+    List<JsonNode> audited = planEvents(PLANNED.values().iterator().next().from());
+    for (Map.Entry<Query, Planned> entry : PLANNED.entrySet()) {
+      Query q = entry.getKey();
+      Planned p = entry.getValue();
       List<JsonNode> details =
           audited.stream()
-              .filter(e -> e.path("timestamp").asLong() >= w.getValue()[0])
-              .filter(e -> e.path("timestamp").asLong() <= w.getValue()[1])
+              .filter(e -> e.path("timestamp").asLong() >= p.from())
+              .filter(e -> e.path("timestamp").asLong() <= p.to())
               .map(e -> json(e.path("detail").asText()))
               .toList();
       // Spark plans an aggregate with stats first, to answer it from them (aggregate push-down).
@@ -206,16 +244,14 @@ class ServerScanPlanningSparkTest {
       int files = clientPlannedFiles(q);
       for (JsonNode d : details) {
         System.out.printf("server plan of %s: %s%n", q.name(), d);
-        assertThat(d.path("planId").asText()).as(q.name()).isNotEmpty();
         assertThat(d.path("files").asInt())
             .as("%s: files planned, as many as Iceberg plans on the client", q.name())
             .isEqualTo(files)
             .isPositive();
-        // RGW takes session policies: the plan's files or their folders, never the whole table.
+        // RGW takes session policies naming each object: exactly the plan's files.
         assertThat(d.path("access").asText())
             .as("%s: what the plan's credential covers", q.name())
-            .startsWith("vended: ")
-            .doesNotContain("the table's locations");
+            .isEqualTo("vended: the plan's " + files + " files");
       }
     }
   }
@@ -224,28 +260,29 @@ class ServerScanPlanningSparkTest {
   @Order(3)
   void withServerPlanningTheReaderReadsDataFilesOnlyWhileClientPlanningReadsManifests() {
     List<JsonNode> entries = rgwEntries();
-    List<JsonNode> clientSide = within(entries, clientWindow);
-    assertThat(analysts(clientSide).stream().filter(e -> isManifest(key(e))).toList())
+    assertThat(analysts(within(entries, clientWindow[0], clientWindow[1])))
         .as("manifests the analyst's sessions read while Spark planned on the client")
-        .isNotEmpty();
-    List<JsonNode> serverSide = within(entries, serverWindow);
+        .anySatisfy(e -> assertThat(isManifest(e)).isTrue());
+    long from = PLANNED.values().iterator().next().from();
+    long to = PLANNED.values().stream().mapToLong(Planned::to).max().orElseThrow();
+    List<JsonNode> serverSide = within(entries, from, to);
     assertThat(analysts(serverSide))
         .as("the analyst's requests while Sluice planned")
         .isNotEmpty()
-        .allSatisfy(e -> assertThat(key(e)).contains("/data/region%3D").contains(".parquet"));
+        .allSatisfy(e -> assertThat(uri(e)).contains("/data/region%3D").contains(".parquet"));
     // The partition filter's query read that partition's files only.
-    long[] partition =
-        PLANNED_WINDOWS.entrySet().stream()
-            .filter(w -> w.getKey().name().equals(PARTITION))
+    Planned partition =
+        PLANNED.entrySet().stream()
+            .filter(p -> p.getKey().name().equals(PARTITION))
             .findFirst()
             .orElseThrow()
             .getValue();
-    assertThat(analysts(within(entries, partition)))
+    assertThat(analysts(within(entries, partition.from(), partition.to())))
         .as("the analyst's reads for region = 'emea'")
         .isNotEmpty()
-        .allSatisfy(e -> assertThat(key(e)).contains("/data/region%3Demea/"));
+        .allSatisfy(e -> assertThat(uri(e)).contains("/data/region%3Demea/"));
     // Sluice read the manifests itself, with its own keys.
-    assertThat(serverSide.stream().filter(e -> isManifest(key(e))).toList())
+    assertThat(serverSide.stream().filter(ServerScanPlanningSparkTest::isManifest).toList())
         .as("manifest reads while Sluice planned")
         .isNotEmpty()
         .allSatisfy(e -> assertThat(RgwOpsLog.session(e)).isNotEqualTo(ANALYST));
@@ -253,35 +290,61 @@ class ServerScanPlanningSparkTest {
 
   @Test
   @Order(4)
-  void incrementalReadsArePlannedBySparkEvenInServerMode() throws Exception {
+  void incrementalReadsArePlannedBySparkEvenInServerMode() {
     // RESTTable overrides newScan and newBatchScan only: newIncrementalAppendScan is BaseTable's,
     // which reads the manifests itself with the table's credential.
     List<String> expected = appendedSinceFirst(CLIENT);
-    int logMark = accessLog.mark();
-    long[] window = {System.currentTimeMillis(), 0};
+    int mark = gateway.exchanges().size();
+    long from = System.currentTimeMillis();
     List<String> rows = appendedSinceFirst(SERVER);
-    window[1] = System.currentTimeMillis();
+    long to = System.currentTimeMillis();
     assertThat(rows).isNotEmpty().isEqualTo(expected);
-    assertThat(plans(accessLog.since(logMark, l -> false)))
+    List<Exchange> calls = gateway.since(mark);
+    assertThat(RecordingGateway.requests("POST", calls, tablePath + "/plan"))
         .as("plan calls for an incremental read in server mode")
         .isEmpty();
-    assertThat(analysts(within(rgwEntries(), window)).stream().filter(e -> isManifest(key(e))))
+    assertThat(analysts(within(rgwEntries(), from, to)))
         .as("manifests the analyst's session read for it")
-        .isNotEmpty();
+        .anySatisfy(e -> assertThat(isManifest(e)).isTrue());
   }
 
-  /** The rows appended after the first snapshot, read incrementally through {@code catalog}. */
-  private static List<String> appendedSinceFirst(String catalog) {
-    return spark
-        .read()
-        .option("start-snapshot-id", SNAPSHOTS.get(0))
-        .option("end-snapshot-id", SNAPSHOTS.get(2))
-        .table(catalog + "." + NS + "." + TABLE)
-        .collectAsList()
-        .stream()
-        .map(r -> r.mkString(","))
-        .sorted()
-        .toList();
+  /**
+   * What happens when Spark's readers must refresh a plan's credential (one that expires within 5
+   * minutes at first use, or a read that outlives it): the refresh names the plan, so the readers'
+   * FileIO is the plan's; but Iceberg 1.11's RESTTableScan cancels the plan ({@code DELETE
+   * …/plan/{id}}) as soon as the driver has read its tasks, before any reader starts, and Sluice
+   * forgets a cancelled plan: the refresh is answered 404 and the query fails. The same cancel
+   * would leave a plan's signing endpoint answering 404 (remote signing).
+   */
+  @Test
+  @Order(5)
+  void aReadersRefreshNamesThePlanWhichSparkHasAlreadyCancelled() throws Exception {
+    admin.setCredentialSeconds(LAKE, LAKE, BRIEF_SECONDS);
+    int mark = gateway.exchanges().size();
+    Throwable failure =
+        catchThrowable(() -> rows("SELECT * FROM " + SERVER + "." + NS + "." + TABLE));
+    List<Exchange> calls = gateway.since(mark);
+
+    List<Exchange> plans = RecordingGateway.requests("POST", calls, tablePath + "/plan");
+    assertThat(plans).hasSize(1).allSatisfy(p -> assertThat(p.status()).isEqualTo(200));
+    List<JsonNode> events = planEvents(plans.get(0).receivedAtMillis());
+    assertThat(events).hasSize(1);
+    String planId = json(events.get(0).path("detail").asText()).path("planId").asText();
+    List<Exchange> cancels =
+        RecordingGateway.requests("DELETE", calls, tablePath + "/plan/" + planId);
+    assertThat(cancels).as("Spark's cancel of its plan").hasSize(1);
+    assertThat(cancels.get(0).status()).isEqualTo(204);
+    List<Exchange> refreshes = RecordingGateway.requests("GET", calls, tablePath + "/credentials");
+    assertThat(refreshes)
+        .as("the readers' refreshes, after the cancel")
+        .isNotEmpty()
+        .allSatisfy(
+            r -> {
+              assertThat(planIdOf(r.path())).isEqualTo(planId);
+              assertThat(calls.indexOf(r)).isGreaterThan(calls.indexOf(cancels.get(0)));
+              assertThat(r.status()).isEqualTo(404);
+            });
+    assertThat(SparkCometVendingTest.messages(failure)).contains("NoSuchPlanIdException");
   }
 
   // --- helpers -------------------------------------------------------------------------------
@@ -289,31 +352,36 @@ class ServerScanPlanningSparkTest {
   /** The queries each catalog runs, in order. */
   private static List<Query> queries() {
     return List.of(
-        new Query("everything", "SELECT * FROM %s", Expressions.alwaysTrue(), null),
+        new Query("everything", "SELECT * FROM %s", COLUMNS, Expressions.alwaysTrue(), null),
         new Query(
             PARTITION,
             "SELECT id, amount FROM %s WHERE region = 'emea'",
+            List.of("id", "amount", "region"),
             Expressions.equal("region", "emea"),
             null),
         new Query(
             "a data column filter",
             "SELECT id, region FROM %s WHERE amount > 45",
+            List.of("id", "region", "amount"),
             Expressions.greaterThan("amount", 45),
             null),
         new Query(
             "both, a null in the projection",
             "SELECT id, note FROM %s WHERE region = 'apac' AND amount >= 50",
+            COLUMNS,
             Expressions.and(
                 Expressions.equal("region", "apac"), Expressions.greaterThanOrEqual("amount", 50)),
             null),
         new Query(
             AGGREGATE,
             "SELECT count(*), min(id), max(amount) FROM %s WHERE region = 'amer'",
+            COLUMNS, // the push-down's plan comes before Spark prunes columns: it selects all
             Expressions.equal("region", "amer"),
             null),
         new Query(
             "VERSION AS OF the first snapshot",
             "SELECT * FROM %s VERSION AS OF " + SNAPSHOTS.get(0),
+            COLUMNS,
             Expressions.alwaysTrue(),
             SNAPSHOTS.get(0)),
         new Query(
@@ -321,6 +389,7 @@ class ServerScanPlanningSparkTest {
             "SELECT id, region FROM %s TIMESTAMP AS OF timestamp_millis("
                 + COMMITTED_MS.get(1)
                 + ") WHERE region <> 'amer'",
+            List.of("id", "region"),
             Expressions.notEqual("region", "amer"),
             SNAPSHOTS.get(1)));
   }
@@ -341,7 +410,21 @@ class ServerScanPlanningSparkTest {
     return files;
   }
 
-  /** Sluice's planTableScan events with a detail (a finished plan) since {@code from}. */
+  /** The rows appended after the first snapshot, read incrementally through {@code catalog}. */
+  private static List<String> appendedSinceFirst(String catalog) {
+    return spark
+        .read()
+        .option("start-snapshot-id", SNAPSHOTS.get(0))
+        .option("end-snapshot-id", SNAPSHOTS.get(2))
+        .table(catalog + "." + NS + "." + TABLE)
+        .collectAsList()
+        .stream()
+        .map(r -> r.mkString(","))
+        .sorted()
+        .toList();
+  }
+
+  /** Sluice's planTableScan events of finished plans (with a detail) since {@code from}. */
   private static List<JsonNode> planEvents(long from) throws Exception {
     HttpResponse<String> page =
         server.send(
@@ -368,6 +451,12 @@ class ServerScanPlanningSparkTest {
     return out;
   }
 
+  /** The {@code planId} of a credentials request's query, or null. */
+  private static String planIdOf(String path) {
+    int q = path.indexOf("?planId=");
+    return q < 0 ? null : path.substring(q + "?planId=".length());
+  }
+
   /**
    * RGW's entries of this bucket since the first query, complete: RGW writes its ops log after
    * answering, so a listing made now is awaited as the last entry.
@@ -375,16 +464,16 @@ class ServerScanPlanningSparkTest {
   private static List<JsonNode> rgwEntries() {
     String sentinel = "sentinel-" + ProcessSupport.randomHex(4);
     bed.keys(sentinel);
-    return opsLog.await(rgwMark, bed.bucket(), e -> key(e).contains(sentinel), "a listing");
+    return opsLog.await(rgwMark, bed.bucket(), e -> uri(e).contains(sentinel), "a listing");
   }
 
-  /** Of {@code entries}, the requests made within {@code window} (epoch ms). */
-  private static List<JsonNode> within(List<JsonNode> entries, long[] window) {
+  /** Of {@code entries}, the requests made between {@code from} and {@code to} (epoch ms). */
+  private static List<JsonNode> within(List<JsonNode> entries, long from, long to) {
     return entries.stream()
         .filter(
             e -> {
               long at = Instant.parse(e.path("time").asText()).toEpochMilli();
-              return at >= window[0] && at <= window[1];
+              return at >= from && at <= to;
             })
         .toList();
   }
@@ -394,19 +483,13 @@ class ServerScanPlanningSparkTest {
     return entries.stream().filter(e -> ANALYST.equals(RgwOpsLog.session(e))).toList();
   }
 
-  private static String key(JsonNode entry) {
+  private static String uri(JsonNode entry) {
     return entry.path("uri").asText();
   }
 
-  private static boolean isManifest(String uri) {
-    return uri.contains("/metadata/") && uri.contains(".avro");
-  }
-
-  private static List<JsonNode> plans(List<JsonNode> records) {
-    return records.stream()
-        .filter(r -> r.path("method").asText().equals("POST"))
-        .filter(r -> r.path("route").asText().equals(PLAN_ROUTE))
-        .toList();
+  /** A manifest list or manifest (Avro, under the table's metadata folder). */
+  private static boolean isManifest(JsonNode entry) {
+    return uri(entry).contains("/metadata/") && uri(entry).contains(".avro");
   }
 
   private static JsonNode json(String text) {
