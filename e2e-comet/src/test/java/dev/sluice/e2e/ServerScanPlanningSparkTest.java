@@ -46,8 +46,11 @@ import org.junit.jupiter.api.TestMethodOrder;
  * projection, snapshot id) recorded by a gateway between Spark and Sluice; the credential refreshes
  * the readers make, which name the plan ({@code …/credentials?planId=}); Sluice's audit event of
  * each plan, with as many files as Iceberg plans on the client and credentials for exactly those
- * files; and RGW's ops log, where the reader reads data files only, never a manifest. Incremental
- * reads are still planned by Spark (the last test).
+ * files; and RGW's ops log, where the reader reads data files only, never a manifest.
+ *
+ * <p>What does not work that way, as it happens today: incremental reads are planned by Spark; and
+ * a reader's refresh of a plan's credential fails, because Spark cancels its plan before reading
+ * and Sluice forgets a cancelled plan (the last test; docs/ENGINES.md).
  *
  * <p>Needs the RGW bed; fails, not skips, without it.
  */
@@ -233,7 +236,7 @@ class ServerScanPlanningSparkTest {
           audited.stream()
               .filter(e -> e.path("timestamp").asLong() >= p.from())
               .filter(e -> e.path("timestamp").asLong() <= p.to())
-              .map(e -> json(e.path("detail").asText()))
+              .map(e -> CatalogAdmin.json(e.path("detail").asText()))
               .toList();
       // Spark plans an aggregate with stats first, to answer it from them (aggregate push-down).
       // Iceberg 1.11's RESTTableScan sends no stats-fields for "all columns' stats", so the plan
@@ -314,7 +317,8 @@ class ServerScanPlanningSparkTest {
    * FileIO is the plan's; but Iceberg 1.11's RESTTableScan cancels the plan ({@code DELETE
    * …/plan/{id}}) as soon as the driver has read its tasks, before any reader starts, and Sluice
    * forgets a cancelled plan: the refresh is answered 404 and the query fails. The same cancel
-   * would leave a plan's signing endpoint answering 404 (remote signing).
+   * would leave a plan's signing endpoint answering 404 (remote signing). Once Sluice keeps a
+   * cancelled plan's access until it expires, this test must expect the refresh's 200 and the rows.
    */
   @Test
   @Order(5)
@@ -329,7 +333,8 @@ class ServerScanPlanningSparkTest {
     assertThat(plans).hasSize(1).allSatisfy(p -> assertThat(p.status()).isEqualTo(200));
     List<JsonNode> events = planEvents(plans.get(0).receivedAtMillis());
     assertThat(events).hasSize(1);
-    String planId = json(events.get(0).path("detail").asText()).path("planId").asText();
+    String planId =
+        CatalogAdmin.json(events.get(0).path("detail").asText()).path("planId").asText();
     List<Exchange> cancels =
         RecordingGateway.requests("DELETE", calls, tablePath + "/plan/" + planId);
     assertThat(cancels).as("Spark's cancel of its plan").hasSize(1);
@@ -490,14 +495,6 @@ class ServerScanPlanningSparkTest {
   /** A manifest list or manifest (Avro, under the table's metadata folder). */
   private static boolean isManifest(JsonNode entry) {
     return uri(entry).contains("/metadata/") && uri(entry).contains(".avro");
-  }
-
-  private static JsonNode json(String text) {
-    try {
-      return JSON.readTree(text);
-    } catch (Exception e) {
-      throw new AssertionError("not JSON: " + text, e);
-    }
   }
 
   /** Each row as its values joined by commas, sorted (no ORDER BY: a sort is one more job). */
