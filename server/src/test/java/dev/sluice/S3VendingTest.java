@@ -223,15 +223,22 @@ class S3VendingTest extends VendingContract {
         assertThat(CephRgw.put(vended, bucket, bed.key(location, "/data/after"), new byte[] {1}))
             .isEqualTo(200);
       }
-      // The folder stays the renamed table's: a new table under the old name would default to it.
+      // The folder stays the renamed table's: a new table under the old name gets its own, and
+      // its credential does not reach the renamed table's files.
       HttpResponse<String> again =
           server.sendAs(
               server.token(writer[0], writer[1]),
               "POST",
               "/api/catalog/v1/" + catalog + "/namespaces/sales/tables",
               "{\"name\": \"before\", \"schema\": " + AuthorizationMatrixTest.SCHEMA + "}");
-      assertThat(again.statusCode()).as(again.body()).isEqualTo(403);
-      assertThat(again.body()).doesNotContain("s3.session-token");
+      assertThat(again.statusCode()).as(again.body()).isEqualTo(200);
+      String fresh = TestServer.json(again.body()).at("/metadata/location").asText();
+      assertThat(fresh).startsWith(location + "-");
+      JsonNode reloaded = load(server.token(writer[0], writer[1]), "sales", "before", true);
+      try (S3Client vended = bed.vendedClient(reloaded)) {
+        RgwVendingBed.assertS3Status(
+            403, () -> CephRgw.get(vended, bucket, bed.key(location, "/data/after")));
+      }
     }
   }
 

@@ -187,8 +187,10 @@ class ScanPlanVendingRgwTest {
     RgwVendingBed.assertS3Status(403, () -> store.get(metadataFile));
     RgwVendingBed.assertS3Status(403, () -> store.put(emea1 + ".new", new byte[] {1}));
 
-    // Refreshed through the plan: the same reach.
+    // Refreshed through the plan, also after its client cancelled it: the same reach.
     String planId = plan.get("plan-id").asText();
+    assertThat(send(readerToken, "DELETE", ORDERS + "/plan/" + planId, null, null).statusCode())
+        .isEqualTo(204);
     HttpResponse<String> refresh =
         send(readerToken, "GET", ORDERS + "/credentials?planId=" + planId, null, null);
     assertThat(refresh.statusCode()).as(refresh.body()).isEqualTo(200);
@@ -218,10 +220,15 @@ class ScanPlanVendingRgwTest {
     assertThat(sign(readerToken, path, "DELETE", emea1).statusCode()).isEqualTo(403);
     // Another reader of the table: the plan is not theirs.
     assertThat(sign(otherToken, path, "GET", emea1).statusCode()).isEqualTo(404);
-    // Cancelled: nothing is signed through it any more.
+    // Cancelled once planned (Iceberg's client does so before its readers start): its tasks are
+    // gone, its signer still serves its files, and only them, until the plan expires.
     assertThat(send(readerToken, "DELETE", ORDERS + "/plan/" + planId, null, null).statusCode())
         .isEqualTo(204);
-    assertThat(sign(readerToken, path, "GET", emea1).statusCode()).isEqualTo(404);
+    assertThat(send(readerToken, "GET", ORDERS + "/plan/" + planId, null, null).statusCode())
+        .isEqualTo(404);
+    assertThat(sign(readerToken, path, "GET", emea1).statusCode()).isEqualTo(200);
+    assertThat(sign(readerToken, path, "GET", apac).statusCode()).isEqualTo(403);
+    assertThat(sign(otherToken, path, "GET", emea1).statusCode()).isEqualTo(404);
   }
 
   @Test

@@ -180,8 +180,7 @@ final class ScanPlan {
       return 0;
     }
     planned =
-        new ScanPlanner.Planned(
-            List.of(), done.specs(), done.files(), done.rowFilterByPartition());
+        new ScanPlanner.Planned(List.of(), done.specs(), done.files(), done.rowFilterByPartition());
     released = true;
     status = PlanStatus.CANCELLED;
     return done.tasks().size();
