@@ -211,6 +211,12 @@ class ReadRestrictionAdminTest {
         "{\"maskedColumns\": {\"email\": \"show-last-4\"}}",
         400,
         "partition source");
+    // A sort column cannot be hidden: the caller's engine could not load the table's sort order.
+    client
+        .buildTable(TableIdentifier.of("sales", "by_birth"), SCHEMA)
+        .withSortOrder(org.apache.iceberg.SortOrder.builderFor(SCHEMA).asc("born").build())
+        .create();
+    refused(root, "by_birth", "analysts", "{\"hiddenColumns\": [\"born\"]}", 400, "sorts");
     refused(root, "missing", "analysts", "{}", 404, "missing");
     refused(root, "orders", "nobody_role", "{}", 404, "nobody_role");
     assertThat(server.sendAs(root, "GET", path("missing"), null).statusCode()).isEqualTo(404);

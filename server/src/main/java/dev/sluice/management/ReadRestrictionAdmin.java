@@ -29,6 +29,9 @@ import java.util.function.BiConsumer;
 import org.apache.iceberg.PartitionField;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
+import org.apache.iceberg.SortField;
+import org.apache.iceberg.SortOrder;
+import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.exceptions.BadRequestException;
 import org.apache.iceberg.exceptions.NoSuchTableException;
@@ -95,7 +98,7 @@ public final class ReadRestrictionAdmin {
       throw new NotFoundException("Principal role %s not found", principalRole);
     }
     StoredReadRestriction restriction = resolve(catalog, table, principalRole, request, schema);
-    requireNotPartitionSources(catalog, table, restriction, schema);
+    requireOutsideLayout(catalog, table, restriction, schema);
     Optional<StoredReadRestriction> before = find(catalog, table, principalRole);
     try {
       store.readRestrictions().put(restriction);
@@ -259,22 +262,36 @@ public final class ReadRestrictionAdmin {
 
   /**
    * A hidden or masked column must not be a partition source: its values are in every file's
-   * partition data (which plans return) and often in its path, where no mask applies.
+   * partition data (which plans return) and often in its path, where no mask applies. A hidden one
+   * must not be a sort column: the sort order of the schema a restricted caller is shown would name
+   * a column it lacks.
    */
-  private void requireNotPartitionSources(
+  private void requireOutsideLayout(
       String catalog, TableIdentifier table, StoredReadRestriction restriction, Schema schema) {
-    Set<Integer> restricted =
-        new TreeSet<>(
-            new TableRestriction(
-                    Expressions.alwaysTrue(), Set.copyOf(restriction.hiddenFieldIds()), Map.of())
-                .hiddenIdsIn(schema));
+    Set<Integer> hidden =
+        new TableRestriction(
+                Expressions.alwaysTrue(), Set.copyOf(restriction.hiddenFieldIds()), Map.of())
+            .hiddenIdsIn(schema);
+    Set<Integer> restricted = new TreeSet<>(hidden);
     restricted.addAll(restriction.maskedFieldIds().keySet());
-    for (PartitionSpec spec : catalogs.resolve(catalog).loadTable(table).specs().values()) {
+    Table loaded = catalogs.resolve(catalog).loadTable(table);
+    for (PartitionSpec spec : loaded.specs().values()) {
       for (PartitionField field : spec.fields()) {
         if (restricted.contains(field.sourceId())) {
           throw new BadRequestException(
               "Column %s is a partition source of %s: its values are in every file's partition"
                   + " data and path, where no restriction applies; keep it in another table",
+              schema.findColumnName(field.sourceId()), table);
+        }
+      }
+    }
+    // A sort order naming a column the caller's schema lacks would not load in its engine.
+    for (SortOrder order : loaded.sortOrders().values()) {
+      for (SortField field : order.fields()) {
+        if (hidden.contains(field.sourceId())) {
+          throw new BadRequestException(
+              "Column %s sorts %s: a restricted caller's engine could not load its sort order"
+                  + " without it; hide another column or change the sort order",
               schema.findColumnName(field.sourceId()), table);
         }
       }
