@@ -61,6 +61,12 @@ public final class PlanAccess {
       plan.covered("none", false);
       return List.of();
     }
+    Optional<List<Credential>> kept = plan.keptCredentials(System.currentTimeMillis());
+    if (kept.isPresent()) {
+      // Neither the table loaded nor a large plan's files narrowed again on every page and
+      // refresh.
+      return kept.get();
+    }
     SluiceCatalog catalog = call.catalog();
     TableMetadata metadata = CatalogHandlers.loadTable(catalog, call.table()).tableMetadata();
     if (delegation.kind() == Delegation.Kind.REMOTE_SIGNING) {
@@ -72,11 +78,6 @@ public final class PlanAccess {
       plan.covered("signing: the plan's files", true);
       return List.of(
           ImmutableCredential.builder().prefix(metadata.location()).config(config).build());
-    }
-    Optional<List<Credential>> kept = plan.keptCredentials(System.currentTimeMillis());
-    if (kept.isPresent()) {
-      // Narrowing a large plan's files again on every page and refresh would cost seconds.
-      return kept.get();
     }
     PlanCredentials vended;
     try {
