@@ -69,8 +69,9 @@ final class JdbcLocationClaims {
 
   /**
    * The first claim among {@code claims} that overlaps one of another table or view than (catalog,
-   * ns, name) or of a federated catalog's table, or lies around or inside a namespace outside its
-   * own ancestry.
+   * ns, name), or lies around or inside a namespace outside its own ancestry. A federated table's
+   * claim is no conflict: it yields to the table or view that claims its location ({@link
+   * JdbcRemoteClaims#yieldTo}).
    */
   static Optional<LocationConflict> findConflict(
       Connection conn, String catalog, NamespacePath ns, String name, List<LocationClaim> claims)
@@ -103,10 +104,6 @@ final class JdbcLocationClaims {
       if (inside.isPresent()) {
         return Optional.of(new LocationConflict(claim.key(), inside.get()));
       }
-      Optional<LocationConflict> remote = JdbcRemoteClaims.overlapping(conn, claim, null);
-      if (remote.isPresent()) {
-        return remote;
-      }
       Optional<LocationConflict> namespace = namespaceConflictOfContent(conn, catalog, ns, claim);
       if (namespace.isPresent()) {
         return namespace;
@@ -134,7 +131,7 @@ final class JdbcLocationClaims {
   /**
    * Whether namespace (catalog, path), which holds nothing, may claim {@code claim}: no other
    * namespace's claim may cover it or lie inside it except its own ancestors', and no table's or
-   * view's (of a federated catalog's tables too) may either.
+   * view's may either (a federated table's claim yields instead: {@link JdbcRemoteClaims#yieldTo}).
    */
   static Optional<LocationConflict> findNamespaceConflict(
       Connection conn, String catalog, NamespacePath path, LocationClaim claim)
@@ -168,11 +165,7 @@ final class JdbcLocationClaims {
       table =
           first(conn, "SELECT location_key FROM location_claims WHERE prefix_key = ?", claim.key());
     }
-    if (table.isPresent()) {
-      return table.map(t -> new LocationConflict(claim.key(), t));
-    }
-    // A federated catalog's table lies in no Sluice namespace: every namespace must keep off it.
-    return JdbcRemoteClaims.overlapping(conn, claim, null);
+    return table.map(t -> new LocationConflict(claim.key(), t));
   }
 
   /**

@@ -61,6 +61,53 @@ final class JdbcRemoteClaims extends JdbcSupport {
         });
   }
 
+  /**
+   * Drops every claim of each federated table that holds a location overlapping one of {@code
+   * claims}, which a table, view or namespace of an internal catalog takes in the same transaction
+   * (under the storage roots' locks): the internal catalog owns its folders, so a table imported
+   * from a federated catalog's remote moves over, and the federated table is vended nothing until
+   * it can claim its location again, which it cannot while the internal claim holds it.
+   */
+  static void yieldTo(Connection conn, List<LocationClaim> claims) throws SQLException {
+    for (LocationClaim claim : claims) {
+      Optional<RemoteClaimHolder> holder;
+      while ((holder = overlappingHolder(conn, claim)).isPresent()) {
+        RemoteClaimHolder h = holder.get();
+        update(
+            conn,
+            "DELETE FROM remote_location_claims WHERE catalog_name = ? AND ns_path = ? AND name = ?",
+            h.catalog(),
+            h.ns().key(),
+            h.name());
+      }
+    }
+  }
+
+  /** A federated table holding a claim equal to, around or inside {@code claim}. */
+  private static Optional<RemoteClaimHolder> overlappingHolder(Connection conn, LocationClaim claim)
+      throws SQLException {
+    String marks = String.join(", ", Collections.nCopies(claim.ancestry().size(), "?"));
+    for (String where : List.of("location_key IN (" + marks + ")", "prefix_key = ?")) {
+      Object[] args =
+          where.startsWith("prefix") ? new Object[] {claim.key()} : claim.ancestry().toArray();
+      try (PreparedStatement ps =
+          conn.prepareStatement(
+              "SELECT catalog_name, ns_path, name FROM remote_location_claims WHERE "
+                  + where
+                  + " FETCH FIRST 1 ROWS ONLY")) {
+        bind(ps, args);
+        try (java.sql.ResultSet rs = ps.executeQuery()) {
+          if (rs.next()) {
+            return Optional.of(
+                new RemoteClaimHolder(
+                    rs.getString(1), NamespacePath.fromKey(rs.getString(2)), rs.getString(3)));
+          }
+        }
+      }
+    }
+    return Optional.empty();
+  }
+
   /** See {@link Store#releaseRemoteLocations}. */
   void release(String catalog, NamespacePath ns, String name) {
     inTransaction(

@@ -93,9 +93,10 @@ public interface Store extends AutoCloseable {
   /**
    * Inserts a new table or view that claims {@code claims}, atomically: {@link LocationConflict}
    * when one of them overlaps (equals, contains or lies inside) a location another table or view
-   * claims in the same storage, in any catalog, or a remote table of a federated catalog ({@link
-   * #claimRemoteLocations}). Of two concurrent creates of overlapping locations, on one replica or
-   * several, exactly one succeeds.
+   * claims in the same storage, in any catalog. A remote table of a federated catalog ({@link
+   * #claimRemoteLocations}) overlapping one of them yields: its claims are dropped in the same
+   * transaction. Of two concurrent creates of overlapping locations, on one replica or several,
+   * exactly one succeeds.
    */
   void createContent(
       String catalog,
@@ -108,15 +109,16 @@ public interface Store extends AutoCloseable {
   /**
    * Moves each pointer from its expected to its new location, all or none, in one transaction.
    * {@link Conflict} when any pointer moved meanwhile or is gone; {@link LocationConflict} when a
-   * swap's new claims overlap another table's or view's.
+   * swap's new claims overlap another table's or view's (a remote table's yield, as for {@link
+   * #createContent}).
    */
   void swapMetadata(String catalog, List<MetadataSwap> swaps);
 
   /**
-   * A location among {@code claims} that another table or view than {@code name} (or a remote
-   * table, or a namespace outside its ancestry) claims an overlapping location of, or empty: a
-   * check before any file is written or any credential is vended. Not a reservation; {@link
-   * #createContent} and {@link #swapMetadata} decide.
+   * A location among {@code claims} that another table or view than {@code name} (or a namespace
+   * outside its ancestry; not a remote table, which yields) claims an overlapping location of, or
+   * empty: a check before any file is written or any credential is vended. Not a reservation;
+   * {@link #createContent} and {@link #swapMetadata} decide.
    */
   java.util.Optional<LocationConflict> findLocationConflict(
       String catalog, NamespacePath ns, String name, List<LocationClaim> claims);
@@ -139,8 +141,9 @@ public interface Store extends AutoCloseable {
    * atomic under the same storage-root locks as content claims. Empty when claimed; the conflict
    * (and nothing written) when any other claim overlaps: a table's or view's of any catalog,
    * another remote table's, or a namespace claim (a remote table has no Sluice namespace, so every
-   * covering namespace claim is foreign). Claiming the same locations again is a cheap no-op (one
-   * read, no write). {@link NotFound} when the catalog does not exist.
+   * covering namespace claim is foreign). Internal claims taken later take its locations from it
+   * ({@link #createContent}). Claiming the same locations again is a cheap no-op (one read, no
+   * write). {@link NotFound} when the catalog does not exist.
    */
   Optional<LocationConflict> claimRemoteLocations(
       String catalog, NamespacePath ns, String name, List<LocationClaim> claims);
