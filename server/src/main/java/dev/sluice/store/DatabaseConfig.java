@@ -70,26 +70,37 @@ public record DatabaseConfig(
   }
 
   /**
-   * The URL to connect with: {@code url}, except for an H2 file store whose URL does not set them:
+   * The URL to connect with: {@code url}, except for H2, whose URL gets, when it does not set them:
    *
    * <ul>
-   *   <li>{@code WRITE_DELAY=0}: a commit is written to the file before it is acknowledged. H2's
-   *       default writes within 500 ms after, so a {@code kill -9} lost acknowledged commits (issue
-   *       33: 7 of 1,104). The file is not fsynced: a power loss may still lose the last ones.
-   *   <li>{@code CACHE_SIZE}: a page cache of an eighth of the heap, between 16 and 256 MB. A fixed
-   *       256 MB served a million tables well on a 1 GiB heap but does not fit the launcher's
-   *       smaller one (server/jvm.options); H2's own default, 64 MB, is too large for that heap
-   *       too.
+   *   <li>{@code QUERY_CACHE_SIZE=0}, for any H2 store: H2 2.x reuses the result of a cached query
+   *       whose tables it believes unchanged, and rows removed by {@code ON DELETE CASCADE} do not
+   *       count as a change. A claim check repeated after a table's drop (its location claims
+   *       cascade away) then saw the dropped table's claims and refused a free location.
+   *   <li>for an H2 file, {@code WRITE_DELAY=0}: a commit is written to the file before it is
+   *       acknowledged. H2's default writes within 500 ms after, so a {@code kill -9} lost
+   *       acknowledged commits (issue 33: 7 of 1,104). The file is not fsynced: a power loss may
+   *       still lose the last ones.
+   *   <li>for an H2 file, {@code CACHE_SIZE}: a page cache of an eighth of the heap, between 16 and
+   *       256 MB. A fixed 256 MB served a million tables well on a 1 GiB heap but does not fit the
+   *       launcher's smaller one (server/jvm.options); H2's own default, 64 MB, is too large for
+   *       that heap too.
    * </ul>
    *
    * <p>Without a write delay H2 reuses no space by itself: {@link H2Housekeeping} does.
    */
   public String jdbcUrl() {
-    if (!h2File()) {
+    if (postgres()) {
       return url;
     }
     String upper = url.toUpperCase(Locale.ROOT);
     String out = url;
+    if (!upper.contains(";QUERY_CACHE_SIZE=")) {
+      out += ";QUERY_CACHE_SIZE=0";
+    }
+    if (!h2File()) {
+      return out;
+    }
     if (!upper.contains(";WRITE_DELAY=")) {
       out += ";WRITE_DELAY=0";
     }

@@ -163,6 +163,7 @@ final class JdbcContents extends JdbcSupport {
                     if (conflict.isPresent()) {
                       throw conflict.get();
                     }
+                    JdbcRemoteClaims.yieldTo(conn, claims);
                     JdbcLocationClaims.insert(conn, catalog, ns, name, claims);
                     versioning.publish(
                         conn, published.of(PointerVersions.changes(List.of(key), version)));
@@ -276,6 +277,7 @@ final class JdbcContents extends JdbcSupport {
               conn.rollback();
               throw conflict.get();
             }
+            JdbcRemoteClaims.yieldTo(conn, swap.claims());
             JdbcLocationClaims.replace(conn, catalog, swap.namespace(), swap.name(), swap.claims());
           }
           versions.add(version.get(0));

@@ -69,7 +69,9 @@ final class JdbcLocationClaims {
 
   /**
    * The first claim among {@code claims} that overlaps one of another table or view than (catalog,
-   * ns, name), or lies around or inside a namespace outside its own ancestry.
+   * ns, name), or lies around or inside a namespace outside its own ancestry. A federated table's
+   * claim is no conflict: it yields to the table or view that claims its location ({@link
+   * JdbcRemoteClaims#yieldTo}).
    */
   static Optional<LocationConflict> findConflict(
       Connection conn, String catalog, NamespacePath ns, String name, List<LocationClaim> claims)
@@ -129,7 +131,7 @@ final class JdbcLocationClaims {
   /**
    * Whether namespace (catalog, path), which holds nothing, may claim {@code claim}: no other
    * namespace's claim may cover it or lie inside it except its own ancestors', and no table's or
-   * view's may either.
+   * view's may either (a federated table's claim yields instead: {@link JdbcRemoteClaims#yieldTo}).
    */
   static Optional<LocationConflict> findNamespaceConflict(
       Connection conn, String catalog, NamespacePath path, LocationClaim claim)
@@ -350,8 +352,7 @@ final class JdbcLocationClaims {
     return List.copyOf(new TreeSet<>(claims.stream().map(LocationClaim::root).toList()));
   }
 
-  private static Optional<String> first(Connection conn, String sql, Object... args)
-      throws SQLException {
+  static Optional<String> first(Connection conn, String sql, Object... args) throws SQLException {
     try (PreparedStatement ps = conn.prepareStatement(sql + " FETCH FIRST 1 ROWS ONLY")) {
       JdbcSupport.bind(ps, args);
       try (ResultSet rs = ps.executeQuery()) {

@@ -77,6 +77,7 @@ final class JdbcNamespaces extends JdbcSupport {
     if (conflict.isPresent()) {
       throw conflict.get();
     }
+    JdbcRemoteClaims.yieldTo(conn, List.of(claim));
     JdbcLocationClaims.replaceNamespaceClaim(conn, catalog, path, claim);
   }
 
