@@ -29,6 +29,7 @@ import org.apache.iceberg.rest.Endpoint;
 import org.apache.iceberg.rest.RESTUtil;
 import org.apache.iceberg.rest.requests.CreateNamespaceRequest;
 import org.apache.iceberg.rest.requests.CreateViewRequest;
+import org.apache.iceberg.rest.requests.RegisterViewRequest;
 import org.apache.iceberg.rest.requests.RenameTableRequest;
 import org.apache.iceberg.rest.requests.ReportMetricsRequest;
 import org.apache.iceberg.rest.requests.UpdateNamespacePropertiesRequest;
@@ -82,6 +83,7 @@ public final class IcebergRoutes {
           advertised(Endpoint.V1_UPDATE_VIEW, IcebergRoutes::replaceView),
           advertised(Endpoint.V1_DELETE_VIEW, IcebergRoutes::dropView),
           advertised(Endpoint.V1_RENAME_VIEW, IcebergRoutes::renameView),
+          advertised(Endpoint.V1_REGISTER_VIEW, IcebergRoutes::registerView),
           advertised(Endpoint.V1_SUBMIT_TABLE_SCAN_PLAN, (routes, x) -> routes.plans.plan(x)),
           advertised(Endpoint.V1_FETCH_TABLE_SCAN_PLAN, (routes, x) -> routes.plans.fetch(x)),
           advertised(Endpoint.V1_CANCEL_TABLE_SCAN_PLAN, (routes, x) -> routes.plans.cancel(x)),
@@ -322,6 +324,13 @@ public final class IcebergRoutes {
     Namespace namespace = x.namespace("namespace");
     CreateViewRequest request = x.icebergBody(CreateViewRequest.class);
     return Reply.ok(views.create(requests.caller(x), catalog, namespace, request));
+  }
+
+  private Reply registerView(Exchange x) {
+    SluiceCatalog catalog = requests.catalog(x);
+    Namespace namespace = x.namespace("namespace");
+    RegisterViewRequest request = x.icebergBody(RegisterViewRequest.class);
+    return Reply.ok(views.register(requests.caller(x), catalog, namespace, request));
   }
 
   private Reply loadView(Exchange x) {
