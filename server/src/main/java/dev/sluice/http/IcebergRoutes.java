@@ -9,6 +9,7 @@ import dev.sluice.auth.TokenService;
 import dev.sluice.authz.Authorizer;
 import dev.sluice.catalog.CatalogRegistry;
 import dev.sluice.catalog.SluiceCatalog;
+import dev.sluice.catalog.WriteFreeze;
 import dev.sluice.operations.CatalogAccess;
 import dev.sluice.operations.CatalogListings;
 import dev.sluice.operations.NamespaceOperations;
@@ -46,6 +47,12 @@ import org.apache.iceberg.rest.responses.ConfigResponse;
  * {@link IdempotentEndpoints}.
  */
 public final class IcebergRoutes {
+  /**
+   * The field of {@code /v1/config}'s answer that names the property of Sluice's write freeze
+   * ({@link WriteFreeze#KEY}); only a catalog that enforces it answers it.
+   */
+  public static final String WRITE_FREEZE_CONFIG = "sluice-write-freeze-property";
+
   /** Where this server mounts Iceberg's REST paths ({@code /v1/...}). */
   static final String MOUNT = "/api/catalog";
 
@@ -271,6 +278,9 @@ public final class IcebergRoutes {
     // it is there.
     ObjectNode json = (ObjectNode) Json.iceberg().valueToTree(response);
     json.put("idempotency-key-lifetime", idempotent.lifetime().toString());
+    // A Sluice extension: the property this catalog's write freeze obeys, so that a migration
+    // (sluice catalogs import --freeze-source) knows positively that freezing a table here holds.
+    json.put(WRITE_FREEZE_CONFIG, WriteFreeze.KEY);
     return Reply.ok(json);
   }
 
