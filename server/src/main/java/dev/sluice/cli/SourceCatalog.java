@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.net.URI;
+import java.net.URLDecoder;
 import java.net.URLEncoder;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -26,6 +27,7 @@ final class SourceCatalog {
   /** The field of a Sluice catalog's {@code /v1/config} answer naming its freeze property. */
   static final String FREEZE_CONFIG = "sluice-write-freeze-property";
 
+  /** The spec's namespace separator in paths, unless the source's config overrides it. */
   private static final String SEPARATOR = "\u001f";
 
   /** How the source is authenticated: a bearer token, client credentials, or nothing. */
@@ -40,6 +42,7 @@ final class SourceCatalog {
   private final String base;
   private final String token;
   private String prefix = "";
+  private String separator = SEPARATOR;
   private String freezeProperty;
 
   private SourceCatalog(HttpTransport transport, String base, String token) {
@@ -79,6 +82,11 @@ final class SourceCatalog {
       // Already encoded as a path segment by the source (Iceberg's RESTUtil.encodeString).
       source.prefix = "/" + prefix.asText();
     }
+    // Iceberg 1.11's reference server answers "namespace-separator": "%2E" (URL-encoded).
+    JsonNode separator = config.path("overrides").path("namespace-separator");
+    if (separator.isTextual() && !separator.asText().isEmpty()) {
+      source.separator = URLDecoder.decode(separator.asText(), StandardCharsets.UTF_8);
+    }
     JsonNode freeze = config.path(FREEZE_CONFIG);
     source.freezeProperty =
         freeze.isTextual() && !freeze.asText().isBlank() ? freeze.asText() : null;
@@ -99,7 +107,7 @@ final class SourceCatalog {
   List<List<String>> namespaces(List<String> parent) {
     String path = root() + "/namespaces";
     if (!parent.isEmpty()) {
-      path += "?parent=" + encode(String.join(SEPARATOR, parent));
+      path += "?parent=" + encode(String.join(separator, parent));
     }
     List<List<String>> children = new ArrayList<>();
     for (JsonNode levels : pages(path, "namespaces")) {
@@ -151,7 +159,7 @@ final class SourceCatalog {
   }
 
   private String namespacePath(List<String> namespace) {
-    return root() + "/namespaces/" + ApiPath.encode(String.join(SEPARATOR, namespace));
+    return root() + "/namespaces/" + ApiPath.encode(String.join(separator, namespace));
   }
 
   private String objectPath(List<String> namespace, String name, boolean view) {
