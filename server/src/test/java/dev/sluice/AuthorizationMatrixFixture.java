@@ -49,7 +49,8 @@ final class AuthorizationMatrixFixture implements AutoCloseable {
   /**
    * One endpoint: what to grant, the call, and its success status. {@code path} is under {@code
    * /api/catalog/v1/{prefix}}, or absolute when it starts with {@code /api/}; there {@code {c}} is
-   * the catalog. {@code {meta}} in the body is the metadata file of the dropped table ns.gone.
+   * the catalog. {@code {meta}} in the body is the metadata file of the dropped table ns.gone,
+   * {@code {view-meta}} that of the dropped view ns.vgone.
    */
   record Case(
       String name, List<Grant> grants, String method, String path, String body, int okStatus) {
@@ -74,20 +75,23 @@ final class AuthorizationMatrixFixture implements AutoCloseable {
     }
   }
 
-  /** A fresh catalog, and the metadata file its dropped table ns.gone left behind. */
-  record Catalog(String name, String orphanMetadata) {
+  /** A fresh catalog, and the metadata files its dropped table ns.gone and view ns.vgone left. */
+  record Catalog(String name, String orphanMetadata, String orphanViewMetadata) {
     String url(String path) {
       return path.startsWith("/api/") ? path.replace("{c}", name) : API + name + path;
     }
 
     String fill(String body) {
-      return body == null ? null : body.replace("{meta}", orphanMetadata);
+      return body == null
+          ? null
+          : body.replace("{meta}", orphanMetadata).replace("{view-meta}", orphanViewMetadata);
     }
   }
 
   /**
    * A fresh catalog: namespaces ns, ns.inner, empty; tables ns.t, ns.inner.deep; view ns.v; table
-   * ns.gone created and dropped (its files stay); catalog role cr held by bob, with no grants.
+   * ns.gone and view ns.vgone created and dropped (their files stay); catalog role cr held by bob,
+   * with no grants.
    */
   Catalog freshCatalog() throws Exception {
     Path warehouse = server.dataDir().resolve("matrix-" + CATALOGS.incrementAndGet());
@@ -108,18 +112,22 @@ final class AuthorizationMatrixFixture implements AutoCloseable {
         server.send("POST", base + "/namespaces/ns/tables", table.formatted("gone"));
     ok(gone, 200);
     ok(server.send("DELETE", base + "/namespaces/ns/tables/gone", null), 204);
-    ok(
-        server.send(
-            "POST",
-            base + "/namespaces/ns/views",
-            "{\"name\": \"v\", \"schema\": "
-                + SCHEMA
-                + ", \"view-version\": "
-                + VIEW_VERSION
-                + ", \"properties\": {}}"),
-        200);
+    String view =
+        "{\"name\": \"%s\", \"schema\": "
+            + SCHEMA
+            + ", \"view-version\": "
+            + VIEW_VERSION
+            + ", \"properties\": {}}";
+    ok(server.send("POST", base + "/namespaces/ns/views", view.formatted("v")), 200);
+    HttpResponse<String> viewGone =
+        server.send("POST", base + "/namespaces/ns/views", view.formatted("vgone"));
+    ok(viewGone, 200);
+    ok(server.send("DELETE", base + "/namespaces/ns/views/vgone", null), 204);
     admin.catalogRole(catalog, "cr", "bob_role");
-    return new Catalog(catalog, TestServer.json(gone.body()).get("metadata-location").asText());
+    return new Catalog(
+        catalog,
+        TestServer.json(gone.body()).get("metadata-location").asText(),
+        TestServer.json(viewGone.body()).get("metadata-location").asText());
   }
 
   private static void ok(HttpResponse<String> response, int status) {

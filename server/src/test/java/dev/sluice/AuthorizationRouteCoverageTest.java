@@ -142,7 +142,8 @@ class AuthorizationRouteCoverageTest {
   /** Every matrix row as "name: METHOD path", its placeholders filled with sample values. */
   private static Map<String, String[]> matrixCalls() {
     Map<String, String[]> calls = new LinkedHashMap<>();
-    AuthorizationMatrixFixture.Catalog sample = new AuthorizationMatrixFixture.Catalog("c", "m");
+    AuthorizationMatrixFixture.Catalog sample =
+        new AuthorizationMatrixFixture.Catalog("c", "m", "vm");
     Stream.concat(AuthorizationMatrixTest.cases(), ViewAuthorizationMatrixTest.cases())
         .forEach(c -> calls.put(c.name(), new String[] {c.method(), sample.url(c.path())}));
     ManagementAuthorizationMatrixTest.cases()

@@ -154,6 +154,11 @@ class ForbiddenWhetherOrNotItExistsTest {
             "{\"name\": \"made\", \"metadata-location\": \"{meta}\"}"),
         onNamespace("renameTableInto", "POST", "/tables/rename", rename("empty", "e", "{x}", "m")),
         onNamespace("listViews", "GET", "/namespaces/{x}/views", null),
+        onNamespace(
+            "registerView",
+            "POST",
+            "/namespaces/{x}/register-view",
+            "{\"name\": \"made\", \"metadata-location\": \"{view-meta}\"}"),
         onNamespace("createView", "POST", "/namespaces/{x}/views", view("made")),
         onNamespace("renameViewInto", "POST", "/views/rename", rename("empty", "w", "{x}", "m")));
   }

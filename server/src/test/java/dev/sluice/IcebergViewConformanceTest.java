@@ -1,8 +1,5 @@
 package dev.sluice;
 
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
-
 import dev.sluice.catalog.CatalogSettings;
 import dev.sluice.testing.CatalogCleanup;
 import dev.sluice.testing.TestServer;
@@ -11,14 +8,12 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.iceberg.catalog.Catalog;
-import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.rest.RESTCatalog;
 import org.apache.iceberg.view.ViewCatalogTests;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 
 /**
@@ -96,38 +91,5 @@ class IcebergViewConformanceTest extends ViewCatalogTests<RESTCatalog> {
   @Override
   protected boolean supportsServerSideRetry() {
     return true;
-  }
-
-  /**
-   * Iceberg 1.11 adds registering a view from its metadata file. Sluice does not offer it yet: it
-   * does not advertise the endpoint, so the client refuses before it sends anything. The three
-   * register-view cases of the suite check exactly that instead.
-   */
-  private void registerViewIsNotOffered() {
-    RESTCatalog catalog = catalog();
-    TableIdentifier view = TableIdentifier.of("ns", "view");
-    catalog.createNamespace(view.namespace());
-    assertThatThrownBy(() -> catalog.registerView(view, "file:/tmp/any.metadata.json"))
-        .isInstanceOf(UnsupportedOperationException.class)
-        .hasMessageContaining("register-view");
-    assertThat(catalog.viewExists(view)).isFalse();
-  }
-
-  @Override
-  @Test
-  public void registerView() {
-    registerViewIsNotOffered();
-  }
-
-  @Override
-  @Test
-  public void registerExistingView() {
-    registerViewIsNotOffered();
-  }
-
-  @Override
-  @Test
-  public void registerViewThatAlreadyExistsAsTable() {
-    registerViewIsNotOffered();
   }
 }

@@ -67,6 +67,16 @@ class ViewAuthorizationMatrixTest {
                 + ", \"properties\": {}}",
             200),
         new Case(
+            "registerView",
+            "VIEW_CREATE",
+            "namespace",
+            ns,
+            null,
+            "POST",
+            "/namespaces/ns/register-view",
+            "{\"name\": \"registered\", \"metadata-location\": \"{view-meta}\"}",
+            200),
+        new Case(
             "loadView",
             "VIEW_READ_PROPERTIES",
             "view",

@@ -174,9 +174,12 @@ final class LocationRules {
     return next;
   }
 
-  /** Checks a metadata file to be registered before the server reads it. */
-  void checkRegisteredFile(TableIdentifier identifier, String metadataFile) {
-    String what = "table " + identifier + " (registered metadata file)";
+  /**
+   * Checks a metadata file to be registered as a {@code kind} ("table" or "view") before the server
+   * reads it.
+   */
+  void checkRegisteredFile(String kind, TableIdentifier identifier, String metadataFile) {
+    String what = kind + " " + identifier + " (registered metadata file)";
     policy.check(what, metadataFile);
     if (!settings.allowUnstructuredLocations()) {
       requireInside(

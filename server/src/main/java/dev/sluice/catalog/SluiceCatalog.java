@@ -40,12 +40,18 @@ import org.apache.iceberg.exceptions.NamespaceNotEmptyException;
 import org.apache.iceberg.exceptions.NoSuchNamespaceException;
 import org.apache.iceberg.exceptions.NoSuchTableException;
 import org.apache.iceberg.exceptions.NoSuchViewException;
+import org.apache.iceberg.exceptions.NotFoundException;
 import org.apache.iceberg.io.FileIO;
 import org.apache.iceberg.rest.CatalogHandlers;
 import org.apache.iceberg.rest.requests.CreateTableRequest;
 import org.apache.iceberg.rest.responses.LoadTableResponse;
 import org.apache.iceberg.view.BaseMetastoreViewCatalog;
+import org.apache.iceberg.view.BaseView;
+import org.apache.iceberg.view.View;
+import org.apache.iceberg.view.ViewMetadata;
+import org.apache.iceberg.view.ViewMetadataParser;
 import org.apache.iceberg.view.ViewOperations;
+import org.apache.iceberg.view.ViewUtil;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -255,7 +261,7 @@ public final class SluiceCatalog extends BaseMetastoreViewCatalog implements Sup
     if (tableExists(identifier)) {
       throw new AlreadyExistsException("Table already exists: %s", identifier);
     }
-    locations.checkRegisteredFile(identifier, metadataFileLocation);
+    locations.checkRegisteredFile("table", identifier, metadataFileLocation);
     TableMetadata registered = TableMetadataParser.read(io, metadataFileLocation);
     SluiceTableOperations ops = tableOps(identifier);
     ops.commit(null, registered);
@@ -281,7 +287,11 @@ public final class SluiceCatalog extends BaseMetastoreViewCatalog implements Sup
     List<String> claimed = List.of();
     if (purge) {
       lastMetadata = TableMetadataParser.read(io, record.get().metadataLocation());
+      WriteFreeze.checkUnfrozen("drop", "table " + identifier, lastMetadata.properties());
       claimed = store.claimedLocations(name(), path(identifier.namespace()), identifier.name());
+    } else {
+      WriteFreeze.checkUnfrozen(
+          "drop", "table " + identifier, currentProperties(record.get(), ContentKind.TABLE));
     }
     if (!store.dropContent(
         name(), path(identifier.namespace()), identifier.name(), ContentKind.TABLE)) {
@@ -431,9 +441,39 @@ public final class SluiceCatalog extends BaseMetastoreViewCatalog implements Sup
 
   @Override
   public boolean dropView(TableIdentifier identifier) {
-    return content(identifier, ContentKind.VIEW).isPresent()
-        && store.dropContent(
-            name(), path(identifier.namespace()), identifier.name(), ContentKind.VIEW);
+    Optional<ContentRecord> record = content(identifier, ContentKind.VIEW);
+    if (record.isEmpty()) {
+      return false;
+    }
+    WriteFreeze.checkUnfrozen(
+        "drop", "view " + identifier, currentProperties(record.get(), ContentKind.VIEW));
+    return store.dropContent(
+        name(), path(identifier.namespace()), identifier.name(), ContentKind.VIEW);
+  }
+
+  /**
+   * Registers an existing view metadata file, checked as a registered table's is: allowed, inside
+   * the namespace and overlapping no other table or view before the server reads it, then inside
+   * the view's own locations, which obey the rules of a create.
+   */
+  @Override
+  public View registerView(TableIdentifier identifier, String metadataFileLocation) {
+    IdentifierRules.checkIdentifier(identifier);
+    if (metadataFileLocation == null || metadataFileLocation.isEmpty()) {
+      throw new IllegalArgumentException(
+          "Cannot register an empty metadata file location as a view");
+    }
+    Optional<ContentKind> taken = kindAt(identifier);
+    if (taken.isPresent()) {
+      throw taken.get() == ContentKind.VIEW
+          ? new AlreadyExistsException("View already exists: %s", identifier)
+          : new AlreadyExistsException("Table with same name already exists: %s", identifier);
+    }
+    locations.checkRegisteredFile("view", identifier, metadataFileLocation);
+    ViewMetadata registered = ViewMetadataParser.read(io, metadataFileLocation);
+    ViewOperations ops = newViewOps(identifier);
+    ops.commit(null, registered);
+    return new BaseView(ops, ViewUtil.fullViewName(name(), identifier));
   }
 
   @Override
@@ -596,6 +636,10 @@ public final class SluiceCatalog extends BaseMetastoreViewCatalog implements Sup
           ? new NoSuchTableException("Table does not exist: %s", from)
           : new NoSuchViewException("View does not exist: %s", from);
     }
+    WriteFreeze.checkUnfrozen(
+        "rename",
+        (kind == ContentKind.TABLE ? "table " : "view ") + from,
+        currentProperties(content(from, kind).orElseThrow(), kind));
     requireNamespace(to.namespace());
     Optional<ContentRecord> target = store.getContent(name(), path(to.namespace()), to.name());
     if (target.isPresent()) {
@@ -615,6 +659,20 @@ public final class SluiceCatalog extends BaseMetastoreViewCatalog implements Sup
       throw kind == ContentKind.TABLE
           ? new NoSuchTableException("%s", e.getMessage())
           : new NoSuchViewException("%s", e.getMessage());
+    }
+  }
+
+  /**
+   * The properties of the metadata {@code record} points at, for the write freeze; none when that
+   * file is gone (such a table can still be dropped).
+   */
+  private Map<String, String> currentProperties(ContentRecord record, ContentKind kind) {
+    try {
+      return kind == ContentKind.TABLE
+          ? TableMetadataParser.read(io, record.metadataLocation()).properties()
+          : ViewMetadataParser.read(io, record.metadataLocation()).properties();
+    } catch (NotFoundException e) {
+      return Map.of();
     }
   }
 

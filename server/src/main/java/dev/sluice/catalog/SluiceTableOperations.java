@@ -120,6 +120,9 @@ final class SluiceTableOperations extends BaseMetastoreTableOperations {
   @Override
   protected void doCommit(TableMetadata base, TableMetadata metadata) {
     boolean create = base == null;
+    if (!create) {
+      WriteFreeze.checkCommit("table " + identifier, base.properties(), metadata.changes());
+    }
     ContentLocations previous =
         create ? null : ContentLocations.of(base.location(), base.properties());
     ContentLocations next = checkLocations(metadata, previous);
@@ -172,6 +175,7 @@ final class SluiceTableOperations extends BaseMetastoreTableOperations {
 
   /** Writes {@code metadata} as this table's next metadata file, for a multi-table commit. */
   TransactionWrite writeForTransaction(TableMetadata base, TableMetadata metadata) {
+    WriteFreeze.checkCommit("table " + identifier, base.properties(), metadata.changes());
     ContentLocations previous = ContentLocations.of(base.location(), base.properties());
     ContentLocations next = checkLocations(metadata, previous);
     io = confined(next.plus(previous));

@@ -8,6 +8,7 @@ import dev.sluice.store.Store;
 import java.util.List;
 import java.util.Optional;
 import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.exceptions.ForbiddenException;
 import org.apache.iceberg.exceptions.NoSuchViewException;
 import org.apache.iceberg.io.FileIO;
 import org.apache.iceberg.view.BaseViewOperations;
@@ -76,11 +77,26 @@ final class SluiceViewOperations extends BaseViewOperations {
   @Override
   protected void doCommit(ViewMetadata base, ViewMetadata metadata) {
     boolean create = base == null;
+    String what = "view " + identifier;
+    if (!create) {
+      WriteFreeze.checkCommit(what, base.properties(), metadata.changes());
+    }
     ContentLocations previous =
         create ? null : ContentLocations.of(base.location(), base.properties());
     ContentLocations next =
         locations.checkContent(
-            "view " + identifier, identifier, metadata.location(), metadata.properties(), previous);
+            what, identifier, metadata.location(), metadata.properties(), previous);
+    // A registered view keeps the caller's metadata file: it must lie inside the view's own
+    // locations, and it is never ours to delete.
+    String registered = metadata.metadataFileLocation();
+    if (registered != null) {
+      locations.policy().check(what + " (metadata file)", registered);
+      if (!next.covers(registered)) {
+        throw new ForbiddenException(
+            "Invalid metadata file '%s' for %s: not inside the view's own locations %s",
+            registered, what, next.all());
+      }
+    }
     io = confined(next.plus(previous));
     if (create) {
       pointer.requireNamespace();
@@ -90,7 +106,7 @@ final class SluiceViewOperations extends BaseViewOperations {
         create ? null : base.metadataFileLocation(),
         newLocation,
         io,
-        true,
+        registered == null,
         next.sameAs(previous) ? null : next.claims());
     requestRefresh();
   }

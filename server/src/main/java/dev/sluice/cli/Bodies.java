@@ -80,4 +80,27 @@ final class Bodies {
   static VerifyCatalogRequest verify(String otherLocation) {
     return new VerifyCatalogRequest(otherLocation);
   }
+
+  /** Iceberg REST's register (table) and register-view body. */
+  static ObjectNode register(String name, String metadataLocation) {
+    ObjectNode body = object().put("name", name).put("metadata-location", metadataLocation);
+    return body;
+  }
+
+  /**
+   * An Iceberg REST commit to a table or view ({@code view}) with its UUID asserted: sets {@code
+   * key} to {@code value}, or removes it when {@code value} is null.
+   */
+  static ObjectNode propertyCommit(boolean view, String uuid, String key, String value) {
+    ObjectNode body = object();
+    ObjectNode requirement = body.putArray("requirements").addObject();
+    requirement.put("type", view ? "assert-view-uuid" : "assert-table-uuid").put("uuid", uuid);
+    ObjectNode update = body.putArray("updates").addObject();
+    if (value == null) {
+      update.put("action", "remove-properties").putArray("removals").add(key);
+    } else {
+      update.put("action", "set-properties").putObject("updates").put(key, value);
+    }
+    return body;
+  }
 }

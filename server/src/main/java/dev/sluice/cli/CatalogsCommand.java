@@ -16,7 +16,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Parameters;
 
-/** {@code sluice catalogs create|update|list|get|delete|verify}. */
+/** {@code sluice catalogs create|update|list|get|delete|verify|import}. */
 @Command(
     name = "catalogs",
     description = "Manage catalogs.",
@@ -26,7 +26,8 @@ import picocli.CommandLine.Parameters;
       CatalogsCommand.ListCatalogs.class,
       CatalogsCommand.Get.class,
       CatalogsCommand.Delete.class,
-      VerifyCatalog.class
+      VerifyCatalog.class,
+      ImportCatalog.class
     })
 public final class CatalogsCommand extends CommandGroup {
   static final String DEFAULT_BASE_LOCATION = "default-base-location";

@@ -57,6 +57,19 @@ final class IcebergPaths {
     return tables(namespace) + "/" + ApiPath.encode(table);
   }
 
+  /** {@code register} (tables) or {@code register-view}. */
+  String register(Namespace namespace, boolean view) {
+    return namespace(namespace) + (view ? "/register-view" : "/register");
+  }
+
+  String views(Namespace namespace) {
+    return namespace(namespace) + "/views";
+  }
+
+  String view(Namespace namespace, String view) {
+    return views(namespace) + "/" + ApiPath.encode(view);
+  }
+
   static String joined(List<String> levels) {
     return String.join(LEVEL_SEPARATOR, levels);
   }

@@ -51,6 +51,11 @@ final class ManagementClient {
     this.clientSecret = clientSecret;
   }
 
+  /** The server's base URL, as the command was given it. */
+  URI base() {
+    return base;
+  }
+
   /** The response body, or null when the server sent none (204, or an empty 201). */
   JsonNode get(String path) {
     return call("GET", path, null);

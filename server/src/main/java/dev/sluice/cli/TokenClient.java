@@ -24,6 +24,11 @@ final class TokenClient {
   }
 
   String fetch(URI base, String clientId, String clientSecret) {
+    return fetch(URI.create(base + TOKEN_PATH), clientId, clientSecret, SCOPE);
+  }
+
+  /** A token from {@code tokenUri} (any Iceberg REST catalog's) for {@code scope}. */
+  String fetch(URI tokenUri, String clientId, String clientSecret, String scope) {
     String form =
         "grant_type=client_credentials"
             + "&client_id="
@@ -31,9 +36,9 @@ final class TokenClient {
             + "&client_secret="
             + formEncode(clientSecret)
             + "&scope="
-            + formEncode(SCOPE);
+            + formEncode(scope);
     HttpRequest request =
-        HttpRequest.newBuilder(URI.create(base + TOKEN_PATH))
+        HttpRequest.newBuilder(tokenUri)
             .timeout(HttpTransport.REQUEST_TIMEOUT)
             .header("Content-Type", "application/x-www-form-urlencoded")
             .header("Accept", "application/json")

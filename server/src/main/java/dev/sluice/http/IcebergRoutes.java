@@ -9,6 +9,7 @@ import dev.sluice.auth.TokenService;
 import dev.sluice.authz.Authorizer;
 import dev.sluice.catalog.CatalogRegistry;
 import dev.sluice.catalog.SluiceCatalog;
+import dev.sluice.catalog.WriteFreeze;
 import dev.sluice.operations.CatalogAccess;
 import dev.sluice.operations.CatalogListings;
 import dev.sluice.operations.NamespaceOperations;
@@ -29,6 +30,7 @@ import org.apache.iceberg.rest.Endpoint;
 import org.apache.iceberg.rest.RESTUtil;
 import org.apache.iceberg.rest.requests.CreateNamespaceRequest;
 import org.apache.iceberg.rest.requests.CreateViewRequest;
+import org.apache.iceberg.rest.requests.RegisterViewRequest;
 import org.apache.iceberg.rest.requests.RenameTableRequest;
 import org.apache.iceberg.rest.requests.ReportMetricsRequest;
 import org.apache.iceberg.rest.requests.UpdateNamespacePropertiesRequest;
@@ -45,6 +47,12 @@ import org.apache.iceberg.rest.responses.ConfigResponse;
  * {@link IdempotentEndpoints}.
  */
 public final class IcebergRoutes {
+  /**
+   * The field of {@code /v1/config}'s answer that names the property of Sluice's write freeze
+   * ({@link WriteFreeze#KEY}); only a catalog that enforces it answers it.
+   */
+  public static final String WRITE_FREEZE_CONFIG = "sluice-write-freeze-property";
+
   /** Where this server mounts Iceberg's REST paths ({@code /v1/...}). */
   static final String MOUNT = "/api/catalog";
 
@@ -82,6 +90,7 @@ public final class IcebergRoutes {
           advertised(Endpoint.V1_UPDATE_VIEW, IcebergRoutes::replaceView),
           advertised(Endpoint.V1_DELETE_VIEW, IcebergRoutes::dropView),
           advertised(Endpoint.V1_RENAME_VIEW, IcebergRoutes::renameView),
+          advertised(Endpoint.V1_REGISTER_VIEW, IcebergRoutes::registerView),
           advertised(Endpoint.V1_SUBMIT_TABLE_SCAN_PLAN, (routes, x) -> routes.plans.plan(x)),
           advertised(Endpoint.V1_FETCH_TABLE_SCAN_PLAN, (routes, x) -> routes.plans.fetch(x)),
           advertised(Endpoint.V1_CANCEL_TABLE_SCAN_PLAN, (routes, x) -> routes.plans.cancel(x)),
@@ -269,6 +278,9 @@ public final class IcebergRoutes {
     // it is there.
     ObjectNode json = (ObjectNode) Json.iceberg().valueToTree(response);
     json.put("idempotency-key-lifetime", idempotent.lifetime().toString());
+    // A Sluice extension: the property this catalog's write freeze obeys, so that a migration
+    // (sluice catalogs import --freeze-source) knows positively that freezing a table here holds.
+    json.put(WRITE_FREEZE_CONFIG, WriteFreeze.KEY);
     return Reply.ok(json);
   }
 
@@ -322,6 +334,13 @@ public final class IcebergRoutes {
     Namespace namespace = x.namespace("namespace");
     CreateViewRequest request = x.icebergBody(CreateViewRequest.class);
     return Reply.ok(views.create(requests.caller(x), catalog, namespace, request));
+  }
+
+  private Reply registerView(Exchange x) {
+    SluiceCatalog catalog = requests.catalog(x);
+    Namespace namespace = x.namespace("namespace");
+    RegisterViewRequest request = x.icebergBody(RegisterViewRequest.class);
+    return Reply.ok(views.register(requests.caller(x), catalog, namespace, request));
   }
 
   private Reply loadView(Exchange x) {

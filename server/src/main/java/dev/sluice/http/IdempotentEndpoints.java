@@ -33,6 +33,7 @@ final class IdempotentEndpoints {
             Map.entry(Endpoint.V1_RENAME_TABLE, verbatim),
             Map.entry(Endpoint.V1_COMMIT_TRANSACTION, verbatim),
             Map.entry(Endpoint.V1_CREATE_VIEW, verbatim),
+            Map.entry(Endpoint.V1_REGISTER_VIEW, verbatim),
             Map.entry(Endpoint.V1_UPDATE_VIEW, verbatim),
             Map.entry(Endpoint.V1_DELETE_VIEW, verbatim),
             Map.entry(Endpoint.V1_RENAME_VIEW, verbatim));

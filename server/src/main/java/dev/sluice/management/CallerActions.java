@@ -85,7 +85,8 @@ public final class CallerActions {
           Map.entry("createTable", Privilege.TABLE_CREATE),
           Map.entry("registerTable", Privilege.TABLE_CREATE),
           Map.entry("listViews", Privilege.VIEW_LIST),
-          Map.entry("createView", Privilege.VIEW_CREATE));
+          Map.entry("createView", Privilege.VIEW_CREATE),
+          Map.entry("registerView", Privilege.VIEW_CREATE));
 
   /** On the catalog itself, only these of {@link #ON_NAMESPACE} apply (the root namespace). */
   static final Set<String> AT_ROOT = Set.of("listNamespaces", "createNamespace");

@@ -16,6 +16,7 @@ import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.exceptions.BadRequestException;
 import org.apache.iceberg.rest.CatalogHandlers;
 import org.apache.iceberg.rest.requests.CreateViewRequest;
+import org.apache.iceberg.rest.requests.RegisterViewRequest;
 import org.apache.iceberg.rest.requests.RenameTableRequest;
 import org.apache.iceberg.rest.requests.UpdateTableRequest;
 import org.apache.iceberg.rest.responses.LoadViewResponse;
@@ -24,9 +25,9 @@ import org.apache.iceberg.view.ViewRepresentation;
 import org.apache.iceberg.view.ViewVersion;
 
 /**
- * The view requests: create, load, exists, replace, drop and rename, each authorized before it acts
- * ({@code call}'s table is the view); a drop or rename ends the authorization cache. Only SQL
- * representations are taken, as Iceberg's view handlers need: anything else is a 400.
+ * The view requests: create, register, load, exists, replace, drop and rename, each authorized
+ * before it acts ({@code call}'s table is the view); a drop or rename ends the authorization cache.
+ * Only SQL representations are taken, as Iceberg's view handlers need: anything else is a 400.
  */
 public final class ViewOperations {
   private final Authorizer authz;
@@ -45,6 +46,19 @@ public final class ViewOperations {
     authz.require(
         caller, "createView", catalog.name(), namespace(namespace), Privilege.VIEW_CREATE);
     return CatalogHandlers.createView(catalog, namespace, request);
+  }
+
+  /**
+   * {@code POST …/register-view}: authorized as a create (VIEW_CREATE on the namespace); the
+   * metadata file is checked as a registered table's ({@link SluiceCatalog#registerView}).
+   */
+  public LoadViewResponse register(
+      Caller caller, SluiceCatalog catalog, Namespace namespace, RegisterViewRequest request) {
+    request.validate();
+    IdentifierRules.checkIdentifier(TableIdentifier.of(namespace, request.name()));
+    authz.require(
+        caller, "registerView", catalog.name(), namespace(namespace), Privilege.VIEW_CREATE);
+    return CatalogHandlers.registerView(catalog, namespace, request);
   }
 
   public LoadViewResponse load(TableCall view) {

@@ -48,16 +48,14 @@ class IcebergRoutesDeclarationTest {
   }
 
   @Test
-  void configAdvertisesEveryIcebergEndpointButRegisterView() throws Exception {
+  void configAdvertisesEveryIcebergEndpoint() throws Exception {
     List<Endpoint> expected = new ArrayList<>();
     for (Field field : Endpoint.class.getFields()) {
-      if (Modifier.isStatic(field.getModifiers())
-          && field.getType() == Endpoint.class
-          && !field.getName().equals("V1_REGISTER_VIEW")) {
+      if (Modifier.isStatic(field.getModifiers()) && field.getType() == Endpoint.class) {
         expected.add((Endpoint) field.get(null));
       }
     }
-    assertThat(expected).hasSize(29); // Iceberg 1.11: 30 endpoints
+    assertThat(expected).hasSize(30); // Iceberg 1.11: 30 endpoints
     assertThat(IcebergRoutes.ENDPOINTS).doesNotHaveDuplicates();
     assertThat(IcebergRoutes.ENDPOINTS).containsExactlyInAnyOrderElementsOf(expected);
   }
