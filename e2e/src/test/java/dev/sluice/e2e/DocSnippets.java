@@ -27,14 +27,24 @@ public final class DocSnippets {
 
   /** The page the snippets are read from. */
   public static Path page() {
-    return Path.of(System.getProperty("sluice.repo.root", ".."), "docs", "ENGINES.md");
+    return page("ENGINES.md");
+  }
+
+  /** Another page of docs/, for the tests that follow it (MIGRATING.md). */
+  public static Path page(String name) {
+    return Path.of(System.getProperty("sluice.repo.root", ".."), "docs", name);
   }
 
   /** Every snippet of the page by id, as written (placeholders not filled in). */
   public static Map<String, String> all() {
+    return all(page());
+  }
+
+  /** Every snippet of {@code page} by id, as written. */
+  public static Map<String, String> all(Path page) {
     List<String> lines;
     try {
-      lines = Files.readAllLines(page());
+      lines = Files.readAllLines(page);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
@@ -58,7 +68,7 @@ public final class DocSnippets {
         throw new IllegalStateException("snippet " + id + ": its fenced block is not closed");
       }
       if (snippets.put(id, body.toString()) != null) {
-        throw new IllegalStateException("snippet " + id + " appears twice in " + page());
+        throw new IllegalStateException("snippet " + id + " appears twice in " + page);
       }
       i = j;
     }
@@ -85,9 +95,14 @@ public final class DocSnippets {
 
   /** The snippet's text with its placeholders filled in from {@code values}. */
   public static String text(String id, Map<String, String> values) {
-    String raw = all().get(id);
+    return text(page(), id, values);
+  }
+
+  /** Snippet {@code id} of {@code page} with its placeholders filled in from {@code values}. */
+  public static String text(Path page, String id, Map<String, String> values) {
+    String raw = all(page).get(id);
     if (raw == null) {
-      throw new IllegalArgumentException("No snippet " + id + " in " + page());
+      throw new IllegalArgumentException("No snippet " + id + " in " + page);
     }
     Set<String> unused = new TreeSet<>(values.keySet());
     Set<String> missing = new TreeSet<>();
@@ -120,8 +135,13 @@ public final class DocSnippets {
    * (whole lines, or after two spaces) are dropped. A line that is not a pair is an error.
    */
   public static Map<String, String> properties(String id, Map<String, String> values) {
+    return properties(page(), id, values);
+  }
+
+  /** Snippet {@code id} of {@code page} read as {@code key=value} lines. */
+  public static Map<String, String> properties(Path page, String id, Map<String, String> values) {
     Map<String, String> properties = new LinkedHashMap<>();
-    for (String line : text(id, values).split("\n")) {
+    for (String line : text(page, id, values).split("\n")) {
       String s = line.replaceFirst("\\s{2,}#.*$", "").strip();
       if (s.isEmpty() || s.startsWith("#")) {
         continue;
