@@ -128,6 +128,20 @@ public interface Store extends AutoCloseable {
   Page<ClaimedContent> contentsClaimingUnder(
       String catalog, ContentKind kind, List<String> prefixKeys, PageRequest page);
 
+  /** Claims the locations of a table of a federated catalog (helper S's store implements it). */
+  default java.util.Optional<LocationConflict> claimRemoteLocations(
+      String catalog, NamespacePath ns, String name, List<LocationClaim> claims) {
+    throw new UnsupportedOperationException("remote claims: merge i41-store");
+  }
+
+  default void releaseRemoteLocations(String catalog, NamespacePath ns, String name) {
+    throw new UnsupportedOperationException("remote claims: merge i41-store");
+  }
+
+  default java.util.Optional<RemoteClaimHolder> remoteClaimHolder(String locationKey) {
+    throw new UnsupportedOperationException("remote claims: merge i41-store");
+  }
+
   /** A location claimed in {@code catalog} that lies under none of {@code rootKeys}, if any. */
   java.util.Optional<String> claimOutside(String catalog, List<String> rootKeys);
 
