@@ -90,7 +90,7 @@ public final class FederatedCatalog extends SluiceCatalog {
 
   @Override
   public boolean serves(Endpoint endpoint) {
-    return !NOT_SERVED.contains(endpoint);
+    return endpoint == null || !NOT_SERVED.contains(endpoint);
   }
 
   @Override

@@ -2,6 +2,7 @@ package dev.sluice.federation;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.sluice.catalog.SluiceCatalog;
 import java.util.Optional;
 import java.util.Set;
 import org.apache.iceberg.LocationProviders;
@@ -88,7 +89,7 @@ final class FederatedTableOperations implements TableOperations {
     if (base == null) {
       throw new IllegalStateException("A commit to federated table " + table + " needs its base");
     }
-    Set<String> held = Set.copyOf(dev.sluice.catalog.SluiceCatalog.locationKeysOf(base));
+    Set<String> held = Set.copyOf(SluiceCatalog.locationKeysOf(base));
     require(rules.check(table, metadata.location(), metadata.properties(), held));
     answered = remote.commit(table, base, metadata);
   }

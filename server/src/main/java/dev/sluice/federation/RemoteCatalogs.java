@@ -60,8 +60,7 @@ public final class RemoteCatalogs implements CatalogRegistry.ExternalCatalogs {
               if (current != null && current.connection().equals(key)) {
                 return current;
               }
-              Held next =
-                  new Held(key, RemoteConnection.open(name, catalog.connection(), settings));
+              Held next = new Held(key, new RemoteConnection(name, catalog.connection(), settings));
               if (current != null) {
                 retireLater(current);
               }

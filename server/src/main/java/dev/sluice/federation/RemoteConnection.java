@@ -1,10 +1,10 @@
 package dev.sluice.federation;
 
+import static java.util.Objects.requireNonNull;
+
 import dev.sluice.api.AuthenticationParameters;
 import dev.sluice.api.ConnectionConfigInfo;
-import java.io.IOException;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.catalog.SessionCatalog;
@@ -36,90 +36,100 @@ final class RemoteConnection implements AutoCloseable {
   static final String ACCESS_DELEGATION = "X-Iceberg-Access-Delegation";
 
   private final RemoteErrors.Remote remote;
-  private final RESTSessionCatalog session;
-  private final Catalog tables;
-  private final ViewCatalog views;
-  private final SupportsNamespaces namespaces;
-  private final HTTPClient http;
-  private final AuthManager auth;
-  private final RESTClient client;
-  private final ResourcePaths paths;
-  private final String separator;
+  private final String catalog;
+  private final ConnectionConfigInfo connection;
+  private final FederationSettings settings;
   private final Map<String, String> tableHeaders;
+  private volatile Opened opened;
+  private boolean closed;
 
-  private RemoteConnection(
-      RemoteErrors.Remote remote,
+  /** What is open once the remote answered: the session catalog and the lower-level client. */
+  private record Opened(
       RESTSessionCatalog session,
+      Catalog tables,
+      ViewCatalog views,
+      SupportsNamespaces namespaces,
       HTTPClient http,
       AuthManager auth,
       RESTClient client,
-      Map<String, String> merged,
-      boolean passCredentials) {
-    this.remote = remote;
-    this.session = session;
-    SessionCatalog.SessionContext context = SessionCatalog.SessionContext.createEmpty();
-    this.tables = session.asCatalog(context);
-    this.views = session.asViewCatalog(context);
-    this.namespaces = (SupportsNamespaces) tables;
-    this.http = http;
-    this.auth = auth;
-    this.client = client;
-    this.paths = ResourcePaths.forCatalogProperties(merged);
-    this.separator = merged.getOrDefault("namespace-separator", "%1F");
-    // DROP: the remote is never asked for access delegation; PASS: for vended credentials.
-    this.tableHeaders =
-        passCredentials ? Map.of(ACCESS_DELEGATION, "vended-credentials") : Map.of();
-  }
+      ResourcePaths paths,
+      String separator) {}
 
   /**
-   * Connects to the remote {@code connection} names for Sluice's catalog {@code catalog}: reads its
-   * {@code /v1/config} and gets a token, with the secret the YAML holds under the connection's
-   * reference. A remote that does not answer, or a reference the YAML lacks: 503.
+   * The way to the remote {@code connection} names for Sluice's catalog {@code catalog}. Nothing is
+   * sent until first needed: then the remote's {@code /v1/config} is read and a token obtained,
+   * with the secret the YAML holds under the connection's reference; a remote that does not answer,
+   * or a reference the YAML lacks, is a 503 then, and the next call tries again.
    */
-  static RemoteConnection open(
-      String catalog, ConnectionConfigInfo connection, FederationSettings settings) {
-    RemoteErrors.Remote remote = new RemoteErrors.Remote(catalog, connection.remoteHost());
+  RemoteConnection(String catalog, ConnectionConfigInfo connection, FederationSettings settings) {
+    this.catalog = requireNonNull(catalog, "catalog");
+    this.connection = requireNonNull(connection, "connection");
+    this.settings = requireNonNull(settings, "settings");
+    this.remote = new RemoteErrors.Remote(catalog, connection.remoteHost());
+    // DROP: the remote is never asked for access delegation; PASS: for vended credentials.
+    this.tableHeaders =
+        connection.passesRemoteCredentials()
+            ? Map.of(ACCESS_DELEGATION, "vended-credentials")
+            : Map.of();
+  }
+
+  private Opened opened() {
+    Opened current = opened;
+    if (current != null) {
+      return current;
+    }
+    synchronized (this) {
+      if (closed) {
+        throw new ServiceUnavailableException("The connection to %s was closed", remote);
+      }
+      if (opened == null) {
+        opened = RemoteErrors.call(remote, this::open);
+      }
+      return opened;
+    }
+  }
+
+  private Opened open() {
     Map<String, String> props = properties(remote, connection, settings);
-    return RemoteErrors.call(
-        remote,
-        () -> {
-          RESTSessionCatalog session =
-              new RESTSessionCatalog(
-                  RemoteConnection::httpClient, (context, conf) -> new InertFileIO());
-          HTTPClient http = null;
-          AuthManager auth = null;
-          try {
-            session.initialize("federation-" + catalog, props);
-            http = httpClient(props);
-            auth = AuthManagers.loadAuthManager("federation-" + catalog, props);
-            AuthSession init = auth.initSession(http, props);
-            Map<String, String> query =
-                connection.remoteCatalogName() == null
-                    ? Map.of()
-                    : Map.of("warehouse", connection.remoteCatalogName());
-            ConfigResponse config =
-                http.withAuthSession(init)
-                    .get(
-                        ResourcePaths.config(),
-                        query,
-                        ConfigResponse.class,
-                        Map.of(),
-                        ErrorHandlers.configErrorHandler());
-            Map<String, String> merged = config.merge(props);
-            AuthSession catalogSession = auth.catalogSession(http, merged);
-            return new RemoteConnection(
-                remote,
-                session,
-                http,
-                auth,
-                http.withAuthSession(catalogSession),
-                merged,
-                connection.passesRemoteCredentials());
-          } catch (RuntimeException e) {
-            closeQuietly(session, http, auth);
-            throw e;
-          }
-        });
+    RESTSessionCatalog session =
+        new RESTSessionCatalog(RemoteConnection::httpClient, (context, conf) -> new InertFileIO());
+    HTTPClient http = null;
+    AuthManager auth = null;
+    try {
+      session.initialize("federation-" + catalog, props);
+      http = httpClient(props);
+      auth = AuthManagers.loadAuthManager("federation-" + catalog, props);
+      AuthSession init = auth.initSession(http, props);
+      Map<String, String> query =
+          connection.remoteCatalogName() == null
+              ? Map.of()
+              : Map.of("warehouse", connection.remoteCatalogName());
+      ConfigResponse config =
+          http.withAuthSession(init)
+              .get(
+                  ResourcePaths.config(),
+                  query,
+                  ConfigResponse.class,
+                  Map.of(),
+                  ErrorHandlers.configErrorHandler());
+      Map<String, String> merged = config.merge(props);
+      AuthSession catalogSession = auth.catalogSession(http, merged);
+      SessionCatalog.SessionContext context = SessionCatalog.SessionContext.createEmpty();
+      Catalog tables = session.asCatalog(context);
+      return new Opened(
+          session,
+          tables,
+          session.asViewCatalog(context),
+          (SupportsNamespaces) tables,
+          http,
+          auth,
+          http.withAuthSession(catalogSession),
+          ResourcePaths.forCatalogProperties(merged),
+          merged.getOrDefault("namespace-separator", "%1F"));
+    } catch (RuntimeException e) {
+      closeQuietly(session, http, auth);
+      throw e;
+    }
   }
 
   private static HTTPClient httpClient(Map<String, String> props) {
@@ -189,28 +199,28 @@ final class RemoteConnection implements AutoCloseable {
   }
 
   Catalog tables() {
-    return tables;
+    return opened().tables();
   }
 
   ViewCatalog views() {
-    return views;
+    return opened().views();
   }
 
   SupportsNamespaces namespaces() {
-    return namespaces;
+    return opened().namespaces();
   }
 
   RESTClient client() {
-    return client;
+    return opened().client();
   }
 
   ResourcePaths paths() {
-    return paths;
+    return opened().paths();
   }
 
   /** The remote's namespace separator in query parameters (its config, else Iceberg's default). */
   String separator() {
-    return separator;
+    return opened().separator();
   }
 
   /**
@@ -221,8 +231,13 @@ final class RemoteConnection implements AutoCloseable {
   }
 
   @Override
-  public void close() {
-    closeQuietly(session, http, auth);
+  public synchronized void close() {
+    closed = true;
+    Opened current = opened;
+    opened = null;
+    if (current != null) {
+      closeQuietly(current.session(), current.http(), current.auth());
+    }
   }
 
   private static void closeQuietly(RESTSessionCatalog session, HTTPClient http, AuthManager auth) {
@@ -232,10 +247,8 @@ final class RemoteConnection implements AutoCloseable {
       }
       try {
         each.close();
-      } catch (IOException | RuntimeException e) {
-        // Closing a client whose remote is gone fails: nothing to keep.
       } catch (Exception e) {
-        // AuthManager.close declares none; HTTPClient and the catalog declare IOException.
+        // Closing a client whose remote is gone may fail: nothing is left to keep.
       }
     }
   }
@@ -243,9 +256,5 @@ final class RemoteConnection implements AutoCloseable {
   @Override
   public String toString() {
     return "RemoteConnection[" + remote + "]";
-  }
-
-  static List<String> levels(org.apache.iceberg.catalog.Namespace namespace) {
-    return List.of(namespace.levels());
   }
 }
