@@ -16,20 +16,26 @@ import dev.sluice.api.PrincipalWithCredentials;
 import dev.sluice.api.PrincipalWithCredentials.Credentials;
 import dev.sluice.api.TableReadRestrictions;
 import dev.sluice.config.ServerConfig;
+import dev.sluice.location.StorageLocation;
 import dev.sluice.store.AuditEvent;
+import dev.sluice.store.CatalogRecord;
+import dev.sluice.store.LocationClaim;
+import dev.sluice.store.NamespacePath;
+import dev.sluice.store.RemoteClaimHolder;
 import dev.sluice.testing.Admin;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
  * {@code sluice store copy}: the embedded default copied into an empty database serves the same
- * catalog, table, principals, grants (PRINCIPAL_ACT_AS ones too) and audit trail (with its actors),
- * with the same credentials, and new audit events follow the copied ones. A target in use and a
- * source a server holds open are refused, and nothing is written. H2 to H2 here; H2 to PostgreSQL
- * in the subclass.
+ * catalog, table, principals, grants (PRINCIPAL_ACT_AS ones too), audit trail (with its actors) and
+ * federated catalog (its connection and its remote tables' location claims), with the same
+ * credentials, and new audit events follow the copied ones. A target in use and a source a server
+ * holds open are refused, and nothing is written. H2 to H2 here; H2 to PostgreSQL in the subclass.
  */
 class StoreCopyTest {
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -38,6 +44,9 @@ class StoreCopyTest {
   private static final String TABLES = "/api/catalog/v1/quickstart/namespaces/ns/tables";
   private static final String RESTRICTIONS =
       M + "/catalogs/quickstart/namespaces/ns/tables/t/read-restrictions";
+  private static final String REMOTE =
+      "{\"connectionType\":\"ICEBERG_REST\",\"uri\":\"https://old-catalog:8181/api/catalog\"}";
+  private static final String REMOTE_TABLE = "file:///lake/legacy/db/t";
 
   /** An empty database to copy into: an H2 file here. */
   protected String targetUrl(Path dir) {
@@ -154,6 +163,23 @@ class StoreCopyTest {
                           "copied-delegated")
                       .withActor("trino")));
       lastEventId = ok(server, root, M + "/events?pageSize=1", Events.class).events().get(0).id();
+      // A federated catalog, with the claimed locations of one of its remote tables.
+      server
+          .store()
+          .createCatalog(
+              new CatalogRecord(
+                  "legacy", "EXTERNAL", Map.of(), "{\"storageType\":\"FILE\"}", REMOTE, 1, 0, 0),
+              "service_admin");
+      assertThat(
+              server
+                  .store()
+                  .claimRemoteLocations(
+                      "legacy",
+                      NamespacePath.of("db"),
+                      "t",
+                      List.of(
+                          new LocationClaim(StorageLocation.parse(REMOTE_TABLE).ancestorKeys()))))
+          .isEmpty();
     }
 
     Run copy = sluice("store", "copy", "--data-dir", dataDir.toString(), "--to", target);
@@ -161,7 +187,8 @@ class StoreCopyTest {
     assertThat(copy.out())
         .contains("copied")
         .containsPattern("principals\\s+2")
-        .containsPattern("catalogs\\s+1")
+        .containsPattern("catalogs\\s+2")
+        .containsPattern("remote_location_claims\\s+5")
         .containsPattern("contents\\s+1")
         .containsPattern("privilege_grants\\s+[1-9]")
         .containsPattern("audit_events\\s+[1-9]")
@@ -200,6 +227,10 @@ class StoreCopyTest {
           .satisfies(r -> assertThat(r.maskedColumns()).containsEntry("id", "sha-256-global"));
       assertThat(ok(copied, root, M + "/principal-roles/engines/act-as", ActAsTargets.class))
           .isEqualTo(new ActAsTargets(List.of("readers")));
+      assertThat(copied.store().getCatalog("legacy").orElseThrow().connectionConfig())
+          .isEqualTo(REMOTE);
+      assertThat(copied.store().remoteClaimHolder(StorageLocation.parse(REMOTE_TABLE).key()))
+          .contains(new RemoteClaimHolder("legacy", NamespacePath.of("db"), "t"));
       assertThat(ok(copied, root, M + "/events?actor=trino", Events.class).events())
           .singleElement()
           .satisfies(

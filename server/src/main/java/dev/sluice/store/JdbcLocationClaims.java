@@ -69,7 +69,8 @@ final class JdbcLocationClaims {
 
   /**
    * The first claim among {@code claims} that overlaps one of another table or view than (catalog,
-   * ns, name), or lies around or inside a namespace outside its own ancestry.
+   * ns, name) or of a federated catalog's table, or lies around or inside a namespace outside its
+   * own ancestry.
    */
   static Optional<LocationConflict> findConflict(
       Connection conn, String catalog, NamespacePath ns, String name, List<LocationClaim> claims)
@@ -102,6 +103,10 @@ final class JdbcLocationClaims {
       if (inside.isPresent()) {
         return Optional.of(new LocationConflict(claim.key(), inside.get()));
       }
+      Optional<LocationConflict> remote = JdbcRemoteClaims.overlapping(conn, claim, null);
+      if (remote.isPresent()) {
+        return remote;
+      }
       Optional<LocationConflict> namespace = namespaceConflictOfContent(conn, catalog, ns, claim);
       if (namespace.isPresent()) {
         return namespace;
@@ -129,7 +134,7 @@ final class JdbcLocationClaims {
   /**
    * Whether namespace (catalog, path), which holds nothing, may claim {@code claim}: no other
    * namespace's claim may cover it or lie inside it except its own ancestors', and no table's or
-   * view's may either.
+   * view's (of a federated catalog's tables too) may either.
    */
   static Optional<LocationConflict> findNamespaceConflict(
       Connection conn, String catalog, NamespacePath path, LocationClaim claim)
@@ -163,7 +168,11 @@ final class JdbcLocationClaims {
       table =
           first(conn, "SELECT location_key FROM location_claims WHERE prefix_key = ?", claim.key());
     }
-    return table.map(t -> new LocationConflict(claim.key(), t));
+    if (table.isPresent()) {
+      return table.map(t -> new LocationConflict(claim.key(), t));
+    }
+    // A federated catalog's table lies in no Sluice namespace: every namespace must keep off it.
+    return JdbcRemoteClaims.overlapping(conn, claim, null);
   }
 
   /**
@@ -350,8 +359,7 @@ final class JdbcLocationClaims {
     return List.copyOf(new TreeSet<>(claims.stream().map(LocationClaim::root).toList()));
   }
 
-  private static Optional<String> first(Connection conn, String sql, Object... args)
-      throws SQLException {
+  static Optional<String> first(Connection conn, String sql, Object... args) throws SQLException {
     try (PreparedStatement ps = conn.prepareStatement(sql + " FETCH FIRST 1 ROWS ONLY")) {
       JdbcSupport.bind(ps, args);
       try (ResultSet rs = ps.executeQuery()) {

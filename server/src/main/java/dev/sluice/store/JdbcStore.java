@@ -24,7 +24,8 @@ import org.slf4j.LoggerFactory;
  * statements run in auto-commit; anything that must be atomic runs in one explicit transaction.
  * Catalogs, location-claim queries and signing keys are here; namespaces are {@link
  * JdbcNamespaces}, table and view pointers {@link JdbcContents} (versioned and published by {@link
- * PointerVersions}), principals, roles and grants {@link JdbcAccessStore}.
+ * PointerVersions}), federated tables' location claims {@link JdbcRemoteClaims}, principals, roles
+ * and grants {@link JdbcAccessStore}.
  */
 public final class JdbcStore extends JdbcSupport implements Store {
   private static final Logger LOG = LoggerFactory.getLogger(JdbcStore.class);
@@ -39,6 +40,7 @@ public final class JdbcStore extends JdbcSupport implements Store {
   private final JdbcNamespaceIdentities namespaceIdentities;
   private final JdbcDelegations delegations;
   private final JdbcReadRestrictions readRestrictions;
+  private final JdbcRemoteClaims remoteClaims;
 
   private final StoreConnections connections;
   private final PointerVersions versions;
@@ -57,6 +59,7 @@ public final class JdbcStore extends JdbcSupport implements Store {
     JdbcLocationClaims claimSql = new JdbcLocationClaims();
     this.namespaces = new JdbcNamespaces(dataSource, connections, claimSql);
     this.contents = new JdbcContents(dataSource, connections, versions, claimSql);
+    this.remoteClaims = new JdbcRemoteClaims(dataSource, connections, claimSql);
     this.idempotencyKeys = new JdbcIdempotencyKeys(dataSource, connections);
     this.namespaceIdentities = new JdbcNamespaceIdentities(dataSource, connections);
     this.delegations = new JdbcDelegations(dataSource, connections);
@@ -78,6 +81,7 @@ public final class JdbcStore extends JdbcSupport implements Store {
     this.namespaceIdentities = base.namespaceIdentities;
     this.delegations = base.delegations;
     this.readRestrictions = base.readRestrictions;
+    this.remoteClaims = base.remoteClaims;
     this.probe = base.probe;
     this.housekeeping = base.housekeeping;
     this.idempotency = requireNonNull(idempotency, "idempotency");
@@ -181,12 +185,13 @@ public final class JdbcStore extends JdbcSupport implements Store {
           try {
             update(
                 conn,
-                "INSERT INTO catalogs (name, catalog_type, properties, storage_config, entity_version, created_at, updated_at)"
-                    + " VALUES (?, ?, ?, ?, 1, ?, ?)",
+                "INSERT INTO catalogs (name, catalog_type, properties, storage_config, connection_config,"
+                    + " entity_version, created_at, updated_at) VALUES (?, ?, ?, ?, ?, 1, ?, ?)",
                 c.name(),
                 c.type(),
                 toJson(c.properties()),
                 c.storageConfig(),
+                c.connectionConfig(),
                 now,
                 now);
           } catch (SQLException e) {
@@ -231,7 +236,8 @@ public final class JdbcStore extends JdbcSupport implements Store {
   @Override
   public Optional<CatalogRecord> getCatalog(String name) {
     return queryOne(
-        "SELECT name, catalog_type, properties, storage_config, entity_version, created_at, updated_at FROM catalogs WHERE name = ?",
+        "SELECT name, catalog_type, properties, storage_config, entity_version, created_at, updated_at,"
+            + " connection_config FROM catalogs WHERE name = ?",
         JdbcStore::catalogRow,
         name);
   }
@@ -239,7 +245,8 @@ public final class JdbcStore extends JdbcSupport implements Store {
   @Override
   public Page<CatalogRecord> listCatalogs(PageRequest page) {
     return pageOf(
-        "SELECT name, catalog_type, properties, storage_config, entity_version, created_at, updated_at FROM catalogs WHERE 1 = 1",
+        "SELECT name, catalog_type, properties, storage_config, entity_version, created_at, updated_at,"
+            + " connection_config FROM catalogs WHERE 1 = 1",
         List.of("name"),
         JdbcStore::catalogRow,
         c -> List.of(c.name()),
@@ -251,13 +258,16 @@ public final class JdbcStore extends JdbcSupport implements Store {
     try (Connection conn = connection();
         PreparedStatement ps =
             conn.prepareStatement(
-                "UPDATE catalogs SET properties = ?, storage_config = ?, entity_version = entity_version + 1, updated_at = ?"
+                "UPDATE catalogs SET properties = ?, storage_config = ?,"
+                    + " connection_config = COALESCE(?, connection_config),"
+                    + " entity_version = entity_version + 1, updated_at = ?"
                     + " WHERE name = ? AND entity_version = ?")) {
       ps.setString(1, toJson(updated.properties()));
       ps.setString(2, updated.storageConfig());
-      ps.setLong(3, System.currentTimeMillis());
-      ps.setString(4, updated.name());
-      ps.setLong(5, expectedVersion);
+      ps.setString(3, updated.connectionConfig());
+      ps.setLong(4, System.currentTimeMillis());
+      ps.setString(5, updated.name());
+      ps.setLong(6, expectedVersion);
       if (ps.executeUpdate() == 1) {
         return getCatalog(updated.name())
             .orElseThrow(() -> new NotFound("Catalog not found: " + updated.name()));
@@ -440,6 +450,22 @@ public final class JdbcStore extends JdbcSupport implements Store {
   }
 
   @Override
+  public Optional<LocationConflict> claimRemoteLocations(
+      String catalog, NamespacePath ns, String name, List<LocationClaim> claims) {
+    return remoteClaims.claim(catalog, ns, name, claims);
+  }
+
+  @Override
+  public void releaseRemoteLocations(String catalog, NamespacePath ns, String name) {
+    remoteClaims.release(catalog, ns, name);
+  }
+
+  @Override
+  public Optional<RemoteClaimHolder> remoteClaimHolder(String locationKey) {
+    return remoteClaims.holder(locationKey);
+  }
+
+  @Override
   public AccessStore access() {
     return access;
   }
@@ -521,6 +547,7 @@ public final class JdbcStore extends JdbcSupport implements Store {
         rs.getString(2),
         fromJson(rs.getString(3)),
         rs.getString(4),
+        rs.getString(8),
         rs.getLong(5),
         rs.getLong(6),
         rs.getLong(7));

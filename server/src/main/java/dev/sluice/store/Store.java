@@ -26,7 +26,11 @@ public interface Store extends AutoCloseable {
   /** Catalogs by name, one page. */
   Page<CatalogRecord> listCatalogs(PageRequest page);
 
-  /** Replaces a catalog's definition if its version is still {@code expectedVersion}. */
+  /**
+   * Replaces a catalog's properties and storage configuration if its version is still {@code
+   * expectedVersion}; its connection configuration too unless the update's is null (a catalog's
+   * type, and so whether it has one, never changes; an update that does not name it keeps it).
+   */
   CatalogRecord updateCatalog(CatalogRecord updated, long expectedVersion);
 
   /**
@@ -89,8 +93,9 @@ public interface Store extends AutoCloseable {
   /**
    * Inserts a new table or view that claims {@code claims}, atomically: {@link LocationConflict}
    * when one of them overlaps (equals, contains or lies inside) a location another table or view
-   * claims in the same storage, in any catalog. Of two concurrent creates of overlapping locations,
-   * on one replica or several, exactly one succeeds.
+   * claims in the same storage, in any catalog, or a remote table of a federated catalog ({@link
+   * #claimRemoteLocations}). Of two concurrent creates of overlapping locations, on one replica or
+   * several, exactly one succeeds.
    */
   void createContent(
       String catalog,
@@ -108,9 +113,10 @@ public interface Store extends AutoCloseable {
   void swapMetadata(String catalog, List<MetadataSwap> swaps);
 
   /**
-   * A location among {@code claims} that another table or view than {@code name} claims an
-   * overlapping location of, or empty: a check before any file is written or any credential is
-   * vended. Not a reservation; {@link #createContent} and {@link #swapMetadata} decide.
+   * A location among {@code claims} that another table or view than {@code name} (or a remote
+   * table, or a namespace outside its ancestry) claims an overlapping location of, or empty: a
+   * check before any file is written or any credential is vended. Not a reservation; {@link
+   * #createContent} and {@link #swapMetadata} decide.
    */
   java.util.Optional<LocationConflict> findLocationConflict(
       String catalog, NamespacePath ns, String name, List<LocationClaim> claims);
@@ -128,19 +134,25 @@ public interface Store extends AutoCloseable {
   Page<ClaimedContent> contentsClaimingUnder(
       String catalog, ContentKind kind, List<String> prefixKeys, PageRequest page);
 
-  /** Claims the locations of a table of a federated catalog (helper S's store implements it). */
-  default java.util.Optional<LocationConflict> claimRemoteLocations(
-      String catalog, NamespacePath ns, String name, List<LocationClaim> claims) {
-    throw new UnsupportedOperationException("remote claims: merge i41-store");
-  }
+  /**
+   * Claims the locations of a table of a federated catalog, replacing what it claimed before;
+   * atomic under the same storage-root locks as content claims. Empty when claimed; the conflict
+   * (and nothing written) when any other claim overlaps: a table's or view's of any catalog,
+   * another remote table's, or a namespace claim (a remote table has no Sluice namespace, so every
+   * covering namespace claim is foreign). Claiming the same locations again is a cheap no-op (one
+   * read, no write). {@link NotFound} when the catalog does not exist.
+   */
+  Optional<LocationConflict> claimRemoteLocations(
+      String catalog, NamespacePath ns, String name, List<LocationClaim> claims);
 
-  default void releaseRemoteLocations(String catalog, NamespacePath ns, String name) {
-    throw new UnsupportedOperationException("remote claims: merge i41-store");
-  }
+  /** Forgets a remote table's claims (dropped or renamed through Sluice, or seen gone). */
+  void releaseRemoteLocations(String catalog, NamespacePath ns, String name);
 
-  default java.util.Optional<RemoteClaimHolder> remoteClaimHolder(String locationKey) {
-    throw new UnsupportedOperationException("remote claims: merge i41-store");
-  }
+  /**
+   * The remote table holding a claim at exactly {@code locationKey} (as {@link
+   * LocationConflict#claimed()} names it), if one does: to re-check a stale one.
+   */
+  Optional<RemoteClaimHolder> remoteClaimHolder(String locationKey);
 
   /** A location claimed in {@code catalog} that lies under none of {@code rootKeys}, if any. */
   java.util.Optional<String> claimOutside(String catalog, List<String> rootKeys);

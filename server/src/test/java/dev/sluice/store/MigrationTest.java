@@ -218,4 +218,38 @@ class MigrationTest {
           .isNotEqualTo("legacy-gus");
     }
   }
+
+  /**
+   * Catalogs from before version 15 are internal ones without a connection configuration, and an
+   * internal table from then keeps its folder against a federated catalog's table.
+   */
+  @Test
+  void catalogsFromBeforeFederationHaveNoConnectionConfig() throws Exception {
+    String url = migratedTo(database(), "14");
+    try (Connection conn = DriverManager.getConnection(url);
+        Statement st = conn.createStatement()) {
+      oldTable(st, "s3://b/wh/ns/t/metadata/m.json");
+      for (String prefix : List.of("s3://b/", "s3://b/wh/", "s3://b/wh/ns/", "s3://b/wh/ns/t/")) {
+        st.execute(
+            "INSERT INTO location_claims (prefix_key, location_key, catalog_name, ns_path, name)"
+                + " VALUES ('"
+                + prefix
+                + "', 's3://b/wh/ns/t/', 'old', 'ns', 't')");
+      }
+    }
+    try (JdbcStore store = JdbcStore.open(new DatabaseConfig(url, null, null, 2, 5000))) {
+      assertThat(store.getCatalog("old").orElseThrow().connectionConfig()).isNull();
+      store.createCatalog(
+          new CatalogRecord("fed", "EXTERNAL", java.util.Map.of(), "{}", "{}", 1, 0, 0),
+          "service_admin");
+      assertThat(
+              store.claimRemoteLocations(
+                  "fed",
+                  NamespacePath.of("db"),
+                  "t",
+                  List.of(new LocationClaim(StorageLocation.parse("s3://b/wh").ancestorKeys()))))
+          .map(LocationConflict::claimed)
+          .contains("s3://b/wh/ns/t/");
+    }
+  }
 }

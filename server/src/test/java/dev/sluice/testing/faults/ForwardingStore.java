@@ -18,6 +18,7 @@ import dev.sluice.store.NamespacePath;
 import dev.sluice.store.Page;
 import dev.sluice.store.PageRequest;
 import dev.sluice.store.ReadRestrictionStore;
+import dev.sluice.store.RemoteClaimHolder;
 import dev.sluice.store.SigningKey;
 import dev.sluice.store.Store;
 import java.util.List;
@@ -140,6 +141,22 @@ abstract class ForwardingStore implements Store {
   public Optional<LocationConflict> findLocationConflict(
       String catalog, NamespacePath ns, String name, List<LocationClaim> claims) {
     return delegate.findLocationConflict(catalog, ns, name, claims);
+  }
+
+  @Override
+  public Optional<LocationConflict> claimRemoteLocations(
+      String catalog, NamespacePath ns, String name, List<LocationClaim> claims) {
+    return delegate.claimRemoteLocations(catalog, ns, name, claims);
+  }
+
+  @Override
+  public void releaseRemoteLocations(String catalog, NamespacePath ns, String name) {
+    delegate.releaseRemoteLocations(catalog, ns, name);
+  }
+
+  @Override
+  public Optional<RemoteClaimHolder> remoteClaimHolder(String locationKey) {
+    return delegate.remoteClaimHolder(locationKey);
   }
 
   @Override
