@@ -83,7 +83,7 @@ final class RemoteConnection implements AutoCloseable {
         throw new ServiceUnavailableException("The connection to %s was closed", remote);
       }
       if (opened == null) {
-        opened = RemoteErrors.call(remote, this::open);
+        opened = RemoteErrors.opening(remote, this::open);
       }
       return opened;
     }
@@ -149,8 +149,9 @@ final class RemoteConnection implements AutoCloseable {
     }
     props.put("rest.client.connection-timeout-ms", millis(settings.connectTimeout()));
     props.put("rest.client.socket-timeout-ms", millis(settings.requestTimeout()));
-    // No retries behind the engine's back: its own client retries what it may.
-    props.put("rest.client.max-retries", "0");
+    // One retry at most behind the engine's back (Iceberg's client needs one): its own client
+    // retries what it may.
+    props.put("rest.client.max-retries", "1");
     props.put("rest-metrics-reporting-enabled", "false");
     AuthenticationParameters auth = connection.authenticationParameters();
     switch (auth.authenticationType()) {

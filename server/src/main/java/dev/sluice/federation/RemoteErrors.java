@@ -40,6 +40,21 @@ final class RemoteErrors {
     }
   }
 
+  /**
+   * Connecting to the remote (its config, a token): any failure is the remote's being unavailable
+   * to Sluice (503), whatever it says, since no caller's input is in it.
+   */
+  static <T> T opening(Remote remote, Supplier<T> work) {
+    try {
+      return work.get();
+    } catch (ServiceUnavailableException e) {
+      throw e;
+    } catch (RuntimeException e) {
+      LOG.warn("Cannot connect to {}: {}", remote, e.toString());
+      throw new ServiceUnavailableException("Cannot connect to %s: %s", remote, brief(e));
+    }
+  }
+
   static void run(Remote remote, Runnable work) {
     call(
         remote,
