@@ -18,6 +18,8 @@ import dev.sluice.authz.ObjectVisibility;
 import dev.sluice.authz.PrivilegeExplanation;
 import dev.sluice.catalog.CatalogRegistry;
 import dev.sluice.config.ServerConfig;
+import dev.sluice.federation.FederationSettings;
+import dev.sluice.federation.RemoteCatalogs;
 import dev.sluice.http.AccessRoutes;
 import dev.sluice.http.CatalogRoutes;
 import dev.sluice.http.ConsoleRoutes;
@@ -262,6 +264,13 @@ public final class SluiceServer implements AutoCloseable {
       if (tracing.enabled()) {
         catalogs.bindTracing(tracing.tracer());
       }
+      FederationSettings federation =
+          new FederationSettings(
+              config.federation().secrets(),
+              config.federation().remoteTimeouts().connect(),
+              config.federation().remoteTimeouts().request(),
+              config.federation().maxListedNames());
+      catalogs.bindFederation(new RemoteCatalogs(federation));
       Clock clock = Clock.systemUTC();
       TableCredentials credentials =
           new TableCredentials(
@@ -311,7 +320,8 @@ public final class SluiceServer implements AutoCloseable {
               store,
               backends,
               config.storage().credentialSources(),
-              config.storage().vendingMinDurationSeconds());
+              config.storage().vendingMinDurationSeconds(),
+              federation::definesSecret);
       AccessAdmin accessAdmin = new AccessAdmin(store, accessChanged);
       ManagementAccess managementAccess = new ManagementAccess(authz, catalogAdmin, accessAdmin);
       new ManagementRoutes(

@@ -10,7 +10,9 @@ import java.util.Map;
  * storageConfigInfo} are needed; the timestamps and version are the server's (read-only). {@code
  * storageConfigInfo} is each storage type's own object (its keys: the OpenAPI document's {@code
  * <Type>StorageConfigInfo}), checked by the storage backend, which refuses a key it does not know.
- * {@code verification} is only in the answer to a create that asked for the self-check.
+ * {@code verification} is only in the answer to a create that asked for the self-check. {@code
+ * type} is {@code INTERNAL} (the default) or {@code EXTERNAL}, a federated catalog in front of a
+ * remote Iceberg REST catalog, which alone has a {@code connectionConfigInfo}.
  */
 public record Catalog(
     String type,
@@ -20,13 +22,46 @@ public record Catalog(
     @JsonInclude(JsonInclude.Include.NON_NULL) Long lastUpdateTimestamp,
     @JsonInclude(JsonInclude.Include.NON_NULL) Long entityVersion,
     @JsonProperty(required = true) ObjectNode storageConfigInfo,
-    @JsonInclude(JsonInclude.Include.NON_NULL) VerificationReport verification) {
+    @JsonInclude(JsonInclude.Include.NON_NULL) VerificationReport verification,
+    @JsonInclude(JsonInclude.Include.NON_NULL) ConnectionConfigInfo connectionConfigInfo) {
   public Catalog {
     Fields.nonEmpty(name, "catalog.name");
     properties = Fields.copy(properties);
     if (storageConfigInfo == null) {
       throw new IllegalArgumentException("Missing field: catalog.storageConfigInfo");
     }
+  }
+
+  /** A catalog without a connection (INTERNAL), as before federation. */
+  public Catalog(
+      String type,
+      String name,
+      Map<String, String> properties,
+      Long createTimestamp,
+      Long lastUpdateTimestamp,
+      Long entityVersion,
+      ObjectNode storageConfigInfo,
+      VerificationReport verification) {
+    this(
+        type,
+        name,
+        properties,
+        createTimestamp,
+        lastUpdateTimestamp,
+        entityVersion,
+        storageConfigInfo,
+        verification,
+        null);
+  }
+
+  /** A federated catalog to create, in front of the remote {@code connection} names. */
+  public static Catalog external(
+      String name,
+      Map<String, String> properties,
+      ObjectNode storageConfigInfo,
+      ConnectionConfigInfo connection) {
+    return new Catalog(
+        "EXTERNAL", name, properties, null, null, null, storageConfigInfo, null, connection);
   }
 
   /** A catalog to create. */
@@ -45,6 +80,7 @@ public record Catalog(
         lastUpdateTimestamp,
         entityVersion,
         storageConfigInfo,
-        report);
+        report,
+        connectionConfigInfo);
   }
 }

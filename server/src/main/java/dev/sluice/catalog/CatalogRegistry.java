@@ -33,11 +33,41 @@ import org.apache.iceberg.io.FileIO;
  * catalog; another replica's change is seen within that second.
  */
 public final class CatalogRegistry implements AutoCloseable {
+  /**
+   * Opens federated ({@code EXTERNAL}) catalogs: their remote connection is kept per catalog while
+   * its definition is unchanged, and retired when it changes or the catalog is dropped here.
+   */
+  public interface ExternalCatalogs extends AutoCloseable {
+    SluiceCatalog open(Store store, CatalogSettings settings, MetadataCache metadata);
+
+    void retire(String catalog);
+
+    @Override
+    void close();
+  }
+
+  /** For a server that federates nothing: an EXTERNAL catalog cannot be served (503). */
+  public static final ExternalCatalogs NO_FEDERATION =
+      new ExternalCatalogs() {
+        @Override
+        public SluiceCatalog open(Store store, CatalogSettings settings, MetadataCache metadata) {
+          throw new ServiceUnavailableException(
+              "Federated catalog %s cannot be served by this server", settings.name());
+        }
+
+        @Override
+        public void retire(String catalog) {}
+
+        @Override
+        public void close() {}
+      };
+
   private final Store store;
   private final StorageBackends backends;
   private final Map<String, CredentialSource> sources;
   private final StorageTimeouts.CatalogIo ioTimeouts;
   private volatile Tracer tracer; // null: untraced
+  private volatile ExternalCatalogs external = NO_FEDERATION;
   private final CatalogClients<FileIO> fileIOs =
       new CatalogClients<>(
           "catalog FileIO", FileIO::close, Duration.ofMinutes(30), Duration.ofSeconds(30));
@@ -59,6 +89,11 @@ public final class CatalogRegistry implements AutoCloseable {
     this.backends = requireNonNull(backends, "backends");
     this.sources = Map.copyOf(requireNonNull(sources, "sources"));
     this.ioTimeouts = requireNonNull(ioTimeouts, "ioTimeouts");
+  }
+
+  /** From now on, EXTERNAL catalogs are opened by {@code external} (the wiring's federation). */
+  public void bindFederation(ExternalCatalogs external) {
+    this.external = requireNonNull(external, "external");
   }
 
   /** From now on, the catalogs' own file reads and writes in a traced request are spans. */
@@ -91,6 +126,7 @@ public final class CatalogRegistry implements AutoCloseable {
   public void changed(String catalog) {
     resolved.invalidateAll();
     fileIOs.retire(catalog);
+    external.retire(catalog);
   }
 
   private SluiceCatalog load(String name) {
@@ -99,8 +135,10 @@ public final class CatalogRegistry implements AutoCloseable {
         .map(this::settings)
         .map(
             settings ->
-                new SluiceCatalog(
-                    store, settings, fileIO(settings), metadata, namespaceStorage(settings)))
+                settings.external()
+                    ? external.open(store, settings, metadata)
+                    : new SluiceCatalog(
+                        store, settings, fileIO(settings), metadata, namespaceStorage(settings)))
         .orElse(null);
   }
 
@@ -160,5 +198,6 @@ public final class CatalogRegistry implements AutoCloseable {
   @Override
   public void close() {
     fileIOs.close();
+    external.close();
   }
 }

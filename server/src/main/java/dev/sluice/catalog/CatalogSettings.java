@@ -5,6 +5,8 @@ import static java.util.Objects.requireNonNull;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.sluice.api.ConnectionConfigInfo;
+import dev.sluice.api.ManagementJson;
 import dev.sluice.location.LocationPolicy;
 import dev.sluice.store.CatalogRecord;
 import dev.sluice.vending.CredentialSource;
@@ -26,8 +28,15 @@ public record CatalogSettings(
     String storageType,
     List<String> allowedLocations,
     ObjectNode storageConfig,
-    StorageProfile storage) {
+    StorageProfile storage,
+    ConnectionConfigInfo connection) {
   public static final String DEFAULT_BASE_LOCATION = "default-base-location";
+  public static final String INTERNAL = "INTERNAL";
+
+  /**
+   * A federated catalog: its namespaces, tables and views live in a remote Iceberg REST catalog.
+   */
+  public static final String EXTERNAL = "EXTERNAL";
 
   /**
    * Catalog property: "true" lets tables and views live anywhere inside allowedLocations instead of
@@ -42,6 +51,12 @@ public record CatalogSettings(
     requireNonNull(name, "name");
     properties = Map.copyOf(properties);
     allowedLocations = List.copyOf(allowedLocations);
+    if (EXTERNAL.equals(type) != (connection != null)) {
+      throw new IllegalArgumentException(
+          EXTERNAL.equals(type)
+              ? "Missing field: catalog.connectionConfigInfo (an EXTERNAL catalog's remote)"
+              : "Unexpected field catalog.connectionConfigInfo: only an EXTERNAL catalog has one");
+    }
   }
 
   /**
@@ -58,11 +73,35 @@ public record CatalogSettings(
       JsonNode storageConfigInfo,
       Map<String, CredentialSource> credentialSources,
       int minVendDuration) {
+    return of(
+        backends,
+        name,
+        type,
+        properties,
+        storageConfigInfo,
+        null,
+        credentialSources,
+        minVendDuration);
+  }
+
+  /**
+   * {@link #of(StorageBackends, String, String, Map, JsonNode, Map, int)} with the {@code
+   * connection} of an EXTERNAL (federated) catalog, which it requires and an INTERNAL one refuses.
+   */
+  public static CatalogSettings of(
+      StorageBackends backends,
+      String name,
+      String type,
+      Map<String, String> properties,
+      JsonNode storageConfigInfo,
+      ConnectionConfigInfo connection,
+      Map<String, CredentialSource> credentialSources,
+      int minVendDuration) {
     IdentifierRules.checkName("catalog name", name);
-    String catalogType = type == null ? "INTERNAL" : type.toUpperCase(Locale.ROOT);
-    if (!catalogType.equals("INTERNAL")) {
+    String catalogType = type == null ? INTERNAL : type.toUpperCase(Locale.ROOT);
+    if (!catalogType.equals(INTERNAL) && !catalogType.equals(EXTERNAL)) {
       throw new IllegalArgumentException(
-          "Unsupported catalog type: " + type + " (supported: INTERNAL)");
+          "Unsupported catalog type: " + type + " (supported: INTERNAL, EXTERNAL)");
     }
     String unstructured = properties.get(ALLOW_UNSTRUCTURED_LOCATIONS);
     if (unstructured != null && !unstructured.equals("true") && !unstructured.equals("false")) {
@@ -95,7 +134,8 @@ public record CatalogSettings(
         storage.profile().storageType(),
         allowed,
         storage.config(),
-        storage.profile());
+        storage.profile(),
+        connection);
   }
 
   public static CatalogSettings fromRecord(StorageBackends backends, CatalogRecord record) {
@@ -108,6 +148,10 @@ public record CatalogSettings(
           record.type(),
           record.properties(),
           JSON.readTree(record.storageConfig()),
+          record.connectionConfig() == null
+              ? null
+              : ManagementJson.lenient()
+                  .readValue(record.connectionConfig(), ConnectionConfigInfo.class),
           null,
           1);
     } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
@@ -118,6 +162,25 @@ public record CatalogSettings(
       // catalog cannot be served here, which is not the caller's mistake.
       throw new IllegalStateException(
           "Catalog " + record.name() + " cannot be served by this server: " + e.getMessage(), e);
+    }
+  }
+
+  /**
+   * True for a federated catalog, whose content lives in a remote catalog ({@link #connection}).
+   */
+  public boolean external() {
+    return connection != null;
+  }
+
+  /** The connection as stored (JSON text), or null for an INTERNAL catalog. */
+  public String connectionConfigJson() {
+    if (connection == null) {
+      return null;
+    }
+    try {
+      return ManagementJson.lenient().writeValueAsString(connection);
+    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+      throw new IllegalStateException("Cannot write the connection of catalog " + name, e);
     }
   }
 

@@ -59,8 +59,13 @@ import org.slf4j.LoggerFactory;
  * One Sluice catalog as an Iceberg {@link org.apache.iceberg.catalog.Catalog}: Iceberg's own
  * builders and {@code CatalogHandlers} drive it, and every pointer lives in the {@link Store}.
  * Holds no per-request state: {@link CatalogRegistry} shares one instance between requests.
+ *
+ * <p>A federated ({@code EXTERNAL}) catalog is a subclass (in {@code dev.sluice.federation}) that
+ * answers every Iceberg call and every method here from its remote catalog, so the operations above
+ * (RBAC, audit, vending, ETags) treat both alike; {@link #unvendable} and {@link #serves} are the
+ * two questions whose answer differs.
  */
-public final class SluiceCatalog extends BaseMetastoreViewCatalog implements SupportsNamespaces {
+public class SluiceCatalog extends BaseMetastoreViewCatalog implements SupportsNamespaces {
   private static final Logger LOG = LoggerFactory.getLogger(SluiceCatalog.class);
   public static final String NAMESPACE_LOCATION = "location";
 
@@ -185,6 +190,29 @@ public final class SluiceCatalog extends BaseMetastoreViewCatalog implements Sup
             : metadata.cached(
                 new MetadataCache.TableKey(settings.name(), table), response.metadataLocation());
     return cached != null ? cached : response.tableMetadata();
+  }
+
+  /**
+   * Why no credential or signature may be given for {@code table} at {@code location} with {@code
+   * properties}, or empty. A stored table's locations passed every rule when it was committed, so
+   * here always empty; a federated table's are checked on every load.
+   */
+  public Optional<String> unvendable(
+      TableIdentifier table, String location, Map<String, String> properties) {
+    return Optional.empty();
+  }
+
+  /**
+   * Whether this catalog serves {@code endpoint} (what {@code /v1/config} advertises for it; the
+   * others answer 406). Every declared endpoint here.
+   */
+  public boolean serves(org.apache.iceberg.rest.Endpoint endpoint) {
+    return true;
+  }
+
+  /** Whether a client may send {@code Idempotency-Key} (a store change records it): yes here. */
+  public boolean honoursIdempotencyKeys() {
+    return true;
   }
 
   // ------------------------------------------------------------------ tables

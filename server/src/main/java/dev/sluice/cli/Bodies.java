@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.sluice.api.Catalog;
+import dev.sluice.api.ConnectionConfigInfo;
 import dev.sluice.api.CreateCatalogRequest;
 import dev.sluice.api.CreateCatalogRoleRequest;
 import dev.sluice.api.CreatePrincipalRequest;
@@ -45,8 +46,21 @@ final class Bodies {
    */
   static CreateCatalogRequest newCatalog(
       String name, Map<String, String> properties, ObjectNode storageConfigInfo, boolean verify) {
-    return new CreateCatalogRequest(
-        Catalog.of(name, properties, storageConfigInfo), verify ? Boolean.TRUE : null);
+    return newCatalog(name, properties, storageConfigInfo, null, verify);
+  }
+
+  /** As above; with {@code connection}, an EXTERNAL (federated) catalog in front of it. */
+  static CreateCatalogRequest newCatalog(
+      String name,
+      Map<String, String> properties,
+      ObjectNode storageConfigInfo,
+      ConnectionConfigInfo connection,
+      boolean verify) {
+    Catalog catalog =
+        connection == null
+            ? Catalog.of(name, properties, storageConfigInfo)
+            : Catalog.external(name, properties, storageConfigInfo, connection);
+    return new CreateCatalogRequest(catalog, verify ? Boolean.TRUE : null);
   }
 
   /** An update of what was read at {@code version}; a null part is left as it is. */

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.sluice.api.Catalog;
 import dev.sluice.api.Catalogs;
+import dev.sluice.api.ConnectionConfigInfo;
 import dev.sluice.api.VerificationReport;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -34,7 +35,9 @@ public final class CatalogsCommand extends CommandGroup {
 
   @Command(
       name = "create",
-      description = "Create an internal catalog (any storage type: FILE, S3, R2, GCS, AZURE).")
+      description =
+          "Create a catalog (any storage type: FILE, S3, R2, GCS, AZURE); --type external"
+              + " federates a remote Iceberg REST catalog.")
   static final class Create extends AdminCommand {
     @Parameters(index = "0", paramLabel = "NAME", description = "Catalog name")
     String name;
@@ -59,8 +62,11 @@ public final class CatalogsCommand extends CommandGroup {
 
     @Mixin StorageOptions storage;
 
+    @Mixin RemoteOptions remote;
+
     @Override
     void run(ManagementClient client, Console console) {
+      ConnectionConfigInfo connection = remote.connection(spec);
       Map<String, String> props = new LinkedHashMap<>();
       props.put(DEFAULT_BASE_LOCATION, defaultBaseLocation);
       // The dedicated option is the one that counts: a stray --property must not override it.
@@ -77,7 +83,9 @@ public final class CatalogsCommand extends CommandGroup {
       }
       Answer<Catalog> created =
           client.post(
-              ApiPath.of("catalogs"), Bodies.newCatalog(name, props, info, verify), Catalog.class);
+              ApiPath.of("catalogs"),
+              Bodies.newCatalog(name, props, info, connection, verify),
+              Catalog.class);
       // Read in json mode too when the self-check ran: the exit status follows its verdict.
       VerificationReport report =
           verify && created.document() != null ? created.value().verification() : null;
@@ -174,13 +182,25 @@ public final class CatalogsCommand extends CommandGroup {
       console.show(
           client.listAll(ApiPath.of("catalogs"), Catalogs.class),
           (out, catalogs) -> {
-            TextTable table = new TextTable("NAME", "TYPE", "STORAGE", "DEFAULT BASE LOCATION");
+            // The REMOTE column only when some catalog is federated.
+            boolean remote = catalogs.stream().anyMatch(c -> c.connectionConfigInfo() != null);
+            TextTable table =
+                remote
+                    ? new TextTable("NAME", "TYPE", "STORAGE", "DEFAULT BASE LOCATION", "REMOTE")
+                    : new TextTable("NAME", "TYPE", "STORAGE", "DEFAULT BASE LOCATION");
             for (Catalog catalog : catalogs) {
-              table.row(
-                  catalog.name(),
-                  Objects.toString(catalog.type(), ""),
-                  catalog.storageConfigInfo().path("storageType").asText(),
-                  catalog.properties().getOrDefault(DEFAULT_BASE_LOCATION, ""));
+              List<String> cells = new ArrayList<>();
+              cells.add(catalog.name());
+              cells.add(Objects.toString(catalog.type(), ""));
+              cells.add(catalog.storageConfigInfo().path("storageType").asText());
+              cells.add(catalog.properties().getOrDefault(DEFAULT_BASE_LOCATION, ""));
+              if (remote) {
+                cells.add(
+                    catalog.connectionConfigInfo() == null
+                        ? ""
+                        : catalog.connectionConfigInfo().uri());
+              }
+              table.row(cells.toArray(String[]::new));
             }
             Lists.print(out, table, "no catalogs");
           });

@@ -24,7 +24,8 @@ public record ServerConfig(
     StorageSection storage,
     LoggingSection logging,
     AuditSection audit,
-    TracingSection tracing) {
+    TracingSection tracing,
+    FederationSection federation) {
 
   public ServerConfig {
     server = orDefault(server, ServerSection.DEFAULT);
@@ -36,6 +37,7 @@ public record ServerConfig(
     logging = orDefault(logging, LoggingSection.DEFAULT);
     audit = orDefault(audit, AuditSection.DEFAULT);
     tracing = orDefault(tracing, TracingSection.DEFAULT);
+    federation = orDefault(federation, FederationSection.DEFAULT);
   }
 
   /**

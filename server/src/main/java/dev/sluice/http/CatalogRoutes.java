@@ -6,7 +6,9 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.sluice.api.Catalog;
 import dev.sluice.api.Catalogs;
+import dev.sluice.api.ConnectionConfigInfo;
 import dev.sluice.api.CreateCatalogRequest;
+import dev.sluice.api.ManagementJson;
 import dev.sluice.api.StorageTypes;
 import dev.sluice.api.UpdateCatalogRequest;
 import dev.sluice.api.VerificationReport;
@@ -151,7 +153,11 @@ public final class CatalogRoutes {
     Catalog catalog = request.catalog();
     CatalogRecord created =
         catalogs.create(
-            catalog.name(), catalog.type(), catalog.properties(), catalog.storageConfigInfo());
+            catalog.name(),
+            catalog.type(),
+            catalog.properties(),
+            catalog.storageConfigInfo(),
+            catalog.connectionConfigInfo());
     onChange.accept(created.name());
     Catalog answer = render(created);
     if (request.verifies()) {
@@ -182,7 +188,11 @@ public final class CatalogRoutes {
     UpdateCatalogRequest request = call.body(UpdateCatalogRequest.class);
     String name = x.path("name");
     CatalogAdmin.Change change =
-        catalogs.plan(name, request.properties(), request.storageConfigInfo());
+        catalogs.plan(
+            name,
+            request.properties(),
+            request.storageConfigInfo(),
+            request.connectionConfigInfo());
     Caller caller = call.caller();
     checks.updateCatalogStorage(caller, name, change.restricted());
     CatalogRecord updated = catalogs.apply(change, request.currentEntityVersion());
@@ -203,7 +213,11 @@ public final class CatalogRoutes {
           record.updatedAt(),
           record.version(),
           (ObjectNode) Json.plain().readTree(record.storageConfig()),
-          null);
+          null,
+          record.connectionConfig() == null
+              ? null
+              : ManagementJson.lenient()
+                  .readValue(record.connectionConfig(), ConnectionConfigInfo.class));
     } catch (JsonProcessingException | ClassCastException e) {
       throw new IllegalStateException(
           "Corrupt storage configuration for catalog " + record.name(), e);

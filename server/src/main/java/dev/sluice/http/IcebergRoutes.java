@@ -126,6 +126,7 @@ public final class IcebergRoutes {
   private final ReadableLocationsRoute readableLocations;
   private final SignRoute sign;
   private final PlanRoutes plans;
+  private final CatalogRegistry catalogs;
 
   /**
    * The Iceberg routes' tuning, set in the wiring.
@@ -187,7 +188,7 @@ public final class IcebergRoutes {
       Services services,
       TokenService tokens,
       Tuning tuning) {
-    requireNonNull(catalogs, "catalogs");
+    this.catalogs = requireNonNull(catalogs, "catalogs");
     requireNonNull(authz, "authz");
     requireNonNull(services, "services");
     requireNonNull(tuning, "tuning");
@@ -221,10 +222,42 @@ public final class IcebergRoutes {
   }
 
   public void register(HttpServer.Routes routes) {
-    mount(
-        routes,
-        declared ->
-            idempotent.wrap(declared.advertisedAs(), x -> declared.handler().handle(this, x)));
+    mount(routes, this::bind);
+  }
+
+  /**
+   * A route's handler: under {@code Idempotency-Key} handling, except on a catalog that does not
+   * honour keys (a federated one: not advertised, so ignored); 406 for an endpoint the catalog does
+   * not serve, after the checks the route itself would make first (who may know of the catalog).
+   */
+  private RouteHandler bind(Declared declared) {
+    RouteHandler plain = x -> declared.handler().handle(this, x);
+    RouteHandler keyed = idempotent.wrap(declared.advertisedAs(), plain);
+    if (!declared.path().startsWith("/v1/{prefix}/")) {
+      return keyed;
+    }
+    return x -> {
+      SluiceCatalog peeked = peek(x.path("prefix"));
+      if (peeked == null
+          || (peeked.honoursIdempotencyKeys() && peeked.serves(declared.advertisedAs()))) {
+        return keyed.handle(x);
+      }
+      access.catalog(requests.caller(x), peeked.name());
+      if (declared.advertisedAs() != null && !peeked.serves(declared.advertisedAs())) {
+        throw new UnsupportedOperationException(
+            "Catalog " + peeked.name() + " does not serve " + declared.advertisedAs());
+      }
+      return plain.handle(x);
+    };
+  }
+
+  /** The catalog a path names, resolved without any check, or null: the route checks it. */
+  private SluiceCatalog peek(String name) {
+    try {
+      return catalogs.resolve(name);
+    } catch (RuntimeException e) {
+      return null;
+    }
   }
 
   /** Adds every declared route under {@link #MOUNT}, handled by what {@code bind} makes of it. */
@@ -272,15 +305,20 @@ public final class IcebergRoutes {
     ConfigResponse response =
         ConfigResponse.builder()
             .withOverride("prefix", RESTUtil.encodeString(catalog.name()))
-            .withEndpoints(ENDPOINTS)
+            .withEndpoints(ENDPOINTS.stream().filter(catalog::serves).toList())
             .build();
     // Iceberg 1.10's ConfigResponse has no field for it; 1.11 clients send Idempotency-Key when
     // it is there.
     ObjectNode json = (ObjectNode) Json.iceberg().valueToTree(response);
-    json.put("idempotency-key-lifetime", idempotent.lifetime().toString());
-    // A Sluice extension: the property this catalog's write freeze obeys, so that a migration
-    // (sluice catalogs import --freeze-source) knows positively that freezing a table here holds.
-    json.put(WRITE_FREEZE_CONFIG, WriteFreeze.KEY);
+    if (catalog.honoursIdempotencyKeys()) {
+      json.put("idempotency-key-lifetime", idempotent.lifetime().toString());
+    }
+    if (!catalog.settings().external()) {
+      // A Sluice extension: the property this catalog's write freeze obeys, so that a migration
+      // (sluice catalogs import --freeze-source) knows positively that freezing a table here
+      // holds. A federated catalog's commits go to its remote, which Sluice does not hold to it.
+      json.put(WRITE_FREEZE_CONFIG, WriteFreeze.KEY);
+    }
     return Reply.ok(json);
   }
 

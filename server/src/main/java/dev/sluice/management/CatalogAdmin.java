@@ -3,6 +3,7 @@ package dev.sluice.management;
 import static java.util.Objects.requireNonNull;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.sluice.api.ConnectionConfigInfo;
 import dev.sluice.authz.Caller;
 import dev.sluice.catalog.CatalogSettings;
 import dev.sluice.location.StorageLocation;
@@ -21,6 +22,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.function.Predicate;
 import org.apache.iceberg.exceptions.AlreadyExistsException;
 import org.apache.iceberg.exceptions.BadRequestException;
 import org.apache.iceberg.exceptions.CommitFailedException;
@@ -36,6 +38,7 @@ public final class CatalogAdmin {
   private final StorageBackends backends;
   private final Map<String, CredentialSource> credentialSources;
   private final int minVendDuration;
+  private final Predicate<String> secretDefined;
 
   /**
    * {@code credentialSources}: the credential sources the server config defines; {@code
@@ -46,15 +49,44 @@ public final class CatalogAdmin {
       StorageBackends backends,
       Map<String, CredentialSource> credentialSources,
       int minVendDuration) {
+    this(store, backends, credentialSources, minVendDuration, reference -> false);
+  }
+
+  /**
+   * {@code secretDefined}: whether the server's {@code federation.secrets} defines a secret of a
+   * name (a federated catalog's connection may only name one it does).
+   */
+  public CatalogAdmin(
+      Store store,
+      StorageBackends backends,
+      Map<String, CredentialSource> credentialSources,
+      int minVendDuration,
+      Predicate<String> secretDefined) {
     this.store = requireNonNull(store, "store");
     this.backends = requireNonNull(backends, "backends");
     this.credentialSources = Map.copyOf(credentialSources);
     this.minVendDuration = minVendDuration;
+    this.secretDefined = requireNonNull(secretDefined, "secretDefined");
   }
 
   public CatalogRecord create(
       String name, String type, Map<String, String> properties, JsonNode storageConfigInfo) {
+    return create(name, type, properties, storageConfigInfo, null);
+  }
+
+  /**
+   * Creates a catalog; {@code connection}, a federated ({@code EXTERNAL}) catalog's remote, is
+   * required for one and refused for an INTERNAL one (400 either way), and its secret reference
+   * must name a secret of the server's {@code federation.secrets}.
+   */
+  public CatalogRecord create(
+      String name,
+      String type,
+      Map<String, String> properties,
+      JsonNode storageConfigInfo,
+      ConnectionConfigInfo connection) {
     checkKeys(storageConfigInfo);
+    checkSecret(connection);
     CatalogSettings settings =
         CatalogSettings.of(
             backends,
@@ -62,6 +94,7 @@ public final class CatalogAdmin {
             type,
             properties,
             storageConfigInfo,
+            connection,
             credentialSources,
             minVendDuration);
     CatalogRecord record =
@@ -70,6 +103,7 @@ public final class CatalogAdmin {
             settings.type(),
             settings.properties(),
             settings.storageConfigJson(),
+            settings.connectionConfigJson(),
             1,
             0,
             0);
@@ -111,10 +145,23 @@ public final class CatalogAdmin {
    * lies outside the new set.
    */
   public Change plan(String name, Map<String, String> properties, JsonNode storageConfigInfo) {
+    return plan(name, properties, storageConfigInfo, null);
+  }
+
+  /**
+   * As {@link #plan(String, Map, JsonNode)}, with a federated catalog's new {@code connection}
+   * (null keeps it; an INTERNAL catalog has none to set): the service admin's to change.
+   */
+  public Change plan(
+      String name,
+      Map<String, String> properties,
+      JsonNode storageConfigInfo,
+      ConnectionConfigInfo connection) {
     CatalogRecord current = get(name);
     if (storageConfigInfo != null) {
       checkKeys(storageConfigInfo);
     }
+    checkSecret(connection);
     CatalogSettings before = CatalogSettings.fromRecord(backends, current);
     Map<String, String> nextProperties = properties == null ? current.properties() : properties;
     JsonNode nextStorage = storageConfigInfo == null ? before.storageConfig() : storageConfigInfo;
@@ -125,9 +172,13 @@ public final class CatalogAdmin {
             current.type(),
             nextProperties,
             nextStorage,
+            connection == null ? before.connection() : connection,
             credentialSources,
             minVendDuration);
     List<String> restricted = new ArrayList<>();
+    if (!Objects.equals(before.connection(), after.connection())) {
+      restricted.add("connectionConfigInfo");
+    }
     if (!after.storageConfig().equals(before.storageConfig())) {
       if (!after.storageType().equals(before.storageType())) {
         throw new BadRequestException(
@@ -171,6 +222,7 @@ public final class CatalogAdmin {
               change.before().type(),
               settings.properties(),
               settings.storageConfigJson(),
+              settings.connectionConfigJson(),
               version,
               0,
               0),
@@ -192,6 +244,20 @@ public final class CatalogAdmin {
       Map<String, String> properties,
       JsonNode storageConfigInfo) {
     return apply(plan(name, properties, storageConfigInfo), expectedVersion);
+  }
+
+  /** A connection may only name a secret the server's YAML defines (its value is never told). */
+  private void checkSecret(ConnectionConfigInfo connection) {
+    if (connection == null) {
+      return;
+    }
+    String reference = connection.authenticationParameters().secretReference();
+    if (reference != null && !secretDefined.test(reference)) {
+      throw new BadRequestException(
+          "Unknown connectionConfigInfo.authenticationParameters.secretReference: %s (define it"
+              + " under federation.secrets in the server's configuration)",
+          reference);
+    }
   }
 
   private void checkKeys(JsonNode storageConfigInfo) {

@@ -187,6 +187,20 @@ public final class TableCredentials {
       return List.of();
     }
     SluiceCatalog catalog = call.catalog();
+    Optional<String> unvendable = catalog.unvendable(call.table(), location, properties);
+    if (unvendable.isPresent()) {
+      // As for an unsafe location: the table is served, without credentials, and the trail says
+      // why.
+      authz.record(
+          call.caller(),
+          "vendCredentials",
+          catalog.name(),
+          Securables.tableRef(call.table()).toString(),
+          false,
+          unvendable.get());
+      LOG.warn("No credentials for {}.{}: {}", catalog.name(), call.table(), unvendable.get());
+      return List.of();
+    }
     // The namespace's storage identity when it (or an ancestor) has one: its own role.
     return vending.vend(
         catalog.storageFor(call.table().namespace()),

@@ -34,6 +34,7 @@ class PackageDependenciesTest {
           List.of("cli", "http"),
           List.of("management", "operations"),
           List.of("config", "tracing"),
+          List.of("federation"),
           List.of("catalog", "authz"),
           List.of("auth"),
           List.of("audit"),

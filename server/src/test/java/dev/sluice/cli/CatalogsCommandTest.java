@@ -137,6 +137,82 @@ class CatalogsCommandTest {
   }
 
   @Test
+  void createExternalSendsTheConnectionAndNeverASecret() {
+    String legacy =
+        """
+        {"type":"EXTERNAL","name":"legacy","properties":{"default-base-location":"s3://lake/legacy"},
+         "storageConfigInfo":{"storageType":"FILE","allowedLocations":["s3://lake/legacy"]},
+         "connectionConfigInfo":{"connectionType":"ICEBERG_REST","uri":"https://old:8181/api/catalog",
+           "remoteCatalogName":"prod","authenticationParameters":{"authenticationType":"OAUTH",
+           "clientId":"sluice-federation","scopes":["PRINCIPAL_ROLE:ALL"],"secretReference":"legacy-oauth"},
+           "remoteCredentials":"DROP"},
+         "entityVersion":1}""";
+    server.answer("POST", "/catalogs", 201, legacy);
+
+    Cli.Result result =
+        Cli.run(
+            server,
+            "catalogs",
+            "create",
+            "legacy",
+            "--type",
+            "external",
+            "--remote-uri",
+            "https://old:8181/api/catalog",
+            "--remote-catalog",
+            "prod",
+            "--remote-client-id",
+            "sluice-federation",
+            "--remote-secret-ref",
+            "legacy-oauth",
+            "--remote-scope",
+            "PRINCIPAL_ROLE:ALL",
+            "--storage-type",
+            "file",
+            "--default-base-location",
+            "s3://lake/legacy",
+            "--allowed-location",
+            "s3://lake/legacy");
+
+    assertThat(result.exit()).as(result.err()).isZero();
+    assertCall(
+        server.onlyCall(),
+        "POST",
+        "/catalogs",
+        """
+        {"catalog":{"name":"legacy","type":"EXTERNAL",
+          "properties":{"default-base-location":"s3://lake/legacy"},
+          "storageConfigInfo":{"storageType":"FILE","allowedLocations":["s3://lake/legacy"]},
+          "connectionConfigInfo":{"connectionType":"ICEBERG_REST","uri":"https://old:8181/api/catalog",
+            "remoteCatalogName":"prod","authenticationParameters":{"authenticationType":"OAUTH",
+            "clientId":"sluice-federation","scopes":["PRINCIPAL_ROLE:ALL"],
+            "secretReference":"legacy-oauth"},"remoteCredentials":"DROP"}}}""");
+
+    server.answer("GET", "/catalogs", 200, "{\"catalogs\":[" + legacy + "]}");
+    assertThat(Cli.run(server, "catalogs", "list").out())
+        .contains("EXTERNAL")
+        .contains("https://old:8181/api/catalog");
+  }
+
+  @Test
+  void remoteOptionsNeedTypeExternal() {
+    Cli.Result result =
+        Cli.run(
+            server,
+            "catalogs",
+            "create",
+            "x",
+            "--remote-uri",
+            "https://old/api/catalog",
+            "--storage-type",
+            "file",
+            "--default-base-location",
+            "file:/x");
+    assertThat(result.exit()).isNotZero();
+    assertThat(result.err()).contains("--type external");
+  }
+
+  @Test
   void emptyListSaysSo() {
     server.answer("GET", "/catalogs", 200, "{\"catalogs\":[]}");
 

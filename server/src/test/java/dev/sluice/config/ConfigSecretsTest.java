@@ -24,7 +24,8 @@ class ConfigSecretsTest {
                 .filter(ConfigModel.Key::secret)
                 .map(ConfigModel.Key::name))
         .as("a new secret is set below, so that its redaction is tested")
-        .containsExactlyInAnyOrder("database.password", "server.tls.keyStorePassword");
+        .containsExactlyInAnyOrder(
+            "database.password", "server.tls.keyStorePassword", "federation.secrets");
   }
 
   @Test
@@ -57,7 +58,8 @@ class ConfigSecretsTest {
             "server:\n  tls:\n    keyStore: \""
                 + server.pkcs12()
                 + "\"\n    keyStorePassword: \"${TLS_PASSWORD}\"\n"
-                + "database:\n  user: sluice\n  password: \"${PGPASSWORD}\"\n");
+                + "database:\n  user: sluice\n  password: \"${PGPASSWORD}\"\n"
+                + "federation:\n  secrets:\n    remote: \"${PGPASSWORD}\"\n");
     String dbPassword = "db-sentinel-93c1";
     ServerConfig config =
         ServerConfig.load(
@@ -67,7 +69,9 @@ class ConfigSecretsTest {
             StandardBackends.create());
     assertThat(config.database().password()).isEqualTo(dbPassword);
     assertThat(config.server().tls().keyStorePassword()).isEqualTo(TestPki.PASSWORD);
-    for (Object printed : new Object[] {config, config.server(), config.database()}) {
+    assertThat(config.federation().secrets()).containsEntry("remote", dbPassword);
+    for (Object printed :
+        new Object[] {config, config.server(), config.database(), config.federation()}) {
       assertThat(printed.toString())
           .doesNotContain(dbPassword)
           .doesNotContain(TestPki.PASSWORD)

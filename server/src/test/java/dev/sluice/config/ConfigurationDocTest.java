@@ -104,7 +104,15 @@ class ConfigurationDocTest {
             .replace("./sluice-data", dir.resolve("data").toString());
     Path file = Files.writeString(dir.resolve("sluice.yaml"), yaml);
     Map<String, String> env =
-        Map.of("PGPASSWORD", "pg-pw", "RGW_KEY", "AKIAEXAMPLE", "RGW_SECRET", "rgw-secret");
+        Map.of(
+            "PGPASSWORD",
+            "pg-pw",
+            "RGW_KEY",
+            "AKIAEXAMPLE",
+            "RGW_SECRET",
+            "rgw-secret",
+            "LEGACY_CLIENT_SECRET",
+            "legacy-secret");
     ServerConfig config =
         ServerConfig.load(file, ServerConfig.Overrides.NONE, env::get, StandardBackends.create());
     assertThat(config.server().tls().clientAuth().caFile()).isEqualTo(pki.caPem());
@@ -113,6 +121,10 @@ class ConfigurationDocTest {
     assertThat(config.auth().oidc().roleMappings()).containsEntry("sluice-admins", "service_admin");
     assertThat(config.storage().credentialSources()).containsOnlyKeys("rgw", "aws", "irsa");
     assertThat(config.storage().providerWait()).isEqualTo(Duration.ofSeconds(7));
-    assertThat(config.toString()).doesNotContain("pg-pw").doesNotContain("rgw-secret");
+    assertThat(config.federation().secrets()).containsEntry("legacy-oauth", "legacy-secret");
+    assertThat(config.toString())
+        .doesNotContain("pg-pw")
+        .doesNotContain("rgw-secret")
+        .doesNotContain("legacy-secret");
   }
 }
