@@ -9,10 +9,11 @@ import java.util.Locale;
 /**
  * How a federated ({@code EXTERNAL}) catalog reaches its remote catalog, in Polaris's shape: the
  * remote's Iceberg REST base {@code uri}, the remote catalog's name ({@code remoteCatalogName},
- * sent as its {@code warehouse}), how Sluice authenticates there, and whether the remote's own
- * storage credentials may reach engines ({@code remoteCredentials}: {@code DROP}, the default, or
- * {@code PASS}). It never carries a secret: {@link AuthenticationParameters#secretReference()}
- * names one in the server's YAML ({@code federation.secrets}).
+ * sent as its {@code warehouse}), how Sluice authenticates there, and what becomes of the remote's
+ * own storage credentials ({@code remoteCredentials}: {@code DROP}, the only value offered: the
+ * remote is never asked for any, and engines get Sluice's alone). It never carries a secret: {@link
+ * AuthenticationParameters#secretReference()} names one in the server's YAML ({@code
+ * federation.secrets}).
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record ConnectionConfigInfo(
@@ -23,7 +24,6 @@ public record ConnectionConfigInfo(
     String remoteCredentials) {
   public static final String ICEBERG_REST = "ICEBERG_REST";
   public static final String DROP = "DROP";
-  public static final String PASS = "PASS";
 
   public ConnectionConfigInfo {
     Fields.nonEmpty(connectionType, "connectionConfigInfo.connectionType");
@@ -46,17 +46,14 @@ public record ConnectionConfigInfo(
     }
     remoteCredentials =
         remoteCredentials == null ? DROP : remoteCredentials.toUpperCase(Locale.ROOT);
-    if (!remoteCredentials.equals(DROP) && !remoteCredentials.equals(PASS)) {
+    if (!remoteCredentials.equals(DROP)) {
+      // PASS (Polaris's pass-through) is refused rather than accepted and ignored: engines get
+      // Sluice's credentials, scoped by its rules, or none.
       throw new IllegalArgumentException(
           "Invalid connectionConfigInfo.remoteCredentials: "
               + remoteCredentials
-              + " (DROP or PASS)");
+              + " (only DROP: the remote's own storage credentials never reach engines)");
     }
-  }
-
-  /** True when the operator let the remote's own storage credentials through ({@code PASS}). */
-  public boolean passesRemoteCredentials() {
-    return PASS.equals(remoteCredentials);
   }
 
   /** The remote's host and port, for messages: never a path, query or user info. */

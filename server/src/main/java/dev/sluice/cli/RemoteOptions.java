@@ -64,12 +64,6 @@ final class RemoteOptions {
       description = "external, oauth: a scope to ask for (repeatable)")
   List<String> scopes = new ArrayList<>();
 
-  @Option(
-      names = "--pass-remote-credentials",
-      description =
-          "external: let the remote's own storage credentials reach engines when Sluice vends none")
-  boolean passRemoteCredentials;
-
   /** The catalog type the flags ask for: INTERNAL or EXTERNAL. */
   String type(CommandSpec command) {
     String asked = type == null ? "INTERNAL" : type.toUpperCase(Locale.ROOT);
@@ -90,8 +84,7 @@ final class RemoteOptions {
             || clientId != null
             || secretReference != null
             || tokenUri != null
-            || !scopes.isEmpty()
-            || passRemoteCredentials;
+            || !scopes.isEmpty();
     if (!external) {
       if (remoteFlags) {
         throw new ParameterException(
@@ -113,7 +106,7 @@ final class RemoteOptions {
               clientId,
               scopes.isEmpty() ? null : scopes,
               secretReference),
-          passRemoteCredentials ? ConnectionConfigInfo.PASS : ConnectionConfigInfo.DROP);
+          ConnectionConfigInfo.DROP);
     } catch (IllegalArgumentException e) {
       throw new ParameterException(command.commandLine(), e.getMessage());
     }

@@ -33,7 +33,6 @@ import org.apache.iceberg.rest.responses.ConfigResponse;
  * closed when the catalog changes or is dropped.
  */
 final class RemoteConnection implements AutoCloseable {
-  static final String ACCESS_DELEGATION = "X-Iceberg-Access-Delegation";
 
   private final RemoteErrors.Remote remote;
   private final String catalog;
@@ -66,11 +65,8 @@ final class RemoteConnection implements AutoCloseable {
     this.connection = requireNonNull(connection, "connection");
     this.settings = requireNonNull(settings, "settings");
     this.remote = new RemoteErrors.Remote(catalog, connection.remoteHost());
-    // DROP: the remote is never asked for access delegation; PASS: for vended credentials.
-    this.tableHeaders =
-        connection.passesRemoteCredentials()
-            ? Map.of(ACCESS_DELEGATION, "vended-credentials")
-            : Map.of();
+    // DROP: the remote is never asked for access delegation.
+    this.tableHeaders = Map.of();
   }
 
   private Opened opened() {

@@ -314,6 +314,14 @@ class FederationTest {
     HttpResponse<String> refused = local.send("POST", "/api/management/v1/catalogs", hive);
     assertThat(refused.statusCode()).isEqualTo(400);
     assertThat(refused.body()).contains("HIVE");
+    // Passing the remote's own storage credentials through is refused, not accepted and ignored.
+    String pass =
+        internalWithConnection
+            .replace("INTERNAL", "EXTERNAL")
+            .replace("\"IMPLICIT\"}", "\"IMPLICIT\"},\"remoteCredentials\":\"PASS\"");
+    HttpResponse<String> passing = local.send("POST", "/api/management/v1/catalogs", pass);
+    assertThat(passing.statusCode()).as(passing.body()).isEqualTo(400);
+    assertThat(passing.body()).contains("remoteCredentials").contains("PASS");
 
     HttpResponse<String> got = local.send("GET", "/api/management/v1/catalogs/" + FED, null);
     assertThat(got.statusCode()).isEqualTo(200);
