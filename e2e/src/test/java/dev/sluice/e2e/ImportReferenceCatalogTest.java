@@ -147,25 +147,22 @@ class ImportReferenceCatalogTest {
   }
 
   private SluiceCli.Run importing(String... extra) {
-    List<String> args =
-        new ArrayList<>(
-            List.of(
-                "catalogs",
-                "import",
-                "imported",
-                "--from",
-                reference.uri(),
-                "--namespace",
-                "bulk",
-                "--namespace",
-                "nested"));
-    args.addAll(List.of(extra));
     long started = System.nanoTime();
-    SluiceCli.Run run = SluiceCli.run(sluice, Map.of(), args.toArray(String[]::new));
+    List<String> args = new ArrayList<>(List.of("--namespace", "bulk", "--namespace", "nested"));
+    args.addAll(List.of(extra));
+    SluiceCli.Run run = importFrom(args.toArray(String[]::new));
     System.out.printf(
         "sluice %s: exit %d in %d ms%n",
         String.join(" ", extra), run.exit(), (System.nanoTime() - started) / 1_000_000);
     return run;
+  }
+
+  /** {@code sluice catalogs import imported --from <the reference server>} with {@code more}. */
+  private SluiceCli.Run importFrom(String... more) {
+    List<String> args =
+        new ArrayList<>(List.of("catalogs", "import", "imported", "--from", reference.uri()));
+    args.addAll(List.of(more));
+    return SluiceCli.run(sluice, Map.of(), args.toArray(String[]::new));
   }
 
   @Test
@@ -265,18 +262,7 @@ class ImportReferenceCatalogTest {
   @Test
   @Order(5)
   void aTableInsideAnothersLocationIsSkippedWithTheReason() {
-    SluiceCli.Run dry =
-        SluiceCli.run(
-            sluice,
-            Map.of(),
-            "catalogs",
-            "import",
-            "imported",
-            "--from",
-            reference.uri(),
-            "--namespace",
-            "clash",
-            "--dry-run");
+    SluiceCli.Run dry = importFrom("--namespace", "clash", "--dry-run");
     assertThat(dry.exit()).isEqualTo(1);
     assertThat(dry.out())
         .contains("table clash.outer: would register")
@@ -286,17 +272,7 @@ class ImportReferenceCatalogTest {
                 + "/clash/outer/inner"
                 + " overlaps that of table clash.outer");
 
-    SluiceCli.Run real =
-        SluiceCli.run(
-            sluice,
-            Map.of(),
-            "catalogs",
-            "import",
-            "imported",
-            "--from",
-            reference.uri(),
-            "--namespace",
-            "clash");
+    SluiceCli.Run real = importFrom("--namespace", "clash");
 
     assertThat(real.exit()).isEqualTo(1);
     assertThat(real.out())
@@ -310,18 +286,7 @@ class ImportReferenceCatalogTest {
   @Test
   @Order(6)
   void freezeSourceIsRefusedForASourceThatIsNotASluice() {
-    SluiceCli.Run refused =
-        SluiceCli.run(
-            sluice,
-            Map.of(),
-            "catalogs",
-            "import",
-            "imported",
-            "--from",
-            reference.uri(),
-            "--namespace",
-            "clash",
-            "--freeze-source");
+    SluiceCli.Run refused = importFrom("--namespace", "clash", "--freeze-source");
 
     assertThat(refused.exit()).isEqualTo(1);
     assertThat(refused.err())

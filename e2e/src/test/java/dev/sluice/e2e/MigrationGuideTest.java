@@ -6,7 +6,6 @@ import static org.assertj.core.api.Assertions.catchThrowable;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import java.net.URI;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -24,13 +23,7 @@ import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.extension.ExtendWith;
-import software.amazon.awssdk.auth.credentials.AwsSessionCredentials;
-import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
-import software.amazon.awssdk.core.checksums.RequestChecksumCalculation;
-import software.amazon.awssdk.core.checksums.ResponseChecksumValidation;
 import software.amazon.awssdk.core.sync.RequestBody;
-import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
-import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.S3Exception;
 
@@ -148,7 +141,7 @@ class MigrationGuideTest {
         .isNotBlank()
         .isNotEqualTo(rgw.get("SLUICE_TEST_RGW_ACCESS_KEY"));
     assertThat(config.path("s3.session-token").asText()).isNotBlank();
-    try (S3Client vended = vendedClient(config)) {
+    try (S3Client vended = RgwTestBucket.vendedClient(rgw, config)) {
       String ownFile = dataFile("wh/sales/orders/");
       vended.getObjectAsBytes(b -> b.bucket(rgwBucket.name()).key(ownFile));
       String otherFile = dataFile("wh/pilot/events/");
@@ -214,7 +207,7 @@ class MigrationGuideTest {
     String token = server.fetchToken(idSecret[0], idSecret[1]);
     JsonNode config =
         load(token, "legacy", "sales", "orders").path("storage-credentials").get(0).path("config");
-    try (S3Client vended = vendedClient(config)) {
+    try (S3Client vended = RgwTestBucket.vendedClient(rgw, config)) {
       assertThatThrownBy(
               () ->
                   vended.putObject(
@@ -317,22 +310,5 @@ class MigrationGuideTest {
         .filter(key -> key.endsWith(".parquet"))
         .findFirst()
         .orElseThrow(() -> new AssertionError("no data file under " + tablePrefix));
-  }
-
-  private static S3Client vendedClient(JsonNode config) {
-    return S3Client.builder()
-        .endpointOverride(URI.create(rgw.get("SLUICE_TEST_RGW_ENDPOINT")))
-        .region(Region.of(rgw.get("SLUICE_TEST_RGW_REGION")))
-        .credentialsProvider(
-            StaticCredentialsProvider.create(
-                AwsSessionCredentials.create(
-                    config.path("s3.access-key-id").asText(),
-                    config.path("s3.secret-access-key").asText(),
-                    config.path("s3.session-token").asText())))
-        .forcePathStyle(true)
-        .requestChecksumCalculation(RequestChecksumCalculation.WHEN_REQUIRED)
-        .responseChecksumValidation(ResponseChecksumValidation.WHEN_REQUIRED)
-        .httpClient(UrlConnectionHttpClient.create())
-        .build();
   }
 }

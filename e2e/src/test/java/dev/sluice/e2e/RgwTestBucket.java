@@ -2,12 +2,15 @@ package dev.sluice.e2e;
 
 import static org.assertj.core.api.Assertions.fail;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import java.net.URI;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.AwsCredentials;
+import software.amazon.awssdk.auth.credentials.AwsSessionCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.core.checksums.RequestChecksumCalculation;
 import software.amazon.awssdk.core.checksums.ResponseChecksumValidation;
@@ -104,19 +107,10 @@ final class RgwTestBucket implements AutoCloseable {
   /** Creates {@code <prefix>-<8 hex>} with the admin keys of the bed {@code rgw} describes. */
   static RgwTestBucket create(Map<String, String> rgw, String prefix) {
     S3Client admin =
-        S3Client.builder()
-            .endpointOverride(URI.create(rgw.get("SLUICE_TEST_RGW_ENDPOINT")))
-            .region(Region.of(rgw.get("SLUICE_TEST_RGW_REGION")))
-            .credentialsProvider(
-                StaticCredentialsProvider.create(
-                    AwsBasicCredentials.create(
-                        rgw.get("SLUICE_TEST_RGW_ACCESS_KEY"),
-                        rgw.get("SLUICE_TEST_RGW_SECRET_KEY"))))
-            .forcePathStyle(true)
-            .requestChecksumCalculation(RequestChecksumCalculation.WHEN_REQUIRED)
-            .responseChecksumValidation(ResponseChecksumValidation.WHEN_REQUIRED)
-            .httpClient(UrlConnectionHttpClient.create())
-            .build();
+        client(
+            rgw,
+            AwsBasicCredentials.create(
+                rgw.get("SLUICE_TEST_RGW_ACCESS_KEY"), rgw.get("SLUICE_TEST_RGW_SECRET_KEY")));
     String name = prefix + "-" + ProcessSupport.randomHex(4);
     try {
       admin.createBucket(b -> b.bucket(name));
@@ -125,6 +119,31 @@ final class RgwTestBucket implements AutoCloseable {
       throw e;
     }
     return new RgwTestBucket(admin, name);
+  }
+
+  /**
+   * An S3 client of the bed {@code rgw} with a table's vended credential ({@code config}: the
+   * {@code s3.*} keys of a table response's storage credential), as an engine would use it.
+   */
+  static S3Client vendedClient(Map<String, String> rgw, JsonNode config) {
+    return client(
+        rgw,
+        AwsSessionCredentials.create(
+            config.path("s3.access-key-id").asText(),
+            config.path("s3.secret-access-key").asText(),
+            config.path("s3.session-token").asText()));
+  }
+
+  private static S3Client client(Map<String, String> rgw, AwsCredentials credentials) {
+    return S3Client.builder()
+        .endpointOverride(URI.create(rgw.get("SLUICE_TEST_RGW_ENDPOINT")))
+        .region(Region.of(rgw.get("SLUICE_TEST_RGW_REGION")))
+        .credentialsProvider(StaticCredentialsProvider.create(credentials))
+        .forcePathStyle(true)
+        .requestChecksumCalculation(RequestChecksumCalculation.WHEN_REQUIRED)
+        .responseChecksumValidation(ResponseChecksumValidation.WHEN_REQUIRED)
+        .httpClient(UrlConnectionHttpClient.create())
+        .build();
   }
 
   String name() {

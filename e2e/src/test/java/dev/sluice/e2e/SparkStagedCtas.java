@@ -6,20 +6,13 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import java.net.URI;
 import java.net.http.HttpResponse;
 import java.util.List;
 import java.util.Map;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.api.java.UDF1;
 import org.apache.spark.sql.types.DataTypes;
-import software.amazon.awssdk.auth.credentials.AwsSessionCredentials;
-import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
-import software.amazon.awssdk.core.checksums.RequestChecksumCalculation;
-import software.amazon.awssdk.core.checksums.ResponseChecksumValidation;
 import software.amazon.awssdk.core.sync.RequestBody;
-import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
-import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.S3Exception;
 
@@ -79,7 +72,7 @@ final class SparkStagedCtas {
     JsonNode stagedCredential = stageCreateCredential("expiring");
     String key = bucket.keyOf(stagedCredential.get("location").asText()) + "/data/x.parquet";
     JsonNode config = stagedCredential.get("config");
-    try (S3Client vended = vendedClient(config)) {
+    try (S3Client vended = RgwTestBucket.vendedClient(rgw, config)) {
       put(vended, key);
 
       String table = CATALOG + "." + NS + ".slow";
@@ -152,22 +145,5 @@ final class SparkStagedCtas {
 
   private void put(S3Client client, String key) {
     client.putObject(b -> b.bucket(bucket.name()).key(key), RequestBody.fromBytes(new byte[] {1}));
-  }
-
-  private S3Client vendedClient(JsonNode config) {
-    return S3Client.builder()
-        .endpointOverride(URI.create(rgw.get("SLUICE_TEST_RGW_ENDPOINT")))
-        .region(Region.of(rgw.get("SLUICE_TEST_RGW_REGION")))
-        .credentialsProvider(
-            StaticCredentialsProvider.create(
-                AwsSessionCredentials.create(
-                    config.get("s3.access-key-id").asText(),
-                    config.get("s3.secret-access-key").asText(),
-                    config.get("s3.session-token").asText())))
-        .forcePathStyle(true)
-        .requestChecksumCalculation(RequestChecksumCalculation.WHEN_REQUIRED)
-        .responseChecksumValidation(ResponseChecksumValidation.WHEN_REQUIRED)
-        .httpClient(UrlConnectionHttpClient.create())
-        .build();
   }
 }
