@@ -34,9 +34,13 @@ import org.slf4j.LoggerFactory;
  * <ul>
  *   <li><b>confined</b>: inside the catalog's allowedLocations, trying no escape ({@link
  *       LocationPolicy});
- *   <li><b>structured</b>: strictly below its namespace's location (the remote namespace's {@code
- *       location} property, else the catalog's base location plus the namespace's path), unless the
- *       catalog allows unstructured locations;
+ *   <li><b>structured</b>: in its own folder, its namespace's location (the remote namespace's
+ *       {@code location} property, else the catalog's base location plus the namespace's path) plus
+ *       its name as one escaped segment, so that no two tables of one namespace have folders that
+ *       equal or hold each other. A table {@code a.b} whose folder is that of namespace {@code a.b}
+ *       is refused while that namespace exists. Claims are taken lazily (below), so this rule, not
+ *       the claims, is what keeps a table placed first over a neighbour's folder that Sluice never
+ *       checked from being vended it. A catalog that allows unstructured locations skips it;
  *   <li><b>non-overlapping</b>: claimed in Sluice's store ({@link Store#claimRemoteLocations}), so
  *       that no other table or view of any catalog, internal or federated, covers or lies inside
  *       it. A conflicting claim of another table of this same catalog that the remote no longer
@@ -93,7 +97,7 @@ final class RemoteLocationRules {
     return parentLocation + "/" + LocationNames.segment(namespace.level(namespace.length() - 1));
   }
 
-  /** Where a new table goes when its create names no location: its namespace's plus its name. */
+  /** A table's own folder, where a create that names no location puts it: see {@link #check}. */
   String defaultLocation(TableIdentifier table) {
     return namespaceLocation(table.namespace()) + "/" + LocationNames.segment(table.name());
   }
@@ -151,18 +155,29 @@ final class RemoteLocationRules {
     if (added.isEmpty()) {
       return Optional.empty();
     }
-    String container = namespaceLocation(table.namespace());
+    String container = defaultLocation(table);
     StorageLocation outer = StorageLocation.parse(container);
     for (String each : added) {
-      StorageLocation inner = StorageLocation.parse(each);
-      if (!outer.covers(inner) || outer.equals(inner)) {
+      if (!outer.covers(StorageLocation.parse(each))) {
         return Optional.of(
             new Breach(
                 Rule.STRUCTURED,
                 String.format(
-                    "location '%s' of %s is not below the location of namespace %s (%s)",
-                    each, what, table.namespace(), container)));
+                    "location '%s' of %s is not in its own folder %s (a federated table is vended"
+                        + " only there)",
+                    each, what, container)));
       }
+    }
+    String[] levels = Arrays.copyOf(table.namespace().levels(), table.namespace().length() + 1);
+    levels[levels.length - 1] = table.name();
+    Namespace sameFolder = Namespace.of(levels);
+    if (namespaces.exists(sameFolder)) {
+      return Optional.of(
+          new Breach(
+              Rule.STRUCTURED,
+              String.format(
+                  "the folder %s of %s is that of namespace %s, whose tables lie in it",
+                  container, what, sameFolder)));
     }
     return Optional.empty();
   }

@@ -172,6 +172,36 @@ class FederationRgwTest {
         "x".getBytes(StandardCharsets.UTF_8));
   }
 
+  /**
+   * A table the remote placed outside its own folder (inside the namespace, so the remote allowed
+   * it) gets no credential: a federated table is vended only in its own folder, whatever claims
+   * Sluice holds, since it claims lazily.
+   */
+  @Test
+  void aTableOutsideItsOwnFolderGetsNoCredential() throws Exception {
+    HttpResponse<String> created =
+        remote
+            .server()
+            .send(
+                "POST",
+                "/api/catalog/v1/prod/namespaces/sales/tables",
+                "{\"name\":\"placed\",\"location\":\""
+                    + remote.s3("wh/sales/misc/placed")
+                    + "\",\"schema\":{\"type\":\"struct\",\"fields\":"
+                    + "[{\"id\":1,\"name\":\"id\",\"required\":true,\"type\":\"long\"}]}}");
+    assertThat(created.statusCode()).as(created.body()).isEqualTo(200);
+    JsonNode loaded = load(local.rootToken(), "sales", "placed");
+    assertThat(
+            loaded.path("storage-credentials").isMissingNode()
+                || loaded.path("storage-credentials").isEmpty())
+        .as(loaded.toString())
+        .isTrue();
+    assertThat(loaded.path("config").has("s3.access-key-id")).isFalse();
+    // Its neighbour in its own folder is vended as before.
+    assertThat(load(readerToken, "sales", "orders").path("storage-credentials").size())
+        .isEqualTo(1);
+  }
+
   @Test
   void aTableOutsideTheFederatedCatalogsLocationsGetsNoCredential() throws Exception {
     JsonNode loaded = load(local.rootToken(), "hr", "people");

@@ -247,7 +247,8 @@ class FederationTest {
                 .isInstanceOf(ForbiddenException.class);
             assertThat(prodEngine.tableExists(id)).as(name).isFalse();
           });
-      // A table at its default location is claimed: another one cannot overlap it.
+      // A federated table lives in its own folder (its namespace's plus its name): a create over
+      // another table's folder is refused, whichever claims exist.
       HttpResponse<String> overlap =
           local.send(
               "POST",
@@ -256,7 +257,14 @@ class FederationTest {
                   + existing.location()
                   + "\",\"schema\":{\"type\":\"struct\",\"fields\":[]}}");
       assertThat(overlap.statusCode()).as(overlap.body()).isEqualTo(403);
-      assertThat(overlap.body()).contains("non_overlapping");
+      assertThat(overlap.body()).contains("structured").contains("own folder");
+      // A table whose folder is a namespace's (table rules.sub beside namespace rules.sub) would
+      // hold that namespace's tables: refused while the namespace exists.
+      fed.createNamespace(Namespace.of("rules", "sub"));
+      assertThatThrownBy(() -> fed.createTable(TableIdentifier.of("rules", "sub"), SCHEMA))
+          .isInstanceOf(ForbiddenException.class)
+          .hasMessageContaining("namespace rules.sub");
+      assertThat(prodEngine.tableExists(TableIdentifier.of("rules", "sub"))).isFalse();
     }
   }
 
