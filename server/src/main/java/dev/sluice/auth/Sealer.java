@@ -7,6 +7,8 @@ import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.security.SecureRandom;
 import java.util.Base64;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import javax.crypto.Cipher;
 import javax.crypto.Mac;
 import javax.crypto.spec.GCMParameterSpec;
@@ -29,8 +31,23 @@ public final class Sealer {
   private static final byte[] DERIVATION =
       "sluice sealed values v1".getBytes(StandardCharsets.UTF_8);
 
+  // Deriving the AES key and finding a Cipher cost a listing more than its database read (issue
+  // 42): the derived keys are kept per key id (few: the signing keys in rotation), a Cipher per
+  // thread (a Cipher is not thread-safe; every init takes a fresh nonce).
+  private static final int MAX_DERIVED_KEYS = 64;
+  private static final ThreadLocal<Cipher> CIPHERS =
+      ThreadLocal.withInitial(
+          () -> {
+            try {
+              return Cipher.getInstance("AES/GCM/NoPadding");
+            } catch (GeneralSecurityException e) {
+              throw new IllegalStateException("AES/GCM is not available", e);
+            }
+          });
+
   private final TokenService keys;
   private final SecureRandom random = new SecureRandom();
+  private final Map<String, SecretKeySpec> derivedKeys = new ConcurrentHashMap<>();
 
   public Sealer(TokenService keys) {
     this.keys = requireNonNull(keys, "keys");
@@ -44,7 +61,8 @@ public final class Sealer {
     byte[] kid = key.kid().getBytes(StandardCharsets.UTF_8);
     byte[] nonce = new byte[NONCE_BYTES];
     random.nextBytes(nonce);
-    byte[] sealed = crypt(Cipher.ENCRYPT_MODE, key.material(), nonce, context, utf8(value));
+    byte[] sealed =
+        crypt(Cipher.ENCRYPT_MODE, aesKey(key.kid(), key.material()), nonce, context, utf8(value));
     ByteBuffer out = ByteBuffer.allocate(2 + kid.length + NONCE_BYTES + sealed.length);
     out.put(VERSION).put((byte) kid.length).put(kid).put(nonce).put(sealed);
     return Base64.getUrlEncoder().withoutPadding().encodeToString(out.array());
@@ -56,20 +74,19 @@ public final class Sealer {
    */
   public String open(String context, String sealed) {
     requireNonNull(context, "context");
-    IllegalArgumentException refused = new IllegalArgumentException("not a value sealed here");
     byte[] bytes;
     try {
       bytes = Base64.getUrlDecoder().decode(requireNonNull(sealed, "sealed"));
     } catch (IllegalArgumentException e) {
-      throw refused;
+      throw refused();
     }
     ByteBuffer in = ByteBuffer.wrap(bytes);
     if (in.remaining() < 2 || in.get() != VERSION) {
-      throw refused;
+      throw refused();
     }
     int kidLength = in.get() & 0xff;
     if (in.remaining() < kidLength + NONCE_BYTES + TAG_BITS / 8) {
-      throw refused;
+      throw refused();
     }
     byte[] kid = new byte[kidLength];
     in.get(kid);
@@ -77,25 +94,48 @@ public final class Sealer {
     in.get(nonce);
     byte[] body = new byte[in.remaining()];
     in.get(body);
-    byte[] material = keys.material(new String(kid, StandardCharsets.UTF_8));
+    String kidText = new String(kid, StandardCharsets.UTF_8);
+    byte[] material = keys.material(kidText);
     if (material == null) {
-      throw refused;
+      throw refused();
     }
     try {
       return new String(
-          crypt(Cipher.DECRYPT_MODE, material, nonce, context, body), StandardCharsets.UTF_8);
+          crypt(Cipher.DECRYPT_MODE, aesKey(kidText, material), nonce, context, body),
+          StandardCharsets.UTF_8);
     } catch (IllegalStateException e) {
-      throw refused;
+      throw refused();
     }
   }
 
-  private static byte[] crypt(int mode, byte[] material, byte[] nonce, String context, byte[] in) {
+  private static IllegalArgumentException refused() {
+    return new IllegalArgumentException("not a value sealed here");
+  }
+
+  /** The AES key derived from signing key {@code kid}: a key of its own, one key one algorithm. */
+  private SecretKeySpec aesKey(String kid, byte[] material) {
+    SecretKeySpec known = derivedKeys.get(kid);
+    if (known != null) {
+      return known;
+    }
+    if (derivedKeys.size() >= MAX_DERIVED_KEYS) {
+      derivedKeys.clear(); // rotated keys never come back; the live ones are derived again
+    }
     try {
       Mac mac = Mac.getInstance("HmacSHA256");
       mac.init(new SecretKeySpec(material, "HmacSHA256"));
-      // A key of its own, not the signing key itself: one key, one algorithm.
       SecretKeySpec aes = new SecretKeySpec(mac.doFinal(DERIVATION), "AES");
-      Cipher cipher = Cipher.getInstance("AES/GCM/NoPadding");
+      derivedKeys.put(kid, aes);
+      return aes;
+    } catch (GeneralSecurityException e) {
+      throw new IllegalStateException("cannot derive the sealing key", e);
+    }
+  }
+
+  private static byte[] crypt(
+      int mode, SecretKeySpec aes, byte[] nonce, String context, byte[] in) {
+    try {
+      Cipher cipher = CIPHERS.get();
       cipher.init(mode, aes, new GCMParameterSpec(TAG_BITS, nonce));
       cipher.updateAAD(utf8(context));
       return cipher.doFinal(in);

@@ -538,10 +538,10 @@ public class SluiceCatalog extends BaseMetastoreViewCatalog implements SupportsN
   }
 
   public Page<Namespace> listNamespaces(Namespace parent, PageRequest page) {
-    if (!parent.isEmpty()) {
-      requireNamespace(parent);
-    }
     Page<NamespacePath> children = store.listNamespaces(name(), path(parent), page);
+    if (children.items().isEmpty() && !parent.isEmpty()) {
+      requireNamespace(parent); // a child exists only under an existing parent
+    }
     return new Page<>(
         children.items().stream()
             .map(p -> Namespace.of(p.levels().toArray(String[]::new)))
@@ -650,8 +650,12 @@ public class SluiceCatalog extends BaseMetastoreViewCatalog implements SupportsN
 
   private Page<TableIdentifier> listContents(
       Namespace namespace, ContentKind kind, PageRequest page) {
-    requireNamespace(namespace);
     Page<String> names = store.listContents(name(), path(namespace), kind, page);
+    // A table or view exists only in an existing namespace (a foreign key): the lookup is needed,
+    // one database round trip more, only when the page is empty.
+    if (names.items().isEmpty()) {
+      requireNamespace(namespace);
+    }
     return new Page<>(
         names.items().stream().map(n -> TableIdentifier.of(namespace, n)).toList(),
         names.nextToken());

@@ -106,6 +106,7 @@ final class JdbcContents extends JdbcSupport {
   Page<String> listContents(String catalog, NamespacePath ns, ContentKind kind, PageRequest page) {
     return pageOf(
         "SELECT name FROM contents WHERE catalog_name = ? AND ns_path = ? AND kind = ?",
+        List.of("catalog_name", "ns_path", "kind"), // contents_by_kind
         "name",
         page,
         catalog,

@@ -96,6 +96,7 @@ final class JdbcNamespaces extends JdbcSupport {
     Page<String> keys =
         pageOf(
             "SELECT ns_path FROM namespaces WHERE catalog_name = ? AND parent_path = ?",
+            List.of("catalog_name", "parent_path"), // namespaces_by_parent
             "ns_path",
             page,
             catalog,

@@ -185,10 +185,19 @@ abstract class JdbcSupport {
 
   /**
    * Keyset pagination over one string key column; fetches one extra row to learn if more follow.
+   * {@code equalColumns} are the columns {@code baseSql}'s WHERE clause fixes by equality, in the
+   * order of the index that serves the listing: they lead the ORDER BY (which they do not change),
+   * so that H2 reads the page in index order instead of sorting every matching row (issue 42;
+   * PostgreSQL finds that order either way).
    */
   protected Page<String> pageOf(
-      String baseSql, String keyColumn, PageRequest page, Object... args) {
-    return pageOf(baseSql, List.of(keyColumn), rs -> rs.getString(1), List::of, page, args);
+      String baseSql,
+      List<String> equalColumns,
+      String keyColumn,
+      PageRequest page,
+      Object... args) {
+    return pageOf(
+        baseSql, equalColumns, List.of(keyColumn), rs -> rs.getString(1), List::of, page, args);
   }
 
   /**
@@ -199,6 +208,17 @@ abstract class JdbcSupport {
    */
   protected <T> Page<T> pageOf(
       String baseSql,
+      List<String> keyColumns,
+      RowMapper<T> mapper,
+      java.util.function.Function<T, List<String>> keyOf,
+      PageRequest page,
+      Object... args) {
+    return pageOf(baseSql, List.of(), keyColumns, mapper, keyOf, page, args);
+  }
+
+  private <T> Page<T> pageOf(
+      String baseSql,
+      List<String> equalColumns,
       List<String> keyColumns,
       RowMapper<T> mapper,
       java.util.function.Function<T, List<String>> keyOf,
@@ -217,7 +237,9 @@ abstract class JdbcSupport {
       sql.append(single ? " AND " + columns + " > ?" : " AND (" + columns + ") > (" + marks + ")");
       params.addAll(after);
     }
-    sql.append(" ORDER BY ").append(String.join(", ", keyColumns));
+    List<String> order = new ArrayList<>(equalColumns);
+    order.addAll(keyColumns);
+    sql.append(" ORDER BY ").append(String.join(", ", order));
     if (page.bounded()) {
       sql.append(" FETCH FIRST ").append(page.size() + 1).append(" ROWS ONLY");
     }

@@ -18,6 +18,9 @@ import java.util.List;
  * Keys of several columns travel as a JSON array of strings.
  */
 public record PageRequest(String after, int size) {
+  private static final java.util.regex.Pattern TOKEN =
+      java.util.regex.Pattern.compile("[A-Za-z0-9_-]+={0,2}");
+
   public static final int DEFAULT_SIZE = 100;
   public static final int MAX_SIZE = 1000;
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -121,10 +124,8 @@ public record PageRequest(String after, int size) {
     if (pageToken == null || pageToken.isEmpty()) {
       return null;
     }
-    String invalid =
-        "Invalid pageToken: " + abbreviate(pageToken) + " (not a token this server issued)";
-    if (!pageToken.matches("[A-Za-z0-9_-]+={0,2}")) {
-      throw new IllegalArgumentException(invalid);
+    if (!TOKEN.matcher(pageToken).matches()) {
+      throw invalidToken(pageToken);
     }
     try {
       byte[] bytes = Base64.getUrlDecoder().decode(pageToken);
@@ -137,8 +138,13 @@ public record PageRequest(String after, int size) {
               .toString();
       return requireKey(key);
     } catch (IllegalArgumentException | CharacterCodingException e) {
-      throw new IllegalArgumentException(invalid);
+      throw invalidToken(pageToken);
     }
+  }
+
+  private static IllegalArgumentException invalidToken(String pageToken) {
+    return new IllegalArgumentException(
+        "Invalid pageToken: " + abbreviate(pageToken) + " (not a token this server issued)");
   }
 
   /**
