@@ -3,14 +3,12 @@ package dev.sluice.http;
 import static java.util.Objects.requireNonNull;
 
 import com.fasterxml.jackson.core.JsonGenerator;
-import com.fasterxml.jackson.core.io.SerializedString;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.sluice.operations.SnapshotsMode;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.function.Function;
 import org.apache.iceberg.TableMetadataParser;
@@ -27,7 +25,10 @@ import org.apache.iceberg.util.JsonUtil;
  * fresh each time. Serializing the metadata was the largest single cost of a table load.
  */
 final class LoadTableBody {
-  private final Cache<Key, SerializedString> metadataJson;
+  /** The value written in the metadata's place, then replaced by the metadata's bytes. */
+  private static final String PLACEHOLDER = "0";
+
+  private final Cache<Key, byte[]> metadataJson;
 
   /** One metadata file as one snapshots mode writes it. */
   private record Key(String location, SnapshotsMode mode) {}
@@ -44,8 +45,7 @@ final class LoadTableBody {
     this.metadataJson =
         Caffeine.newBuilder()
             .maximumWeight(maxBytes)
-            .weigher(
-                (Key key, SerializedString json) -> key.location().length() + 2 * json.charLength())
+            .weigher((Key key, byte[] json) -> 2 * key.location().length() + json.length)
             .expireAfterAccess(idle)
             .build();
   }
@@ -55,24 +55,32 @@ final class LoadTableBody {
     return toJson(response, SnapshotsMode.ALL);
   }
 
-  /** {@code response}, whose metadata is complete, with the snapshots {@code mode} returns. */
+  /**
+   * {@code response}, whose metadata is complete, with the snapshots {@code mode} returns. The
+   * members around the metadata are written by Jackson with a one-byte placeholder in its place,
+   * which is then replaced: the metadata (up to megabytes on a table with thousands of snapshots)
+   * is copied once, into the answer, and never turned into a String (issue 42: the copies were most
+   * of a commit's garbage).
+   */
   byte[] toJson(LoadTableResponse response, SnapshotsMode mode) {
     String location = response.metadataLocation();
     // A staged table has no metadata file yet: nothing immutable to key it by. On a hit,
-    // response.tableMetadata() (which rebuilds the metadata) is not called at all, and
-    // SerializedString keeps its UTF-8 bytes: the metadata costs one byte copy.
-    SerializedString json =
+    // response.tableMetadata() (which rebuilds the metadata) is not called at all.
+    byte[] json =
         location == null
             ? serialize(response, mode)
             : metadataJson.get(new Key(location, mode), k -> serialize(response, mode));
-    ByteArrayOutputStream out = new ByteArrayOutputStream(json.charLength() + 1024);
-    try (JsonGenerator gen = JsonUtil.factory().createGenerator(out)) {
+    ByteArrayOutputStream around = new ByteArrayOutputStream(1024);
+    int at;
+    try (JsonGenerator gen = JsonUtil.factory().createGenerator(around)) {
       gen.writeStartObject();
       if (response.metadataLocation() != null) {
         gen.writeStringField("metadata-location", response.metadataLocation());
       }
       gen.writeFieldName("metadata");
-      gen.writeRawValue(json);
+      gen.writeRawValue(PLACEHOLDER);
+      gen.flush();
+      at = around.size() - PLACEHOLDER.length();
       if (!response.config().isEmpty()) {
         JsonUtil.writeStringMap("config", response.config(), gen);
       }
@@ -87,18 +95,24 @@ final class LoadTableBody {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
-    return out.toByteArray();
+    byte[] parts = around.toByteArray();
+    int after = at + PLACEHOLDER.length();
+    byte[] out = new byte[parts.length - PLACEHOLDER.length() + json.length];
+    System.arraycopy(parts, 0, out, 0, at);
+    System.arraycopy(json, 0, out, at, json.length);
+    System.arraycopy(parts, after, out, at + json.length, parts.length - after);
+    return out;
   }
 
   /**
    * The metadata's JSON: a commit's answer takes what the commit wrote to the file (Iceberg's own
    * serialization of the same metadata), anything else is serialized here.
    */
-  private SerializedString serialize(LoadTableResponse response, SnapshotsMode mode) {
+  private byte[] serialize(LoadTableResponse response, SnapshotsMode mode) {
     String location = response.metadataLocation();
     byte[] file = mode == SnapshotsMode.ALL && location != null ? written.apply(location) : null;
     if (file != null) {
-      return new Utf8Json(file);
+      return file;
     }
     ByteArrayOutputStream out = new ByteArrayOutputStream(8192);
     try (JsonGenerator gen = JsonUtil.factory().createGenerator(out)) {
@@ -106,18 +120,6 @@ final class LoadTableBody {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
-    return new Utf8Json(out.toByteArray());
-  }
-
-  /**
-   * JSON whose UTF-8 bytes are already known. A plain {@link SerializedString} encodes its String
-   * to UTF-8 again on first use: a second pass over a metadata document that can be megabytes (a
-   * table with thousands of snapshots), on every commit's answer.
-   */
-  private static final class Utf8Json extends SerializedString {
-    Utf8Json(byte[] utf8) {
-      super(new String(utf8, StandardCharsets.UTF_8));
-      _unquotedUTF8Ref = utf8;
-    }
+    return out.toByteArray();
   }
 }
