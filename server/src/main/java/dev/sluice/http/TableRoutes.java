@@ -148,7 +148,7 @@ final class TableRoutes {
   }
 
   private Reply tableReply(LoadTableResponse response) {
-    return Reply.ok(body.toJson(response));
+    return Reply.ok(body.mutationAnswer(response));
   }
 
   /** The REST spec makes a partition spec's {@code spec-id} optional; Iceberg's parser needs it. */
