@@ -90,10 +90,10 @@ public final class TableSeeder implements AutoCloseable {
   }
 
   /**
-   * Refreshes the planner's statistics and settles the bulk insert, as the databases' own
-   * background work (autovacuum, H2's writer) would shortly after: right after a bulk insert,
-   * PostgreSQL still planned the pointer lookup for the tiny table it had last analyzed (measured:
-   * half the throughput at 1,000 tables, the database busy).
+   * Refreshes the planner's statistics and settles the bulk insert (written out by a checkpoint),
+   * as the databases' own background work (autovacuum, the checkpointer, H2's writer) would shortly
+   * after: right after a bulk insert, PostgreSQL still planned the pointer lookup for the tiny
+   * table it had last analyzed (measured: half the throughput at 1,000 tables, the database busy).
    */
   private void analyze() throws SQLException {
     boolean h2 =
@@ -106,6 +106,10 @@ public final class TableSeeder implements AutoCloseable {
         db.setAutoCommit(true); // VACUUM cannot run in a transaction
         st.execute(
             "VACUUM ANALYZE contents"); // what autovacuum would do next, likely mid-measurement
+        // The bulk insert left hundreds of megabytes of dirty buffers and WAL: the checkpoint that
+        // writes them came during the next measurement (issue 42: PostgreSQL's own CPU was 0.73
+        // cores in loadTable-1M-hot1k against 0.26 at 1k tables, and its p99 1.6 times higher).
+        st.execute("CHECKPOINT");
       }
     }
   }
