@@ -6,7 +6,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.function.Function;
-import java.util.regex.Pattern;
 
 /**
  * Where a request came from as the client saw it: the scheme and host it used and its address. From
@@ -17,7 +16,6 @@ import java.util.regex.Pattern;
  * other peer these headers are ignored.
  */
 public record RequestOrigin(String scheme, String host, InetAddress clientAddress) {
-  private static final Pattern HOST = Pattern.compile("[A-Za-z0-9.\\-\\[\\]:]{1,255}");
 
   /** {@code scheme://host}: the base of absolute URLs given back to this client. */
   public String baseUrl() {
@@ -31,7 +29,7 @@ public record RequestOrigin(String scheme, String host, InetAddress clientAddres
       Function<String, String> headers,
       TrustedProxies proxies) {
     String scheme = secure ? "https" : "http";
-    String host = hostHeader != null && HOST.matcher(hostHeader).matches() ? hostHeader : "";
+    String host = plausibleHost(hostHeader) ? hostHeader : "";
     if (peer == null || !proxies.trusts(peer)) {
       return new RequestOrigin(scheme, host, peer);
     }
@@ -58,11 +56,37 @@ public record RequestOrigin(String scheme, String host, InetAddress clientAddres
           scheme = proto;
         }
       }
-      if (chosen.host() != null && HOST.matcher(chosen.host()).matches()) {
+      if (plausibleHost(chosen.host())) {
         host = chosen.host();
       }
     }
     return new RequestOrigin(scheme, host, client);
+  }
+
+  /**
+   * A host and port as a URL may carry them: 1 to 255 of {@code A-Z a-z 0-9 . - [ ] :}. A loop, not
+   * a regular expression: it runs on every request (issue 42).
+   */
+  static boolean plausibleHost(String host) {
+    if (host == null || host.isEmpty() || host.length() > 255) {
+      return false;
+    }
+    for (int i = 0; i < host.length(); i++) {
+      char c = host.charAt(i);
+      boolean ok =
+          (c >= 'a' && c <= 'z')
+              || (c >= 'A' && c <= 'Z')
+              || (c >= '0' && c <= '9')
+              || c == '.'
+              || c == '-'
+              || c == '['
+              || c == ']'
+              || c == ':';
+      if (!ok) {
+        return false;
+      }
+    }
+    return true;
   }
 
   private record Hop(String forAddress, String proto, String host) {}

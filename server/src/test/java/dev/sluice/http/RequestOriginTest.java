@@ -70,4 +70,17 @@ class RequestOriginTest {
     assertThat(RequestOrigin.literal("192.0.2.7:8080"))
         .isEqualTo(InetAddress.getByName("192.0.2.7"));
   }
+
+  @Test
+  void aHostIsOneTo255CharactersOfAUrlsHostAndPort() {
+    assertThat(RequestOrigin.plausibleHost("catalog.example.com:8181")).isTrue();
+    assertThat(RequestOrigin.plausibleHost("[2001:db8::1]:443")).isTrue();
+    assertThat(RequestOrigin.plausibleHost("a".repeat(255))).isTrue();
+    assertThat(RequestOrigin.plausibleHost("a".repeat(256))).isFalse();
+    assertThat(RequestOrigin.plausibleHost("")).isFalse();
+    assertThat(RequestOrigin.plausibleHost(null)).isFalse();
+    for (String bad : new String[] {"bad host", "evil/x", "a@b", "h\r\nx", "h_x", "é.example"}) {
+      assertThat(RequestOrigin.plausibleHost(bad)).as(bad).isFalse();
+    }
+  }
 }
