@@ -9,12 +9,12 @@ import java.util.Optional;
 
 /**
  * The history phase: one client's commit latency on a table of N snapshots, per size and target,
- * with the issue's two bars: growth from the smallest to the largest size within 1.2× (p50), and at
- * the largest size a p50 at least 5× below the reference's.
+ * with the issue's two bars: growth from the smallest to the largest size within 1.5× (p50, issue
+ * 42; issue 18 asked 1.2×), and at the largest size a p50 at least 5× below the reference's.
  */
 final class HistorySection {
   private static final String REFERENCE = "reference";
-  private static final double MAX_GROWTH = 1.2;
+  private static final double MAX_GROWTH = 1.5;
   private static final double MIN_SPEEDUP = 5;
 
   private HistorySection() {}
@@ -65,7 +65,9 @@ final class HistorySection {
                 + count(small)
                 + " → "
                 + count(large)
-                + " snapshots, within 1.2×",
+                + " snapshots, within "
+                + fmt("%.1f", MAX_GROWTH)
+                + "×",
             fmt("%.2f", first.get().percentileMillis(50))
                 + " → "
                 + fmt("%.2f", last.get().percentileMillis(50))
@@ -192,7 +194,7 @@ final class HistorySection {
         .append(count(large))
         .append(" ÷ p50 at ")
         .append(count(small))
-        .append(" on the same target (target ≤ 1.2×); reference ÷ target = the reference's p50 ÷")
+        .append(" on the same target (target ≤ 1.5×); reference ÷ target = the reference's p50 ÷")
         .append(" this target's at the same size (target ≥ 5× at the largest).\n\n")
         .append(
             "| Target | p50 ms at "
