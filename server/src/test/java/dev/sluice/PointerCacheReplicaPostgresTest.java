@@ -180,6 +180,61 @@ class PointerCacheReplicaPostgresTest {
     assertThat(p99).as("p99 staleness in µs (target 50 ms)").isLessThan(1_000_000);
   }
 
+  /** The table names one listing page on {@code server} answers for namespace {@code ns}. */
+  private static List<String> listed(TestServer server, String ns) throws Exception {
+    var response =
+        server.send(
+            "GET",
+            "/api/catalog/v1/" + catalog + "/namespaces/" + ns + "/tables?pageSize=100",
+            null);
+    assertThat(response.statusCode()).isEqualTo(200);
+    List<String> names = new ArrayList<>();
+    TestServer.json(response.body())
+        .get("identifiers")
+        .forEach(id -> names.add(id.get("name").asText()));
+    Collections.sort(names);
+    return names;
+  }
+
+  private static void awaitListed(TestServer server, String ns, List<String> expected)
+      throws Exception {
+    long deadline = System.currentTimeMillis() + 5_000;
+    while (!listed(server, ns).equals(expected)) {
+      assertThat(System.currentTimeMillis())
+          .as("%s lists %s", server, expected)
+          .isLessThan(deadline);
+      Thread.sleep(2);
+    }
+  }
+
+  @Test
+  void aCreateRenameOrDropOnOneReplicaIsListedByTheOtherWhoseListingsAreCached() throws Exception {
+    RESTCatalog onA = client(a);
+    Namespace listedNs = Namespace.of("listed");
+    onA.createNamespace(listedNs);
+    onA.createTable(TableIdentifier.of(listedNs, "t1"), SCHEMA);
+    awaitServing(b);
+    awaitListed(b, "listed", List.of("t1"));
+    double hits = metric(b, "sluice_store_pointer_listing_hits_total");
+    for (int i = 0; i < 20; i++) {
+      assertThat(listed(b, "listed")).containsExactly("t1");
+    }
+    assertThat(metric(b, "sluice_store_pointer_listing_hits_total") - hits)
+        .as("B served its unchanged namespace's listing from memory")
+        .isGreaterThanOrEqualTo(19);
+
+    onA.createTable(TableIdentifier.of(listedNs, "t2"), SCHEMA);
+    awaitListed(b, "listed", List.of("t1", "t2"));
+    onA.renameTable(TableIdentifier.of(listedNs, "t1"), TableIdentifier.of(listedNs, "t3"));
+    awaitListed(b, "listed", List.of("t2", "t3"));
+    onA.dropTable(TableIdentifier.of(listedNs, "t2"));
+    awaitListed(b, "listed", List.of("t3"));
+    // And B's own change is listed by B at once, and by A.
+    client(b).dropTable(TableIdentifier.of(listedNs, "t3"));
+    assertThat(listed(b, "listed")).isEmpty();
+    awaitListed(a, "listed", List.of());
+  }
+
   @Test
   void aKilledNotificationConnectionNeverLeavesAStalePointerBehind() throws Exception {
     RESTCatalog onA = client(a);

@@ -104,6 +104,13 @@ final class JdbcContents extends JdbcSupport {
   }
 
   Page<String> listContents(String catalog, NamespacePath ns, ContentKind kind, PageRequest page) {
+    return pointers.listing(
+        new PointerCache.ListingKey(catalog, ns.key(), kind, page.after(), page.size()),
+        () -> readListing(catalog, ns, kind, page));
+  }
+
+  private Page<String> readListing(
+      String catalog, NamespacePath ns, ContentKind kind, PageRequest page) {
     return pageOf(
         "SELECT name FROM contents WHERE catalog_name = ? AND ns_path = ? AND kind = ?",
         List.of("catalog_name", "ns_path", "kind"), // contents_by_kind

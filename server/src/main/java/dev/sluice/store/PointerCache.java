@@ -43,6 +43,13 @@ import java.util.function.Supplier;
  * listener). PostgreSQL delivers notifications in commit order, so once either comes back every
  * commit that was seen has been delivered. Barriers coalesce: one answers every request made before
  * it was sent.
+ *
+ * <p>Pages of a namespace's table or view names ({@link #listing}) are kept by the same rules: a
+ * change to any pointer of a namespace (a create, drop, rename or commit, here or from the feed)
+ * bumps that namespace's stamp, and a page is served only while the stamp it was read under stands,
+ * and only when a pointer could be (feed healthy, caught up). A listing then costs no database
+ * round trip while its namespace is unchanged: on PostgreSQL that round trip was most of a page's
+ * cost (issue 42).
  */
 public final class PointerCache {
   /** The key of a pointer: catalog, namespace key ({@link NamespacePath#key()}), name. */
@@ -58,7 +65,16 @@ public final class PointerCache {
     }
   }
 
+  /** A page of {@link Store#listContents}: catalog, namespace key, kind, and the request. */
+  record ListingKey(String catalog, String namespace, ContentKind kind, String after, int size) {}
+
+  /** A page as read under its namespace's stamp. */
+  private record Listed(Page<String> page, long stamp) {}
+
   private static final int STRIPES = 1024;
+
+  /** Names held in cached listing pages at most (a page weighs its names plus one). */
+  static final long MAX_LISTED_NAMES = 200_000;
 
   private final boolean enabled;
   private final boolean feed;
@@ -81,6 +97,9 @@ public final class PointerCache {
   volatile long pendingMaxNanos = PENDING_MAX_NANOS;
 
   private final AtomicLongArray stamps = new AtomicLongArray(STRIPES);
+  // Per namespace (striped): bumped with every pointer change in it, before any eviction.
+  private final AtomicLongArray namespaceStamps = new AtomicLongArray(STRIPES);
+  private final Cache<ListingKey, Listed> listings;
   private volatile boolean healthy;
   private final LongAdder hits = new LongAdder();
   private final LongAdder misses = new LongAdder();
@@ -88,6 +107,8 @@ public final class PointerCache {
   private final LongAdder behind = new LongAdder();
   private final LongAdder received = new LongAdder();
   private final LongAdder resubscribes = new LongAdder();
+  private final LongAdder listingHits = new LongAdder();
+  private final LongAdder listingMisses = new LongAdder();
 
   /** Test hook: runs after a read's (conditional) put. */
   volatile Runnable afterPut = () -> {};
@@ -106,6 +127,11 @@ public final class PointerCache {
     this.feed = feed;
     this.cache = Caffeine.newBuilder().maximumSize(maxEntries).build();
     this.announced = Caffeine.newBuilder().maximumSize(feed ? maxEntries : 1).build();
+    this.listings =
+        Caffeine.newBuilder()
+            .maximumWeight(enabled ? MAX_LISTED_NAMES : 1)
+            .weigher((ListingKey k, Listed v) -> v.page().items().size() + 1)
+            .build();
     this.healthy = !feed;
   }
 
@@ -146,6 +172,36 @@ public final class PointerCache {
     // another reader see the stale value in between.
     cache.asMap().compute(key, (k, old) -> stamps.get(stripe) == stamp && healthy ? loaded : old);
     afterPut.run();
+    return loaded;
+  }
+
+  /**
+   * A page of names in a namespace: from the cache while nothing in the namespace changed since it
+   * was read, else from {@code load}. A page shows which pointers exist, not their versions, so a
+   * read is not checked against the feed as a pointer is: it is never served while the cache is
+   * behind, and any change the feed or this replica brings for the namespace voids it.
+   */
+  Page<String> listing(ListingKey key, Supplier<Page<String>> load) {
+    if (!enabled || !healthy) {
+      return load.get();
+    }
+    int stripe = namespaceStripe(key.catalog(), key.namespace());
+    if (caughtUp()) {
+      Listed cached = listings.getIfPresent(key);
+      if (cached != null && cached.stamp() == namespaceStamps.get(stripe)) {
+        listingHits.increment();
+        return cached.page();
+      }
+    }
+    listingMisses.increment();
+    long stamp = namespaceStamps.get(stripe);
+    Page<String> loaded = load.get();
+    listings
+        .asMap()
+        .compute(
+            key,
+            (k, old) ->
+                namespaceStamps.get(stripe) == stamp && healthy ? new Listed(loaded, stamp) : old);
     return loaded;
   }
 
@@ -229,6 +285,7 @@ public final class PointerCache {
    */
   void settled(List<Key> keys, List<PointerChange> committed, boolean maybeApplied) {
     for (Key key : keys) {
+      namespaceStamps.incrementAndGet(namespaceStripe(key.catalog(), key.namespace()));
       stamps.incrementAndGet(stripe(key));
       cache.invalidate(key);
     }
@@ -268,6 +325,7 @@ public final class PointerCache {
         Key key = change.key();
         long version = change.version();
         received.increment();
+        namespaceStamps.incrementAndGet(namespaceStripe(key.catalog(), key.namespace()));
         stamps.incrementAndGet(stripe(key));
         announced.put(key, version);
         // This change, and any earlier one of the pointer awaited (a read saw a version between).
@@ -317,11 +375,18 @@ public final class PointerCache {
 
   private void flush() {
     for (int i = 0; i < STRIPES; i++) {
+      namespaceStamps.incrementAndGet(i);
       stamps.incrementAndGet(i);
     }
+    listings.invalidateAll();
     cache.invalidateAll();
     announced.invalidateAll();
     pending.clear();
+  }
+
+  private static int namespaceStripe(String catalog, String namespace) {
+    int h = 31 * catalog.hashCode() + namespace.hashCode();
+    return (h ^ (h >>> 16)) & (STRIPES - 1);
   }
 
   private static int stripe(Key key) {
@@ -351,6 +416,16 @@ public final class PointerCache {
         "invalidations.received",
         received,
         "Pointer changes received from the change feed (other replicas' and our own commits)");
+    counter(
+        metrics,
+        "listing.hits",
+        listingHits,
+        "Pages of table or view names served from the cache (their namespace unchanged)");
+    counter(
+        metrics,
+        "listing.misses",
+        listingMisses,
+        "Pages of table or view names read from the database");
     counter(
         metrics,
         "listener.subscriptions",
