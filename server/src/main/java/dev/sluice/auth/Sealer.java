@@ -45,8 +45,19 @@ public final class Sealer {
             }
           });
 
+  // Nonces from a generator per thread: the default one (NativePRNG) takes a process-wide lock and
+  // reads /dev/urandom for every 12 bytes. Each is a DRBG seeded by the system.
+  private static final ThreadLocal<SecureRandom> NONCES =
+      ThreadLocal.withInitial(
+          () -> {
+            try {
+              return SecureRandom.getInstance("DRBG");
+            } catch (GeneralSecurityException e) {
+              return new SecureRandom();
+            }
+          });
+
   private final TokenService keys;
-  private final SecureRandom random = new SecureRandom();
   private final Map<String, SecretKeySpec> derivedKeys = new ConcurrentHashMap<>();
 
   public Sealer(TokenService keys) {
@@ -60,7 +71,7 @@ public final class Sealer {
     TokenService.Key key = keys.activeKey();
     byte[] kid = key.kid().getBytes(StandardCharsets.UTF_8);
     byte[] nonce = new byte[NONCE_BYTES];
-    random.nextBytes(nonce);
+    NONCES.get().nextBytes(nonce);
     byte[] sealed =
         crypt(Cipher.ENCRYPT_MODE, aesKey(key.kid(), key.material()), nonce, context, utf8(value));
     ByteBuffer out = ByteBuffer.allocate(2 + kid.length + NONCE_BYTES + sealed.length);

@@ -41,6 +41,7 @@ public final class Exchange {
   private String routeTemplate;
   private IdempotencyClaim idempotency;
   private RequestAudit trail;
+  private String pageContext; // Paging's, made once: a listing opens one token and seals another
 
   Exchange(
       String method,
@@ -302,5 +303,13 @@ public final class Exchange {
       trimmed = trimmed.substring(0, trimmed.length() - 1);
     }
     return List.of(trimmed.split("/", -1));
+  }
+
+  /** What this request's page tokens are bound to ({@link Paging}), made on first use. */
+  String pageContext(java.util.function.Function<Exchange, String> make) {
+    if (pageContext == null) {
+      pageContext = make.apply(this);
+    }
+    return pageContext;
   }
 }

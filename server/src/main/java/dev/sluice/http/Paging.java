@@ -72,7 +72,9 @@ final class Paging {
 
   /** The token a client gets for the page after {@code page}, or null on the last. */
   String nextToken(Exchange x, Page<?> page) {
-    return page.nextToken() == null ? null : sealer.seal(context(x), page.nextToken());
+    return page.nextToken() == null
+        ? null
+        : sealer.seal(x.pageContext(Paging::context), page.nextToken());
   }
 
   /**
@@ -86,7 +88,7 @@ final class Paging {
 
   private String open(Exchange x, String token) {
     try {
-      return sealer.open(context(x), token);
+      return sealer.open(x.pageContext(Paging::context), token);
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException(
           "Invalid pageToken: "
