@@ -13,6 +13,8 @@ if [[ "${SKIP_BUILD:-}" != "1" ]]; then
   echo "building server and bench (mvn package, tests skipped)…"
   mvn -q -B -DskipTests -pl server,bench -am package
 fi
+# Sluice starts with the class-data archive ./sluice uses, made here when the build changed.
+scripts/class-archive.sh >/dev/null
 
 args=()
 if [[ "${NO_TESTBEDS:-}" != "1" ]]; then

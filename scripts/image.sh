@@ -4,7 +4,9 @@
 # no image registry is needed. The base (a Debian bookworm root file system with a Java 17
 # runtime, made by mmdebstrap) is imported once as localhost/sluice-base:<hash of its recipe> and
 # reused while the recipe is unchanged. Needs root, podman and mmdebstrap
-# (scripts/test-all.sh installs them). Prints the image's name last.
+# (scripts/test-all.sh installs them). Prints the image's name last. The build runs the server once
+# (`sluice archive-classes`, the image's class-data archive); OCI_RUNTIME names the OCI
+# runtime podman runs it with, when not podman's default (runc where crun refuses the cgroups).
 #   scripts/image.sh [ARTIFACT.tar.gz]
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -39,6 +41,7 @@ trap 'rm -rf "$context"' EXIT
 tar -xzf "$artifact" -C "$context"
 image=localhost/sluice:$version
 # Docker's format: the OCI format has no HEALTHCHECK.
-podman build --quiet --format docker --build-arg BASE="$base" --build-arg VERSION="$version" \
+podman ${OCI_RUNTIME:+--runtime "$OCI_RUNTIME"} build --quiet --format docker \
+  --build-arg BASE="$base" --build-arg VERSION="$version" \
   -f "$root/server/src/container/Containerfile" -t "$image" "$context" >/dev/null
 echo "$image"

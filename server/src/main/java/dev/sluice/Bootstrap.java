@@ -4,9 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.sluice.auth.SecretHasher;
 import dev.sluice.authz.Caller;
-import dev.sluice.config.ConfigException;
 import dev.sluice.management.CatalogAdmin;
 import dev.sluice.store.AlreadyExists;
 import dev.sluice.store.PrincipalRecord;
@@ -49,39 +47,29 @@ final class Bootstrap {
   static void run(
       Store store,
       StorageBackends backends,
-      String bootstrapCredentials,
+      RootCredentials credentials,
       boolean quickstart,
       Path warehouse,
       Path dataDir,
       PrintStream terminal) {
     requireNonNull(store, "store");
+    requireNonNull(credentials, "credentials");
     if (store.access().getPrincipal(ROOT).isPresent()) {
-      if (bootstrapCredentials != null) {
+      if (!credentials.generated()) {
         LOG.info(
             "root principal exists; SLUICE_BOOTSTRAP_CREDENTIALS applies to the first start only and is ignored");
       }
       return;
     }
-    String clientId;
-    String secret;
-    boolean generated = bootstrapCredentials == null || bootstrapCredentials.isBlank();
-    if (generated) {
-      clientId = SecretHasher.randomToken(8);
-      secret = SecretHasher.randomToken(16);
-    } else {
-      int colon = bootstrapCredentials.indexOf(':');
-      if (colon <= 0 || colon == bootstrapCredentials.length() - 1) {
-        throw new ConfigException("SLUICE_BOOTSTRAP_CREDENTIALS must be <client-id>:<secret>");
-      }
-      clientId = bootstrapCredentials.substring(0, colon);
-      secret = bootstrapCredentials.substring(colon + 1);
-    }
+    String clientId = credentials.clientId();
+    String secret = credentials.secret();
+    boolean generated = credentials.generated();
     try {
       store
           .access()
           .createPrincipal(
               new PrincipalRecord(
-                  ROOT, clientId, SecretHasher.hash(secret), Map.of(), System.currentTimeMillis()),
+                  ROOT, clientId, credentials.hash(), Map.of(), System.currentTimeMillis()),
               List.of(SERVICE_ADMIN));
     } catch (AlreadyExists e) {
       return; // another replica bootstrapped first

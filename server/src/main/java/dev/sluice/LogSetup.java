@@ -13,7 +13,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Applies {@code logging} to the running process (the {@code serve} command, once its config is
- * read): the line format of the console appender {@code logback.xml} declares, and each logger's
+ * read): the line format of the console appender {@link LogConfigurator} makes, and each logger's
  * level. Until then, lines are JSON ({@link JsonLogEncoder}), the format for machines.
  */
 final class LogSetup {

@@ -17,7 +17,9 @@ import dev.sluice.config.ServerConfig;
 import dev.sluice.store.Store;
 import dev.sluice.vending.StorageBackends;
 import java.nio.file.Path;
+import java.util.Optional;
 import java.util.concurrent.Callable;
+import java.util.function.Function;
 import java.util.function.UnaryOperator;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -34,6 +36,7 @@ import picocli.CommandLine.ParentCommand;
     subcommands = {
       Main.Serve.class,
       MigrateCommand.class,
+      ArchiveClassesCommand.class,
       BackupCommands.Backup.class,
       BackupCommands.Restore.class,
       StoreCommands.class,
@@ -70,7 +73,13 @@ public final class Main implements Runnable {
    * for the test sources' fault injection, which starts a deliberately broken server this way.
    */
   public static int execute(String[] args, UnaryOperator<Store> catalogStore) {
-    return new CommandLine(new Main(requireNonNull(catalogStore, "catalogStore"))).execute(args);
+    Main main = new Main(requireNonNull(catalogStore, "catalogStore"));
+    // A plain `serve` skips picocli's model of the whole command line (ServeArguments says why).
+    Optional<Serve> serve = ServeArguments.parse(args);
+    if (serve.isPresent()) {
+      return serve.get().runFor(main);
+    }
+    return new CommandLine(main).execute(args);
   }
 
   @Override
@@ -90,6 +99,7 @@ public final class Main implements Runnable {
         "  SLUICE_BOOTSTRAP_CREDENTIALS  <client-id>:<secret> of the root principal, first start only",
         "  SLUICE_ACCESS_LOG_LEVEL       the access log's level (INFO; WARN silences it)",
         "  SLUICE_JAVA_OPTS              JVM flags for the launcher, after server/jvm.options",
+        "  SLUICE_CLASS_ARCHIVE          the launcher's class-data archive: a file, or off",
         "  ${VAR} in the YAML file       any variable, expanded where it appears"
       })
   static final class Serve implements Callable<Integer> {
@@ -109,28 +119,27 @@ public final class Main implements Runnable {
     @Option(names = "--config", description = "YAML config file")
     Path config;
 
+    /**
+     * Runs this command for {@code main} without picocli ({@link ServeArguments}), ending as
+     * picocli's {@code execute} does: the command's exit code, or 1 with the stack trace on
+     * standard error.
+     */
+    int runFor(Main main) {
+      this.main = main;
+      try {
+        return call();
+      } catch (Exception e) {
+        e.printStackTrace();
+        return 1;
+      }
+    }
+
     @Override
     public Integer call() throws Exception {
-      StorageBackends backends = StandardBackends.create();
-      ServerConfig cfg;
-      try {
-        cfg =
-            ServerConfig.load(
-                config, new ServerConfig.Overrides(host, port, dataDir), System::getenv, backends);
-      } catch (ConfigException e) {
-        System.err.println("Invalid configuration: " + e.getMessage());
+      SluiceServer server = start(System::getenv);
+      if (server == null) {
         return 2;
       }
-      boolean terminal = System.console() != null;
-      LogSetup.apply(cfg.logging(), terminal);
-      SluiceServer server =
-          SluiceServer.start(
-              cfg,
-              backends,
-              System.getenv("SLUICE_BOOTSTRAP_CREDENTIALS"),
-              // Generated credentials are shown on a terminal only, never into a log stream.
-              terminal ? System.out : null,
-              main.catalogStore);
       Runtime.getRuntime()
           .addShutdownHook(
               new Thread(
@@ -144,6 +153,32 @@ public final class Main implements Runnable {
                   "sluice-shutdown"));
       server.join();
       return 0;
+    }
+
+    /**
+     * Reads the config (these options over {@code env}'s variables over the file), applies its
+     * logging and starts the server; null, said on standard error, when the config is invalid.
+     */
+    SluiceServer start(Function<String, String> env) throws Exception {
+      StorageBackends backends = StandardBackends.create();
+      ServerConfig cfg;
+      try {
+        cfg =
+            ServerConfig.load(
+                config, new ServerConfig.Overrides(host, port, dataDir), env, backends);
+      } catch (ConfigException e) {
+        System.err.println("Invalid configuration: " + e.getMessage());
+        return null;
+      }
+      boolean terminal = System.console() != null;
+      LogSetup.apply(cfg.logging(), terminal);
+      return SluiceServer.start(
+          cfg,
+          backends,
+          env.apply("SLUICE_BOOTSTRAP_CREDENTIALS"),
+          // Generated credentials are shown on a terminal only, never into a log stream.
+          terminal ? System.out : null,
+          main.catalogStore);
     }
   }
 }

@@ -175,6 +175,8 @@ public final class SluiceServer implements AutoCloseable {
       throw new IllegalStateException(
           "Cannot create the data directory " + config.dataDir() + ": " + e.getMessage(), e);
     }
+    // Read first: on a first start the root secret's slow hash runs while the schema is created.
+    RootCredentials root = RootCredentials.of(bootstrapCredentials, config.database().settings());
     JdbcStore store = JdbcStore.open(config.database().settings());
     if (tracing.enabled()) {
       store.bindTracing(tracing.tracer());
@@ -186,7 +188,7 @@ public final class SluiceServer implements AutoCloseable {
       Bootstrap.run(
           store,
           backends,
-          bootstrapCredentials,
+          root,
           config.bootstrap().quickstartCatalog(),
           config.warehouseDir(),
           config.dataDir(),

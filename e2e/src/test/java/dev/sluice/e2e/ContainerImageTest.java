@@ -34,8 +34,8 @@ import org.junit.jupiter.api.Test;
  * SIGTERM. Needs root's podman and mmdebstrap (scripts/test-all.sh installs them); fails without.
  *
  * <p>Two flags are this machine's, not the image's: {@code --runtime runc} (crun refuses this
- * host's hybrid cgroups) and {@code --ulimit} within the host's hard limits (podman's defaults are
- * above them, and setting those is refused).
+ * host's hybrid cgroups; for the build too, through {@code OCI_RUNTIME}) and {@code --ulimit}
+ * within the host's hard limits (podman's defaults are above them, and setting those is refused).
  */
 class ContainerImageTest {
   private static final String VERSION = System.getProperty("sluice.version");
@@ -51,7 +51,10 @@ class ContainerImageTest {
   static void buildAndStart() throws Exception {
     String built =
         run(
-            List.of(SluiceServerProcess.repoRoot().resolve("scripts/image.sh").toString()),
+            List.of(
+                "env",
+                "OCI_RUNTIME=runc", // its build runs the server once (class archive)
+                SluiceServerProcess.repoRoot().resolve("scripts/image.sh").toString()),
             Duration.ofMinutes(5));
     image = built.strip().lines().reduce((a, b) -> b).orElseThrow();
     assertThat(image).isEqualTo("localhost/sluice:" + VERSION);

@@ -19,6 +19,7 @@ import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.module.SimpleModule;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
 import com.fasterxml.jackson.databind.type.LogicalType;
@@ -78,10 +79,10 @@ final class ConfigBinder {
 
   /** The file's top-level mapping; empty for no file or an empty one. */
   static ObjectNode read(Path file) {
-    ObjectMapper yaml = new YAMLMapper();
     if (file == null) {
-      return yaml.createObjectNode();
+      return JsonNodeFactory.instance.objectNode(); // no YAML parser to start without a file
     }
+    ObjectMapper yaml = new YAMLMapper();
     JsonNode parsed;
     try {
       parsed = yaml.readTree(Files.readString(file));

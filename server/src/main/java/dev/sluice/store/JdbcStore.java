@@ -132,11 +132,11 @@ public final class JdbcStore extends JdbcSupport implements Store {
             ds, config.startupTimeoutMs(), config.postgres() ? NETWORK_TIMEOUT_MS : 0);
     try {
       SchemaMigrations migrations = new SchemaMigrations(connections.asDataSource());
-      int applied = migrations.apply();
+      SchemaMigrations.Applied applied = migrations.migrate();
       LOG.info(
           "store schema at version {} ({} migrations applied now)",
-          migrations.status().version(),
-          applied);
+          applied.version(),
+          applied.count());
     } catch (RuntimeException e) {
       ds.close();
       throw new StoreUnavailable(

@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import com.zaxxer.hikari.util.DriverDataSource;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Optional;
 import java.util.Properties;
 import javax.sql.DataSource;
 import org.flywaydb.core.Flyway;
@@ -38,14 +39,18 @@ public final class SchemaMigrations {
     }
   }
 
-  private final Flyway flyway;
+  private final DataSource dataSource;
+  private Flyway flyway; // configured at first use: a start on a current schema needs none
 
   SchemaMigrations(DataSource dataSource) {
-    this.flyway =
-        Flyway.configure()
-            .dataSource(requireNonNull(dataSource, "dataSource"))
-            .locations(LOCATION)
-            .load();
+    this.dataSource = requireNonNull(dataSource, "dataSource");
+  }
+
+  private Flyway flyway() {
+    if (flyway == null) {
+      flyway = Flyway.configure().dataSource(dataSource).locations(LOCATION).load();
+    }
+    return flyway;
   }
 
   /** The migrations of the database {@code config} names, through a connection of its own. */
@@ -57,7 +62,7 @@ public final class SchemaMigrations {
   }
 
   public Status status() {
-    MigrationInfoService info = flyway.info();
+    MigrationInfoService info = flyway().info();
     MigrationInfo current = info.current();
     return new Status(
         current == null || current.getVersion() == null ? null : current.getVersion().getVersion(),
@@ -66,9 +71,34 @@ public final class SchemaMigrations {
             .toList());
   }
 
+  /** What {@link #migrate} did: how many migrations ran, and the version the schema is at now. */
+  public record Applied(int count, String version) {}
+
   /** Applies every pending migration; returns how many ran. */
   public int apply() {
-    MigrateResult result = flyway.migrate();
-    return result.migrationsExecuted;
+    return migrate().count();
+  }
+
+  /**
+   * Applies every pending migration; returns how many ran and the version reached, from the
+   * migration's own result (asking {@link #status} after it would read the history once more). When
+   * the history already records every bundled migration as it is ({@link SchemaHistoryCheck}),
+   * Flyway is not run: there is nothing to apply.
+   */
+  public Applied migrate() {
+    Optional<String> current =
+        SchemaHistoryCheck.current(dataSource, SchemaMigrations.class.getClassLoader());
+    if (current.isPresent()) {
+      return new Applied(0, current.get());
+    }
+    MigrateResult result;
+    try (DeferredWrites deferred = DeferredWrites.during(dataSource)) {
+      result = flyway().migrate();
+    }
+    return new Applied(
+        result.migrationsExecuted,
+        result.targetSchemaVersion != null
+            ? result.targetSchemaVersion
+            : result.initialSchemaVersion);
   }
 }

@@ -75,7 +75,7 @@ public final class MarkdownReport {
             + String.join(" ", JvmSettings.readOptionsFile(o.sluiceJvmOptions()))
             + "`, from `"
             + o.repoRoot().relativize(o.sluiceJvmOptions().toAbsolutePath())
-            + "`); separate OS processes"
+            + "`) and its class-data archive when `server/target` holds one; separate OS processes"
             + " on the same machine as the load generator (all share the cores).");
     line(
         "- Load: "

@@ -32,11 +32,13 @@ public final class SluiceLauncher {
     Path jfr = dir.resolve(name + ".jfr");
     int port = FreePort.pick();
     Path target = repoRoot.resolve("server/target");
+    Path jar = serverJar(target);
     List<String> command = new ArrayList<>();
     command.add(JvmSettings.javaBinary());
     command.addAll(jvm.sluiceFlags(jfr));
+    command.addAll(classArchiveFlags(jar));
     command.add("-cp");
-    command.add(serverJar(target) + ":" + target.resolve("lib") + "/*");
+    command.add(jar + ":" + target.resolve("lib") + "/*");
     command.add("dev.sluice.Main");
     command.addAll(
         List.of(
@@ -69,6 +71,20 @@ public final class SluiceLauncher {
         process,
         new Endpoint(name, "127.0.0.1", port, "/api/catalog", "", null),
         jvm.flightRecording() ? jfr : null);
+  }
+
+  /**
+   * The flags with which {@code ./sluice} maps its class-data archive, beside the server jar
+   * ({@code sluice-server-<version>.jsa}; scripts/class-archive.sh makes it, bench/run.sh runs
+   * that), when there is one: Sluice then starts as {@code ./sluice serve} starts it. The JVM
+   * ignores an archive of another build or Java without a word, as it does for the launcher.
+   */
+  static List<String> classArchiveFlags(Path jar) {
+    String name = jar.getFileName().toString();
+    Path archive = jar.resolveSibling(name.substring(0, name.length() - ".jar".length()) + ".jsa");
+    return Files.isRegularFile(archive)
+        ? List.of("-XX:SharedArchiveFile=" + archive, "-Xlog:cds=off", "-Xlog:cds+dynamic=off")
+        : List.of();
   }
 
   private static Path serverJar(Path target) throws IOException {

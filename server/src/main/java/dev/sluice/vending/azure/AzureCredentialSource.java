@@ -3,14 +3,9 @@ package dev.sluice.vending.azure;
 import static java.util.Objects.requireNonNull;
 
 import com.azure.core.credential.TokenCredential;
-import com.azure.identity.ClientSecretCredentialBuilder;
-import com.azure.identity.ManagedIdentityCredentialBuilder;
-import com.azure.identity.WorkloadIdentityCredentialBuilder;
 import dev.sluice.vending.CredentialSource;
 import dev.sluice.vending.CredentialSourceType;
 import dev.sluice.vending.ProfileFields;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -43,17 +38,16 @@ public final class AzureCredentialSource implements CredentialSource {
           new CredentialSourceType(
               "azure-client-secret",
               Set.of("tenantId", "clientId", "clientSecret", AUTHORITY_HOST, ENDPOINT),
-              (name, f) -> of(name, "azure-client-secret", f, AzureCredentialSource::clientSecret)),
+              (name, f) -> of(name, "azure-client-secret", f, AzureIdentities::clientSecret)),
           new CredentialSourceType(
               "azure-managed-identity",
               Set.of("clientId", ENDPOINT),
-              (name, f) ->
-                  of(name, "azure-managed-identity", f, AzureCredentialSource::managedIdentity)),
+              (name, f) -> of(name, "azure-managed-identity", f, AzureIdentities::managedIdentity)),
           new CredentialSourceType(
               "azure-workload-identity",
               Set.of("tenantId", "clientId", "tokenFile", AUTHORITY_HOST, ENDPOINT),
               (name, f) ->
-                  of(name, "azure-workload-identity", f, AzureCredentialSource::workloadIdentity)));
+                  of(name, "azure-workload-identity", f, AzureIdentities::workloadIdentity)));
 
   private final String name;
   private final String type;
@@ -84,39 +78,6 @@ public final class AzureCredentialSource implements CredentialSource {
     return new AzureCredentialSource(name, type, build.apply(f), endpoint);
   }
 
-  private static TokenCredential clientSecret(Fields f) {
-    ClientSecretCredentialBuilder builder =
-        new ClientSecretCredentialBuilder()
-            .tenantId(f.tenant())
-            .clientId(f.guid("clientId", true))
-            .clientSecret(f.required("clientSecret"));
-    // A named authority (a sovereign cloud, a private one) is used as given: no discovery.
-    Optional.ofNullable(f.url(AUTHORITY_HOST))
-        .ifPresent(host -> builder.authorityHost(host).disableInstanceDiscovery());
-    return builder.build();
-  }
-
-  private static TokenCredential managedIdentity(Fields f) {
-    ManagedIdentityCredentialBuilder builder = new ManagedIdentityCredentialBuilder();
-    Optional.ofNullable(f.guid("clientId", false)).ifPresent(builder::clientId);
-    return builder.build();
-  }
-
-  private static TokenCredential workloadIdentity(Fields f) {
-    WorkloadIdentityCredentialBuilder builder =
-        new WorkloadIdentityCredentialBuilder()
-            .tenantId(f.tenant())
-            .clientId(f.guid("clientId", true));
-    String tokenFile = f.required("tokenFile");
-    if (!Files.isReadable(Path.of(tokenFile))) {
-      throw new IllegalArgumentException(f.key + "tokenFile: no readable file at " + tokenFile);
-    }
-    builder.tokenFilePath(tokenFile);
-    Optional.ofNullable(f.url(AUTHORITY_HOST))
-        .ifPresent(host -> builder.authorityHost(host).disableInstanceDiscovery());
-    return builder.build();
-  }
-
   @Override
   public String name() {
     return name;
@@ -143,7 +104,7 @@ public final class AzureCredentialSource implements CredentialSource {
   }
 
   /** The YAML fields of one source; every error names its key. */
-  private record Fields(String key, Map<String, String> values) {
+  record Fields(String key, Map<String, String> values) {
     String required(String field) {
       String value = values.get(field);
       if (value == null || value.isBlank()) {
