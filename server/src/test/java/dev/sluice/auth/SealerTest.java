@@ -39,8 +39,10 @@ class SealerTest {
         String one = sealed.iterator().next();
         assertThatThrownBy(() -> sealer.open("other", one))
             .isInstanceOf(IllegalArgumentException.class);
-        char last = one.charAt(one.length() - 1);
-        String altered = one.substring(0, one.length() - 1) + (last == 'A' ? 'B' : 'A');
+        // A character in the middle: all its six bits count (the last one's may be padding bits).
+        int at = one.length() / 2;
+        char c = one.charAt(at);
+        String altered = one.substring(0, at) + (c == 'A' ? 'B' : 'A') + one.substring(at + 1);
         assertThatThrownBy(() -> sealer.open("ctx", altered))
             .isInstanceOf(IllegalArgumentException.class);
         // Sealed under the key before a rotation, still opened (the derived keys are per key id).
